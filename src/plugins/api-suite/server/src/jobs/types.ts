@@ -1,0 +1,110 @@
+/**
+ * The jobs port: the one way the plugin runs work in the background. Two drivers implement it,
+ * BullMQ on Redis (shared by every instance, survives restarts of the process) and an
+ * in-process driver (one instance, nothing to run beside Strapi). Features never import a
+ * driver; they get the port from the plugin's `jobs` service.
+ *
+ * Neither driver is the source of truth for business state: records in the database are, and
+ * each feature takes up pending work it finds there at boot. The port only moves work along.
+ */
+export type JobsDriverName = 'bullmq' | 'in-process';
+
+export interface BackoffOptions {
+  /** fixed: delayMs between every try; exponential: delayMs * 2^(try-1) */
+  type: 'fixed' | 'exponential';
+  delayMs: number;
+}
+
+export interface JobOptions {
+  /**
+   * Stable id of the job. Enqueueing an id that is already waiting, delayed or active does
+   * nothing (de-duplication), and `cancel` takes this id. No ':' and not only digits (BullMQ
+   * reserves both).
+   */
+  jobId?: string;
+  /** Run no earlier than this many milliseconds from now. */
+  delayMs?: number;
+  /** Total number of tries, the first included. Default 1 (no retry). */
+  attempts?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface JobDefinition<TData = unknown> {
+  name: string;
+  data: TData;
+  options?: JobOptions;
+}
+
+export interface Job<TData = unknown> {
+  id: string;
+  queue: string;
+  name: string;
+  data: TData;
+  /** 1 on the first try. */
+  attempt: number;
+  /** The total tries allowed. */
+  attempts: number;
+}
+
+export type JobHandler<TData = unknown> = (job: Job<TData>) => Promise<void>;
+
+export interface ProcessOptions {
+  /** How many jobs of this queue run at once in this process. Default 1. */
+  concurrency?: number;
+}
+
+export interface CronSchedule {
+  /** 5-field (minute first) or 6-field (second first) cron expression. */
+  cron: string;
+  /** Job name and data enqueued at every tick. */
+  name: string;
+  data?: unknown;
+  timezone?: string;
+}
+
+export interface JobsPort {
+  readonly driver: JobsDriverName;
+  enqueue<TData>(queue: string, name: string, data: TData, options?: JobOptions): Promise<string>;
+  /** Enqueue many jobs in one round trip (BullMQ addBulk). Returns their ids in order. */
+  enqueueBulk<TData>(queue: string, jobs: JobDefinition<TData>[]): Promise<string[]>;
+  /** Register the one handler of a queue in this process; jobs start flowing at once. */
+  process<TData>(queue: string, handler: JobHandler<TData>, options?: ProcessOptions): void;
+  /** Remove a waiting or delayed job. true when a job was removed; an active job is not touched. */
+  cancel(queue: string, jobId: string): Promise<boolean>;
+  /** Create or replace the cron schedule `scheduleId` on a queue. */
+  schedule(queue: string, scheduleId: string, schedule: CronSchedule): Promise<void>;
+  /** Remove a cron schedule; true when it existed. */
+  unschedule(queue: string, scheduleId: string): Promise<boolean>;
+  /** Counts for progress output and tests. */
+  counts(queue: string): Promise<{ waiting: number; delayed: number; active: number }>;
+  /**
+   * Stop taking new jobs, wait for active ones (up to `timeoutMs`), release connections.
+   * Further enqueues reject.
+   */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Throw from a handler to fail the job at once, without the remaining tries (the BullMQ
+ * driver maps it to BullMQ's UnrecoverableError).
+ */
+export class UnrecoverableJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnrecoverableJobError';
+  }
+}
+
+export class JobsClosedError extends Error {
+  constructor() {
+    super('the jobs port is closed');
+    this.name = 'JobsClosedError';
+  }
+}
+
+export class InvalidJobIdError extends Error {
+  constructor(jobId: string) {
+    super(`job id "${jobId}" is not allowed: it must not contain ":" and must not be only digits`);
+    this.name = 'InvalidJobIdError';
+  }
+}
