@@ -1,6 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
+  // Strapi keeps itself on global.strapi; each test file boots and destroys its own instance.
+  testEnvironmentOptions: { globalsCleanup: 'off' },
   roots: ['<rootDir>/tests', '<rootDir>/src/plugins/api-suite/server'],
   testMatch: ['**/*.test.ts'],
   transform: {

@@ -1,1 +1,24 @@
-export default async function globalSetup(): Promise<void> {}
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileStrapi } from '@strapi/strapi';
+import { APP_DIR, TEST_TMP_DIR } from './paths';
+import { assertPostgresReachable, assertRedisReachable, redisUrl, requireEnv, usingPostgres } from './services';
+
+/** Compile the app once for every test file, and check the services this run was given. */
+export default async function globalSetup(): Promise<void> {
+  const pluginDist = path.join(APP_DIR, 'src', 'plugins', 'api-suite', 'dist', 'server', 'index.js');
+  if (!fs.existsSync(pluginDist)) {
+    throw new Error('The api-suite plugin is not built: run the tests with `npm test` (it builds the plugin first)');
+  }
+  if (usingPostgres) await assertPostgresReachable(requireEnv('DATABASE_URL'));
+  if (redisUrl) await assertRedisReachable(redisUrl);
+
+  fs.rmSync(TEST_TMP_DIR, { recursive: true, force: true });
+  fs.mkdirSync(TEST_TMP_DIR, { recursive: true });
+  process.env.NODE_ENV = 'test';
+  await compileStrapi({ appDir: APP_DIR });
+  // eslint-disable-next-line no-console
+  console.log(
+    `\n[tests] database: ${usingPostgres ? 'postgres' : 'sqlite'}; jobs: ${redisUrl ? `bullmq (${redisUrl})` : 'in-process'}\n`
+  );
+}

@@ -7,7 +7,17 @@
  * Neither driver is the source of truth for business state: records in the database are, and
  * each feature takes up pending work it finds there at boot. The port only moves work along.
  */
+import { validate as validateCronExpression } from 'node-cron';
+
 export type JobsDriverName = 'bullmq' | 'in-process';
+
+/** What the drivers log through; `strapi.log` fits. */
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+  debug?(msg: string): void;
+}
 
 export interface BackoffOptions {
   /** fixed: delayMs between every try; exponential: delayMs * 2^(try-1) */
@@ -108,3 +118,77 @@ export class InvalidJobIdError extends Error {
     this.name = 'InvalidJobIdError';
   }
 }
+
+/*
+ * Input checks shared by both drivers, so that they accept and reject exactly the same input: a
+ * feature tested on the in-process driver must not start failing in production on BullMQ.
+ */
+
+export function assertValidJobId(jobId: string): void {
+  if (typeof jobId !== 'string' || jobId === '' || jobId.includes(':') || /^\d+$/.test(jobId)) {
+    throw new InvalidJobIdError(String(jobId));
+  }
+}
+
+export function assertValidQueueName(queue: string): void {
+  // BullMQ builds its Redis keys as prefix:queue:..., so a ':' would read as another queue.
+  if (typeof queue !== 'string' || queue === '' || queue.includes(':')) {
+    throw new Error(`queue name "${String(queue)}" is not allowed: it must be non-empty and must not contain ":"`);
+  }
+}
+
+export function assertValidScheduleId(scheduleId: string): void {
+  // BullMQ reads a scheduler id with ':' as a legacy repeatable-job key.
+  if (typeof scheduleId !== 'string' || scheduleId === '' || scheduleId.includes(':')) {
+    throw new Error(`schedule id "${String(scheduleId)}" is not allowed: it must be non-empty and must not contain ":"`);
+  }
+}
+
+export function assertValidJobOptions(options: JobOptions | undefined): void {
+  if (!options) return;
+  if (options.jobId !== undefined) assertValidJobId(options.jobId);
+  if (options.delayMs !== undefined && !(Number.isFinite(options.delayMs) && options.delayMs >= 0)) {
+    throw new RangeError(`delayMs must be a finite number >= 0, got ${options.delayMs}`);
+  }
+  if (options.attempts !== undefined && !(Number.isInteger(options.attempts) && options.attempts >= 1)) {
+    throw new RangeError(`attempts must be an integer >= 1, got ${options.attempts}`);
+  }
+  if (options.backoff !== undefined) {
+    const { type, delayMs } = options.backoff;
+    if (type !== 'fixed' && type !== 'exponential') {
+      throw new RangeError(`backoff.type must be "fixed" or "exponential", got "${String(type)}"`);
+    }
+    if (!(Number.isFinite(delayMs) && delayMs >= 0)) {
+      throw new RangeError(`backoff.delayMs must be a finite number >= 0, got ${delayMs}`);
+    }
+  }
+}
+
+export function assertValidCronSchedule(schedule: CronSchedule): void {
+  const { cron, name, timezone } = schedule;
+  if (typeof name !== 'string' || name === '') {
+    throw new Error('a cron schedule needs a non-empty job name');
+  }
+  if (typeof cron !== 'string' || !validateCronExpression(cron)) {
+    throw new Error(`invalid cron expression "${String(cron)}": expected 5 fields (minute first) or 6 (second first)`);
+  }
+  // node-cron accepts the W (nearest weekday) modifier, the cron parser inside BullMQ does not.
+  if (/\dW\b|\bLW\b/i.test(cron)) {
+    throw new Error(`invalid cron expression "${cron}": the W (nearest weekday) modifier is not supported`);
+  }
+  if (timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+    } catch {
+      throw new Error(`invalid time zone "${timezone}" for cron expression "${cron}"`);
+    }
+  }
+}
+
+/** Logs to the console when the caller gives no logger, so job failures are never silent. */
+export const consoleLogger: Logger = {
+  info: (msg) => console.info(msg),
+  warn: (msg) => console.warn(msg),
+  error: (msg) => console.error(msg),
+  debug: (msg) => console.debug(msg),
+};

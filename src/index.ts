@@ -1,0 +1,19 @@
+import type { Core } from '@strapi/strapi';
+import { seedDemoData } from './bootstrap/demo-data';
+import { grantPublicReadOnce } from './bootstrap/public-permissions';
+
+export default {
+  register(/* { strapi }: { strapi: Core.Strapi } */) {},
+
+  async bootstrap({ strapi }: { strapi: Core.Strapi }) {
+    await grantPublicReadOnce(strapi);
+    if (shouldSeedDemoData()) await seedDemoData(strapi);
+  },
+};
+
+/** SEED_DEMO_DATA wins when set; otherwise demo content only in development, never in tests or production. */
+function shouldSeedDemoData(): boolean {
+  const setting = process.env.SEED_DEMO_DATA;
+  if (setting !== undefined && setting !== '') return /^(true|1|yes)$/i.test(setting);
+  return (process.env.NODE_ENV ?? 'development') === 'development';
+}

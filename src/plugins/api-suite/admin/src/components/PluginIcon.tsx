@@ -1,0 +1,3 @@
+import { Key } from '@strapi/icons';
+
+export const PluginIcon = () => <Key />;

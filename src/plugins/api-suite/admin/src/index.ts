@@ -1,0 +1,42 @@
+import { getTranslation } from './utils/getTranslation';
+import { PLUGIN_ID } from './pluginId';
+import { PluginIcon } from './components/PluginIcon';
+
+interface AdminApp {
+  addMenuLink(link: {
+    to: string;
+    icon: React.ComponentType;
+    intlLabel: { id: string; defaultMessage: string };
+    Component: () => Promise<React.ComponentType>;
+  }): void;
+  registerPlugin(plugin: { id: string; name: string }): void;
+}
+
+export default {
+  register(app: AdminApp) {
+    app.addMenuLink({
+      to: `plugins/${PLUGIN_ID}`,
+      icon: PluginIcon,
+      intlLabel: { id: getTranslation('plugin.name'), defaultMessage: 'API Suite' },
+      Component: async () => (await import('./pages/App')).App,
+    });
+    app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
+  },
+
+  async registerTrads({ locales }: { locales: string[] }) {
+    return Promise.all(
+      locales.map(async (locale) => {
+        try {
+          const { default: data } = await import(`./translations/${locale}.json`);
+          return { data: prefixKeys(data as Record<string, string>), locale };
+        } catch {
+          return { data: {}, locale };
+        }
+      })
+    );
+  },
+};
+
+function prefixKeys(data: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(data).map(([key, value]) => [getTranslation(key), value]));
+}

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/**
+ * The plugin's configuration. Defaults come from the environment so that a site that installs
+ * the plugin gets the documented behaviour (REDIS_URL, OUTBOUND_ALLOW_PRIVATE, ...) without
+ * writing any config; `config/plugins.ts` may override any key. The validator runs at boot and
+ * refuses to start with a message naming every bad key.
+ */
+const uid = z.string().regex(/^(api|plugin)::[a-z0-9-]+\.[a-z0-9-]+$/, 'must be a content-type UID such as api::article.article');
+const endpointPattern = z
+  .string()
+  .regex(/^(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*)$/, 'must be "<METHOD or *> <path, * for the rest>"');
+
+export const configSchema = z
+  .object({
+    contentTypes: z
+      .object({
+        article: uid,
+        product: uid,
+        page: uid,
+      })
+      .strict(),
+    jobs: z
+      .object({
+        redisUrl: z
+          .string()
+          .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+          .optional(),
+        prefix: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only'),
+        shutdownTimeoutMs: z.number().int().min(0).max(600_000),
+      })
+      .strict(),
+    outbound: z
+      .object({
+        allowPrivate: z.boolean(),
+        connectTimeoutMs: z.number().int().min(100).max(60_000),
+        keepAliveTimeoutMs: z.number().int().min(100).max(600_000),
+        connectionsPerOrigin: z.number().int().min(1).max(1024),
+      })
+      .strict(),
+    access: z
+      .object({
+        routePrefixes: z.array(z.string().regex(/^\/\S*$/, 'must start with /')).min(1),
+        endpointGroups: z
+          .object({
+            public: z.array(endpointPattern),
+            private: z.array(endpointPattern),
+          })
+          .strict(),
+        sharedKey: z.string().min(16, 'must be at least 16 characters when set').optional(),
+      })
+      .strict(),
+    webhooks: z
+      .object({
+        retryScheduleSeconds: z.array(z.number().int().min(0).max(7 * 24 * 3600)).max(50),
+        concurrency: z.number().int().min(1).max(10_000),
+      })
+      .strict(),
+    scrapers: z
+      .object({
+        proxyPools: z.record(z.string(), z.array(z.string().regex(/^(https?|socks5?):\/\//, 'must be a proxy URL')).min(1)),
+      })
+      .strict(),
+    frontendOrigin: z.string().url(),
+  })
+  .strict();
+
+export type PluginConfig = z.infer<typeof configSchema>;
+
+type Env = {
+  (key: string, fallback?: string): string | undefined;
+  bool(key: string, fallback?: boolean): boolean | undefined;
+  int(key: string, fallback?: number): number | undefined;
+};
+
+export default {
+  default: ({ env }: { env: Env }): PluginConfig => ({
+    contentTypes: {
+      article: 'api::article.article',
+      product: 'api::product.product',
+      page: 'api::page.page',
+    },
+    jobs: {
+      redisUrl: env('REDIS_URL') || undefined,
+      prefix: env('JOBS_PREFIX', 'api-suite') as string,
+      shutdownTimeoutMs: 10_000,
+    },
+    outbound: {
+      allowPrivate: parseBoolean(env('OUTBOUND_ALLOW_PRIVATE'), process.env.NODE_ENV !== 'production', 'OUTBOUND_ALLOW_PRIVATE'),
+      connectTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 30_000,
+      connectionsPerOrigin: 64,
+    },
+    access: {
+      routePrefixes: ['/api/v1', '/api/webhooks'],
+      endpointGroups: {
+        public: ['GET /api/v1/articles*'],
+        private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
+      },
+      sharedKey: env('API_SHARED_KEY') || undefined,
+    },
+    webhooks: {
+      retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
+      concurrency: 50,
+    },
+    scrapers: {
+      proxyPools: {},
+    },
+    frontendOrigin: env('FRONTEND_ORIGIN', 'http://localhost:3000') as string,
+  }),
+  validator(config: unknown): void {
+    const result = configSchema.safeParse(config);
+    if (result.success) return;
+    const problems = result.error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(`Invalid configuration for plugin api-suite (config/plugins.ts, key "api-suite"):\n${problems.join('\n')}`);
+  },
+};
+
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+/** "5,300,1800" → [5, 300, 1800]; an empty value means no retry; unset means the default. */
+export function parseSchedule(value: string | undefined): number[] {
+  if (value === undefined) return DEFAULT_RETRY_SCHEDULE_SECONDS;
+  if (value.trim() === '') return [];
+  return value.split(',').map((part) => {
+    const seconds = Number(part.trim());
+    if (!Number.isInteger(seconds) || seconds < 0) {
+      throw new Error(`WEBHOOK_RETRY_SCHEDULE must be whole seconds separated by commas, such as "5,300,1800"; "${part.trim()}" is not`);
+    }
+    return seconds;
+  });
+}
+
+export function parseBoolean(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(true|1|yes|on)$/i.test(value)) return true;
+  if (/^(false|0|no|off)$/i.test(value)) return false;
+  throw new Error(`${name} must be true or false, not "${value}"`);
+}

@@ -1,0 +1,14 @@
+/** Every UID and name the plugin refers to, in one place. */
+export const PLUGIN_ID = 'api-suite';
+
+export const UIDS = {
+  user: 'plugin::users-permissions.user',
+  role: 'plugin::users-permissions.role',
+} as const;
+
+/** The users-permissions role whose members are the API's administrators (contract section 1). */
+export const ADMINISTRATOR_ROLE = {
+  type: 'administrator',
+  name: 'Administrator',
+  description: 'API administrators: see and change every consumer\'s resources, publish events, read sales reports.',
+} as const;

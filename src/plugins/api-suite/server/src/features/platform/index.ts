@@ -1,0 +1,26 @@
+import type { FeatureModule } from '../types';
+import { getConfig, getService } from '../../utils';
+import health from './controllers/health';
+import { adminRoutes, contentApiRoutes } from './routes';
+import platform from './services/platform';
+
+/** Shared infrastructure (jobs port, outbound client) and the plugin's health route. */
+const feature: FeatureModule = {
+  name: 'platform',
+  register({ strapi }) {
+    if (getConfig(strapi).outbound.allowPrivate) {
+      strapi.log.warn(
+        '[api-suite] OUTBOUND_ALLOW_PRIVATE is on: webhook endpoints and scraper URLs may reach loopback and private addresses. ' +
+          'Keep it off in production (it is off by default when NODE_ENV=production).'
+      );
+    }
+  },
+  async destroy({ strapi }) {
+    await getService(strapi, 'platform').close();
+  },
+  services: { platform },
+  controllers: { health },
+  routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+};
+
+export default feature;

@@ -1,0 +1,29 @@
+import type { Core } from '@strapi/strapi';
+
+export type Factory<T> = (context: { strapi: Core.Strapi }) => T;
+
+export type Lifecycle = (context: { strapi: Core.Strapi }) => void | Promise<void>;
+
+/** A route declared by a feature: Strapi's route input, with the handler as "<controller>.<action>". */
+export type FeatureRoute = Core.RouteInput;
+
+/**
+ * One capability of the plugin (webhooks, scrapers, access, ...). The plugin object is the merge
+ * of every feature module: lifecycles run in order, and each named piece (content type,
+ * controller, service, policy, middleware) must be unique across features.
+ */
+export interface FeatureModule {
+  name: string;
+  register?: Lifecycle;
+  bootstrap?: Lifecycle;
+  destroy?: Lifecycle;
+  contentTypes?: Record<string, { schema: Record<string, unknown> }>;
+  controllers?: Record<string, Factory<Core.Controller>>;
+  services?: Record<string, Factory<Core.Service>>;
+  policies?: Record<string, Core.Policy>;
+  middlewares?: Record<string, Core.MiddlewareFactory>;
+  routes?: {
+    'content-api'?: FeatureRoute[];
+    admin?: FeatureRoute[];
+  };
+}

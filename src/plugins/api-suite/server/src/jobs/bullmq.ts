@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, UnrecoverableError, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import {
+  assertValidCronSchedule,
+  assertValidJobId,
+  assertValidJobOptions,
+  assertValidQueueName,
+  assertValidScheduleId,
+  consoleLogger,
+  JobsClosedError,
+  UnrecoverableJobError,
+  type CronSchedule,
+  type JobDefinition,
+  type JobHandler,
+  type JobOptions,
+  type JobsPort,
+  type Logger,
+  type ProcessOptions,
+} from './types';
+
+/**
+ * The jobs port on BullMQ: queues live in Redis under `prefix`, so every Strapi instance pointed
+ * at the same Redis and prefix shares them, and waiting work survives restarts.
+ *
+ * Connections: one shared ioredis client for every Queue (commands only), and one per Worker,
+ * which BullMQ duplicates for its blocking reads. Nothing connects until a queue is first used.
+ */
+export function createBullmqJobs(options: { redisUrl: string; prefix: string; logger?: Logger }): JobsPort {
+  const { redisUrl, prefix } = options;
+  const logger = options.logger ?? consoleLogger;
+  const queues = new Map<string, Queue<unknown, void>>();
+  const workers = new Map<string, { worker: Worker<unknown, void>; connection: Redis }>();
+  let queueConnection: Redis | undefined;
+  let closed = false;
+  let closing: Promise<void> | undefined;
+  const reportError = errorReporter(logger);
+
+  function ensureOpen(): void {
+    if (closed) throw new JobsClosedError();
+  }
+
+  function getQueue(name: string): Queue<unknown, void> {
+    let queue = queues.get(name);
+    if (!queue) {
+      if (!queueConnection) {
+        queueConnection = new Redis(redisUrl);
+        queueConnection.on('error', (error: Error) => reportError('queue connection', error));
+      }
+      queue = new Queue<unknown, void>(name, { connection: queueConnection, prefix });
+      // An EventEmitter 'error' without a listener would crash the process.
+      queue.on('error', (error: Error) => reportError(`queue ${name}`, error));
+      queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /**
+   * The port de-duplicates only while a job is waiting, delayed or active; BullMQ refuses an id as
+   * long as the job exists, and failed jobs are kept for inspection. Drop finished ones first.
+   */
+  async function releaseFinishedIds(queue: Queue<unknown, void>, ids: string[]): Promise<void> {
+    await Promise.all(
+      ids.map(async (id) => {
+        const state = await queue.getJobState(id);
+        if (state === 'completed' || state === 'failed') await queue.remove(id);
+      })
+    );
+  }
+
+  async function closeAll(timeoutMs: number): Promise<void> {
+    closed = true;
+    const running = [...workers.values()];
+    // Worker.close stops fetching at once, then waits for the jobs it is running.
+    const stopped = await settlesWithin(Promise.allSettled(running.map(({ worker }) => worker.close())), timeoutMs);
+    if (!stopped) {
+      // The jobs still running lose their lock and are taken up again as stalled by another worker.
+      logger.warn(`[jobs] closed after ${timeoutMs} ms with job(s) still running`);
+    }
+    await Promise.allSettled(running.map(({ connection }) => release(connection, !stopped)));
+    await Promise.allSettled([...queues.values()].map((queue) => queue.close()));
+    if (queueConnection) await release(queueConnection, false);
+  }
+
+  return {
+    driver: 'bullmq',
+
+    async enqueue<TData>(queueName: string, name: string, data: TData, jobOptions?: JobOptions): Promise<string> {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      assertValidJobOptions(jobOptions);
+      const queue = getQueue(queueName);
+      const id = jobOptions?.jobId ?? randomUUID();
+      if (jobOptions?.jobId !== undefined) await releaseFinishedIds(queue, [id]);
+      await queue.add(name, data, toBullOptions(id, jobOptions));
+      return id;
+    },
+
+    async enqueueBulk<TData>(queueName: string, jobs: JobDefinition<TData>[]): Promise<string[]> {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      for (const job of jobs) assertValidJobOptions(job.options);
+      if (jobs.length === 0) return [];
+      const queue = getQueue(queueName);
+      const ids = jobs.map((job) => job.options?.jobId ?? randomUUID());
+      const chosenIds = jobs.flatMap((job) => (job.options?.jobId !== undefined ? [job.options.jobId] : []));
+      if (chosenIds.length > 0) await releaseFinishedIds(queue, [...new Set(chosenIds)]);
+      await queue.addBulk(jobs.map((job, i) => ({ name: job.name, data: job.data, opts: toBullOptions(ids[i], job.options) })));
+      return ids;
+    },
+
+    process<TData>(queueName: string, handler: JobHandler<TData>, processOptions?: ProcessOptions): void {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      const concurrency = processOptions?.concurrency ?? 1;
+      if (!Number.isInteger(concurrency) || concurrency < 1) {
+        throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
+      }
+      if (workers.has(queueName)) throw new Error(`queue "${queueName}" already has a handler in this process`);
+      // BullMQ's blocking reads must wait for Redis indefinitely rather than fail after a few retries.
+      const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+      connection.on('error', (error: Error) => reportError(`worker ${queueName} connection`, error));
+      const worker = new Worker<unknown, void>(
+        queueName,
+        (job) => runHandler(queueName, handler as JobHandler<unknown>, job, logger),
+        { connection, prefix, concurrency }
+      );
+      worker.on('error', (error: Error) => reportError(`worker ${queueName}`, error));
+      workers.set(queueName, { worker, connection });
+    },
+
+    async cancel(queueName: string, jobId: string): Promise<boolean> {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      assertValidJobId(jobId);
+      const queue = getQueue(queueName);
+      const state: string = await queue.getJobState(jobId);
+      if (!CANCELLABLE_STATES.has(state)) return false;
+      // 0 when a worker took the job (and locked it) since the state was read.
+      return (await queue.remove(jobId)) === 1;
+    },
+
+    async schedule(queueName: string, scheduleId: string, cronSchedule: CronSchedule): Promise<void> {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      assertValidScheduleId(scheduleId);
+      assertValidCronSchedule(cronSchedule);
+      const { cron, timezone, name, data } = cronSchedule;
+      await getQueue(queueName).upsertJobScheduler(
+        scheduleId,
+        timezone === undefined ? { pattern: cron } : { pattern: cron, tz: timezone },
+        { name, data, opts: { removeOnComplete: true, removeOnFail: FAILED_JOBS_KEPT } }
+      );
+    },
+
+    async unschedule(queueName: string, scheduleId: string): Promise<boolean> {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      assertValidScheduleId(scheduleId);
+      return getQueue(queueName).removeJobScheduler(scheduleId);
+    },
+
+    async counts(queueName: string): Promise<{ waiting: number; delayed: number; active: number }> {
+      ensureOpen();
+      assertValidQueueName(queueName);
+      const counts = await getQueue(queueName).getJobCounts('waiting', 'paused', 'prioritized', 'delayed', 'active');
+      return {
+        waiting: (counts.waiting ?? 0) + (counts.paused ?? 0) + (counts.prioritized ?? 0),
+        delayed: counts.delayed ?? 0,
+        active: counts.active ?? 0,
+      };
+    },
+
+    close(timeoutMs = 10_000): Promise<void> {
+      closing ??= closeAll(timeoutMs);
+      return closing;
+    },
+  };
+}
+
+/** Failed jobs stay in Redis for inspection, up to this many per queue. */
+const FAILED_JOBS_KEPT = { count: 1000 };
+
+/** 'paused' is listed although BullMQ 5 reports paused jobs as 'waiting', in case a later version does not. */
+const CANCELLABLE_STATES = new Set<string>(['waiting', 'delayed', 'prioritized', 'paused']);
+
+function toBullOptions(jobId: string, options: JobOptions | undefined): JobsOptions {
+  const bull: JobsOptions = { jobId, removeOnComplete: true, removeOnFail: FAILED_JOBS_KEPT };
+  if (options?.delayMs) bull.delay = Math.round(options.delayMs);
+  if (options?.attempts !== undefined) bull.attempts = options.attempts;
+  if (options?.backoff) bull.backoff = { type: options.backoff.type, delay: options.backoff.delayMs };
+  return bull;
+}
+
+async function runHandler(
+  queue: string,
+  handler: JobHandler<unknown>,
+  job: BullJob<unknown, void>,
+  logger: Logger
+): Promise<void> {
+  const id = job.id ?? '';
+  const attempt = job.attemptsMade + 1;
+  const attempts = job.opts.attempts ?? 1;
+  try {
+    await handler({ id, queue, name: job.name, data: job.data, attempt, attempts });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const label = `[jobs] ${queue}/${job.name} ${id}`;
+    if (error instanceof UnrecoverableJobError) {
+      logger.error(`${label} failed (unrecoverable) on try ${attempt} of ${attempts}: ${message}`);
+      throw new UnrecoverableError(message);
+    }
+    if (attempt >= attempts) logger.error(`${label} failed on try ${attempt} of ${attempts}: ${message}`);
+    else logger.warn(`${label} failed on try ${attempt} of ${attempts}, will retry: ${message}`);
+    throw error instanceof Error ? error : new Error(message);
+  }
+}
+
+/**
+ * ioredis reports every failed reconnect, and BullMQ forwards the same error from the client to
+ * its Queue or Worker: log an error once until the message changes, not once per retry.
+ */
+function errorReporter(logger: Logger): (source: string, error: Error) => void {
+  let last: string | undefined;
+  return (source, error) => {
+    if (error.message === last) return;
+    last = error.message;
+    logger.warn(`[jobs] redis (${source}): ${error.message}`);
+  };
+}
+
+/** quit waits for replies to commands already sent; disconnect drops them. */
+async function release(connection: Redis, force: boolean): Promise<void> {
+  if (force || connection.status !== 'ready') {
+    connection.disconnect();
+    return;
+  }
+  try {
+    await connection.quit();
+  } catch {
+    connection.disconnect();
+  }
+}
+
+async function settlesWithin(promise: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise.then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import { schedule as scheduleCron, type ScheduledTask } from 'node-cron';
+import {
+  assertValidCronSchedule,
+  assertValidJobId,
+  assertValidJobOptions,
+  assertValidQueueName,
+  assertValidScheduleId,
+  consoleLogger,
+  JobsClosedError,
+  UnrecoverableJobError,
+  type BackoffOptions,
+  type CronSchedule,
+  type JobDefinition,
+  type JobHandler,
+  type JobOptions,
+  type JobsPort,
+  type Logger,
+  type ProcessOptions,
+} from './types';
+
+/**
+ * The jobs port inside this process: nothing to run beside Strapi, nothing survives a restart.
+ * Waiting jobs run in enqueue order; delayed ones (first delay or backoff before a retry) sit on
+ * unref'd timers, so a pending delay never keeps the process alive on its own.
+ */
+export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort {
+  const logger = options.logger ?? consoleLogger;
+  const queues = new Map<string, QueueState>();
+  let closed = false;
+  let closing: Promise<void> | undefined;
+
+  function queueState(name: string): QueueState {
+    let state = queues.get(name);
+    if (!state) {
+      state = { name, waiting: [], delayed: new Map(), active: new Map(), ids: new Set(), concurrency: 1, crons: new Map() };
+      queues.set(name, state);
+    }
+    return state;
+  }
+
+  function ensureOpen(): void {
+    if (closed) throw new JobsClosedError();
+  }
+
+  /** Adds a job unless one with its id is still pending; returns its id either way. */
+  function add(state: QueueState, name: string, storedData: unknown, jobOptions: JobOptions | undefined): string {
+    const id = jobOptions?.jobId ?? randomUUID();
+    if (state.ids.has(id)) return id;
+    const job: StoredJob = {
+      id,
+      name,
+      data: storedData,
+      attempt: 1,
+      attempts: jobOptions?.attempts ?? 1,
+      backoff: jobOptions?.backoff,
+    };
+    state.ids.add(id);
+    const delayMs = jobOptions?.delayMs ?? 0;
+    if (delayMs > 0) delay(state, job, delayMs);
+    else state.waiting.push(job);
+    return id;
+  }
+
+  function delay(state: QueueState, job: StoredJob, delayMs: number): void {
+    const entry: DelayedEntry = { job, timer: undefined };
+    state.delayed.set(job.id, entry);
+    armTimer(entry, Date.now() + delayMs, () => {
+      state.delayed.delete(job.id);
+      state.waiting.push(job);
+      pump(state);
+    });
+  }
+
+  function pump(state: QueueState): void {
+    const handler = state.handler;
+    if (!handler) return;
+    while (!closed && state.active.size < state.concurrency && state.waiting.length > 0) {
+      const job = state.waiting.shift() as StoredJob;
+      const run = runOnce(state, handler, job).finally(() => {
+        state.active.delete(job.id);
+        pump(state);
+      });
+      state.active.set(job.id, run);
+    }
+  }
+
+  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<void> {
+    const label = `[jobs] ${state.name}/${job.name} ${job.id}`;
+    try {
+      // A handler that throws before returning its promise must fail the job, not the pump.
+      await Promise.resolve().then(() =>
+        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts })
+      );
+      state.ids.delete(job.id);
+    } catch (error) {
+      const message = errorMessage(error);
+      const unrecoverable = error instanceof UnrecoverableJobError;
+      if (unrecoverable || job.attempt >= job.attempts) {
+        state.ids.delete(job.id);
+        logger.error(
+          `${label} failed${unrecoverable ? ' (unrecoverable)' : ''} on try ${job.attempt} of ${job.attempts}: ${message}`
+        );
+        return;
+      }
+      if (closed) {
+        // Nothing would run the retry; the feature takes the work up again from its records at boot.
+        state.ids.delete(job.id);
+        logger.warn(`${label} failed on try ${job.attempt} of ${job.attempts} while closing; not retried: ${message}`);
+        return;
+      }
+      job.attempt += 1;
+      const waitMs = backoffDelayMs(job.backoff, job.attempt);
+      logger.warn(`${label} failed on try ${job.attempt - 1} of ${job.attempts}, retrying in ${waitMs} ms: ${message}`);
+      if (waitMs > 0) delay(state, job, waitMs);
+      else state.waiting.push(job);
+    }
+  }
+
+  return {
+    driver: 'in-process',
+
+    async enqueue<TData>(queue: string, name: string, data: TData, jobOptions?: JobOptions): Promise<string> {
+      ensureOpen();
+      assertValidQueueName(queue);
+      assertValidJobOptions(jobOptions);
+      const state = queueState(queue);
+      const id = add(state, name, asStored(data), jobOptions);
+      pump(state);
+      return id;
+    },
+
+    async enqueueBulk<TData>(queue: string, jobs: JobDefinition<TData>[]): Promise<string[]> {
+      ensureOpen();
+      assertValidQueueName(queue);
+      // Check everything first so that a bad definition enqueues nothing, like addBulk's one transaction.
+      for (const job of jobs) assertValidJobOptions(job.options);
+      const stored = jobs.map((job) => ({ job, data: asStored(job.data) }));
+      const state = queueState(queue);
+      const ids = stored.map(({ job, data }) => add(state, job.name, data, job.options));
+      pump(state);
+      return ids;
+    },
+
+    process<TData>(queue: string, handler: JobHandler<TData>, processOptions?: ProcessOptions): void {
+      ensureOpen();
+      assertValidQueueName(queue);
+      const concurrency = processOptions?.concurrency ?? 1;
+      if (!Number.isInteger(concurrency) || concurrency < 1) {
+        throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
+      }
+      const state = queueState(queue);
+      if (state.handler) throw new Error(`queue "${queue}" already has a handler in this process`);
+      state.handler = handler as JobHandler<unknown>;
+      state.concurrency = concurrency;
+      pump(state);
+    },
+
+    async cancel(queue: string, jobId: string): Promise<boolean> {
+      ensureOpen();
+      assertValidQueueName(queue);
+      assertValidJobId(jobId);
+      const state = queues.get(queue);
+      if (!state) return false;
+      const delayed = state.delayed.get(jobId);
+      if (delayed) {
+        clearTimeout(delayed.timer);
+        state.delayed.delete(jobId);
+        state.ids.delete(jobId);
+        return true;
+      }
+      const index = state.waiting.findIndex((job) => job.id === jobId);
+      if (index === -1) return false;
+      state.waiting.splice(index, 1);
+      state.ids.delete(jobId);
+      return true;
+    },
+
+    async schedule(queue: string, scheduleId: string, cronSchedule: CronSchedule): Promise<void> {
+      ensureOpen();
+      assertValidQueueName(queue);
+      assertValidScheduleId(scheduleId);
+      assertValidCronSchedule(cronSchedule);
+      const state = queueState(queue);
+      const previous = state.crons.get(scheduleId);
+      let lastTickId: string | undefined;
+      const task = scheduleCron(
+        cronSchedule.cron,
+        () => {
+          if (closed) return;
+          // Like a BullMQ job scheduler, let at most one tick wait: no pile-up while nothing processes the queue.
+          if (lastTickId !== undefined && state.waiting.some((job) => job.id === lastTickId)) {
+            logger.debug?.(`[jobs] ${queue} schedule ${scheduleId}: previous tick still waiting, tick skipped`);
+            return;
+          }
+          try {
+            lastTickId = add(state, cronSchedule.name, asStored(cronSchedule.data), undefined);
+            pump(state);
+          } catch (error) {
+            logger.error(`[jobs] ${queue} schedule ${scheduleId}: could not enqueue its tick: ${errorMessage(error)}`);
+          }
+        },
+        { timezone: cronSchedule.timezone, name: `api-suite:${queue}:${scheduleId}`, logger: cronLogger(logger) }
+      );
+      state.crons.set(scheduleId, task);
+      await previous?.destroy();
+    },
+
+    async unschedule(queue: string, scheduleId: string): Promise<boolean> {
+      ensureOpen();
+      assertValidQueueName(queue);
+      assertValidScheduleId(scheduleId);
+      const crons = queues.get(queue)?.crons;
+      const task = crons?.get(scheduleId);
+      if (!crons || !task) return false;
+      crons.delete(scheduleId);
+      await task.destroy();
+      return true;
+    },
+
+    async counts(queue: string): Promise<{ waiting: number; delayed: number; active: number }> {
+      ensureOpen();
+      assertValidQueueName(queue);
+      const state = queues.get(queue);
+      if (!state) return { waiting: 0, delayed: 0, active: 0 };
+      return { waiting: state.waiting.length, delayed: state.delayed.size, active: state.active.size };
+    },
+
+    close(timeoutMs = 10_000): Promise<void> {
+      closing ??= closeAll(timeoutMs);
+      return closing;
+    },
+  };
+
+  async function closeAll(timeoutMs: number): Promise<void> {
+    closed = true;
+    const running: Promise<void>[] = [];
+    for (const state of queues.values()) {
+      for (const task of state.crons.values()) await task.destroy();
+      state.crons.clear();
+      for (const { timer } of state.delayed.values()) clearTimeout(timer);
+      if (state.waiting.length + state.delayed.size > 0) {
+        logger.info(`[jobs] ${state.name}: ${state.waiting.length + state.delayed.size} pending job(s) dropped at close`);
+      }
+      running.push(...state.active.values());
+    }
+    if (running.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      Promise.allSettled(running).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!finished) {
+      const left = [...queues.values()].reduce((sum, state) => sum + state.active.size, 0);
+      logger.warn(`[jobs] closed after ${timeoutMs} ms with ${left} job(s) still running`);
+    }
+  }
+}
+
+interface StoredJob {
+  id: string;
+  name: string;
+  data: unknown;
+  /** The try about to run, 1 on the first. */
+  attempt: number;
+  attempts: number;
+  backoff: BackoffOptions | undefined;
+}
+
+interface DelayedEntry {
+  job: StoredJob;
+  timer: NodeJS.Timeout | undefined;
+}
+
+interface QueueState {
+  name: string;
+  waiting: StoredJob[];
+  delayed: Map<string, DelayedEntry>;
+  /** Running jobs and the promise that settles when each is done with. */
+  active: Map<string, Promise<void>>;
+  /** Ids of every waiting, delayed or active job: the de-duplication set. */
+  ids: Set<string>;
+  handler?: JobHandler<unknown>;
+  concurrency: number;
+  crons: Map<string, ScheduledTask>;
+}
+
+/** setTimeout fires at once past 2^31-1 ms (about 24.8 days), so long delays re-arm in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function armTimer(entry: DelayedEntry, dueAt: number, fire: () => void): void {
+  const waitMs = dueAt - Date.now();
+  if (waitMs > MAX_TIMER_MS) {
+    entry.timer = setTimeout(() => armTimer(entry, dueAt, fire), MAX_TIMER_MS);
+  } else {
+    entry.timer = setTimeout(fire, Math.max(0, waitMs));
+  }
+  entry.timer.unref();
+}
+
+/** The wait before try `nextAttempt` (2 or more), as BullMQ computes it. */
+function backoffDelayMs(backoff: BackoffOptions | undefined, nextAttempt: number): number {
+  if (!backoff) return 0;
+  return backoff.type === 'fixed' ? backoff.delayMs : backoff.delayMs * 2 ** (nextAttempt - 2);
+}
+
+/**
+ * BullMQ stores job data as JSON, so handlers there get a copy with Dates as strings and
+ * `undefined` as `{}`. Doing the same here keeps a feature from depending on what only this
+ * driver preserves, and from seeing later changes the caller makes to the object it enqueued.
+ */
+function asStored(data: unknown): unknown {
+  const json = JSON.stringify(data === undefined ? {} : data);
+  return json === undefined ? {} : (JSON.parse(json) as unknown);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** node-cron's logger also takes Error objects; ours takes strings. */
+function cronLogger(logger: Logger): {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string | Error, err?: Error): void;
+  debug(message: string | Error, err?: Error): void;
+} {
+  const text = (message: string | Error, err?: Error): string =>
+    `[jobs] cron: ${errorMessage(message)}${err ? `: ${err.message}` : ''}`;
+  return {
+    info: (message) => logger.info(text(message)),
+    warn: (message) => logger.warn(text(message)),
+    error: (message, err) => logger.error(text(message, err)),
+    debug: (message, err) => logger.debug?.(text(message, err)),
+  };
+}

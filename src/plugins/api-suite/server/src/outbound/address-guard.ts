@@ -1,0 +1,140 @@
+import net from 'node:net';
+
+/**
+ * Pure checks deciding whether an outbound connection may go to an address. They exist so that
+ * webhook targets and scraper URLs supplied by API consumers cannot be used to reach the
+ * server's own network (SSRF): loopback, RFC 1918, link-local (including the cloud metadata
+ * endpoint 169.254.169.254), CGNAT, multicast and the like.
+ */
+
+/**
+ * True when `ip` must not be connected to unless private addresses are explicitly allowed.
+ * Anything that is not an IP literal counts as forbidden: a caller that passes a host name here
+ * has skipped resolution, and failing closed is the only safe answer.
+ */
+export function isForbiddenAddress(ip: string): boolean {
+  const address = unbracketHost(ip).split('%')[0] ?? '';
+  const version = net.isIP(address);
+  if (version === 4) return FORBIDDEN.check(address, 'ipv4');
+  if (version !== 6) return true;
+
+  const bytes = parseIPv6(address);
+  if (!bytes) return true;
+  // An IPv6 address that carries an IPv4 one reaches that IPv4 host (via the dual stack or a
+  // NAT64 gateway), so only the embedded address says where the packet really goes.
+  const embedded = embeddedIPv4(bytes);
+  if (embedded !== null) return FORBIDDEN.check(embedded, 'ipv4');
+  return FORBIDDEN.check(formatIPv6(bytes), 'ipv6');
+}
+
+/** Raised when a URL's host is, or resolves to, an address that `isForbiddenAddress` refuses. */
+export class EndpointNotAllowedError extends Error {
+  readonly code = 'endpoint_not_allowed' as const;
+  /** The host as written in the URL, without brackets or port. */
+  readonly host: string;
+  /** The refused address (the host itself for an IP literal). */
+  readonly address: string;
+
+  /** `target` is what the message names, normally the URL's origin such as `https://x.test:8443`. */
+  constructor(details: { target: string; host: string; address: string }) {
+    const { target, host, address } = details;
+    const literal = unbracketHost(host) === address;
+    super(
+      `${target} ${literal ? 'is' : `resolves to ${address}, which is`} a private or reserved address; ` +
+        'set OUTBOUND_ALLOW_PRIVATE=true to allow it'
+    );
+    this.name = 'EndpointNotAllowedError';
+    this.host = host;
+    this.address = address;
+  }
+}
+
+/** `[::1]` -> `::1`; URL.hostname keeps the brackets of IPv6 literals while lookups and sockets want them off. */
+export function unbracketHost(host: string): string {
+  return host.length > 1 && host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+const FORBIDDEN: net.BlockList = buildBlockList();
+
+function buildBlockList(): net.BlockList {
+  const list = new net.BlockList();
+  const ipv4: Array<[string, number]> = [
+    ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the local host on Linux
+    ['127.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['172.16.0.0', 12],
+    ['192.168.0.0', 16],
+    ['169.254.0.0', 16], // link-local, home of cloud metadata services
+    ['100.64.0.0', 10], // carrier-grade NAT, often the provider's internal network
+    ['224.0.0.0', 4],
+    ['255.255.255.255', 32],
+  ];
+  const ipv6: Array<[string, number]> = [
+    ['::', 128],
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['ff00::', 8],
+  ];
+  for (const [network, prefix] of ipv4) list.addSubnet(network, prefix, 'ipv4');
+  for (const [network, prefix] of ipv6) list.addSubnet(network, prefix, 'ipv6');
+  return list;
+}
+
+/** Returns the dotted IPv4 address inside ::ffff:0:0/96 (IPv4-mapped) or 64:ff9b::/96 (NAT64), else null. */
+function embeddedIPv4(bytes: Uint8Array): string | null {
+  const zeroUpTo = (end: number): boolean => bytes.subarray(0, end).every((b) => b === 0);
+  const mapped = zeroUpTo(10) && bytes[10] === 0xff && bytes[11] === 0xff;
+  const nat64 =
+    bytes[0] === 0x00 &&
+    bytes[1] === 0x64 &&
+    bytes[2] === 0xff &&
+    bytes[3] === 0x9b &&
+    bytes.subarray(4, 12).every((b) => b === 0);
+  if (!mapped && !nat64) return null;
+  return Array.from(bytes.subarray(12, 16)).join('.');
+}
+
+/**
+ * Parses an IPv6 literal (already validated by net.isIPv6, zone removed) into its 16 bytes.
+ * Done by hand because Node offers no parser, and judging `::ffff:7f00:1` and `::ffff:127.0.0.1`
+ * alike needs the bytes rather than the text.
+ */
+function parseIPv6(address: string): Uint8Array | null {
+  let text = address.toLowerCase();
+  const groups: number[] = [];
+
+  const lastColon = text.lastIndexOf(':');
+  const tail = text.slice(lastColon + 1);
+  let dottedTail: number[] | null = null;
+  if (tail.includes('.')) {
+    if (net.isIP(tail) !== 4) return null;
+    dottedTail = tail.split('.').map(Number);
+    text = text.slice(0, lastColon + 1) + '0:0';
+  }
+
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const parseHalf = (half: string | undefined): number[] =>
+    half ? half.split(':').map((group) => Number.parseInt(group, 16)) : [];
+  const head = parseHalf(halves[0]);
+  const rest = halves.length === 2 ? parseHalf(halves[1]) : [];
+  const missing = 8 - head.length - rest.length;
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
+  groups.push(...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...rest);
+  if (groups.length !== 8 || groups.some((g) => !Number.isInteger(g) || g < 0 || g > 0xffff)) return null;
+
+  const bytes = new Uint8Array(16);
+  groups.forEach((group, i) => {
+    bytes[i * 2] = group >> 8;
+    bytes[i * 2 + 1] = group & 0xff;
+  });
+  if (dottedTail) bytes.set(dottedTail, 12);
+  return bytes;
+}
+
+function formatIPv6(bytes: Uint8Array): string {
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)).toString(16));
+  return groups.join(':');
+}

@@ -1,0 +1,411 @@
+import dns from 'node:dns';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
+import { isNativeError } from 'node:util/types';
+import { Agent, buildConnector, errors as undiciErrors, type Dispatcher } from 'undici';
+import { EndpointNotAllowedError, isForbiddenAddress, unbracketHost } from './address-guard';
+
+export { EndpointNotAllowedError, isForbiddenAddress } from './address-guard';
+
+/**
+ * The plugin's single outbound HTTP client. Every connection it opens is checked against
+ * `isForbiddenAddress` inside the undici connector, i.e. after DNS resolution and immediately
+ * before the socket is opened to that very address, so a host that answers a public address to
+ * an earlier check and a private one later (DNS rebinding) still cannot be reached.
+ */
+
+/** The all-addresses form of `dns.lookup`; `dns.lookup` itself satisfies it. */
+export type LookupAll = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void
+) => void;
+
+export interface OutboundOptions {
+  allowPrivate: boolean;
+  /** DNS lookup plus TCP/TLS handshake, per address tried. Default 5000. */
+  connectTimeoutMs?: number;
+  /** How long an idle pooled connection is kept (capped by the server's keep-alive hint). Default 30000. */
+  keepAliveTimeoutMs?: number;
+  /** Default 64. */
+  connectionsPerOrigin?: number;
+  userAgent?: string;
+  /** Injectable for tests; defaults to `dns.lookup`. */
+  lookup?: LookupAll;
+}
+
+export interface OutboundRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Whole request: connect, headers and body. Default 30000. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Body kept up to this size, default 64 KiB; the rest is drained and discarded. */
+  maxResponseBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** UTF-8 text, truncated to maxResponseBytes (a character cut in half at the limit is dropped). */
+  body: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export interface Outbound {
+  request(url: string | URL, req?: OutboundRequest): Promise<OutboundResponse>;
+  /**
+   * Resolves the host (all addresses) and throws EndpointNotAllowedError when allowPrivate is
+   * false and any address is forbidden; throws InvalidUrlError for non-http(s) URLs. Useful to
+   * reject a webhook URL when it is saved; request() enforces the same rule again at connect time.
+   */
+  assertAllowed(url: string | URL): Promise<void>;
+  readonly dispatcher: Dispatcher;
+  readonly allowPrivate: boolean;
+  close(): Promise<void>;
+}
+
+export const OUTBOUND_DEFAULTS = {
+  connectTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 30_000,
+  connectionsPerOrigin: 64,
+  requestTimeoutMs: 30_000,
+  maxResponseBytes: 64 * 1024,
+  userAgent: 'strapi-plugin-api-suite',
+} as const;
+
+/** A request that ran out of time; `code` lets callers treat every kind of timeout alike. */
+export class OutboundTimeoutError extends Error {
+  readonly code = 'timeout' as const;
+  readonly timeoutMs: number;
+
+  constructor(target: string, timeoutMs: number, options?: { cause?: unknown; phase?: string }) {
+    super(`${target} did not ${options?.phase ?? 'complete'} within ${timeoutMs} ms`, { cause: options?.cause });
+    this.name = 'OutboundTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A URL that is malformed or not http(s). */
+export class InvalidUrlError extends Error {
+  readonly code = 'invalid_url' as const;
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidUrlError';
+  }
+}
+
+export function createOutbound(options: OutboundOptions): Outbound {
+  const allowPrivate = options.allowPrivate;
+  const connectTimeoutMs = options.connectTimeoutMs ?? OUTBOUND_DEFAULTS.connectTimeoutMs;
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? OUTBOUND_DEFAULTS.keepAliveTimeoutMs;
+  const userAgent = options.userAgent ?? OUTBOUND_DEFAULTS.userAgent;
+  const lookup: LookupAll = options.lookup ?? dns.lookup;
+
+  const agent = new Agent({
+    connect: createGuardedConnector({ allowPrivate, lookup, connectTimeoutMs }),
+    connections: options.connectionsPerOrigin ?? OUTBOUND_DEFAULTS.connectionsPerOrigin,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    // Without this a server advertising `keep-alive: timeout=600` would keep sockets far longer than configured.
+    keepAliveMaxTimeout: keepAliveTimeoutMs,
+  });
+
+  return {
+    dispatcher: agent,
+    allowPrivate,
+
+    async request(input, req = {}) {
+      const url = parseHttpUrl(input);
+      const timeoutMs = req.timeoutMs ?? OUTBOUND_DEFAULTS.requestTimeoutMs;
+      const maxResponseBytes = req.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;
+      const callerSignal = req.signal;
+      if (callerSignal?.aborted) throw callerSignal.reason;
+
+      const started = performance.now();
+      const controller = new AbortController();
+      const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
+      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+      const timer = setTimeout(() => controller.abort(new OutboundTimeoutError(url.origin, timeoutMs)), timeoutMs);
+
+      try {
+        const exchanged = await untilAborted(
+          exchange(agent, url, req, { signal: controller.signal, timeoutMs, maxResponseBytes, userAgent }),
+          controller.signal
+        );
+        return { ...exchanged, durationMs: Math.round(performance.now() - started) };
+      } catch (err) {
+        throw normalizeError(err, url.origin, timeoutMs, connectTimeoutMs);
+      } finally {
+        clearTimeout(timer);
+        callerSignal?.removeEventListener('abort', onCallerAbort);
+      }
+    },
+
+    async assertAllowed(input) {
+      const url = parseHttpUrl(input);
+      if (allowPrivate) return;
+      const host = unbracketHost(url.hostname);
+      const addresses = net.isIP(host) ? [host] : await resolveAll(lookup, host, connectTimeoutMs);
+      const refused = addresses.find(isForbiddenAddress);
+      if (refused !== undefined) throw new EndpointNotAllowedError({ target: url.origin, host, address: refused });
+    },
+
+    async close() {
+      await agent.close();
+    },
+  };
+}
+
+/**
+ * The Agent's `connect` option. undici calls it for every new pooled connection with the origin's
+ * host name; it resolves the name itself, refuses forbidden addresses, and hands undici's own
+ * connector the checked IP so no second, unchecked resolution happens inside net.connect.
+ */
+function createGuardedConnector(settings: {
+  allowPrivate: boolean;
+  lookup: LookupAll;
+  connectTimeoutMs: number;
+}): buildConnector.connector {
+  const { allowPrivate, lookup, connectTimeoutMs } = settings;
+  const connectTo = buildConnector({ timeout: connectTimeoutMs });
+
+  return (opts, callback) => {
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      callback(err, null);
+    };
+    const succeed = (socket: net.Socket): void => {
+      if (settled) {
+        socket.destroy();
+        return;
+      }
+      settled = true;
+      callback(null, socket);
+    };
+
+    const host = unbracketHost(opts.hostname);
+    const target = `${opts.protocol}//${opts.host ?? opts.hostname}`;
+
+    const attempt = (addresses: string[], index: number, servername: string | undefined): void => {
+      const address = addresses[index];
+      if (address === undefined) {
+        fail(new Error(`${target}: no address to connect to`));
+        return;
+      }
+      try {
+        connectTo({ ...opts, hostname: address, servername }, (...result) => {
+          if (result[0] === null) {
+            succeed(result[1]);
+            return;
+          }
+          const err = result[0];
+          // Dual-stack answers often list an unreachable IPv6 address first; the next one may work.
+          if (index + 1 < addresses.length && RETRYABLE_CONNECT_CODES.has(errorCode(err) ?? '')) {
+            attempt(addresses, index + 1, servername);
+            return;
+          }
+          fail(err);
+        });
+      } catch (err) {
+        fail(toError(err));
+      }
+    };
+
+    if (net.isIP(host)) {
+      if (!allowPrivate && isForbiddenAddress(host)) {
+        fail(new EndpointNotAllowedError({ target, host, address: host }));
+        return;
+      }
+      // undici derives no SNI name from an IP literal, which is what TLS requires.
+      attempt([host], 0, opts.servername);
+      return;
+    }
+
+    resolveAll(lookup, host, connectTimeoutMs).then(
+      (addresses) => {
+        const refused = allowPrivate ? undefined : addresses.find(isForbiddenAddress);
+        if (refused !== undefined) {
+          fail(new EndpointNotAllowedError({ target, host, address: refused }));
+          return;
+        }
+        // The socket goes to an IP, so TLS must be told the name for SNI and certificate checks.
+        attempt(addresses, 0, opts.servername || host);
+      },
+      (err: unknown) => fail(toError(err))
+    );
+  };
+}
+
+const RETRYABLE_CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'EAFNOSUPPORT',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+async function exchange(
+  agent: Dispatcher,
+  url: URL,
+  req: OutboundRequest,
+  settings: { signal: AbortSignal; timeoutMs: number; maxResponseBytes: number; userAgent: string }
+): Promise<Omit<OutboundResponse, 'durationMs'>> {
+  const headers: Record<string, string> = { ...req.headers };
+  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+  if (!names.has('user-agent')) headers['user-agent'] = settings.userAgent;
+  // Dispatcher.request only takes origin + path, so credentials in the URL would silently vanish.
+  if ((url.username || url.password) && !names.has('authorization')) {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+
+  const res = await agent.request({
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    method: (req.method ?? 'GET').toUpperCase(),
+    headers,
+    body: req.body ?? null,
+    signal: settings.signal,
+    // Backstops for the abort timer; they also make undici drop the socket on a stalled response.
+    headersTimeout: settings.timeoutMs,
+    bodyTimeout: settings.timeoutMs,
+  });
+  const { body, truncated } = await readCapped(res.body, settings.maxResponseBytes);
+  // undici hands a finished socket back to the pool one event-loop turn after the body ends
+  // (client-h1 onMessageComplete -> setImmediate). Without waiting for that turn, a caller that
+  // sends its next request right away to the same origin would open a second connection.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  return { status: res.statusCode, headers: res.headers, body, truncated };
+}
+
+/** Keeps the first `limit` bytes and drains the rest so the connection can go back to the pool. */
+async function readCapped(stream: AsyncIterable<Buffer>, limit: number): Promise<{ body: string; truncated: boolean }> {
+  const decoder = new StringDecoder('utf8');
+  let kept = 0;
+  let body = '';
+  let truncated = false;
+  for await (const chunk of stream) {
+    if (kept >= limit) {
+      if (chunk.length > 0) truncated = true;
+      continue;
+    }
+    const room = limit - kept;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length < chunk.length) truncated = true;
+    body += decoder.write(part);
+    kept += part.length;
+  }
+  // A truncated body may end inside a multi-byte character; leaving it in the decoder drops it
+  // instead of appending a replacement character.
+  if (!truncated) body += decoder.end();
+  return { body, truncated };
+}
+
+/**
+ * Settles with `work` or rejects with the signal's reason, whichever comes first. Needed because
+ * undici only notices an abort once the request is on a socket: a request still waiting for its
+ * connection (slow DNS, blackholed SYN) would otherwise outlive its timeout by the connect timeout.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) {
+      onAbort();
+    } else {
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      }
+    );
+  });
+}
+
+function resolveAll(lookup: LookupAll, hostname: string, timeoutMs: number): Promise<string[]> {
+  return new Promise<string[]>((resolve, reject) => {
+    // getaddrinfo cannot be cancelled; the timer only stops us waiting for it.
+    const timer = setTimeout(
+      () => reject(new undiciErrors.ConnectTimeoutError(`DNS lookup of ${hostname} timed out after ${timeoutMs} ms`)),
+      timeoutMs
+    );
+    try {
+      lookup(hostname, { all: true }, (err, addresses) => {
+        clearTimeout(timer);
+        if (err) {
+          reject(err);
+          return;
+        }
+        // A lookup that ignores `all: true` answers a single string; accept it rather than misjudge it.
+        const list: unknown = addresses;
+        const found = Array.isArray(list)
+          ? list.map((entry: dns.LookupAddress) => entry.address)
+          : typeof list === 'string'
+            ? [list]
+            : [];
+        if (found.length === 0) {
+          reject(Object.assign(new Error(`${hostname} did not resolve to any address`), { code: 'ENOTFOUND' }));
+          return;
+        }
+        resolve(found);
+      });
+    } catch (err) {
+      clearTimeout(timer);
+      reject(toError(err));
+    }
+  });
+}
+
+function parseHttpUrl(input: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(String(input));
+  } catch {
+    throw new InvalidUrlError(`${JSON.stringify(String(input))} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidUrlError(`${url.protocol}// URLs are not allowed; only http: and https: are`);
+  }
+  return url;
+}
+
+/** Surfaces our own errors from wherever undici put them, and gives every timeout one shape. */
+function normalizeError(err: unknown, target: string, timeoutMs: number, connectTimeoutMs: number): unknown {
+  for (let current: unknown = err, depth = 0; isNativeError(current) && depth < 5; current = current.cause, depth++) {
+    if (current instanceof EndpointNotAllowedError || current instanceof OutboundTimeoutError) return current;
+  }
+  switch (errorCode(err)) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new OutboundTimeoutError(target, connectTimeoutMs, { cause: err, phase: 'accept a connection' });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new OutboundTimeoutError(target, timeoutMs, { cause: err, phase: 'send response headers' });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new OutboundTimeoutError(target, timeoutMs, { cause: err, phase: 'send the response body' });
+    default:
+      return err;
+  }
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return undefined;
+  const { code } = err;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** isNativeError rather than instanceof: errors from Node internals may come from another realm (Jest's VM sandboxes). */
+function toError(err: unknown): Error {
+  return isNativeError(err) ? err : new Error(String(err));
+}

@@ -1,0 +1,19 @@
+import type { Core } from '@strapi/strapi';
+import type { PluginConfig } from './config';
+import { PLUGIN_ID } from './constants';
+import type { ConsumersService } from './features/access/services/consumers';
+import type { PlatformService } from './features/platform/services/platform';
+
+/** Typed access to the plugin's services, so callers never spell a service name as a bare string. */
+export interface Services {
+  platform: PlatformService;
+  consumers: ConsumersService;
+}
+
+export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {
+  return strapi.plugin(PLUGIN_ID).service(name) as Services[K];
+}
+
+export function getConfig(strapi: Core.Strapi): PluginConfig {
+  return strapi.config.get(`plugin::${PLUGIN_ID}`) as PluginConfig;
+}

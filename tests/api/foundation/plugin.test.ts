@@ -1,0 +1,71 @@
+import { startApp, type TestApp } from '../../helpers/app';
+import { adminSession, makeAdministrator, registerUser } from '../../helpers/users';
+import { redisUrl } from '../../helpers/services';
+
+/** The api-suite plugin is loaded: its routes answer, consumers have ids, the administrator role exists. */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startApp();
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('the api-suite plugin', () => {
+  it('answers its health route without credentials', async () => {
+    const response = await app.request().get('/api/api-suite/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok', database: 'ok', jobs: redisUrl ? 'bullmq' : 'in-process' });
+  });
+
+  it('creates the users-permissions administrator role at boot', async () => {
+    const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'administrator' } });
+    expect(role).toMatchObject({ name: 'Administrator', type: 'administrator' });
+  });
+
+  it('gives every user a stable consumer_id that nobody can change', async () => {
+    const first = await registerUser(app);
+    const second = await registerUser(app);
+    expect(first.consumer_id).toMatch(UUID);
+    expect(second.consumer_id).toMatch(UUID);
+    expect(first.consumer_id).not.toBe(second.consumer_id);
+
+    await app.strapi.db.query('plugin::users-permissions.user').update({ where: { id: first.id }, data: { consumer_id: 'hijacked', username: `${first.username}x` } });
+    const again = await app.request().get('/api/users/me').set('Authorization', `Bearer ${first.jwt}`);
+    expect(again.body).toMatchObject({ consumer_id: first.consumer_id, username: `${first.username}x` });
+  });
+
+  it('does not take a consumer_id from the registration body', async () => {
+    const forced = '11111111-1111-4111-8111-111111111111';
+    const response = await app
+      .request()
+      .post('/api/auth/local/register')
+      .send({ username: 'sneaky', email: 'sneaky@example.test', password: 'Sneaky-pass-1', consumer_id: forced });
+    expect(response.status).toBe(400);
+    const row = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { consumer_id: forced } });
+    expect(row).toBeNull();
+  });
+
+  it('lets an administrator be made through the admin panel API', async () => {
+    const user = await makeAdministrator(app, await registerUser(app));
+    const service = app.strapi.plugin('api-suite').service('consumers') as { isAdministrator(id: number): Promise<boolean> };
+    expect(await service.isAdministrator(user.id)).toBe(true);
+  });
+
+  it('serves the admin overview to admin-panel users only', async () => {
+    expect((await app.request().get('/api-suite/overview')).status).toBe(401);
+    const admin = await adminSession(app);
+    const response = await app.request().get('/api-suite/overview').set('Authorization', `Bearer ${admin.token}`);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({
+      jobs: { driver: redisUrl ? 'bullmq' : 'in-process' },
+      outbound: { allowPrivate: true },
+      database: { client: process.env.DATABASE_CLIENT === 'postgres' ? 'postgres' : 'sqlite' },
+      access: { routePrefixes: ['/api/v1', '/api/webhooks'], sharedKey: false },
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The raw body, exactly as sent (signatures are checked over it). */
+  body: string;
+  receivedAt: number;
+}
+
+export interface ReceiverReply {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Wait this long before answering (a slow endpoint). */
+  delayMs?: number;
+  /** Never answer (a hung endpoint); the socket is closed when the receiver closes. */
+  hang?: boolean;
+}
+
+export interface Receiver {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Resolve once `count` requests have arrived, or reject after `timeoutMs`. */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  setReply(reply: (request: ReceivedRequest) => ReceiverReply): void;
+  close(): Promise<void>;
+}
+
+/** A local HTTP endpoint on 127.0.0.1 that records every request: a webhook receiver for tests. */
+export async function startReceiver(reply: (request: ReceivedRequest) => ReceiverReply = () => ({ status: 200 })): Promise<Receiver> {
+  const requests: ReceivedRequest[] = [];
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  let answer = reply;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request: ReceivedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
+      requests.push(request);
+      for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
+      const { status = 200, body = '', headers = {}, delayMs = 0, hang = false } = answer(request);
+      if (hang) return;
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'text/plain', ...headers });
+        res.end(body);
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setReply(next) {
+      answer = next;
+    },
+    waitFor(count, timeoutMs = 10_000) {
+      if (requests.length >= count) return Promise.resolve(requests);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${requests.length} requests, expected ${count} within ${timeoutMs} ms`)),
+          timeoutMs
+        );
+        waiters.push({
+          count,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(requests);
+          },
+        });
+      });
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
