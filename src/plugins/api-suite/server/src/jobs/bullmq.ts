@@ -23,14 +23,14 @@ import {
  * The jobs port on BullMQ: queues live in Redis under `prefix`, so every Strapi instance pointed
  * at the same Redis and prefix shares them, and waiting work survives restarts.
  *
- * Connections: one shared ioredis client for every Queue (commands only), and one per Worker,
- * which BullMQ duplicates for its blocking reads. Nothing connects until a queue is first used.
+ * Connections: one shared ioredis client for every Queue (commands only), and two per Worker (commands
+ * and blocking reads) that the Worker opens and closes itself. Nothing connects until first used.
  */
 export function createBullmqJobs(options: { redisUrl: string; prefix: string; logger?: Logger }): JobsPort {
   const { redisUrl, prefix } = options;
   const logger = options.logger ?? consoleLogger;
   const queues = new Map<string, Queue<unknown, void>>();
-  const workers = new Map<string, { worker: Worker<unknown, void>; connection: Redis }>();
+  const workers = new Map<string, Worker<unknown, void>>();
   let queueConnection: Redis | undefined;
   let closed = false;
   let closing: Promise<void> | undefined;
@@ -70,16 +70,17 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
 
   async function closeAll(timeoutMs: number): Promise<void> {
     closed = true;
-    const running = [...workers.values()];
-    // Worker.close stops fetching at once, then waits for the jobs it is running.
-    const stopped = await settlesWithin(Promise.allSettled(running.map(({ worker }) => worker.close())), timeoutMs);
+    // Worker.close stops fetching at once, waits for the jobs it is running, then closes its connections.
+    const stopped = await settlesWithin(Promise.allSettled([...workers.values()].map((worker) => worker.close())), timeoutMs);
     if (!stopped) {
-      // The jobs still running lose their lock and are taken up again as stalled by another worker.
+      // Those workers finish closing in the background once their jobs end. Cutting their connections
+      // instead would not stop the handlers, and BullMQ 5 then retries the job's completion in a loop
+      // that never yields. If the process exits first, the jobs' locks expire and another instance
+      // takes them up again as stalled.
       logger.warn(`[jobs] closed after ${timeoutMs} ms with job(s) still running`);
     }
-    await Promise.allSettled(running.map(({ connection }) => release(connection, !stopped)));
     await Promise.allSettled([...queues.values()].map((queue) => queue.close()));
-    if (queueConnection) await release(queueConnection, false);
+    if (queueConnection) await release(queueConnection);
   }
 
   return {
@@ -117,16 +118,16 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
         throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
       }
       if (workers.has(queueName)) throw new Error(`queue "${queueName}" already has a handler in this process`);
-      // BullMQ's blocking reads must wait for Redis indefinitely rather than fail after a few retries.
-      const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-      connection.on('error', (error: Error) => reportError(`worker ${queueName} connection`, error));
       const worker = new Worker<unknown, void>(
         queueName,
         (job) => runHandler(queueName, handler as JobHandler<unknown>, job, logger),
-        { connection, prefix, concurrency }
+        // Options rather than a client, so that the Worker owns (and closes) its connections. Its
+        // blocking reads must wait for Redis indefinitely rather than fail after a few retries.
+        { connection: { url: redisUrl, maxRetriesPerRequest: null }, prefix, concurrency }
       );
+      // BullMQ forwards its connections' errors here; an 'error' without a listener would crash the process.
       worker.on('error', (error: Error) => reportError(`worker ${queueName}`, error));
-      workers.set(queueName, { worker, connection });
+      workers.set(queueName, worker);
     },
 
     async cancel(queueName: string, jobId: string): Promise<boolean> {
@@ -200,7 +201,8 @@ async function runHandler(
 ): Promise<void> {
   const id = job.id ?? '';
   const attempt = job.attemptsMade + 1;
-  const attempts = job.opts.attempts ?? 1;
+  // BullMQ stores a missing attempts option as 0, and means 1 try by it.
+  const attempts = Math.max(1, job.opts.attempts ?? 1);
   try {
     await handler({ id, queue, name: job.name, data: job.data, attempt, attempts });
   } catch (error) {
@@ -229,9 +231,9 @@ function errorReporter(logger: Logger): (source: string, error: Error) => void {
   };
 }
 
-/** quit waits for replies to commands already sent; disconnect drops them. */
-async function release(connection: Redis, force: boolean): Promise<void> {
-  if (force || connection.status !== 'ready') {
+/** quit lets commands already sent finish, but would wait for a reconnect that may never come. */
+async function release(connection: Redis): Promise<void> {
+  if (connection.status !== 'ready') {
     connection.disconnect();
     return;
   }

@@ -77,23 +77,27 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     if (!handler) return;
     while (!closed && state.active.size < state.concurrency && state.waiting.length > 0) {
       const job = state.waiting.shift() as StoredJob;
-      const run = runOnce(state, handler, job).finally(() => {
+      // The job leaves `active` before a retry re-queues it, so no other run of it can be counted twice.
+      const finish = (retryInMs: number | undefined): void => {
         state.active.delete(job.id);
+        if (retryInMs !== undefined) retry(state, job, retryInMs);
         pump(state);
-      });
-      state.active.set(job.id, run);
+      };
+      state.active.set(job.id, runOnce(state, handler, job).then(finish, () => finish(undefined)));
     }
   }
 
-  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<void> {
-    const label = `[jobs] ${state.name}/${job.name} ${job.id}`;
+  /** Runs one try; resolves with the wait before the next try, or undefined when the job is done with. */
+  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<number | undefined> {
     try {
       // A handler that throws before returning its promise must fail the job, not the pump.
       await Promise.resolve().then(() =>
         handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts })
       );
       state.ids.delete(job.id);
+      return undefined;
     } catch (error) {
+      const label = `[jobs] ${state.name}/${job.name} ${job.id}`;
       const message = errorMessage(error);
       const unrecoverable = error instanceof UnrecoverableJobError;
       if (unrecoverable || job.attempt >= job.attempts) {
@@ -101,20 +105,24 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
         logger.error(
           `${label} failed${unrecoverable ? ' (unrecoverable)' : ''} on try ${job.attempt} of ${job.attempts}: ${message}`
         );
-        return;
+        return undefined;
       }
-      if (closed) {
-        // Nothing would run the retry; the feature takes the work up again from its records at boot.
-        state.ids.delete(job.id);
-        logger.warn(`${label} failed on try ${job.attempt} of ${job.attempts} while closing; not retried: ${message}`);
-        return;
-      }
-      job.attempt += 1;
-      const waitMs = backoffDelayMs(job.backoff, job.attempt);
-      logger.warn(`${label} failed on try ${job.attempt - 1} of ${job.attempts}, retrying in ${waitMs} ms: ${message}`);
-      if (waitMs > 0) delay(state, job, waitMs);
-      else state.waiting.push(job);
+      const waitMs = backoffDelayMs(job.backoff, job.attempt + 1);
+      logger.warn(`${label} failed on try ${job.attempt} of ${job.attempts}, retrying in ${waitMs} ms: ${message}`);
+      return waitMs;
     }
+  }
+
+  function retry(state: QueueState, job: StoredJob, waitMs: number): void {
+    if (closed) {
+      // Nothing would run the retry; the feature takes the work up again from its records at boot.
+      state.ids.delete(job.id);
+      logger.warn(`[jobs] ${state.name}/${job.name} ${job.id}: retry dropped, the port is closing`);
+      return;
+    }
+    job.attempt += 1;
+    if (waitMs > 0) delay(state, job, waitMs);
+    else state.waiting.push(job);
   }
 
   return {

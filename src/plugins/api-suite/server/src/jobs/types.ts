@@ -114,7 +114,7 @@ export class JobsClosedError extends Error {
 
 export class InvalidJobIdError extends Error {
   constructor(jobId: string) {
-    super(`job id "${jobId}" is not allowed: it must not contain ":" and must not be only digits`);
+    super(`job id "${jobId}" is not allowed: it must be non-empty, must not contain ":" and must not be only digits`);
     this.name = 'InvalidJobIdError';
   }
 }
