@@ -20,6 +20,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
   },
   'strapi::poweredBy',
   'strapi::query',
+  // API keys, OAuth tokens, plans and quotas for the prefixes the api-suite config names
+  // (/api/v1 and /api/webhooks): before the body parser, so refused requests cost no parsing.
+  'plugin::api-suite.access',
   'strapi::body',
   'strapi::session',
   'strapi::favicon',

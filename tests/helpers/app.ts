@@ -12,6 +12,8 @@ export interface TestApp {
   /** Base URL of the listening server, such as http://127.0.0.1:41234 */
   url: string;
   request: () => ReturnType<typeof supertest>;
+  /** The environment this app was booted with (a second instance boots with the same). */
+  env: Record<string, string | undefined>;
   close: () => Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     strapi,
     url,
     request: () => supertest(url),
+    env,
     async close() {
       try {
         await strapi.destroy();

@@ -4,6 +4,9 @@ export const PLUGIN_ID = 'api-suite';
 export const UIDS = {
   user: 'plugin::users-permissions.user',
   role: 'plugin::users-permissions.role',
+  plan: 'plugin::api-suite.plan',
+  apiKey: 'plugin::api-suite.api-key',
+  usageRecord: 'plugin::api-suite.usage-record',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (contract section 1). */

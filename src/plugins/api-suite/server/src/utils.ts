@@ -1,13 +1,23 @@
 import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from './config';
 import { PLUGIN_ID } from './constants';
+import type { AccessService } from './features/access/services/access';
 import type { ConsumersService } from './features/access/services/consumers';
+import type { KeysService } from './features/access/services/keys';
+import type { OAuthService } from './features/access/services/oauth';
+import type { PlansService } from './features/access/services/plans';
+import type { UsageService } from './features/access/services/usage';
 import type { PlatformService } from './features/platform/services/platform';
 
 /** Typed access to the plugin's services, so callers never spell a service name as a bare string. */
 export interface Services {
   platform: PlatformService;
   consumers: ConsumersService;
+  keys: KeysService;
+  plans: PlansService;
+  usage: UsageService;
+  oauth: OAuthService;
+  access: AccessService;
 }
 
 export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {

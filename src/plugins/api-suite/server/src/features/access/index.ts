@@ -2,11 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
+import contentTypes from './content-types';
+import keysController from './controllers/keys';
+import oauthController from './controllers/oauth';
+import plansController from './controllers/plans';
+import usageController from './controllers/usage';
+import { access as accessMiddleware, accessGuard } from './middlewares/access';
+import { contentApiRoutes } from './routes';
+import access from './services/access';
 import consumers from './services/consumers';
+import keys from './services/keys';
+import oauth from './services/oauth';
+import plans from './services/plans';
+import usage from './services/usage';
 
 /**
- * Identity for the API business: the `consumer_id` of every user and the administrator role.
- * (API keys, plans, quotas and OAuth join this feature.)
+ * Who may call the API and how much: consumers and the administrator role, API keys with
+ * plans, per-minute and monthly quotas, usage records, and OAuth client credentials.
  */
 const feature: FeatureModule = {
   name: 'access',
@@ -37,12 +49,34 @@ const feature: FeatureModule = {
         delete (event.params.data as Record<string, unknown>).consumer_id;
       },
     });
+    // Edits made in the admin panel (a key revoked or a plan changed there) reach every instance's cache.
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.apiKey, UIDS.plan],
+      async afterUpdate(event) {
+        const id = (event.result as { id?: number } | undefined)?.id;
+        await getService(strapi, 'keys').invalidate(event.model.uid === UIDS.apiKey && id ? id : '*');
+      },
+      async afterDelete(event) {
+        const id = (event.result as { id?: number } | undefined)?.id;
+        await getService(strapi, 'keys').invalidate(event.model.uid === UIDS.apiKey && id ? id : '*');
+      },
+    });
+
     const service = getService(strapi, 'consumers');
     await service.ensureAdministratorRole();
     const backfilled = await service.backfillConsumerIds();
     if (backfilled > 0) strapi.log.info(`[api-suite] gave ${backfilled} existing users a consumer_id`);
+    await getService(strapi, 'plans').ensureDefaults();
+    await getService(strapi, 'keys').listen();
   },
-  services: { consumers },
+  async destroy({ strapi }) {
+    await getService(strapi, 'usage').close();
+  },
+  contentTypes,
+  services: { consumers, keys, plans, usage, oauth, access },
+  controllers: { keys: keysController, usage: usageController, oauth: oauthController, plans: plansController },
+  middlewares: { access: accessMiddleware, 'access-guard': accessGuard },
+  routes: { 'content-api': contentApiRoutes },
 };
 
 export default feature;

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { Redis } from 'ioredis';
 import { createJobs, type JobsPort } from '../../../jobs';
 import { createOutbound, type Outbound } from '../../../outbound';
 import { getConfig } from '../../../utils';
@@ -11,6 +12,18 @@ import { getConfig } from '../../../utils';
 const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
   let jobs: JobsPort | undefined;
   let outbound: Outbound | undefined;
+  const redisClients: Redis[] = [];
+
+  /** A new Redis connection, or undefined without REDIS_URL. Closed with the platform. */
+  const connectRedis = (purpose: string): Redis | undefined => {
+    const { redisUrl } = getConfig(strapi).jobs;
+    if (!redisUrl) return undefined;
+    const client = new Redis(redisUrl, { connectionName: `api-suite:${purpose}`, maxRetriesPerRequest: 3 });
+    client.on('error', (error: Error) => strapi.log.error(`[api-suite] redis (${purpose}): ${error.message}`));
+    redisClients.push(client);
+    return client;
+  };
+  let commands: Redis | undefined;
 
   return {
     jobs(): JobsPort {
@@ -36,6 +49,17 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
       return outbound;
     },
 
+    /** The shared command connection (quota counters, publishes), or undefined without Redis. */
+    redis(): Redis | undefined {
+      commands ??= connectRedis('commands');
+      return commands;
+    },
+
+    /** A connection of its own for SUBSCRIBE, which blocks it for anything else. */
+    subscriber(purpose: string): Redis | undefined {
+      return connectRedis(`subscriber:${purpose}`);
+    },
+
     overview() {
       const config = getConfig(strapi);
       return {
@@ -49,8 +73,10 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
     async close(): Promise<void> {
       const { jobs: settings } = getConfig(strapi);
       await Promise.all([jobs?.close(settings.shutdownTimeoutMs), outbound?.close()]);
+      await Promise.all(redisClients.splice(0).map((client) => client.quit().catch(() => client.disconnect())));
       jobs = undefined;
       outbound = undefined;
+      commands = undefined;
     },
   };
 };

@@ -1,0 +1,72 @@
+/**
+ * Plans, API keys and usage records. Keys keep only the SHA-256 of the secret and its first
+ * eight characters; usage records are written in batches straight through knex, so they carry
+ * the key's id as a plain column rather than a relation.
+ */
+const adminOnly = {
+  'content-manager': { visible: true },
+  'content-type-builder': { visible: false },
+};
+
+export default {
+  plan: {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_plans',
+      info: { singularName: 'plan', pluralName: 'plans', displayName: 'API plan', description: 'Quotas and reachable endpoints sold with API keys' },
+      options: { draftAndPublish: false },
+      pluginOptions: adminOnly,
+      attributes: {
+        name: { type: 'string', required: true, unique: true, maxLength: 100 },
+        requests_per_month: { type: 'integer', required: true, min: -1 },
+        requests_per_minute: { type: 'integer', required: true, min: 1 },
+        endpoints: { type: 'json', required: true },
+        price_monthly: { type: 'decimal', required: true, min: 0 },
+        is_default: { type: 'boolean', default: false },
+      },
+    },
+  },
+  'api-key': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_api_keys',
+      info: { singularName: 'api-key', pluralName: 'api-keys', displayName: 'API key', description: 'Keys are shown once at creation; only their hash is stored' },
+      options: { draftAndPublish: false },
+      pluginOptions: adminOnly,
+      attributes: {
+        name: { type: 'string', maxLength: 100 },
+        key_prefix: { type: 'string', required: true, maxLength: 8, configurable: false },
+        key_hash: { type: 'string', required: true, unique: true, private: true, configurable: false },
+        client_id: { type: 'string', required: true, unique: true, configurable: false },
+        scopes: { type: 'json', required: true },
+        status: { type: 'enumeration', enum: ['active', 'revoked', 'expired'], default: 'active', required: true },
+        expires_at: { type: 'datetime' },
+        revoked_at: { type: 'datetime' },
+        user: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
+        plan: { type: 'relation', relation: 'manyToOne', target: 'plugin::api-suite.plan' },
+      },
+      indexes: [
+        { name: 'api_suite_api_keys_prefix', columns: ['key_prefix'] },
+        { name: 'api_suite_api_keys_hash_unique', columns: ['key_hash'], type: 'unique' },
+        { name: 'api_suite_api_keys_client_unique', columns: ['client_id'], type: 'unique' },
+      ],
+    },
+  },
+  'usage-record': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_usage_records',
+      info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per key-authenticated request' },
+      options: { draftAndPublish: false },
+      pluginOptions: adminOnly,
+      attributes: {
+        api_key_id: { type: 'integer', required: true },
+        endpoint: { type: 'string', required: true },
+        method: { type: 'string', required: true, maxLength: 10 },
+        status_code: { type: 'integer', required: true },
+        response_ms: { type: 'integer', required: true },
+      },
+      indexes: [{ name: 'api_suite_usage_key_created', columns: ['api_key_id', 'created_at'] }],
+    },
+  },
+};

@@ -1,0 +1,73 @@
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { ApiError, respondV1 } from '../../../http/errors';
+import { UIDS } from '../../../constants';
+import { getService } from '../../../utils';
+import { createKeyBody, keyIdParam, listKeysQuery } from '../validation';
+import { consumerOf } from './principal';
+
+export default ({ strapi }: { strapi: Core.Strapi }) => ({
+  async create(ctx: Context) {
+    await respondV1(ctx, async () => {
+      const caller = consumerOf(ctx);
+      const body = createKeyBody.parse(ctx.request.body ?? {});
+      if ((body.plan_id !== undefined || body.user_id !== undefined) && !caller.isAdmin) {
+        throw new ApiError(403, 'forbidden', 'Only administrators may choose plan_id or user_id');
+      }
+      const scopes = body.scopes ?? ['read'];
+      // A key or token cannot mint a key stronger than itself.
+      const missing = scopes.filter((scope) => !caller.scopes.includes(scope));
+      if (missing.length > 0) throw new ApiError(403, 'insufficient_scope', `The credential in use lacks the scope ${missing.join(', ')}`);
+      if (body.plan_id !== undefined && !(await getService(strapi, 'plans').exists(body.plan_id))) {
+        throw new ApiError(422, 'unknown_plan', `Plan ${body.plan_id} does not exist`);
+      }
+      if (body.user_id !== undefined && (await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) {
+        throw new ApiError(422, 'unknown_user', `User ${body.user_id} does not exist`);
+      }
+      const issued = await getService(strapi, 'keys').issue({
+        userId: body.user_id ?? caller.userId,
+        name: body.name,
+        scopes,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+        planId: body.plan_id,
+      });
+      ctx.status = 201;
+      ctx.body = {
+        data: {
+          id: issued.id,
+          name: issued.name,
+          key: issued.key,
+          key_prefix: issued.key_prefix,
+          client_id: issued.client_id,
+          plan_id: issued.plan_id,
+          user_id: issued.user_id,
+          scopes: issued.scopes,
+          status: issued.status,
+          expires_at: issued.expires_at,
+          created_at: issued.created_at,
+        },
+      };
+    });
+  },
+
+  async find(ctx: Context) {
+    await respondV1(ctx, async () => {
+      const caller = consumerOf(ctx);
+      const query = listKeysQuery.parse(ctx.query);
+      const userId = caller.isAdmin ? query.user_id : caller.userId;
+      const { data, total } = await getService(strapi, 'keys').list({ userId, page: query.page, limit: query.limit });
+      ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
+    });
+  },
+
+  async revoke(ctx: Context) {
+    await respondV1(ctx, async () => {
+      const caller = consumerOf(ctx);
+      const parsed = keyIdParam.safeParse(ctx.params.id);
+      if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
+      await getService(strapi, 'keys').revoke(parsed.data, caller);
+      ctx.status = 204;
+      ctx.body = null;
+    });
+  },
+});

@@ -1,0 +1,93 @@
+import { PassThrough } from 'node:stream';
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { ApiError, respondV1 } from '../../../http/errors';
+import { getService } from '../../../utils';
+import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/usage';
+import { usageQuery, type UsageQuery } from '../validation';
+import { consumerOf } from './principal';
+
+const DEFAULT_RANGE_MS = 24 * 3_600_000;
+
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  /** The keys a report covers: the one asked for (the caller's own, or any for administrators), else all of the caller's. */
+  const keysInScope = async (ctx: Context, query: UsageQuery): Promise<number[]> => {
+    const caller = consumerOf(ctx);
+    const keys = getService(strapi, 'keys');
+    if (query.key_id !== undefined) {
+      const entry = await keys.findById(query.key_id);
+      if (!entry || (!caller.isAdmin && entry.user?.id !== caller.userId)) throw new ApiError(404, 'not_found', 'API key not found');
+      return [entry.id];
+    }
+    const { data } = await keys.list({ userId: caller.userId, page: 1, limit: 10_000 });
+    return data.map((key) => key.id);
+  };
+
+  const report = async (ctx: Context, query: UsageQuery): Promise<UsageReport> => {
+    const to = query.to ? new Date(query.to) : new Date();
+    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS);
+    if (from.getTime() >= to.getTime()) throw new ApiError(400, 'validation_error', 'from must be before to', [{ field: 'from', message: 'must be before to' }]);
+    if (seriesLength(from, to, query.granularity) > MAX_SERIES_POINTS) {
+      throw new ApiError(400, 'validation_error', `the range holds more than ${MAX_SERIES_POINTS} ${query.granularity}s; use a coarser granularity`, [
+        { field: 'granularity', message: 'too fine for the range' },
+      ]);
+    }
+    const keyIds = await keysInScope(ctx, query);
+    return getService(strapi, 'usage').report({ keyIds, from, to, granularity: query.granularity });
+  };
+
+  return {
+    async summary(ctx: Context) {
+      await respondV1(ctx, async () => {
+        ctx.body = { data: await report(ctx, usageQuery.parse(ctx.query)) };
+      });
+    },
+
+    /**
+     * Server-Sent Events: a `usage` event with the same data as GET /usage at once and then every
+     * `interval` seconds (5 by default), until the client goes away.
+     */
+    async stream(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const query = usageQuery.parse(ctx.query);
+        const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
+        const stream = new PassThrough();
+        ctx.req.socket.setTimeout(0);
+        ctx.req.socket.setNoDelay(true);
+        ctx.req.socket.setKeepAlive(true);
+        ctx.set({
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-cache, no-transform',
+          Connection: 'keep-alive',
+          'X-Accel-Buffering': 'no',
+        });
+        ctx.status = 200;
+        ctx.body = stream;
+
+        let sequence = 0;
+        const send = (data: UsageReport) => {
+          sequence += 1;
+          stream.write(`id: ${sequence}\nevent: usage\ndata: ${JSON.stringify(data)}\n\n`);
+        };
+        stream.write(`retry: ${query.interval * 1000}\n\n`);
+        send(first);
+        let busy = false;
+        const timer = setInterval(() => {
+          if (busy) return;
+          busy = true;
+          report(ctx, query)
+            .then(send, (error: Error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`))
+            .finally(() => {
+              busy = false;
+            });
+        }, query.interval * 1000);
+        const stop = () => {
+          clearInterval(timer);
+          stream.end();
+        };
+        ctx.req.once('close', stop);
+        stream.once('close', () => clearInterval(timer));
+      });
+    },
+  };
+};

@@ -1,0 +1,48 @@
+/**
+ * Plan endpoint allowlists. An entry is "<METHOD> <path>": `*` as the method matches any
+ * method, a path ending in `*` matches that prefix and anything after it, and a lone `*`
+ * matches every path. A stored plan may name the configured groups as `@public` and
+ * `@private`, so a site changes what a tier reaches in one place.
+ */
+export interface EndpointGroups {
+  public: string[];
+  private: string[];
+}
+
+export type EndpointMatcher = (method: string, path: string) => boolean;
+
+export function resolveEndpoints(entries: unknown, groups: EndpointGroups): string[] {
+  const list = Array.isArray(entries) ? entries.filter((entry): entry is string => typeof entry === 'string') : [];
+  const resolved = list.flatMap((entry) => {
+    if (entry === '@public') return groups.public;
+    if (entry === '@private') return groups.private;
+    return [entry];
+  });
+  return [...new Set(resolved)];
+}
+
+export function compileEndpoints(patterns: string[]): EndpointMatcher {
+  const rules = patterns.map(parsePattern).filter((rule): rule is Rule => rule !== undefined);
+  return (method, path) => {
+    const upper = method.toUpperCase();
+    return rules.some((rule) => (rule.method === '*' || rule.method === upper || (rule.method === 'GET' && upper === 'HEAD')) && rule.matches(path));
+  };
+}
+
+interface Rule {
+  method: string;
+  matches: (path: string) => boolean;
+}
+
+function parsePattern(pattern: string): Rule | undefined {
+  const match = /^(\S+)\s+(\S+)$/.exec(pattern.trim());
+  if (!match) return undefined;
+  const [, method, path] = match;
+  if (path === '*') return { method: method.toUpperCase(), matches: () => true };
+  if (path.endsWith('*')) {
+    const prefix = path.slice(0, -1);
+    return { method: method.toUpperCase(), matches: (candidate) => candidate.startsWith(prefix) };
+  }
+  const exact = path.replace(/\/+$/, '');
+  return { method: method.toUpperCase(), matches: (candidate) => candidate.replace(/\/+$/, '') === exact };
+}

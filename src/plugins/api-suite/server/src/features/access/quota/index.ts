@@ -1,0 +1,361 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Per-key request quotas: a clock-minute window and a calendar-month window, both in UTC.
+ *
+ * Refused requests are not counted, so a client hammering a key that is over its limit does not
+ * push its own reset further away or eat into next month's allowance. The Redis counter is the
+ * one to use with more than one app instance: the check and the increment happen in one Lua
+ * script, so concurrent requests on any number of instances can never overshoot a limit.
+ */
+
+export interface QuotaLimits {
+  perMinute: number;
+  /** -1 = unlimited */
+  perMonth: number;
+}
+
+export interface QuotaWindow {
+  /** -1 = unlimited (month only) */
+  limit: number;
+  used: number;
+  /** null when unlimited */
+  remaining: number | null;
+  /** Unix seconds: the next minute boundary, or the first second of the next UTC month */
+  resetAt: number;
+  /** 60, or the length of the current month in seconds */
+  windowSeconds: number;
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  refusedBy: 'minute' | 'month' | null;
+  minute: QuotaWindow;
+  month: QuotaWindow;
+}
+
+export interface QuotaCounter {
+  /**
+   * Atomically: if minute used >= perMinute → refuse (refusedBy 'minute'); else if perMonth !== -1
+   * and month used >= perMonth → refuse ('month'); else increment both and allow. Refused
+   * requests change nothing. `used` is after the increment when allowed (so remaining =
+   * limit - used; 9 after the first of 10).
+   */
+  consume(keyId: number, limits: QuotaLimits, now?: Date): Promise<QuotaDecision>;
+  /** The same numbers without counting anything (allowed says whether a request now would pass). */
+  peek(keyId: number, limits: QuotaLimits, now?: Date): Promise<QuotaDecision>;
+  /** Month counters of several keys (for usage reports), without counting. */
+  monthUsed(keyIds: number[], now?: Date): Promise<Map<number, number>>;
+  close(): Promise<void>;
+}
+
+export interface QuotaWindowId {
+  /** Identifies the window in counter keys: YYYYMMDDHHmm for a minute, YYYYMM for a month (UTC). */
+  id: string;
+  resetAt: number;
+  windowSeconds: number;
+}
+
+export const UNLIMITED = -1;
+
+export class QuotaCounterClosedError extends Error {
+  constructor() {
+    super('the quota counter is closed');
+    this.name = 'QuotaCounterClosedError';
+  }
+}
+
+export function minuteWindow(now: Date): QuotaWindowId {
+  const ms = timeOf(now);
+  const start = Math.floor(ms / 60_000) * 60;
+  return { id: utcStamp(now, true), resetAt: start + 60, windowSeconds: 60 };
+}
+
+export function monthWindow(now: Date): QuotaWindowId {
+  timeOf(now);
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  const start = Date.UTC(year, month, 1) / 1000;
+  // Date.UTC rolls month 12 over into January of the next year.
+  const next = Date.UTC(year, month + 1, 1) / 1000;
+  return { id: utcStamp(now, false), resetAt: next, windowSeconds: next - start };
+}
+
+export function createMemoryQuotaCounter(): QuotaCounter {
+  // Buckets per window id, so dropping a past window is one delete rather than a scan of every key.
+  const minutes = new Map<string, Map<number, number>>();
+  const months = new Map<string, Map<number, number>>();
+  let prunedMinute = '';
+  let prunedMonth = '';
+  let closed = false;
+
+  // Ids are fixed-width digit strings, so string order is time order. Only windows older than the
+  // one asked about go: a caller whose clock is a little behind another's loses nothing current.
+  const prune = (minuteId: string, monthId: string): void => {
+    if (minuteId > prunedMinute) {
+      prunedMinute = minuteId;
+      for (const id of minutes.keys()) if (id < minuteId) minutes.delete(id);
+    }
+    if (monthId > prunedMonth) {
+      prunedMonth = monthId;
+      for (const id of months.keys()) if (id < monthId) months.delete(id);
+    }
+  };
+
+  const read = (keyId: number, now: Date) => {
+    const minute = minuteWindow(now);
+    const month = monthWindow(now);
+    prune(minute.id, month.id);
+    return {
+      minute,
+      month,
+      minuteUsed: minutes.get(minute.id)?.get(keyId) ?? 0,
+      monthUsed: months.get(month.id)?.get(keyId) ?? 0,
+    };
+  };
+
+  const ensureOpen = (): void => {
+    if (closed) throw new QuotaCounterClosedError();
+  };
+
+  return {
+    async consume(keyId, limits, now = new Date()) {
+      ensureOpen();
+      checkKeyId(keyId);
+      checkLimits(limits);
+      // No await between the read and the write: the event loop makes this check-and-increment atomic.
+      const state = read(keyId, now);
+      const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
+      if (refusedBy !== null) {
+        return decision(false, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
+      }
+      const minuteUsed = increment(minutes, state.minute.id, keyId);
+      const monthUsed = increment(months, state.month.id, keyId);
+      return decision(true, null, limits, state.minute, state.month, minuteUsed, monthUsed);
+    },
+
+    async peek(keyId, limits, now = new Date()) {
+      ensureOpen();
+      checkKeyId(keyId);
+      checkLimits(limits);
+      const state = read(keyId, now);
+      const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
+      return decision(refusedBy === null, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
+    },
+
+    async monthUsed(keyIds, now = new Date()) {
+      ensureOpen();
+      keyIds.forEach(checkKeyId);
+      const month = monthWindow(now);
+      const bucket = months.get(month.id);
+      return new Map(keyIds.map((keyId) => [keyId, bucket?.get(keyId) ?? 0]));
+    },
+
+    async close() {
+      closed = true;
+      minutes.clear();
+      months.clear();
+    },
+  };
+}
+
+export function createRedisQuotaCounter(options: { redis: Redis; prefix: string }): QuotaCounter {
+  const { prefix } = options;
+  // defineCommand makes ioredis send EVALSHA (falling back to EVAL once per connection), so a
+  // request costs one round trip. Redefining on a client shared by two counters is harmless:
+  // the script is the same.
+  options.redis.defineCommand(CONSUME_COMMAND, { numberOfKeys: 2, lua: CONSUME_SCRIPT });
+  const redis = options.redis as QuotaRedis;
+  let closed = false;
+
+  const keys = (keyId: number, now: Date) => {
+    const minute = minuteWindow(now);
+    const month = monthWindow(now);
+    return {
+      minute,
+      month,
+      minuteKey: `${prefix}:quota:min:${keyId}:${minute.id}`,
+      monthKey: `${prefix}:quota:mon:${keyId}:${month.id}`,
+    };
+  };
+
+  const ensureOpen = (): void => {
+    if (closed) throw new QuotaCounterClosedError();
+  };
+
+  return {
+    async consume(keyId, limits, now = new Date()) {
+      ensureOpen();
+      checkKeyId(keyId);
+      checkLimits(limits);
+      const k = keys(keyId, now);
+      const nowSeconds = Math.floor(timeOf(now) / 1000);
+      // The month key outlives its month by a day so a usage report run just after midnight on the
+      // 1st still finds last month's count. The TTL is relative to `now` rather than an EXPIREAT:
+      // with an injected clock in the past an absolute expiry would delete the key at once.
+      const monthTtl = Math.max(1, k.month.resetAt + 86_400 - nowSeconds);
+      const reply = await redis[CONSUME_COMMAND](k.minuteKey, k.monthKey, limits.perMinute, limits.perMonth, MINUTE_TTL_SECONDS, monthTtl);
+      const [allowed, refusedCode, minuteUsed, monthUsed] = parseReply(reply);
+      const refusedBy = refusedCode === 1 ? 'minute' : refusedCode === 2 ? 'month' : null;
+      return decision(allowed === 1, refusedBy, limits, k.minute, k.month, minuteUsed, monthUsed);
+    },
+
+    async peek(keyId, limits, now = new Date()) {
+      ensureOpen();
+      checkKeyId(keyId);
+      checkLimits(limits);
+      const k = keys(keyId, now);
+      const [minuteRaw, monthRaw] = await redis.mget(k.minuteKey, k.monthKey);
+      const minuteUsed = toCount(minuteRaw);
+      const monthUsed = toCount(monthRaw);
+      const refusedBy = refusal(minuteUsed, monthUsed, limits);
+      return decision(refusedBy === null, refusedBy, limits, k.minute, k.month, minuteUsed, monthUsed);
+    },
+
+    async monthUsed(keyIds, now = new Date()) {
+      ensureOpen();
+      keyIds.forEach(checkKeyId);
+      if (keyIds.length === 0) return new Map();
+      const month = monthWindow(now);
+      const values = await redis.mget(keyIds.map((keyId) => `${prefix}:quota:mon:${keyId}:${month.id}`));
+      return new Map(keyIds.map((keyId, index) => [keyId, toCount(values[index] ?? null)]));
+    },
+
+    async close() {
+      // The client belongs to the caller, who may share it with other features.
+      closed = true;
+    },
+  };
+}
+
+const MINUTE_TTL_SECONDS = 120;
+const CONSUME_COMMAND = 'apiSuiteQuotaConsume';
+
+type ConsumeReply = [allowed: number, refusedCode: number, minuteUsed: number, monthUsed: number];
+
+type QuotaRedis = Redis & {
+  [CONSUME_COMMAND](
+    minuteKey: string,
+    monthKey: string,
+    perMinute: number,
+    perMonth: number,
+    minuteTtl: number,
+    monthTtl: number,
+  ): Promise<unknown>;
+};
+
+/**
+ * KEYS: minute counter, month counter. ARGV: perMinute, perMonth (-1 = unlimited), minute TTL,
+ * month TTL. Returns {allowed 0|1, refused 0 none|1 minute|2 month, minute used, month used}.
+ * The TTL is set only when a counter is created, which happens inside this same script, so a
+ * counter never exists without one.
+ */
+const CONSUME_SCRIPT = `
+local counts = redis.call('MGET', KEYS[1], KEYS[2])
+local minute = tonumber(counts[1]) or 0
+local month = tonumber(counts[2]) or 0
+local perMinute = tonumber(ARGV[1])
+local perMonth = tonumber(ARGV[2])
+if minute >= perMinute then
+  return {0, 1, minute, month}
+end
+if perMonth ~= -1 and month >= perMonth then
+  return {0, 2, minute, month}
+end
+minute = redis.call('INCR', KEYS[1])
+if minute == 1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+month = redis.call('INCR', KEYS[2])
+if month == 1 then
+  redis.call('EXPIRE', KEYS[2], ARGV[4])
+end
+return {1, 0, minute, month}
+`;
+
+function refusal(minuteUsed: number, monthUsed: number, limits: QuotaLimits): 'minute' | 'month' | null {
+  if (minuteUsed >= limits.perMinute) return 'minute';
+  if (limits.perMonth !== UNLIMITED && monthUsed >= limits.perMonth) return 'month';
+  return null;
+}
+
+function decision(
+  allowed: boolean,
+  refusedBy: 'minute' | 'month' | null,
+  limits: QuotaLimits,
+  minute: QuotaWindowId,
+  month: QuotaWindowId,
+  minuteUsed: number,
+  monthUsed: number,
+): QuotaDecision {
+  return {
+    allowed,
+    refusedBy,
+    minute: window(limits.perMinute, minuteUsed, minute),
+    month: window(limits.perMonth, monthUsed, month),
+  };
+}
+
+function window(limit: number, used: number, id: QuotaWindowId): QuotaWindow {
+  return {
+    limit,
+    used,
+    remaining: limit === UNLIMITED ? null : Math.max(0, limit - used),
+    resetAt: id.resetAt,
+    windowSeconds: id.windowSeconds,
+  };
+}
+
+function increment(buckets: Map<string, Map<number, number>>, windowId: string, keyId: number): number {
+  let bucket = buckets.get(windowId);
+  if (!bucket) {
+    bucket = new Map();
+    buckets.set(windowId, bucket);
+  }
+  const used = (bucket.get(keyId) ?? 0) + 1;
+  bucket.set(keyId, used);
+  return used;
+}
+
+// A NaN or fractional limit would make every comparison false and silently allow everything,
+// so bad plan data fails loudly instead.
+function checkLimits(limits: QuotaLimits): void {
+  if (!Number.isSafeInteger(limits.perMinute) || limits.perMinute < 0) {
+    throw new RangeError(`perMinute must be a non-negative integer, got ${String(limits.perMinute)}`);
+  }
+  if (!Number.isSafeInteger(limits.perMonth) || (limits.perMonth < 0 && limits.perMonth !== UNLIMITED)) {
+    throw new RangeError(`perMonth must be a non-negative integer or -1, got ${String(limits.perMonth)}`);
+  }
+}
+
+// The key id becomes part of a Redis key; anything but an integer would make a counter no
+// lookup can find again.
+function checkKeyId(keyId: number): void {
+  if (!Number.isSafeInteger(keyId)) throw new RangeError(`keyId must be an integer, got ${String(keyId)}`);
+}
+
+function timeOf(now: Date): number {
+  const ms = now.getTime();
+  if (Number.isNaN(ms)) throw new RangeError('now is an invalid Date');
+  return ms;
+}
+
+function utcStamp(now: Date, withMinute: boolean): string {
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  const month = `${pad(now.getUTCFullYear(), 4)}${pad(now.getUTCMonth() + 1)}`;
+  if (!withMinute) return month;
+  return `${month}${pad(now.getUTCDate())}${pad(now.getUTCHours())}${pad(now.getUTCMinutes())}`;
+}
+
+function toCount(raw: string | null): number {
+  if (raw === null) return 0;
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : 0;
+}
+
+function parseReply(reply: unknown): ConsumeReply {
+  if (Array.isArray(reply) && reply.length === 4 && reply.every((value) => typeof value === 'number')) {
+    return reply as ConsumeReply;
+  }
+  throw new Error(`unexpected reply from the quota script: ${JSON.stringify(reply)}`);
+}

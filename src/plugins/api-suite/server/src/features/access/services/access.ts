@@ -1,0 +1,216 @@
+import { performance } from 'node:perf_hooks';
+import type { Core } from '@strapi/strapi';
+import type { Context, Next } from 'koa';
+import { UIDS, ADMINISTRATOR_ROLE } from '../../../constants';
+import { ApiError, v1ErrorBody } from '../../../http/errors';
+import { getConfig, getService } from '../../../utils';
+import { API_KEY_PATTERN, safeEqual } from '../credentials';
+import { rateLimitHeaders } from '../quota/headers';
+import { effectiveStatus, type KeyEntry, type Scope } from './keys';
+
+/** Who is calling, once the access middleware has let a request through. */
+export interface Principal {
+  kind: 'key' | 'oauth' | 'user' | 'shared';
+  userId: number | null;
+  consumerId: string | null;
+  isAdmin: boolean;
+  scopes: Scope[];
+  keyId: number | null;
+}
+
+export interface AccessState {
+  /** null on the open routes (token endpoint, plans), which need no credential. */
+  principal: Principal | null;
+}
+
+type Credential =
+  | { kind: 'key'; secret: string }
+  | { kind: 'bearer'; token: string }
+  | { kind: 'shared' }
+  | { kind: 'unknown-key' };
+
+const API_V1 = '/api/v1';
+
+/**
+ * The one gate in front of the API (contract sections 1 and 5): it accepts API keys, OAuth
+ * tokens, users-permissions JWTs and the shared key, and refuses in the contract's order —
+ * 401 api_key_required, 401 invalid_api_key, 403 key_expired, 403 key_revoked,
+ * 403 endpoint_not_in_plan, 403 insufficient_scope, 429 rate_limited, 429 monthly_quota_exceeded.
+ * Key-authenticated requests are counted against the key's quotas, carry the rate-limit
+ * headers, and leave a usage record.
+ */
+const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const config = () => getConfig(strapi).access;
+
+  const covers = (path: string) => config().routePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/$/, '')}/`));
+
+  return {
+    covers,
+
+    /** Routes anybody may call: the token endpoint and the price list. */
+    isOpen(method: string, path: string): boolean {
+      const route = trimSlash(path);
+      if (method === 'POST' && route === `${API_V1}/oauth/token`) return true;
+      return (method === 'GET' || method === 'HEAD') && (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json`);
+    },
+
+    /** The consumer's own account (keys, usage): reachable on every plan. */
+    isAccountRoute(path: string): boolean {
+      const route = trimSlash(path);
+      return [`${API_V1}/keys`, `${API_V1}/usage`].some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
+    },
+
+    async handle(ctx: Context, next: Next, options: { always?: boolean } = {}): Promise<void> {
+      if (ctx.state.apiSuite) return next();
+      if (!options.always && !covers(ctx.path)) return next();
+      if (ctx.method === 'OPTIONS') return next();
+      if (this.isOpen(ctx.method, ctx.path)) {
+        ctx.state.apiSuite = { principal: null } satisfies AccessState;
+        return next();
+      }
+
+      const started = performance.now();
+      let countedKey: number | null = null;
+      try {
+        const credential = extractCredential(ctx, config().sharedKey);
+        if (!credential) throw new ApiError(401, 'api_key_required', 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter');
+        if (credential.kind === 'unknown-key') throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+        if (credential.kind === 'shared') {
+          ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
+          return await next();
+        }
+
+        let entry: KeyEntry | null;
+        let tokenScopes: Scope[] | undefined;
+        if (credential.kind === 'key') {
+          entry = await getService(strapi, 'keys').findBySecret(credential.secret);
+          if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+        } else {
+          const oauth = getService(strapi, 'oauth');
+          if (!oauth.isOAuthToken(credential.token)) {
+            ctx.state.apiSuite = { principal: await this.userFromJwt(credential.token) } satisfies AccessState;
+            return await next();
+          }
+          const token = oauth.verify(credential.token);
+          if (!token) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+          entry = await getService(strapi, 'keys').findById(token.keyId);
+          if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key behind this token no longer exists');
+          tokenScopes = token.scopes;
+        }
+
+        const status = effectiveStatus(entry.status, entry.expiresAt);
+        if (status === 'expired') throw new ApiError(403, 'key_expired', 'The API key has expired');
+        if (status === 'revoked' || !entry.user || entry.user.blocked) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
+
+        const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
+        const principal: Principal = {
+          kind: tokenScopes ? 'oauth' : 'key',
+          userId: entry.user.id,
+          consumerId: entry.user.consumerId,
+          isAdmin: entry.user.isAdmin,
+          scopes,
+          keyId: entry.id,
+        };
+        countedKey = entry.id;
+        await this.admitKey(ctx, entry, scopes);
+        ctx.state.apiSuite = { principal } satisfies AccessState;
+        await next();
+      } catch (caught) {
+        if (!(caught instanceof ApiError)) throw caught;
+        if (caught.headers) ctx.set(caught.headers);
+        ctx.status = caught.status;
+        ctx.body = v1ErrorBody(caught);
+      } finally {
+        if (countedKey !== null) {
+          getService(strapi, 'usage').record({
+            api_key_id: countedKey,
+            endpoint: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? ctx.path,
+            method: ctx.method,
+            status_code: ctx.status,
+            response_ms: Math.round(performance.now() - started),
+            created_at: new Date(),
+          });
+        }
+      }
+    },
+
+    /** Plan, scope and quota, in that order; sets the rate-limit headers on the answer. */
+    async admitKey(ctx: Context, entry: KeyEntry, scopes: Scope[]): Promise<void> {
+      const quota = getService(strapi, 'usage').quota();
+      const plan = entry.plan;
+      const account = this.isAccountRoute(ctx.path);
+      const limits = plan ? { perMinute: plan.perMinute, perMonth: plan.perMonth } : undefined;
+      const refuse = async (status: number, code: string, message: string) => {
+        const headers = limits ? rateLimitHeaders(await quota.peek(entry.id, limits)) : undefined;
+        throw new ApiError(status, code, message, undefined, headers);
+      };
+
+      if (!account && !plan?.allows(ctx.method, ctx.path)) {
+        await refuse(403, 'endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${plan?.name ?? 'key\'s'} plan`);
+      }
+      const needed: Scope = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write';
+      if (!scopes.includes(needed)) await refuse(403, 'insufficient_scope', `This request needs the "${needed}" scope`);
+      if (!limits) return;
+
+      const decision = await quota.consume(entry.id, limits);
+      const headers = rateLimitHeaders(decision);
+      if (decision.refusedBy === 'minute') {
+        throw new ApiError(429, 'rate_limited', `Rate limit of ${limits.perMinute} requests a minute exceeded`, undefined, headers);
+      }
+      if (decision.refusedBy === 'month') {
+        throw new ApiError(429, 'monthly_quota_exceeded', `Monthly quota of ${limits.perMonth} requests exceeded`, undefined, headers);
+      }
+      ctx.set(headers);
+    },
+
+    async userFromJwt(token: string): Promise<Principal> {
+      let id: unknown;
+      try {
+        const payload = (await strapi.plugin('users-permissions').service('jwt').verify(token)) as { id?: unknown };
+        id = payload.id;
+      } catch {
+        throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+      }
+      const user = await strapi.db.query(UIDS.user).findOne({
+        where: { id },
+        select: ['id', 'consumer_id', 'blocked'],
+        populate: { role: { select: ['type'] } },
+      });
+      if (!user || user.blocked) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+      return {
+        kind: 'user',
+        userId: user.id,
+        consumerId: user.consumer_id ?? null,
+        isAdmin: user.role?.type === ADMINISTRATOR_ROLE.type,
+        scopes: ['read', 'write'],
+        keyId: null,
+      };
+    },
+  };
+};
+
+const SHARED_PRINCIPAL: Principal = { kind: 'shared', userId: null, consumerId: null, isAdmin: false, scopes: ['read', 'write'], keyId: null };
+
+/** X-API-Key wins over Authorization, which wins over ?api_key. */
+function extractCredential(ctx: Context, sharedKey: string | undefined): Credential | null {
+  const header = ctx.get('x-api-key');
+  if (header) {
+    if (sharedKey && safeEqual(header, sharedKey)) return { kind: 'shared' };
+    return API_KEY_PATTERN.test(header) ? { kind: 'key', secret: header } : { kind: 'unknown-key' };
+  }
+  const authorization = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
+  if (authorization) {
+    const token = authorization[1];
+    return token.startsWith('sk_') ? (API_KEY_PATTERN.test(token) ? { kind: 'key', secret: token } : { kind: 'unknown-key' }) : { kind: 'bearer', token };
+  }
+  const query = ctx.query.api_key;
+  if (typeof query === 'string' && query !== '') return API_KEY_PATTERN.test(query) ? { kind: 'key', secret: query } : { kind: 'unknown-key' };
+  return null;
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+export type AccessService = ReturnType<typeof accessService>;
+export default accessService;

@@ -1,0 +1,262 @@
+import type { Core } from '@strapi/strapi';
+import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
+import { ApiError, notFound } from '../../../http/errors';
+import { getConfig, getService } from '../../../utils';
+import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
+import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from '../endpoints';
+
+export type Scope = 'read' | 'write';
+export type KeyStatus = 'active' | 'revoked' | 'expired';
+
+/** What the access middleware needs to know about a key, cached so a hot key costs no query. */
+export interface KeyEntry {
+  id: number;
+  keyHash: string;
+  clientId: string;
+  status: KeyStatus;
+  expiresAt: number | null;
+  scopes: Scope[];
+  user: { id: number; consumerId: string | null; isAdmin: boolean; blocked: boolean } | null;
+  plan: { id: number; name: string; perMinute: number; perMonth: number; allows: EndpointMatcher } | null;
+}
+
+/** A key as the API shows it: never the key itself, never its hash. */
+export interface PublicKey {
+  id: number;
+  name: string | null;
+  key_prefix: string;
+  client_id: string;
+  plan_id: number | null;
+  user_id: number | null;
+  scopes: Scope[];
+  status: KeyStatus;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface IssueInput {
+  userId: number;
+  name?: string;
+  scopes: Scope[];
+  expiresAt?: Date;
+  planId?: number;
+}
+
+const POSITIVE_TTL_MS = 60_000;
+const NEGATIVE_TTL_MS = 5_000;
+
+/**
+ * Issue, list and revoke keys, and find the key behind a request. Lookups are cached in
+ * memory; a revocation clears the entry here at once and, through Redis pub/sub, on every
+ * other instance, so a revoked key stops working everywhere within a second.
+ */
+const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const byHash = new Map<string, { entry: KeyEntry | null; until: number }>();
+  const hashById = new Map<number, string>();
+  const channel = () => `${getConfig(strapi).jobs.prefix}:access:invalidate`;
+  let listening = false;
+
+  const forget = (id: number | '*') => {
+    if (id === '*') {
+      byHash.clear();
+      hashById.clear();
+      return;
+    }
+    const hash = hashById.get(id);
+    if (hash) byHash.delete(hash);
+    hashById.delete(id);
+  };
+
+  const remember = (hash: string, entry: KeyEntry | null) => {
+    byHash.set(hash, { entry, until: Date.now() + (entry ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
+    if (entry) hashById.set(entry.id, hash);
+  };
+
+  const load = async (where: Record<string, unknown>): Promise<KeyEntry[]> => {
+    const rows = await strapi.db.query(UIDS.apiKey).findMany({
+      where,
+      populate: {
+        plan: true,
+        user: { select: ['id', 'consumer_id', 'blocked'], populate: { role: { select: ['type'] } } },
+      },
+    });
+    const groups = getConfig(strapi).access.endpointGroups;
+    return rows.map((row: KeyRow) => toEntry(row, groups));
+  };
+
+  return {
+    /** Subscribe to invalidations from other instances (no-op without Redis). */
+    async listen(): Promise<void> {
+      if (listening) return;
+      const subscriber = getService(strapi, 'platform').subscriber('keys');
+      if (!subscriber) return;
+      listening = true;
+      subscriber.on('message', (_channel: string, message: string) => forget(message === '*' ? '*' : Number(message)));
+      // Messages sent while the connection was down are lost: start from an empty cache.
+      subscriber.on('ready', () => forget('*'));
+      await subscriber.subscribe(channel());
+    },
+
+    /** Drop a key (or every key) from the cache here and on every instance. */
+    async invalidate(id: number | '*'): Promise<void> {
+      forget(id);
+      await getService(strapi, 'platform').redis()?.publish(channel(), String(id));
+    },
+
+    /** The key whose full secret is `key`, or null. Constant-time on the hash. */
+    async findBySecret(key: string): Promise<KeyEntry | null> {
+      const hash = hashApiKey(key);
+      const cached = byHash.get(hash);
+      if (cached && cached.until > Date.now()) return cached.entry;
+      const candidates = await load({ key_prefix: keyPrefixOf(key) });
+      const entry = candidates.find((candidate) => safeEqual(candidate.keyHash, hash)) ?? null;
+      remember(hash, entry);
+      return entry;
+    },
+
+    async findById(id: number): Promise<KeyEntry | null> {
+      const hash = hashById.get(id);
+      const cached = hash ? byHash.get(hash) : undefined;
+      if (cached && cached.until > Date.now()) return cached.entry;
+      const [entry] = await load({ id });
+      if (entry) remember(entry.keyHash, entry);
+      return entry ?? null;
+    },
+
+    async findByClientId(clientId: string): Promise<KeyEntry | null> {
+      const [entry] = await load({ client_id: clientId });
+      return entry ?? null;
+    },
+
+    /**
+     * Create a key. The raw key is returned here and nowhere else: only its hash is stored, so
+     * it cannot be shown again (the same reason Medusa and Stripe show secrets once).
+     */
+    async issue(input: IssueInput): Promise<PublicKey & { key: string }> {
+      const planId = input.planId ?? (await getService(strapi, 'plans').defaultPlanId());
+      const key = generateApiKey();
+      const row = await strapi.db.query(UIDS.apiKey).create({
+        data: {
+          name: input.name ?? null,
+          key_prefix: keyPrefixOf(key),
+          key_hash: hashApiKey(key),
+          client_id: generateClientId(),
+          scopes: input.scopes,
+          status: 'active',
+          expires_at: input.expiresAt ?? null,
+          user: input.userId,
+          plan: planId,
+        },
+        populate: { plan: { select: ['id'] }, user: { select: ['id'] } },
+      });
+      // A negative lookup of this very hash may be cached from before it existed.
+      byHash.delete(hashApiKey(key));
+      return { key, ...toPublic(row) };
+    },
+
+    async list(options: { userId?: number; page: number; limit: number }): Promise<{ data: PublicKey[]; total: number }> {
+      const where = options.userId === undefined ? {} : { user: { id: options.userId } };
+      const [rows, total] = await Promise.all([
+        strapi.db.query(UIDS.apiKey).findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          offset: (options.page - 1) * options.limit,
+          limit: options.limit,
+          populate: { plan: { select: ['id'] }, user: { select: ['id'] } },
+        }),
+        strapi.db.query(UIDS.apiKey).count({ where }),
+      ]);
+      return { data: rows.map(toPublic), total };
+    },
+
+    /** Revoke a key the caller owns (any key for administrators). The record is kept. */
+    async revoke(id: number, caller: { userId: number; isAdmin: boolean }): Promise<void> {
+      const row = await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { user: { select: ['id'] } } });
+      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
+      if (row.status !== 'revoked') {
+        await strapi.db.query(UIDS.apiKey).update({ where: { id }, data: { status: 'revoked', revoked_at: new Date() } });
+      }
+      await this.invalidate(id);
+    },
+  };
+};
+
+interface KeyRow {
+  id: number;
+  name: string | null;
+  key_prefix: string;
+  key_hash: string;
+  client_id: string;
+  scopes: unknown;
+  status: KeyStatus;
+  expires_at: string | Date | null;
+  revoked_at: string | Date | null;
+  createdAt: string | Date;
+  user?: { id: number; consumer_id?: string | null; blocked?: boolean | null; role?: { type?: string } | null } | null;
+  plan?: { id: number; name?: string; requests_per_minute?: number; requests_per_month?: number; endpoints?: unknown } | null;
+}
+
+function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): KeyEntry {
+  return {
+    id: row.id,
+    keyHash: row.key_hash,
+    clientId: row.client_id,
+    status: row.status,
+    expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+    scopes: normaliseScopes(row.scopes),
+    user: row.user
+      ? { id: row.user.id, consumerId: row.user.consumer_id ?? null, isAdmin: row.user.role?.type === ADMINISTRATOR_ROLE.type, blocked: Boolean(row.user.blocked) }
+      : null,
+    plan: row.plan
+      ? {
+          id: row.plan.id,
+          name: row.plan.name ?? '',
+          perMinute: row.plan.requests_per_minute ?? 0,
+          perMonth: row.plan.requests_per_month ?? 0,
+          allows: compileEndpoints(resolveEndpoints(row.plan.endpoints, groups)),
+        }
+      : null,
+  };
+}
+
+export function effectiveStatus(status: KeyStatus, expiresAt: number | null, now = Date.now()): KeyStatus {
+  if (status === 'revoked') return 'revoked';
+  if (status === 'expired' || (expiresAt !== null && expiresAt <= now)) return 'expired';
+  return 'active';
+}
+
+function toPublic(row: KeyRow): PublicKey {
+  const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
+  return {
+    id: row.id,
+    name: row.name ?? null,
+    key_prefix: row.key_prefix,
+    client_id: row.client_id,
+    plan_id: row.plan?.id ?? null,
+    user_id: row.user?.id ?? null,
+    scopes: normaliseScopes(row.scopes),
+    status: effectiveStatus(row.status, expiresAt ? expiresAt.getTime() : null),
+    expires_at: expiresAt ? expiresAt.toISOString() : null,
+    revoked_at: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
+    created_at: new Date(row.createdAt).toISOString(),
+  };
+}
+
+function normaliseScopes(value: unknown): Scope[] {
+  const list = typeof value === 'string' ? safeParse(value) : value;
+  return Array.isArray(list) ? list.filter((scope): scope is Scope => scope === 'read' || scope === 'write') : [];
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return [];
+  }
+}
+
+export type KeysService = ReturnType<typeof keysService>;
+export default keysService;
+
+export { ApiError };

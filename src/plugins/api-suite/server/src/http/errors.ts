@@ -1,0 +1,49 @@
+import type { Context } from 'koa';
+import { ZodError } from 'zod';
+
+/**
+ * A refusal with the contract's status, code and message. Thrown anywhere below a controller
+ * and turned into the body of its route family by `respond` (one formatter per family).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found`);
+
+/** `/api/v1/*` and the key middleware: `{ error: { code, message, details? } }`. */
+export function v1ErrorBody(error: ApiError) {
+  return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+}
+
+/** zod's issues as a 400 naming every field, never a 500. */
+export function fromZod(error: ZodError): ApiError {
+  const fields = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
+  const summary = fields.map((field) => `${field.field}: ${field.message}`).join('; ');
+  return new ApiError(400, 'validation_error', summary, fields);
+}
+
+/**
+ * Run a controller body and answer any ApiError or ZodError in the family's shape; anything else
+ * is a real fault and goes on to Strapi's error middleware (a 500 with nothing leaked).
+ */
+export async function respondV1(ctx: Context, handler: () => Promise<void>): Promise<void> {
+  try {
+    await handler();
+  } catch (caught) {
+    const error = caught instanceof ZodError ? fromZod(caught) : caught;
+    if (!(error instanceof ApiError)) throw error;
+    if (error.headers) ctx.set(error.headers);
+    ctx.status = error.status;
+    ctx.body = v1ErrorBody(error);
+  }
+}

@@ -1,0 +1,212 @@
+import { startApp, type TestApp } from '../../helpers/app';
+import { issueKey, planId } from '../../helpers/keys';
+import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
+
+/** Keys: issue, list, revoke (contract section 5), and plans. */
+let app: TestApp;
+let alice: TestUser;
+let bob: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  app = await startApp();
+  alice = await registerUser(app);
+  bob = await registerUser(app);
+  admin = await makeAdministrator(app, await registerUser(app));
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('POST /api/v1/keys', () => {
+  it('issues a key on the default plan, shown once, with read scope by default', async () => {
+    const response = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).send({ name: 'laptop' });
+    expect(response.status).toBe(201);
+    const free = await planId(app, 'free');
+    expect(response.body).toEqual({
+      data: {
+        id: expect.any(Number),
+        name: 'laptop',
+        key: expect.stringMatching(/^sk_[A-Za-z0-9]{48}$/),
+        key_prefix: response.body.data.key.slice(0, 8),
+        client_id: expect.stringMatching(/^ci_[A-Za-z0-9]{24}$/),
+        plan_id: free,
+        user_id: alice.id,
+        scopes: ['read'],
+        status: 'active',
+        expires_at: null,
+        created_at: expect.stringMatching(ISO),
+      },
+    });
+  });
+
+  it('never stores the key itself: the database holds only its SHA-256 and prefix', async () => {
+    const issued = await issueKey(app, alice, { scopes: ['read', 'write'] });
+    const knex = app.strapi.db.connection;
+    const table = app.strapi.db.metadata.get(UIDS.apiKey).tableName;
+    const row = await knex(table).where({ id: issued.id }).first();
+    const everyValue = JSON.stringify(row);
+    expect(everyValue).not.toContain(issued.key);
+    expect(everyValue).not.toContain(issued.key.slice(3));
+    expect(row.key_hash).toBe(require('node:crypto').createHash('sha256').update(issued.key).digest('hex'));
+    expect(row.key_prefix).toBe(issued.key.slice(0, 8));
+    // And no other table picked it up either (usage records, logs kept in the database...).
+    for (const tableName of await listTables(app)) {
+      const rows = await knex(tableName).select('*');
+      expect(JSON.stringify(rows)).not.toContain(issued.key);
+    }
+  });
+
+  it('keeps the key out of every later answer', async () => {
+    const issued = await issueKey(app, alice);
+    const list = await app.request().get('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`);
+    expect(JSON.stringify(list.body)).not.toContain(issued.key);
+    expect(list.body.data.find((key: { id: number }) => key.id === issued.id)).toEqual({
+      id: issued.id,
+      name: null,
+      key_prefix: issued.key_prefix,
+      client_id: issued.client_id,
+      plan_id: issued.plan_id,
+      user_id: alice.id,
+      scopes: ['read'],
+      status: 'active',
+      expires_at: null,
+      revoked_at: null,
+      created_at: issued.created_at,
+    });
+  });
+
+  it('refuses bad bodies with 400 and stores nothing', async () => {
+    const before = await app.strapi.db.query(UIDS.apiKey).count({});
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ scopes: ['admin'] }, 'scopes.0'],
+      [{ scopes: [] }, 'scopes'],
+      [{ scopes: 'read' }, 'scopes'],
+      [{ expires_at: 'tomorrow' }, 'expires_at'],
+      [{ expires_at: '2001-01-01T00:00:00Z' }, 'expires_at'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ colour: 'blue' }, '(body)'],
+    ];
+    for (const [body, field] of cases) {
+      const response = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).send(body);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'validation_error', message: expect.stringContaining(field) });
+      expect(response.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    }
+    const notJson = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).set('Content-Type', 'application/json').send('{"name":');
+    expect(notJson.status).toBe(400);
+    expect(await app.strapi.db.query(UIDS.apiKey).count({})).toBe(before);
+  });
+
+  it('lets only administrators choose plan_id and user_id', async () => {
+    const enterprise = await planId(app, 'enterprise');
+    const refused = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).send({ plan_id: enterprise });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: { code: 'forbidden', message: 'Only administrators may choose plan_id or user_id' } });
+
+    const forBob = await issueKey(app, admin, { plan_id: enterprise, user_id: bob.id, scopes: ['read', 'write'] });
+    expect(forBob).toMatchObject({ plan_id: enterprise, user_id: bob.id, scopes: ['read', 'write'] });
+    const bobsKeys = await app.request().get('/api/v1/keys').set('Authorization', `Bearer ${bob.jwt}`);
+    expect(bobsKeys.body.data.map((key: { id: number }) => key.id)).toContain(forBob.id);
+
+    const unknownPlan = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${admin.jwt}`).send({ plan_id: 999999 });
+    expect(unknownPlan.status).toBe(422);
+    expect(unknownPlan.body.error.code).toBe('unknown_plan');
+    const unknownUser = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${admin.jwt}`).send({ user_id: 999999 });
+    expect(unknownUser.status).toBe(422);
+    expect(unknownUser.body.error.code).toBe('unknown_user');
+  });
+
+  it('does not let a key mint a key with more scopes than it has', async () => {
+    const writer = await issueKey(app, alice, { scopes: ['write'] });
+    const response = await app.request().post('/api/v1/keys').set('X-API-Key', writer.key).send({ scopes: ['read', 'write'] });
+    expect(response.status).toBe(403);
+    expect(response.body.error.code).toBe('insufficient_scope');
+    const ok = await app.request().post('/api/v1/keys').set('X-API-Key', writer.key).send({ scopes: ['write'] });
+    expect(ok.status).toBe(201);
+  });
+});
+
+describe('GET /api/v1/keys', () => {
+  it('pages the caller\'s own keys, newest first', async () => {
+    const carol = await registerUser(app);
+    const issued = [];
+    for (let i = 0; i < 3; i += 1) issued.push(await issueKey(app, carol, { name: `k${i}` }));
+    const page1 = await app.request().get('/api/v1/keys?page=1&limit=2').set('Authorization', `Bearer ${carol.jwt}`);
+    expect(page1.status).toBe(200);
+    expect(page1.body.meta).toEqual({ page: 1, limit: 2, total: 3 });
+    expect(page1.body.data.map((key: { name: string }) => key.name)).toEqual(['k2', 'k1']);
+    const page2 = await app.request().get('/api/v1/keys?page=2&limit=2').set('Authorization', `Bearer ${carol.jwt}`);
+    expect(page2.body.data.map((key: { name: string }) => key.name)).toEqual(['k0']);
+    expect((await app.request().get('/api/v1/keys?limit=0').set('Authorization', `Bearer ${carol.jwt}`)).status).toBe(400);
+  });
+
+  it('shows administrators every consumer\'s keys', async () => {
+    const all = await app.request().get('/api/v1/keys?limit=100').set('Authorization', `Bearer ${admin.jwt}`);
+    const owners = new Set(all.body.data.map((key: { user_id: number }) => key.user_id));
+    expect(owners.has(alice.id) && owners.has(bob.id)).toBe(true);
+    const onlyBob = await app.request().get(`/api/v1/keys?user_id=${bob.id}`).set('Authorization', `Bearer ${admin.jwt}`);
+    expect(onlyBob.body.data.every((key: { user_id: number }) => key.user_id === bob.id)).toBe(true);
+  });
+});
+
+describe('DELETE /api/v1/keys/:id', () => {
+  it('revokes the key and keeps its record', async () => {
+    const issued = await issueKey(app, alice);
+    expect((await app.request().get('/api/v1/keys').set('X-API-Key', issued.key)).status).toBe(200);
+    const revoked = await app.request().delete(`/api/v1/keys/${issued.id}`).set('Authorization', `Bearer ${alice.jwt}`);
+    expect(revoked.status).toBe(204);
+    expect(revoked.text).toBe('');
+    const again = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key);
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ error: { code: 'key_revoked', message: 'The API key has been revoked' } });
+    const list = await app.request().get('/api/v1/keys?limit=100').set('Authorization', `Bearer ${alice.jwt}`);
+    expect(list.body.data.find((key: { id: number }) => key.id === issued.id)).toMatchObject({ status: 'revoked', revoked_at: expect.stringMatching(ISO) });
+    expect((await app.request().delete(`/api/v1/keys/${issued.id}`).set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(204);
+  });
+
+  it('answers 404 for another consumer\'s key and for nonsense ids', async () => {
+    const bobs = await issueKey(app, bob);
+    const response = await app.request().delete(`/api/v1/keys/${bobs.id}`).set('Authorization', `Bearer ${alice.jwt}`);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ error: { code: 'not_found', message: 'API key not found' } });
+    expect((await app.request().get('/api/v1/keys').set('X-API-Key', bobs.key)).status).toBe(200);
+    expect((await app.request().delete('/api/v1/keys/abc').set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(404);
+    expect((await app.request().delete(`/api/v1/keys/${bobs.id}`).set('Authorization', `Bearer ${admin.jwt}`)).status).toBe(204);
+  });
+});
+
+describe('GET /api/v1/plans', () => {
+  it('lists the three tiers with their endpoints resolved, to anybody', async () => {
+    const response = await app.request().get('/api/v1/plans');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      data: [
+        { id: expect.any(Number), name: 'free', requests_per_month: 1000, requests_per_minute: 10, endpoints: ['GET /api/v1/articles*'], price_monthly: 0 },
+        {
+          id: expect.any(Number),
+          name: 'pro',
+          requests_per_month: 100000,
+          requests_per_minute: 100,
+          endpoints: ['GET /api/v1/articles*', '* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
+          price_monthly: 49,
+        },
+        { id: expect.any(Number), name: 'enterprise', requests_per_month: -1, requests_per_minute: 1000, endpoints: ['* *'], price_monthly: 499 },
+      ],
+    });
+  });
+});
+
+async function listTables(target: TestApp): Promise<string[]> {
+  const knex = target.strapi.db.connection;
+  if (target.strapi.db.dialect.client === 'postgres') {
+    const rows = await knex('information_schema.tables').select('table_name').where({ table_schema: 'public' });
+    return rows.map((row: { table_name: string }) => row.table_name);
+  }
+  const rows = await knex('sqlite_master').select('name').where({ type: 'table' }).whereNot('name', 'like', 'sqlite_%');
+  return rows.map((row: { name: string }) => row.name);
+}
