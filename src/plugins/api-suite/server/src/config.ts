@@ -92,7 +92,7 @@ export default {
       connectionsPerOrigin: 64,
     },
     access: {
-      routePrefixes: ['/api/v1', '/api/webhooks'],
+      routePrefixes: parseList(env('ACCESS_ROUTE_PREFIXES')) ?? ['/api/v1', '/api/webhooks'],
       endpointGroups: {
         public: ['GET /api/v1/articles*'],
         private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
@@ -129,6 +129,15 @@ export function parseSchedule(value: string | undefined): number[] {
     }
     return seconds;
   });
+}
+
+/** "a, b" → ["a", "b"]; unset or blank → undefined (the default applies). */
+export function parseList(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }
 
 export function parseBoolean(value: string | undefined, fallback: boolean, name: string): boolean {

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * bench/access: what the access middleware costs. autocannon drives the same article list
+ * route twice in one run, on the same data: once with the route under the middleware and a
+ * valid key (enterprise plan, quota raised so nothing is refused: every request is still
+ * looked up, counted and recorded), once with the route outside its prefixes. Arms alternate
+ * (off, on, off, on) so drift in the machine hits both; the best round of each is kept.
+ * Prints one JSON line. Usage: node bench/access.js [--duration 8] [--connections 32]
+ *
+ * Until /api/v1/articles lands (issue 5) the route is Strapi's /api/articles, put under the
+ * middleware with ACCESS_ROUTE_PREFIXES.
+ */
+const autocannon = require('autocannon');
+const { benchEnv, compile, withStrapi, serve, progress } = require('./lib/app');
+
+const args = Object.fromEntries(process.argv.slice(2).join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(/\s+/)));
+const duration = Number(args.duration ?? 8);
+const connections = Number(args.connections ?? 32);
+const rounds = Number(args.rounds ?? 2);
+const ROUTE = '/api/articles?pagination[pageSize]=20';
+
+(async () => {
+  progress('compiling the app');
+  await compile();
+  const env = benchEnv('access');
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+
+  progress('seeding 200 articles, an administrator and an enterprise key');
+  const key = await withStrapi({ ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, async (strapi) => {
+    for (let i = 0; i < 200; i += 1) {
+      await strapi.documents('api::article.article').create({ data: { title: `Article ${i}`, slug: `article-${i}`, status: 'published', excerpt: 'x'.repeat(120) } });
+    }
+    const user = await strapi.db.query('plugin::users-permissions.user').create({
+      data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local' },
+    });
+    const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
+    // Raised so the run measures the middleware's work, not a wall of 429s.
+    await strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise.id }, data: { requests_per_minute: 1_000_000_000 } });
+    const issued = await strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'], planId: enterprise.id });
+    return issued.key;
+  });
+
+  const arms = {
+    off: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks' }, headers: {} },
+    on: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { 'x-api-key': key } },
+  };
+  const results = { off: [], on: [] };
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const name of ['off', 'on']) {
+      const server = await serve(arms[name].env);
+      try {
+        const check = await fetch(server.url + ROUTE, { headers: arms[name].headers });
+        if (check.status !== 200) throw new Error(`${name}: ${ROUTE} answered ${check.status}`);
+        if (name === 'on' && !check.headers.get('x-ratelimit-limit')) throw new Error('the middleware is not on the route');
+        await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration: 2 }); // warm-up
+        const run = await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration });
+        if (run.non2xx > 0 || run.errors > 0) throw new Error(`${name}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
+        results[name].push({ rps: run.requests.average, p50_ms: run.latency.p50, p99_ms: run.latency.p99, requests: run.requests.total });
+        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p99 ${run.latency.p99} ms`);
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+
+  const best = (list) => list.reduce((a, b) => (b.rps > a.rps ? b : a));
+  const off = best(results.off);
+  const on = best(results.on);
+  const ratio = on.rps / off.rps;
+  const addedP99 = on.p99_ms - off.p99_ms;
+  console.log(
+    JSON.stringify({
+      bench: 'access',
+      route: ROUTE,
+      database: 'sqlite',
+      counters: env.REDIS_URL ? 'redis' : 'memory',
+      connections,
+      duration_s: duration,
+      rounds,
+      middleware_off: off,
+      middleware_on: on,
+      throughput_ratio: Number(ratio.toFixed(3)),
+      throughput_cost_pct: Number(((1 - ratio) * 100).toFixed(1)),
+      p99_added_ms: addedP99,
+      goal: { throughput_cost_pct_below: 10, p99_added_ms_below: 2 },
+      met: 1 - ratio < 0.1 && addedP99 < 2,
+    })
+  );
+  process.exit(0);
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

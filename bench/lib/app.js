@@ -1,0 +1,89 @@
+'use strict';
+/**
+ * Shared pieces of the benchmarks: compile the app, boot it in-process for setup, and run it in
+ * child processes (one per arm) so the load generator never shares a process with the server.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+
+const APP_DIR = path.resolve(__dirname, '..', '..');
+const DIST_DIR = path.join(APP_DIR, 'dist');
+
+/** Environment every process of one benchmark run shares: its own database and secrets. */
+function benchEnv(name) {
+  const dir = path.join(APP_DIR, '.tmp', 'bench', name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const secret = () => crypto.randomBytes(32).toString('base64');
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO_DATA: 'false',
+    DATABASE_FILENAME: path.join(dir, 'data.db'),
+    JOBS_PREFIX: `bench-${name}-${Date.now()}`,
+    APP_KEYS: [secret(), secret()].join(','),
+    ADMIN_JWT_SECRET: secret(),
+    API_TOKEN_SALT: secret(),
+    TRANSFER_TOKEN_SALT: secret(),
+    JWT_SECRET: secret(),
+    ENCRYPTION_KEY: secret(),
+  };
+}
+
+async function compile() {
+  const { compileStrapi } = require('@strapi/strapi');
+  await compileStrapi({ appDir: APP_DIR });
+}
+
+/** Boot the app in this process with `env`, run `fn(strapi)`, shut it down. */
+async function withStrapi(env, fn) {
+  const saved = { ...process.env };
+  Object.assign(process.env, env);
+  const { createStrapi } = require('@strapi/strapi');
+  const strapi = await createStrapi({ appDir: APP_DIR, distDir: DIST_DIR, serveAdminPanel: false }).load();
+  try {
+    return await fn(strapi);
+  } finally {
+    await strapi.destroy();
+    process.env = saved;
+  }
+}
+
+/** Start a server process; resolves with its URL and a stop function. */
+function serve(env) {
+  const child = spawn(process.execPath, [path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
+    cwd: APP_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /\{"port":(\d+)\}/.exec(stdout);
+      if (match) {
+        const exited = new Promise((done) => child.once('exit', done));
+        resolve({
+          url: `http://127.0.0.1:${match[1]}`,
+          stop: async () => {
+            child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+}
+
+function progress(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, progress };
