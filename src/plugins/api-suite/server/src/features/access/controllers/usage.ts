@@ -73,10 +73,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         send(first);
         let busy = false;
         const timer = setInterval(() => {
-          if (busy) return;
+          // While a slow report is still being computed (or after one failed), a comment line keeps
+          // proxies and the browser from taking the quiet connection for a dead one.
+          if (busy) {
+            stream.write(': heartbeat\n\n');
+            return;
+          }
           busy = true;
           report(ctx, query)
-            .then(send, (error: Error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`))
+            .then(send, (error: Error) => {
+              strapi.log.warn(`[api-suite] usage stream: ${error.message}`);
+              stream.write(': heartbeat\n\n');
+            })
             .finally(() => {
               busy = false;
             });
