@@ -137,7 +137,7 @@ function createSession(form: Record<string, string>, base: string): StubSession 
     success_url: form.success_url ?? null,
     cancel_url: form.cancel_url ?? null,
     payment_method_types: Object.entries(form)
-      .filter(([key]) => key.startsWith('payment_method_types['))
+      .filter(([key]) => key.startsWith('payment_method_types[') || key.startsWith('allowed_payment_method_types['))
       .map(([, value]) => value),
   };
 }

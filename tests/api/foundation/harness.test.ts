@@ -36,7 +36,8 @@ it('answers the official Stripe SDK, honouring idempotency keys', async () => {
   const stripe = new Stripe('sk_test_stub', { host: stripeStub.host, port: stripeStub.port, protocol: stripeStub.protocol, maxNetworkRetries: 0 });
   const params: Stripe.Checkout.SessionCreateParams = {
     mode: 'payment',
-    payment_method_types: ['card'],
+    // Stripe's 2026 API names the card-only restriction allowed_payment_method_types.
+    allowed_payment_method_types: ['card'],
     line_items: [{ quantity: 2, price_data: { currency: 'usd', unit_amount: 1250, product_data: { name: 'Mug' } } }],
     metadata: { order_id: '42' },
     success_url: 'http://localhost:3000/ok',
