@@ -6,6 +6,7 @@ import {
   assertValidJobId,
   assertValidJobOptions,
   assertValidQueueName,
+  concurrencyOf,
   assertValidScheduleId,
   consoleLogger,
   JobsClosedError,
@@ -113,10 +114,7 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
     process<TData>(queueName: string, handler: JobHandler<TData>, processOptions?: ProcessOptions): void {
       ensureOpen();
       assertValidQueueName(queueName);
-      const concurrency = processOptions?.concurrency ?? 1;
-      if (!Number.isInteger(concurrency) || concurrency < 1) {
-        throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
-      }
+      const concurrency = concurrencyOf(processOptions);
       if (workers.has(queueName)) throw new Error(`queue "${queueName}" already has a handler in this process`);
       const worker = new Worker<unknown, void>(
         queueName,

@@ -5,6 +5,7 @@ import {
   assertValidJobId,
   assertValidJobOptions,
   assertValidQueueName,
+  concurrencyOf,
   assertValidScheduleId,
   consoleLogger,
   JobsClosedError,
@@ -153,10 +154,7 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     process<TData>(queue: string, handler: JobHandler<TData>, processOptions?: ProcessOptions): void {
       ensureOpen();
       assertValidQueueName(queue);
-      const concurrency = processOptions?.concurrency ?? 1;
-      if (!Number.isInteger(concurrency) || concurrency < 1) {
-        throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
-      }
+      const concurrency = concurrencyOf(processOptions);
       const state = queueState(queue);
       if (state.handler) throw new Error(`queue "${queue}" already has a handler in this process`);
       state.handler = handler as JobHandler<unknown>;

@@ -192,3 +192,12 @@ export const consoleLogger: Logger = {
   error: (msg) => console.error(msg),
   debug: (msg) => console.debug(msg),
 };
+
+/** The validated concurrency of `process()`, the same rule for both drivers. */
+export function concurrencyOf(options: ProcessOptions | undefined): number {
+  const concurrency = options?.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be an integer >= 1, got ${concurrency}`);
+  }
+  return concurrency;
+}
