@@ -7,11 +7,13 @@ import type { KeysService } from './features/access/services/keys';
 import type { OAuthService } from './features/access/services/oauth';
 import type { PlansService } from './features/access/services/plans';
 import type { UsageService } from './features/access/services/usage';
+import type { HttpService } from './features/platform/services/http';
 import type { PlatformService } from './features/platform/services/platform';
 
 /** Typed access to the plugin's services, so callers never spell a service name as a bare string. */
 export interface Services {
   platform: PlatformService;
+  http: HttpService;
   consumers: ConsumersService;
   keys: KeysService;
   plans: PlansService;

@@ -2,6 +2,7 @@ import type { FeatureModule } from '../types';
 import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
 import { adminRoutes, contentApiRoutes } from './routes';
+import http from './services/http';
 import platform from './services/platform';
 
 /** Shared infrastructure (jobs port, outbound client) and the plugin's health route. */
@@ -18,7 +19,7 @@ const feature: FeatureModule = {
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();
   },
-  services: { platform },
+  services: { platform, http },
   controllers: { health },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
 };

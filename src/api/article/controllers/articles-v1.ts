@@ -1,0 +1,93 @@
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { callerOf, v1Http } from '../../../lib/v1';
+import { articleRef, commentsQuery, createBody, includeQuery, listQuery, patchBody, putBody } from '../validation/v1';
+
+type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+
+/**
+ * /api/v1/articles (contract section 6). The api-suite access middleware has already
+ * authenticated the caller and, for keys and OAuth tokens, checked the plan and the scope;
+ * users signed in with a JWT are held to their role's permissions on articles here.
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const { ApiError, respondV1 } = v1Http(strapi);
+  const articles = () => strapi.service('api::article.articles-v1') as ReturnType<typeof import('../services/articles-v1').default>;
+
+  const allow = async (ctx: Context, action: Action) => {
+    const caller = callerOf(strapi, ctx);
+    if (caller.kind !== 'user' || caller.isAdmin) return;
+    const user = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: caller.userId }, populate: { role: { select: ['id'] } } });
+    const granted = user?.role
+      ? await strapi.db.query('plugin::users-permissions.permission').count({ where: { role: { id: user.role.id }, action: `api::article.article.${action}` } })
+      : 0;
+    if (granted === 0) throw new ApiError(403, 'forbidden', `Your role may not ${action === 'find' || action === 'findOne' ? 'read' : action} articles`);
+  };
+
+  const ref = (ctx: Context): string => {
+    const parsed = articleRef.safeParse(String(ctx.params.id));
+    if (!parsed.success) throw new ApiError(404, 'not_found', 'Article not found');
+    return parsed.data;
+  };
+
+  return {
+    async find(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'find');
+        const query = listQuery.parse(ctx.query);
+        ctx.body = await articles().list(query, query.limit ?? query.per_page ?? 20);
+      });
+    },
+
+    async findOne(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'findOne');
+        const { include } = includeQuery.parse(ctx.query);
+        ctx.body = { data: await articles().findOne(ref(ctx), include) };
+      });
+    },
+
+    async create(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'create');
+        const body = createBody.parse(ctx.request.body ?? {});
+        ctx.status = 201;
+        ctx.body = { data: await articles().create(body) };
+      });
+    },
+
+    async replace(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'update');
+        const id = ref(ctx);
+        ctx.body = { data: await articles().update(id, putBody.parse(ctx.request.body ?? {}), 'put') };
+      });
+    },
+
+    async patch(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'update');
+        const id = ref(ctx);
+        ctx.body = { data: await articles().update(id, patchBody.parse(ctx.request.body ?? {}), 'patch') };
+      });
+    },
+
+    async remove(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'delete');
+        await articles().remove(ref(ctx));
+        ctx.status = 204;
+        ctx.body = null;
+      });
+    },
+
+    async comments(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await allow(ctx, 'findOne');
+        const id = ref(ctx);
+        const { page, limit } = commentsQuery.parse(ctx.query);
+        ctx.body = await articles().comments(id, page, limit);
+      });
+    },
+  };
+};
