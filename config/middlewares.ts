@@ -10,7 +10,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
       // Contract section 8: the frontend's origin only, and a preflight cached for a day.
       origin: env('FRONTEND_ORIGIN', 'http://localhost:3000')
         .split(',')
-        .map((origin: string) => origin.trim())
+        .map((origin: string) => origin.trim().replace(/\/+$/, ''))
         .filter(Boolean),
       methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       headers: ['Content-Type', 'Authorization', 'X-API-Key'],

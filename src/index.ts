@@ -1,9 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import { registerContentWebhook } from './bootstrap/content-webhook';
 import { seedDemoData } from './bootstrap/demo-data';
 import { grantPublicReadOnce } from './bootstrap/public-permissions';
 
 export default {
-  register(/* { strapi }: { strapi: Core.Strapi } */) {},
+  register({ strapi }: { strapi: Core.Strapi }) {
+    registerContentWebhook(strapi);
+  },
 
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
     await grantPublicReadOnce(strapi);

@@ -153,6 +153,34 @@ describe('refusals, in order', () => {
   });
 });
 
+describe('answers in the family\'s shape, never 500', () => {
+  it('a malformed JSON body is 400 invalid_body, or invalid_request at the token endpoint', async () => {
+    const keys = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).set('Content-Type', 'application/json').send('{"name":');
+    expect(keys.status).toBe(400);
+    expect(keys.body).toEqual(refusal('invalid_body', 'The request body is not valid JSON or form data'));
+    const token = await app.request().post('/api/v1/oauth/token').set('Content-Type', 'application/json').send('{bad');
+    expect(token.status).toBe(400);
+    expect(token.body).toEqual({ error: 'invalid_request', error_description: 'The request body is not valid JSON or form data' });
+  });
+
+  it('a method a route does not have is 405 in the error envelope', async () => {
+    const response = await app.request().patch('/api/v1/keys/1').set('Authorization', `Bearer ${alice.jwt}`).send({});
+    expect(response.status).toBe(405);
+    expect(response.body).toEqual(refusal('method_not_allowed', 'PATCH is not allowed on /api/v1/keys/1'));
+  });
+
+  it('ids beyond the database\'s integers are simply unknown', async () => {
+    expect((await app.request().delete('/api/v1/keys/99999999999').set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(404);
+    expect((await app.request().get('/api/v1/usage?key_id=99999999999').set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(400);
+    expect((await app.request().get('/api/v1/keys?user_id=99999999999').set('Authorization', `Bearer ${admin.jwt}`)).status).toBe(400);
+  });
+
+  it('401s say how to authenticate', async () => {
+    const response = await app.request().get('/api/v1/keys');
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="api"');
+  });
+});
+
 describe('other credentials', () => {
   it('a user JWT is limited by its role, not by a plan, and gets no rate-limit headers', async () => {
     const response = await app.request().get('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`);

@@ -93,6 +93,13 @@ describe('create, read, update, delete', () => {
     expect(again.slug).toBe('hello-world-2');
   });
 
+  it('gives an article saved without a slug (as the admin panel allows) one from its title', async () => {
+    const token = await fullAccessToken(app);
+    const created = await app.request().post('/api/articles').set('Authorization', `Bearer ${token}`).send({ data: { title: 'No Slug Given', status: 'draft' } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.slug).toBe('no-slug-given');
+  });
+
   it('reads one article by UUID or by numeric id, with includes', async () => {
     const article = await create({ title: 'Readable', slug: 'readable', status: 'published', author_id: authors.bruno });
     const byUuid = await api().get(`/api/v1/articles/${article.id}?include=author,comments`);
@@ -105,7 +112,7 @@ describe('create, read, update, delete', () => {
   });
 
   it('answers 404 in the error envelope for unknown ids', async () => {
-    for (const id of ['00000000-0000-4000-8000-000000000000', '999999', 'nonsense']) {
+    for (const id of ['00000000-0000-4000-8000-000000000000', '999999', '99999999999', 'nonsense']) {
       const response = await api().get(`/api/v1/articles/${id}`);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ error: { code: 'not_found', message: 'Article not found' } });

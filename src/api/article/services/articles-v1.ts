@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { freeSlug } from '../../../lib/slug';
 import { v1Http } from '../../../lib/v1';
 import { splitList, type ArticleInput, type ListQuery } from '../validation/v1';
 
@@ -100,15 +101,6 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (taken) throw new V1Error(409, 'slug_taken', `The slug "${slug}" is already used by another article`, [{ field: 'slug', message: 'already in use' }]);
   };
 
-  /** A slug from the title, made unique with -2, -3, ... */
-  const freeSlugFor = async (title: string): Promise<string> => {
-    const base = slugify(title) || 'article';
-    const rows = await query().findMany({ where: { slug: { $startsWith: base } }, select: ['slug'] });
-    const used = new Set(rows.map((row: { slug: string }) => row.slug));
-    if (!used.has(base)) return base;
-    for (let n = 2; ; n += 1) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
-  };
-
   const write = async (fn: () => Promise<unknown>, slug: string | undefined) => {
     try {
       return await fn();
@@ -165,7 +157,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async create(input: ArticleInput & { title: string }): Promise<V1Article> {
       const author = await authorDocumentId(input.author_id);
-      const slug = input.slug ?? (await freeSlugFor(input.title));
+      const slug = input.slug ?? (await freeSlug(strapi, ARTICLE, input.title, 'article'));
       if (input.slug) await assertSlugFree(input.slug);
       const created = (await write(
         () =>
@@ -219,16 +211,6 @@ function toComment(comment: { id: number; body: string; author_name: string | nu
 
 function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {
   return Object.fromEntries(keys.filter((key) => source[key] !== undefined).map((key) => [key, source[key]])) as Partial<Pick<T, K>>;
-}
-
-export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 180);
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -6,7 +6,9 @@ export const INCLUDES = ['author', 'comments'] as const;
 export const STATUSES = ['draft', 'published', 'archived'] as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const articleRef = z.union([z.string().regex(UUID), z.string().regex(/^\d{1,15}$/)]);
+/** Ids are 32-bit integers in the database; a larger one names nothing (and PostgreSQL would refuse it). */
+const MAX_ID = 2_147_483_647;
+export const articleRef = z.union([z.string().regex(UUID), z.string().regex(/^\d{1,10}$/).refine((value) => Number(value) <= MAX_ID)]);
 
 const intInRange = (min: number, max: number, label: string) =>
   z.coerce.number({ message: `must be an integer from ${min} to ${max}` }).int(`must be an integer from ${min} to ${max}`).min(min, label).max(max, label);
@@ -17,7 +19,7 @@ export const listQuery = z
     limit: intInRange(1, 100, 'must be from 1 to 100').optional(),
     per_page: intInRange(1, 100, 'must be from 1 to 100').optional(),
     status: z.enum(STATUSES, { message: `must be one of ${STATUSES.join(', ')}` }).optional(),
-    author_id: z.coerce.number({ message: 'must be an integer' }).int('must be an integer').positive('must be an integer').optional(),
+    author_id: z.coerce.number({ message: 'must be an integer' }).int('must be an integer').positive('must be an integer').max(MAX_ID, 'is not an author id').optional(),
     created_after: z
       .string()
       .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(new Date(value).getTime()), 'must be a date such as 2026-01-31')
@@ -63,7 +65,7 @@ const fields = {
   status: z.enum(STATUSES, { message: `must be one of ${STATUSES.join(', ')}` }),
   excerpt: z.string({ message: 'must be a string' }).max(10_000, 'must be at most 10000 characters').nullable(),
   body: z.string({ message: 'must be a string' }).max(1_000_000, 'must be at most 1000000 characters').nullable(),
-  author_id: z.number({ message: 'must be an integer' }).int('must be an integer').positive('must be an integer').nullable(),
+  author_id: z.number({ message: 'must be an integer' }).int('must be an integer').positive('must be an integer').max(MAX_ID, 'is not an author id').nullable(),
 };
 
 export const createBody = z.object({ ...fields, status: fields.status.optional(), slug: fields.slug.optional(), excerpt: fields.excerpt.optional(), body: fields.body.optional(), author_id: fields.author_id.optional() }).strict();

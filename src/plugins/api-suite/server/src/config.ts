@@ -106,7 +106,8 @@ export default {
     scrapers: {
       proxyPools: {},
     },
-    frontendOrigin: env('FRONTEND_ORIGIN', 'http://localhost:3000') as string,
+    // FRONTEND_ORIGIN may list several origins for CORS; return URLs use the first.
+    frontendOrigin: (parseList(env('FRONTEND_ORIGIN')) ?? ['http://localhost:3000'])[0].replace(/\/+$/, ''),
   }),
   validator(config: unknown): void {
     const result = configSchema.safeParse(config);

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { ApiError, respondV1 } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/usage';
-import { usageQuery, type UsageQuery } from '../validation';
+import { usageQuery, usageStreamQuery, type UsageQuery } from '../validation';
 import { consumerOf } from './principal';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
@@ -49,7 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async stream(ctx: Context) {
       await respondV1(ctx, async () => {
-        const query = usageQuery.parse(ctx.query);
+        const query = usageStreamQuery.parse(ctx.query);
         const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
         const stream = new PassThrough();
         ctx.req.socket.setTimeout(0);

@@ -64,66 +64,30 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (ctx.state.apiSuite) return next();
       if (!options.always && !covers(ctx.path)) return next();
       if (ctx.method === 'OPTIONS') return next();
-      if (this.isOpen(ctx.method, ctx.path)) {
-        ctx.state.apiSuite = { principal: null } satisfies AccessState;
-        return next();
-      }
 
       const started = performance.now();
-      let countedKey: number | null = null;
+      const counted: { keyId: number | null } = { keyId: null };
       try {
-        const credential = extractCredential(ctx, config().sharedKey);
-        if (!credential) throw new ApiError(401, 'api_key_required', 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter');
-        if (credential.kind === 'unknown-key') throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
-        if (credential.kind === 'shared') {
-          ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
-          return await next();
-        }
-
-        let entry: KeyEntry | null;
-        let tokenScopes: Scope[] | undefined;
-        if (credential.kind === 'key') {
-          entry = await getService(strapi, 'keys').findBySecret(credential.secret);
-          if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
-        } else {
-          const oauth = getService(strapi, 'oauth');
-          if (!oauth.isOAuthToken(credential.token)) {
-            ctx.state.apiSuite = { principal: await this.userFromJwt(credential.token) } satisfies AccessState;
-            return await next();
-          }
-          const token = oauth.verify(credential.token);
-          if (!token) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
-          entry = await getService(strapi, 'keys').findById(token.keyId);
-          if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key behind this token no longer exists');
-          tokenScopes = token.scopes;
-        }
-
-        const status = effectiveStatus(entry.status, entry.expiresAt);
-        if (status === 'expired') throw new ApiError(403, 'key_expired', 'The API key has expired');
-        if (status === 'revoked' || !entry.user || entry.user.blocked) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
-
-        const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
-        const principal: Principal = {
-          kind: tokenScopes ? 'oauth' : 'key',
-          userId: entry.user.id,
-          consumerId: entry.user.consumerId,
-          isAdmin: entry.user.isAdmin,
-          scopes,
-          keyId: entry.id,
-        };
-        countedKey = entry.id;
-        await this.admitKey(ctx, entry, scopes);
-        ctx.state.apiSuite = { principal } satisfies AccessState;
+        await this.admit(ctx, counted);
         await next();
+        if (ctx.status === 405 && typeof ctx.body === 'string') {
+          // The router's own 405 is plain text; the family's shape keeps clients on one parser.
+          throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+        }
       } catch (caught) {
-        if (!(caught instanceof ApiError)) throw caught;
-        if (caught.headers) ctx.set(caught.headers);
-        ctx.status = caught.status;
-        ctx.body = v1ErrorBody(caught);
+        const error = asApiError(caught);
+        if (!error) throw caught;
+        if (error.headers) ctx.set(error.headers);
+        if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
+        ctx.status = error.status;
+        ctx.body =
+          trimSlash(ctx.path) === `${API_V1}/oauth/token`
+            ? { error: 'invalid_request', error_description: error.message }
+            : v1ErrorBody(error);
       } finally {
-        if (countedKey !== null) {
+        if (counted.keyId !== null) {
           getService(strapi, 'usage').record({
-            api_key_id: countedKey,
+            api_key_id: counted.keyId,
             endpoint: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? ctx.path,
             method: ctx.method,
             status_code: ctx.status,
@@ -132,6 +96,60 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
           });
         }
       }
+    },
+
+    /**
+     * Identify the caller and decide whether it may go on; sets ctx.state.apiSuite. `counted`
+     * names the key as soon as it is known to be valid, so refusals after that are recorded too.
+     */
+    async admit(ctx: Context, counted: { keyId: number | null }): Promise<void> {
+      if (this.isOpen(ctx.method, ctx.path)) {
+        ctx.state.apiSuite = { principal: null } satisfies AccessState;
+        return;
+      }
+      const credential = extractCredential(ctx, config().sharedKey);
+      if (!credential) throw new ApiError(401, 'api_key_required', 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter');
+      if (credential.kind === 'unknown-key') throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+      if (credential.kind === 'shared') {
+        ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
+        return;
+      }
+
+      let entry: KeyEntry | null;
+      let tokenScopes: Scope[] | undefined;
+      if (credential.kind === 'key') {
+        entry = await getService(strapi, 'keys').findBySecret(credential.secret);
+        if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+      } else {
+        const oauth = getService(strapi, 'oauth');
+        if (!oauth.isOAuthToken(credential.token)) {
+          ctx.state.apiSuite = { principal: await this.userFromJwt(credential.token) } satisfies AccessState;
+          return;
+        }
+        const token = oauth.verify(credential.token);
+        if (!token) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+        entry = await getService(strapi, 'keys').findById(token.keyId);
+        if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key behind this token no longer exists');
+        tokenScopes = token.scopes;
+      }
+
+      const status = effectiveStatus(entry.status, entry.expiresAt);
+      if (status === 'expired') throw new ApiError(403, 'key_expired', 'The API key has expired');
+      if (status === 'revoked' || !entry.user || entry.user.blocked) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
+
+      const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
+      counted.keyId = entry.id;
+      await this.admitKey(ctx, entry, scopes);
+      ctx.state.apiSuite = {
+        principal: {
+          kind: tokenScopes ? 'oauth' : 'key',
+          userId: entry.user.id,
+          consumerId: entry.user.consumerId,
+          isAdmin: entry.user.isAdmin,
+          scopes,
+          keyId: entry.id,
+        },
+      } satisfies AccessState;
     },
 
     /** Plan, scope and quota, in that order; sets the rate-limit headers on the answer. */
@@ -188,6 +206,20 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/**
+ * Our own refusals, and the body parser's: a malformed JSON or form body is a 400 in the
+ * family's shape (not Strapi's generic one), an oversized one a 413.
+ */
+function asApiError(caught: unknown): ApiError | undefined {
+  if (caught instanceof ApiError) return caught;
+  const error = caught as { type?: string; status?: number; name?: string } | undefined;
+  // co-body throws JSON.parse's SyntaxError with status 400; raw-body errors carry a type.
+  if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed') return new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
+  if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
+  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
+  return undefined;
+}
 
 const SHARED_PRINCIPAL: Principal = { kind: 'shared', userId: null, consumerId: null, isAdmin: false, scopes: ['read', 'write'], keyId: null };
 
