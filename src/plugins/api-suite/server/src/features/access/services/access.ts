@@ -70,7 +70,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         await this.admit(ctx, counted);
         await next();
-        if (ctx.status === 405 && typeof ctx.body === 'string') {
+        if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
           // The router's own 405 is plain text; the family's shape keeps clients on one parser.
           throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
         }
