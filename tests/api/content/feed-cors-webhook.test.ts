@@ -334,8 +334,8 @@ describe('the content-change webhook', () => {
   });
 
   /** Waits for the next notification, checks it is the only new one, and returns its JSON body. */
-  async function nextNotification(): Promise<Record<string, unknown>> {
-    const before = receiver.requests.length;
+  /** The first notification after the `before`-th request (the caller counts before it saves: the notification may arrive before the save's answer). */
+  async function nextNotification(before = receiver.requests.length): Promise<Record<string, unknown>> {
     const requests = await receiver.waitFor(before + 1);
     const request = requests[before];
     expect(request.method).toBe('POST');
@@ -348,7 +348,7 @@ describe('the content-change webhook', () => {
   async function saved<T>(save: () => Promise<T>): Promise<{ result: T; notification: Record<string, unknown> }> {
     const before = receiver.requests.length;
     const result = await save();
-    const notification = await nextNotification();
+    const notification = await nextNotification(before);
     // Give a duplicate time to arrive, so "exactly one" is checked, not assumed.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.requests).toHaveLength(before + 1);
@@ -443,7 +443,7 @@ describe('the content-change webhook', () => {
       expect(receiver.requests).toHaveLength(before);
       return product;
     });
-    expect(await nextNotification()).toEqual({ event: 'created', id: committed.id, alias: 'committed-mug', published: true });
+    expect(await nextNotification(before)).toEqual({ event: 'created', id: committed.id, alias: 'committed-mug', published: true });
 
     await expect(
       app.strapi.db.transaction(async () => {
