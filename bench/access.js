@@ -15,9 +15,9 @@
  * middleware with ACCESS_ROUTE_PREFIXES.
  */
 const autocannon = require('autocannon');
-const { benchEnv, compile, withStrapi, serve, progress } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
 
-const args = Object.fromEntries(process.argv.slice(2).join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(/\s+/)));
+const args = parseArgs();
 const duration = Number(args.duration ?? 8);
 const connections = Number(args.connections ?? 32);
 const rounds = Number(args.rounds ?? 3);
@@ -75,7 +75,6 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
     }
   }
 
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const summarise = (list) => ({
     rps: median(list.map((round) => round.rps)),
     rounds_rps: list.map((round) => Math.round(round.rps)),

@@ -13,9 +13,9 @@
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const autocannon = require('autocannon');
-const { benchEnv, compile, withStrapi, serve, progress } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
 
-const args = Object.fromEntries(process.argv.slice(2).join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(/\s+/)));
+const args = parseArgs();
 const ARTICLES = Number(args.articles ?? 100_000);
 const duration = Number(args.duration ?? 6);
 const rounds = Number(args.rounds ?? 2);
@@ -102,17 +102,16 @@ const PAGE = 4000;
         samples.push(performance.now() - started);
         if (response.status !== 200 || body.data.length !== 20) throw new Error(`${url}: ${response.status}, ${body.data?.length} items`);
       }
-      samples.sort((a, b) => a - b);
-      return Number(samples[Math.floor(samples.length / 2)].toFixed(2));
+      return Number(median(samples).toFixed(2));
     };
     const keysetFirst = await timeIt(`${server.url}/api/v1/articles?limit=20`);
     const keysetDeep = await timeIt(`${server.url}/api/v1/articles?limit=20&after_id=${anchor}`);
     const offsetFirst = await timeIt(`${server.url}/api/v1/articles?limit=20&page=1`);
     const offsetDeep = await timeIt(`${server.url}/api/v1/articles?limit=20&page=${PAGE}`);
 
-    const median = (list, field) => [...list.map((r) => r[field])].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    const v1 = { rps: median(results.v1, 'rps'), p99_ms: median(results.v1, 'p99_ms') };
-    const strapi = { rps: median(results.strapi, 'rps'), p99_ms: median(results.strapi, 'p99_ms') };
+    const summarise = (list) => ({ rps: median(list.map((r) => r.rps)), p99_ms: median(list.map((r) => r.p99_ms)) });
+    const v1 = summarise(results.v1);
+    const strapi = summarise(results.strapi);
     const keysetRatio = keysetDeep / keysetFirst;
     console.log(
       JSON.stringify({

@@ -82,8 +82,18 @@ function serve(env) {
   });
 }
 
+/** `--name value` pairs from the command line, as strings. */
+function parseArgs(argv = process.argv.slice(2)) {
+  return Object.fromEntries(argv.join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(/\s+/)));
+}
+
+/** The middle value (the upper one of two); medians keep one noisy round from deciding a figure. */
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 function progress(message) {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, progress };
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, progress, parseArgs, median };
