@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import { randomAlphanumeric } from '../../random';
+
+export { randomAlphanumeric };
 
 /**
  * The shape of API keys and the few operations on them that must be exactly right: uniform
@@ -6,21 +9,6 @@ import crypto from 'node:crypto';
  */
 export const API_KEY_PATTERN = /^sk_[A-Za-z0-9]{48}$/;
 export const KEY_PREFIX_LENGTH = 8;
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** `length` characters of [A-Za-z0-9] from the CSPRNG, each equally likely. */
-export function randomAlphanumeric(length: number): string {
-  let out = '';
-  while (out.length < length) {
-    for (const byte of crypto.randomBytes(length * 2)) {
-      // 248 = 4 × 62: bytes above it would make the first characters likelier than the rest.
-      if (byte < 248) out += ALPHANUMERIC[byte % 62];
-      if (out.length === length) break;
-    }
-  }
-  return out;
-}
 
 export function generateApiKey(): string {
   return `sk_${randomAlphanumeric(48)}`;
