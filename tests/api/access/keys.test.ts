@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../../helpers/app';
-import { issueKey, planId } from '../../helpers/keys';
-import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { createPlan, issueKey, planId } from '../../helpers/keys';
+import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /** Keys: issue, list, revoke (contract section 5), and plans. */
@@ -198,6 +198,26 @@ describe('GET /api/v1/plans', () => {
         { id: expect.any(Number), name: 'enterprise', requests_per_month: -1, requests_per_minute: 1000, endpoints: ['* *'], price_monthly: 499 },
       ],
     });
+  });
+});
+
+describe('plans edited in the admin panel', () => {
+  it('apply to cached keys at once', async () => {
+    const editable = await createPlan(app, { name: 'editable', requests_per_month: -1, requests_per_minute: 100, endpoints: ['* *'] });
+    const issued = await issueKey(app, admin, { plan_id: editable, user_id: alice.id });
+    const first = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key); // the key and its plan are now cached
+    expect(first.headers['x-ratelimit-limit']).toBe('100');
+    const session = await adminSession(app);
+    const row = await app.strapi.db.query(UIDS.plan).findOne({ where: { id: editable }, select: ['documentId'] });
+    const edit = await app
+      .request()
+      .put(`/content-manager/collection-types/${UIDS.plan}/${row.documentId}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ requests_per_minute: 1 });
+    expect(edit.status).toBe(200);
+    const limited = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['x-ratelimit-limit']).toBe('1');
   });
 });
 

@@ -175,9 +175,10 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const row = await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { user: { select: ['id'] } } });
       if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
       if (row.status !== 'revoked') {
+        // The api-key afterUpdate lifecycle (access feature bootstrap) clears the cache here and
+        // on every instance before this resolves, for this update and for an editor's alike.
         await strapi.db.query(UIDS.apiKey).update({ where: { id }, data: { status: 'revoked', revoked_at: new Date() } });
       }
-      await this.invalidate(id);
     },
   };
 };
