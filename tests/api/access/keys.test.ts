@@ -169,6 +169,22 @@ describe('DELETE /api/v1/keys/:id', () => {
     expect((await app.request().delete(`/api/v1/keys/${issued.id}`).set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(204);
   });
 
+  it('takes effect at once when an editor revokes a key in the admin panel', async () => {
+    const issued = await issueKey(app, alice);
+    expect((await app.request().get('/api/v1/keys').set('X-API-Key', issued.key)).status).toBe(200); // now cached
+    const session = await adminSession(app);
+    const row = await app.strapi.db.query(UIDS.apiKey).findOne({ where: { id: issued.id }, select: ['documentId'] });
+    const edit = await app
+      .request()
+      .put(`/content-manager/collection-types/${UIDS.apiKey}/${row.documentId}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ status: 'revoked' });
+    expect(edit.status).toBe(200);
+    const refused = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('key_revoked');
+  });
+
   it('answers 404 for another consumer\'s key and for nonsense ids', async () => {
     const bobs = await issueKey(app, bob);
     const response = await app.request().delete(`/api/v1/keys/${bobs.id}`).set('Authorization', `Bearer ${alice.jwt}`);

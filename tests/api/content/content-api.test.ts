@@ -1,5 +1,5 @@
 import { startApp, type TestApp } from '../../helpers/app';
-import { fullAccessToken, makeAdministrator, registerUser } from '../../helpers/users';
+import { adminSession, fullAccessToken, makeAdministrator, registerUser } from '../../helpers/users';
 
 /**
  * Strapi's own REST API for the host's content types (contract section 7): the query
@@ -198,6 +198,27 @@ describe('products, pages, authors and comments for the Public role', () => {
     const response = await app.request().post('/api/articles').send({ data: { title: 'Spam', status: 'published' } });
     expect(response.status).toBe(403);
     expect((await app.request().get('/api/articles')).body.data).toHaveLength(3);
+  });
+});
+
+describe('editors in the admin panel', () => {
+  it('can save an article in any of its statuses, archived included', async () => {
+    const session = await adminSession(app);
+    const base = '/content-manager/collection-types/api::article.article';
+    const stored = async (documentId: string) =>
+      app.strapi.db.query('api::article.article').findOne({ where: { documentId }, select: ['title', 'status'] });
+    const created = await app.request().post(base).set('Authorization', `Bearer ${session.token}`).send({ title: 'Editor draft', slug: 'editor-draft', status: 'archived' });
+    expect(created.status).toBe(201);
+    const { documentId } = created.body.data;
+    expect(await stored(documentId)).toEqual({ title: 'Editor draft', status: 'archived' });
+    const edited = await app.request().put(`${base}/${documentId}`).set('Authorization', `Bearer ${session.token}`).send({ title: 'Editor draft, edited', status: 'archived' });
+    expect(edited.status).toBe(200);
+    expect(await stored(documentId)).toEqual({ title: 'Editor draft, edited', status: 'archived' });
+    const published = await app.request().put(`${base}/${documentId}`).set('Authorization', `Bearer ${session.token}`).send({ status: 'published' });
+    expect(published.status).toBe(200);
+    expect(await stored(documentId)).toEqual({ title: 'Editor draft, edited', status: 'published' });
+    expect((await app.request().get(`/api/articles/${documentId}`)).status).toBe(200);
+    await app.request().delete(`${base}/${documentId}`).set('Authorization', `Bearer ${session.token}`).expect(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FeatureModule } from '../types';
 import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
+import { registerContentStatusBridge } from './content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import http from './services/http';
 import platform from './services/platform';
@@ -9,6 +10,7 @@ import platform from './services/platform';
 const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {
+    registerContentStatusBridge(strapi);
     if (getConfig(strapi).outbound.allowPrivate) {
       strapi.log.warn(
         '[api-suite] OUTBOUND_ALLOW_PRIVATE is on: webhook endpoints and scraper URLs may reach loopback and private addresses. ' +
