@@ -15,10 +15,9 @@ export async function seesEverything(strapi: Core.Strapi, ctx: Context): Promise
   if (auth.strategy?.name === 'content-api-token' || auth.strategy?.name === 'api-token') return true;
   const user = ctx.state.user as { id?: number } | undefined;
   if (!user?.id) return false;
-  const withRole = await strapi.db
-    .query('plugin::users-permissions.user')
-    .findOne({ where: { id: user.id }, select: ['id'], populate: { role: { select: ['type'] } } });
-  return withRole?.role?.type === 'administrator';
+  // The api-suite plugin owns what "administrator" means (the users-permissions role it creates).
+  const consumers = strapi.plugin('api-suite').service('consumers') as { isAdministrator(userId: number): Promise<boolean> };
+  return consumers.isAdministrator(user.id);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
-import { ApiError, notFound } from '../../../http/errors';
+import { notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
 import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from '../endpoints';
@@ -260,4 +260,3 @@ function safeParse(text: string): unknown {
 export type KeysService = ReturnType<typeof keysService>;
 export default keysService;
 
-export { ApiError };
