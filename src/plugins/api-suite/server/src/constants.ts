@@ -7,6 +7,11 @@ export const UIDS = {
   plan: 'plugin::api-suite.plan',
   apiKey: 'plugin::api-suite.api-key',
   usageRecord: 'plugin::api-suite.usage-record',
+  webhookSubscription: 'plugin::api-suite.webhook-subscription',
+  webhookTopic: 'plugin::api-suite.webhook-topic',
+  webhookEventType: 'plugin::api-suite.webhook-event-type',
+  webhookDelivery: 'plugin::api-suite.webhook-delivery',
+  webhookAttempt: 'plugin::api-suite.webhook-attempt',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (contract section 1). */

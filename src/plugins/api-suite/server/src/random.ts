@@ -14,3 +14,17 @@ export function randomAlphanumeric(length: number): string {
   }
   return out;
 }
+
+/** Strapi's documentId shape (24 lowercase alphanumerics), for rows written without the document service. */
+export function documentId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let id = '';
+  // 252 = 7 × 36, for the same reason as above.
+  while (id.length < 24) {
+    for (const byte of crypto.randomBytes(32)) {
+      if (byte < 252) id += alphabet[byte % 36];
+      if (id.length === 24) break;
+    }
+  }
+  return id;
+}

@@ -9,6 +9,10 @@ import type { PlansService } from './features/access/services/plans';
 import type { UsageService } from './features/access/services/usage';
 import type { HttpService } from './features/platform/services/http';
 import type { PlatformService } from './features/platform/services/platform';
+import type { WebhookDeliveriesService } from './features/webhooks/services/deliveries';
+import type { WebhookEventTypesService } from './features/webhooks/services/event-types';
+import type { WebhookSubscriptionsService } from './features/webhooks/services/subscriptions';
+import type { WebhooksService } from './features/webhooks/services/webhooks';
 
 /** Typed access to the plugin's services, so callers never spell a service name as a bare string. */
 export interface Services {
@@ -20,6 +24,10 @@ export interface Services {
   usage: UsageService;
   oauth: OAuthService;
   access: AccessService;
+  webhooks: WebhooksService;
+  'webhook-subscriptions': WebhookSubscriptionsService;
+  'webhook-event-types': WebhookEventTypesService;
+  'webhook-deliveries': WebhookDeliveriesService;
 }
 
 export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {

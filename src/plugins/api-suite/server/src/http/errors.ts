@@ -47,3 +47,29 @@ export async function respondV1(ctx: Context, handler: () => Promise<void>): Pro
     ctx.body = v1ErrorBody(error);
   }
 }
+
+/**
+ * `/api/webhooks/*`: `{ error: "<message>", code, ...extra }`. Object details become extra
+ * top-level fields (`invalid_events`), a list of field problems stays under `details`.
+ */
+export function webhooksErrorBody(error: ApiError): Record<string, unknown> {
+  const extra =
+    error.details === undefined
+      ? {}
+      : typeof error.details === 'object' && error.details !== null && !Array.isArray(error.details)
+        ? (error.details as Record<string, unknown>)
+        : { details: error.details };
+  return { error: error.message, code: error.code, ...extra };
+}
+
+export async function respondWebhooks(ctx: Context, handler: () => Promise<void>): Promise<void> {
+  try {
+    await handler();
+  } catch (caught) {
+    const error = caught instanceof ZodError ? fromZod(caught) : caught;
+    if (!(error instanceof ApiError)) throw error;
+    if (error.headers) ctx.set(error.headers);
+    ctx.status = error.status;
+    ctx.body = webhooksErrorBody(error);
+  }
+}

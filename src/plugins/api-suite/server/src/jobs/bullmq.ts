@@ -11,6 +11,7 @@ import {
   consoleLogger,
   JobsClosedError,
   UnrecoverableJobError,
+  type BulkOptions,
   type CronSchedule,
   type JobDefinition,
   type JobHandler,
@@ -98,7 +99,7 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
       return id;
     },
 
-    async enqueueBulk<TData>(queueName: string, jobs: JobDefinition<TData>[]): Promise<string[]> {
+    async enqueueBulk<TData>(queueName: string, jobs: JobDefinition<TData>[], bulkOptions?: BulkOptions): Promise<string[]> {
       ensureOpen();
       assertValidQueueName(queueName);
       for (const job of jobs) assertValidJobOptions(job.options);
@@ -106,7 +107,7 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
       const queue = getQueue(queueName);
       const ids = jobs.map((job) => job.options?.jobId ?? randomUUID());
       const chosenIds = jobs.flatMap((job) => (job.options?.jobId !== undefined ? [job.options.jobId] : []));
-      if (chosenIds.length > 0) await releaseFinishedIds(queue, [...new Set(chosenIds)]);
+      if (chosenIds.length > 0 && !bulkOptions?.freshIds) await releaseFinishedIds(queue, [...new Set(chosenIds)]);
       await queue.addBulk(jobs.map((job, i) => ({ name: job.name, data: job.data, opts: toBullOptions(ids[i], job.options) })));
       return ids;
     },
@@ -121,7 +122,15 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
         (job) => runHandler(queueName, handler as JobHandler<unknown>, job, logger),
         // Options rather than a client, so that the Worker owns (and closes) its connections. Its
         // blocking reads must wait for Redis indefinitely rather than fail after a few retries.
-        { connection: { url: redisUrl, maxRetriesPerRequest: null }, prefix, concurrency }
+        {
+          connection: { url: redisUrl, maxRetriesPerRequest: null },
+          prefix,
+          concurrency,
+          // A job whose process died (SIGKILL, power loss) is taken up again once its lock lapses
+          // and the next stalled check runs: within about 20 s rather than BullMQ's default 60.
+          lockDuration: 15_000,
+          stalledInterval: 5_000,
+        }
       );
       // BullMQ forwards its connections' errors here; an 'error' without a listener would crash the process.
       worker.on('error', (error: Error) => reportError(`worker ${queueName}`, error));

@@ -39,6 +39,15 @@ export interface JobOptions {
   backoff?: BackoffOptions;
 }
 
+export interface BulkOptions {
+  /**
+   * The caller guarantees the chosen job ids have never been used (they embed a UUID made for
+   * this enqueue), so the driver may skip looking for finished jobs holding them: one round trip
+   * instead of one per id on BullMQ.
+   */
+  freshIds?: boolean;
+}
+
 export interface JobDefinition<TData = unknown> {
   name: string;
   data: TData;
@@ -76,7 +85,7 @@ export interface JobsPort {
   readonly driver: JobsDriverName;
   enqueue<TData>(queue: string, name: string, data: TData, options?: JobOptions): Promise<string>;
   /** Enqueue many jobs in one round trip (BullMQ addBulk). Returns their ids in order. */
-  enqueueBulk<TData>(queue: string, jobs: JobDefinition<TData>[]): Promise<string[]>;
+  enqueueBulk<TData>(queue: string, jobs: JobDefinition<TData>[], options?: BulkOptions): Promise<string[]>;
   /** Register the one handler of a queue in this process; jobs start flowing at once. */
   process<TData>(queue: string, handler: JobHandler<TData>, options?: ProcessOptions): void;
   /** Remove a waiting or delayed job. true when a job was removed; an active job is not touched. */

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { UIDS, ADMINISTRATOR_ROLE } from '../../../constants';
-import { ApiError, v1ErrorBody } from '../../../http/errors';
+import { ApiError, v1ErrorBody, webhooksErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { rateLimitHeaders } from '../quota/headers';
@@ -80,10 +80,15 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (error.headers) ctx.set(error.headers);
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
         ctx.status = error.status;
+        // The key middleware's own refusals use the /api/v1 shape everywhere (contract section 2);
+        // a body that cannot be parsed is the route's business and gets its family's shape.
+        const unparsable = !(caught instanceof ApiError);
         ctx.body =
           trimSlash(ctx.path) === `${API_V1}/oauth/token`
             ? { error: 'invalid_request', error_description: error.message }
-            : v1ErrorBody(error);
+            : unparsable && isWebhooksPath(ctx.path)
+              ? webhooksErrorBody(error)
+              : v1ErrorBody(error);
       } finally {
         if (counted.keyId !== null) {
           getService(strapi, 'usage').record({
@@ -238,6 +243,10 @@ function extractCredential(ctx: Context, sharedKey: string | undefined): Credent
   const query = ctx.query.api_key;
   if (typeof query === 'string' && query !== '') return API_KEY_PATTERN.test(query) ? { kind: 'key', secret: query } : { kind: 'unknown-key' };
   return null;
+}
+
+function isWebhooksPath(path: string): boolean {
+  return path === '/api/webhooks' || path.startsWith('/api/webhooks/');
 }
 
 function trimSlash(path: string): string {

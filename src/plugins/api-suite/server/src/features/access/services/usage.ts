@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { createMemoryQuotaCounter, createRedisQuotaCounter, type QuotaCounter } from '../quota';
 import { getConfig, getService } from '../../../utils';
+import { documentId } from '../../../random';
 
 export type Granularity = 'minute' | 'hour' | 'day';
 
@@ -156,15 +156,6 @@ export function fillSeries(counts: Map<number, number>, from: Date, to: Date, gr
 export function seriesLength(from: Date, to: Date, granularity: Granularity): number {
   const size = BUCKET_MS[granularity];
   return Math.ceil((to.getTime() - Math.floor(from.getTime() / size) * size) / size);
-}
-
-/** Strapi's documentId shape (24 lowercase alphanumerics), for rows written without the document service. */
-function documentId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = crypto.randomBytes(24);
-  let id = '';
-  for (const byte of bytes) id += alphabet[byte % 36];
-  return id;
 }
 
 export type UsageService = ReturnType<typeof usageService>;

@@ -1,0 +1,143 @@
+/**
+ * Webhook subscriptions, the event types they may name, and the delivery records with their
+ * attempts (contract section 3). Every record is addressed by a UUID of its own (`uuid`), which
+ * is what the API calls `id`. The engine reads and writes these tables straight through knex in
+ * batches, so references between them are plain columns rather than relations, with an index for
+ * every query the engine makes.
+ */
+const editable = {
+  'content-manager': { visible: true },
+  'content-type-builder': { visible: false },
+};
+const internal = {
+  'content-manager': { visible: false },
+  'content-type-builder': { visible: false },
+};
+
+export default {
+  'webhook-subscription': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_webhook_subscriptions',
+      info: {
+        singularName: 'webhook-subscription',
+        pluralName: 'webhook-subscriptions',
+        displayName: 'Webhook subscription',
+        description: 'An endpoint that receives signed events; the secret is stored encrypted',
+      },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        uuid: { type: 'string', unique: true, configurable: false },
+        consumer_id: { type: 'string', required: true, configurable: false },
+        endpoint_url: { type: 'string', required: true, maxLength: 2048 },
+        description: { type: 'text', default: '' },
+        events: { type: 'json', required: true },
+        is_active: { type: 'boolean', default: true },
+        headers: { type: 'json' },
+        timeout_seconds: { type: 'integer', default: 10, min: 1, max: 30 },
+        last_delivery_at: { type: 'datetime' },
+        failure_count: { type: 'integer', default: 0, min: 0 },
+        disabled_at: { type: 'datetime' },
+        // AES-256-GCM sealed ("v1:iv:tag:ciphertext"); never sent by any API.
+        secret: { type: 'text', private: true, configurable: false },
+        secret_old: { type: 'text', private: true, configurable: false },
+        secret_rotated_at: { type: 'datetime' },
+      },
+      indexes: [
+        { name: 'api_suite_webhook_subscriptions_uuid', columns: ['uuid'], type: 'unique' },
+        { name: 'api_suite_webhook_subscriptions_consumer', columns: ['consumer_id', 'id'] },
+      ],
+    },
+  },
+  // One row per (subscription, event name): publishing finds the subscribers of a type through
+  // this index instead of reading every subscription's `events` JSON.
+  'webhook-topic': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_webhook_topics',
+      info: { singularName: 'webhook-topic', pluralName: 'webhook-topics', displayName: 'Webhook topic' },
+      options: { draftAndPublish: false },
+      pluginOptions: internal,
+      attributes: {
+        subscription_id: { type: 'integer', required: true },
+        event_type: { type: 'string', required: true },
+      },
+      indexes: [
+        { name: 'api_suite_webhook_topics_type', columns: ['event_type', 'subscription_id'] },
+        { name: 'api_suite_webhook_topics_subscription', columns: ['subscription_id'] },
+      ],
+    },
+  },
+  'webhook-event-type': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_webhook_event_types',
+      info: {
+        singularName: 'webhook-event-type',
+        pluralName: 'webhook-event-types',
+        displayName: 'Webhook event type',
+        description: 'Only active event types can be subscribed to',
+      },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        name: { type: 'string', required: true, unique: true, regex: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$' },
+        description: { type: 'text' },
+        example_payload: { type: 'json' },
+        is_active: { type: 'boolean', default: true },
+      },
+    },
+  },
+  'webhook-delivery': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_webhook_deliveries',
+      info: {
+        singularName: 'webhook-delivery',
+        pluralName: 'webhook-deliveries',
+        displayName: 'Webhook delivery',
+        description: 'One event for one subscription, across all its attempts',
+      },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        uuid: { type: 'string', unique: true, configurable: false },
+        subscription_id: { type: 'integer', required: true },
+        event_id: { type: 'string', required: true },
+        event_type: { type: 'string', required: true },
+        payload: { type: 'json' },
+        status: { type: 'enumeration', enum: ['pending', 'succeeded', 'failed', 'retrying', 'cancelled'], default: 'pending', required: true },
+        attempts: { type: 'integer', default: 0 },
+        next_attempt_at: { type: 'datetime' },
+        response_status: { type: 'integer' },
+        delivered_at: { type: 'datetime' },
+      },
+      indexes: [
+        { name: 'api_suite_webhook_deliveries_uuid', columns: ['uuid'], type: 'unique' },
+        { name: 'api_suite_webhook_deliveries_subscription', columns: ['subscription_id', 'id'] },
+        { name: 'api_suite_webhook_deliveries_subscription_status', columns: ['subscription_id', 'status', 'id'] },
+        { name: 'api_suite_webhook_deliveries_due', columns: ['status', 'next_attempt_at'] },
+      ],
+    },
+  },
+  'webhook-attempt': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_webhook_attempts',
+      info: { singularName: 'webhook-attempt', pluralName: 'webhook-attempts', displayName: 'Webhook delivery attempt' },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        delivery_uuid: { type: 'string', required: true },
+        attempt: { type: 'integer', required: true },
+        at: { type: 'datetime', required: true },
+        status_code: { type: 'integer' },
+        duration_ms: { type: 'integer' },
+        error: { type: 'text' },
+        response_body: { type: 'text' },
+      },
+      indexes: [{ name: 'api_suite_webhook_attempts_delivery', columns: ['delivery_uuid', 'attempt'] }],
+    },
+  },
+};

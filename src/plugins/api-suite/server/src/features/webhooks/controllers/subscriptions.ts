@@ -1,0 +1,136 @@
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { ApiError, respondWebhooks } from '../../../http/errors';
+import { EndpointNotAllowedError } from '../../../outbound';
+import { getService } from '../../../utils';
+import { consumerOf } from '../../access/controllers/principal';
+import { TEST_EVENT_TYPE } from '../event-catalog';
+import { ROTATION_WINDOW_MS } from '../signing';
+import type { SubscriptionRow } from '../services/subscriptions';
+import { createSubscriptionBody, listQuery, updateSubscriptionBody, uuidParam } from '../validation';
+
+/** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const subscriptions = () => getService(strapi, 'webhook-subscriptions');
+
+  /** The subscription named in the path, if the caller owns it (or is an administrator). */
+  const owned = async (ctx: Context): Promise<SubscriptionRow> => {
+    const caller = consumerOf(ctx);
+    const parsed = uuidParam.safeParse(ctx.params.id);
+    const row = parsed.success ? await subscriptions().get(parsed.data) : null;
+    if (!row || (row.consumer_id !== caller.consumerId && !caller.isAdmin)) throw new ApiError(404, 'not_found', 'Subscription not found');
+    return row;
+  };
+
+  const checkEvents = async (events: string[] | undefined) => {
+    if (!events) return;
+    const unknown = await getService(strapi, 'webhook-event-types').unknown(events);
+    if (unknown.length > 0) {
+      throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
+    }
+  };
+
+  /** Refuse addresses OUTBOUND_ALLOW_PRIVATE forbids; a name that does not resolve yet is accepted (deliveries will say). */
+  const checkEndpoint = async (url: string | undefined) => {
+    if (url === undefined) return;
+    try {
+      await getService(strapi, 'platform').outbound().assertAllowed(url);
+    } catch (error) {
+      if (error instanceof EndpointNotAllowedError) {
+        throw new ApiError(422, 'endpoint_not_allowed', `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`);
+      }
+    }
+  };
+
+  /** The non-blocking reachability probe: its result is logged, never part of the answer. */
+  const probe = (row: SubscriptionRow) => {
+    getService(strapi, 'platform')
+      .outbound()
+      .request(row.endpoint_url, { method: 'HEAD', timeoutMs: 5_000, maxResponseBytes: 0 })
+      .then(
+        (response) => strapi.log.info(`[api-suite] webhooks: ${row.endpoint_url} is reachable (HEAD answered ${response.status})`),
+        (error: Error) => strapi.log.warn(`[api-suite] webhooks: ${row.endpoint_url} did not answer a reachability probe: ${error.message}`)
+      );
+  };
+
+  return {
+    async create(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        const caller = consumerOf(ctx);
+        const body = createSubscriptionBody.parse(ctx.request.body ?? {});
+        await checkEvents(body.events);
+        await checkEndpoint(body.endpoint_url);
+        const { row, secret } = await subscriptions().create(caller.consumerId as string, body);
+        await getService(strapi, 'webhooks').publishTo(row.id, TEST_EVENT_TYPE, testPayload(row));
+        probe(row);
+        const view = subscriptions().present(row);
+        ctx.status = 201;
+        // The secret is shown here and at rotation only: it is stored encrypted and never listed.
+        ctx.body = { id: view.id, endpoint_url: view.endpoint_url, events: view.events, secret, created_at: view.created_at, test_sent: true };
+      });
+    },
+
+    async find(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        const caller = consumerOf(ctx);
+        const query = listQuery.parse(ctx.query);
+        const { rows, total } = await subscriptions().list(caller.consumerId as string, query.page, query.limit);
+        ctx.body = { data: rows.map((row) => subscriptions().present(row)), meta: { page: query.page, limit: query.limit, total } };
+      });
+    },
+
+    async findOne(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        ctx.body = subscriptions().present(await owned(ctx));
+      });
+    },
+
+    async update(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        const row = await owned(ctx);
+        const body = updateSubscriptionBody.parse(ctx.request.body ?? {});
+        await checkEvents(body.events);
+        await checkEndpoint(body.endpoint_url);
+        ctx.body = subscriptions().present(await subscriptions().update(row, body));
+      });
+    },
+
+    async delete(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        await subscriptions().remove(await owned(ctx));
+        ctx.status = 204;
+        ctx.body = null;
+      });
+    },
+
+    /** One signed test event, sent now and recorded; the answer says how it went. Not retried. */
+    async test(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        const row = await owned(ctx);
+        const deliveries = getService(strapi, 'webhook-deliveries');
+        const target = subscriptions().toTarget(row);
+        const data = await deliveries.createInline(row.id, TEST_EVENT_TYPE, testPayload(row));
+        const outcome = await deliveries.attempt(target, data);
+        await deliveries.settle(target, data, outcome, { retry: false });
+        await deliveries.flush();
+        ctx.body = { delivery_id: data.delivery, delivered: outcome.ok, status_code: outcome.statusCode, duration_ms: outcome.durationMs };
+      });
+    },
+
+    async rotateSecret(ctx: Context) {
+      await respondWebhooks(ctx, async () => {
+        const row = await owned(ctx);
+        const { secret, validUntil } = await subscriptions().rotate(row);
+        ctx.body = {
+          secret,
+          valid_until: validUntil.toISOString(),
+          note: `The previous secret stays valid for ${ROTATION_WINDOW_MS / 60_000} minutes: until then every delivery carries both signatures, the new one first.`,
+        };
+      });
+    },
+  };
+};
+
+function testPayload(row: SubscriptionRow): Record<string, unknown> {
+  return { subscription_id: row.uuid, message: 'This is a test event. Verify its signature with your subscription secret.' };
+}

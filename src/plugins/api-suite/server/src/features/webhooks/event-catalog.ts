@@ -1,0 +1,48 @@
+/**
+ * The event types the plugin publishes (contract section 3). They are created at boot when
+ * missing; an editor may then describe them differently or switch one off in the admin panel,
+ * and those edits are kept. A switched-off type can no longer be subscribed to and is not
+ * published.
+ */
+export interface EventTypeDefinition {
+  name: string;
+  description: string;
+  example_payload: Record<string, unknown>;
+}
+
+export const TEST_EVENT_TYPE = 'webhook.test';
+export const WILDCARD = '*';
+
+const article = {
+  id: '1b4e28ba-2fa1-4d2b-a9c1-6b0a3f1c9d2e',
+  title: 'Hello world',
+  slug: 'hello-world',
+  status: 'published',
+  createdAt: '2026-01-01T12:00:00.000Z',
+  updatedAt: '2026-01-01T12:05:00.000Z',
+};
+const product = { id: 'q8v2k1m0x9c7b6n5z4l3j2h1', name: 'Blue mug', slug: 'blue-mug', price: 12.5, stock: 40, published: true, deleted: false };
+const order = { id: 'c0a8012e-7d1f-4f5e-9a3b-2e4d6f8a1b3c', status: 'pending', total: 25, currency: 'eur', created_at: '2026-01-01T12:00:00.000Z' };
+const run = { run_id: '5f0c2a1e-3b4d-4c6e-8f9a-0b1c2d3e4f5a', scraper_id: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d', status: 'running', started_at: '2026-01-01T12:00:00.000Z' };
+
+export const EVENT_CATALOG: EventTypeDefinition[] = [
+  { name: 'order.created', description: 'An order was placed (checkout started).', example_payload: order },
+  { name: 'order.updated', description: 'An order changed status or total.', example_payload: { ...order, status: 'cancelled' } },
+  { name: 'order.paid', description: 'Payment for an order succeeded.', example_payload: { ...order, status: 'paid' } },
+  { name: 'article.created', description: 'An article was created (API or admin panel).', example_payload: { ...article, status: 'draft' } },
+  { name: 'article.updated', description: 'An article was changed.', example_payload: article },
+  { name: 'article.published', description: 'An article\'s status became published.', example_payload: article },
+  { name: 'article.deleted', description: 'An article was deleted.', example_payload: article },
+  { name: 'product.created', description: 'A product was created.', example_payload: product },
+  { name: 'product.updated', description: 'A product was changed, published, unpublished or deleted.', example_payload: { ...product, stock: 39 } },
+  { name: 'run.started', description: 'A scraper run started.', example_payload: run },
+  { name: 'run.completed', description: 'A scraper run finished successfully.', example_payload: { ...run, status: 'completed', items: 120 } },
+  { name: 'run.failed', description: 'A scraper run failed.', example_payload: { ...run, status: 'failed', error: 'HTTP 503 from the start URL' } },
+  { name: 'run.stopped', description: 'A scraper run was stopped by its owner.', example_payload: { ...run, status: 'stopped' } },
+  { name: 'results.created', description: 'A scraper run stored new results.', example_payload: { run_id: run.run_id, scraper_id: run.scraper_id, count: 20 } },
+  {
+    name: TEST_EVENT_TYPE,
+    description: 'A test event, sent when a subscription is created and on demand.',
+    example_payload: { subscription_id: '0f8fad5b-d9cb-469f-a165-70867728950e', message: 'This is a test event.' },
+  },
+];

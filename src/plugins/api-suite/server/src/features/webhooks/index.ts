@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { FeatureModule } from '../types';
+import { UIDS } from '../../constants';
+import { getConfig, getService } from '../../utils';
+import { registerContentEvents } from './content-events';
+import contentTypes from './content-types';
+import deliveriesController from './controllers/deliveries';
+import eventsController from './controllers/events';
+import subscriptionsController from './controllers/subscriptions';
+import { contentApiRoutes } from './routes';
+import deliveries from './services/deliveries';
+import eventTypes from './services/event-types';
+import subscriptions from './services/subscriptions';
+import webhooks from './services/webhooks';
+import { generateSecret } from './signing';
+
+/**
+ * Signed webhook subscriptions and the delivery engine (contract section 3): publishing writes
+ * one delivery record and one job per matching subscription, the worker sends and retries them,
+ * and the database stays the source of truth (pending work is taken up again at boot).
+ */
+const feature: FeatureModule = {
+  name: 'webhooks',
+  register({ strapi }) {
+    registerContentEvents(strapi);
+  },
+  async bootstrap({ strapi }) {
+    // Edits made in the admin panel: a subscription created there gets its identity and secret,
+    // and its topics (what publishing matches on) follow its events; caches are cleared.
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.webhookSubscription],
+      beforeCreate(event) {
+        const data = event.params.data as Record<string, unknown>;
+        data.uuid ??= randomUUID();
+        data.secret = getService(strapi, 'webhook-subscriptions').seal(generateSecret());
+        data.failure_count ??= 0;
+        data.headers ??= {};
+      },
+      beforeUpdate(event) {
+        const data = event.params.data as Record<string, unknown>;
+        for (const fixed of ['uuid', 'secret', 'secret_old']) delete data[fixed];
+      },
+      async afterCreate(event) {
+        const id = (event.result as { id?: number } | undefined)?.id;
+        if (id) await getService(strapi, 'webhook-subscriptions').resyncTopics(id);
+      },
+      async afterUpdate(event) {
+        const id = (event.result as { id?: number } | undefined)?.id;
+        if (id) await getService(strapi, 'webhook-subscriptions').resyncTopics(id);
+      },
+      async afterDelete(event) {
+        const id = (event.result as { id?: number } | undefined)?.id;
+        if (id) await getService(strapi, 'webhook-subscriptions').resyncTopics(id);
+      },
+      async afterDeleteMany() {
+        await getService(strapi, 'webhook-subscriptions').pruneTopics();
+      },
+    });
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.webhookEventType],
+      afterCreate: () => getService(strapi, 'webhook-event-types').forget(),
+      afterUpdate: () => getService(strapi, 'webhook-event-types').forget(),
+      afterDelete: () => getService(strapi, 'webhook-event-types').forget(),
+    });
+
+    const created = await getService(strapi, 'webhook-event-types').ensureDefaults();
+    if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
+    await getService(strapi, 'webhook-subscriptions').listen();
+    await getService(strapi, 'webhook-deliveries').start();
+    strapi.log.info(`[api-suite] webhooks: delivering with concurrency ${getConfig(strapi).webhooks.concurrency}`);
+  },
+  async destroy({ strapi }) {
+    await getService(strapi, 'webhooks').settle();
+    const deliveriesService = getService(strapi, 'webhook-deliveries');
+    await deliveriesService.stop();
+    // Let running deliveries finish and record their outcome before the database closes.
+    await getService(strapi, 'platform').jobs().close(getConfig(strapi).jobs.shutdownTimeoutMs);
+    await deliveriesService.flush();
+  },
+  contentTypes,
+  services: {
+    webhooks,
+    'webhook-subscriptions': subscriptions,
+    'webhook-event-types': eventTypes,
+    'webhook-deliveries': deliveries,
+  },
+  controllers: {
+    'webhook-subscriptions': subscriptionsController,
+    'webhook-deliveries': deliveriesController,
+    'webhook-events': eventsController,
+  },
+  routes: { 'content-api': contentApiRoutes },
+};
+
+export default feature;

@@ -1,0 +1,78 @@
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../constants';
+import { documentId } from '../../../random';
+import { fromJson, tableOf, toBool } from '../../../db';
+import { EVENT_CATALOG, WILDCARD } from '../event-catalog';
+
+export interface EventType {
+  name: string;
+  description: string;
+  example_payload: unknown;
+}
+
+/** Active types are read on every subscription write and publish, so they are cached briefly. */
+const CACHE_TTL_MS = 5_000;
+
+const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
+  let cached: { types: Map<string, EventType>; until: number } | undefined;
+  const table = () => tableOf(strapi, UIDS.webhookEventType);
+
+  const active = async (): Promise<Map<string, EventType>> => {
+    if (cached && cached.until > Date.now()) return cached.types;
+    const rows = await strapi.db
+      .connection(table())
+      .select('name', 'description', 'example_payload', 'is_active')
+      .orderBy('name', 'asc');
+    const types = new Map<string, EventType>();
+    for (const row of rows as Array<Record<string, unknown>>) {
+      if (!toBool(row.is_active)) continue;
+      const name = String(row.name);
+      types.set(name, { name, description: String(row.description ?? ''), example_payload: fromJson<unknown>(row.example_payload, null) });
+    }
+    cached = { types, until: Date.now() + CACHE_TTL_MS };
+    return types;
+  };
+
+  return {
+    /** Creates the catalogue's missing types; an editor's changes to existing ones are kept. */
+    async ensureDefaults(): Promise<number> {
+      const knex = strapi.db.connection;
+      const existing = new Set((await knex(table()).select('name')).map((row: { name: string }) => row.name));
+      const now = new Date();
+      const missing = EVENT_CATALOG.filter((type) => !existing.has(type.name)).map((type) => ({
+        document_id: documentId(),
+        name: type.name,
+        description: type.description,
+        example_payload: JSON.stringify(type.example_payload),
+        is_active: true,
+        created_at: now,
+        updated_at: now,
+        published_at: now,
+      }));
+      if (missing.length > 0) await knex(table()).insert(missing);
+      this.forget();
+      return missing.length;
+    },
+
+    async listActive(): Promise<EventType[]> {
+      return [...(await active()).values()];
+    },
+
+    async isActive(name: string): Promise<boolean> {
+      return (await active()).has(name);
+    },
+
+    /** The names that are neither an active event type nor the wildcard, in the order given. */
+    async unknown(names: string[]): Promise<string[]> {
+      const types = await active();
+      return names.filter((name) => name !== WILDCARD && !types.has(name));
+    },
+
+    forget(): void {
+      cached = undefined;
+    },
+  };
+};
+
+export type WebhookEventTypesService = ReturnType<typeof eventTypesService>;
+export default eventTypesService;

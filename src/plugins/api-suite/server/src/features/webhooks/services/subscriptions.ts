@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../constants';
+import { documentId } from '../../../random';
+import { fromJson, tableOf, toBool, toCount, toDate, toIso, type Knex } from '../../../db';
+import { getConfig, getService } from '../../../utils';
+import { createSecretBox, type SecretBox } from '../secret-box';
+import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from '../signing';
+import { WILDCARD } from '../event-catalog';
+
+/** A subscription row as knex reads it. */
+export interface SubscriptionRow {
+  id: number;
+  uuid: string;
+  consumer_id: string;
+  endpoint_url: string;
+  description: string | null;
+  events: unknown;
+  is_active: unknown;
+  headers: unknown;
+  timeout_seconds: number | null;
+  last_delivery_at: unknown;
+  failure_count: number | null;
+  disabled_at: unknown;
+  secret: string | null;
+  secret_old: string | null;
+  secret_rotated_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+/** Everything the delivery worker needs about a subscription, with the secrets opened. */
+export interface DeliveryTarget {
+  id: number;
+  uuid: string;
+  consumerId: string;
+  endpointUrl: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  isActive: boolean;
+  secrets: SigningSecrets;
+}
+
+export interface SubscriptionInput {
+  endpoint_url: string;
+  events: string[];
+  description?: string;
+  headers?: Record<string, string>;
+  timeout_seconds?: number;
+}
+
+export interface SubscriptionPatch extends Partial<SubscriptionInput> {
+  is_active?: boolean;
+}
+
+/** Secrets older than this are flagged `rotation_recommended`. */
+export const ROTATION_RECOMMENDED_AFTER_MS = 90 * 24 * 3600 * 1000;
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+/** Targets are cached by the worker; edits clear them on every instance at once, this is only a backstop. */
+const TARGET_TTL_MS = 30_000;
+
+/**
+ * Headers a subscription may not set: the signature headers (a receiver must be able to trust
+ * them) and the ones that describe the HTTP exchange itself.
+ */
+export const RESERVED_HEADERS = new Set([
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'x-webhook-event',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'host',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'te',
+  'trailer',
+]);
+
+export function isReservedHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-') || lower.startsWith('proxy-');
+}
+
+/**
+ * Webhook subscriptions: their rows, their topics (the index publishing matches on), the
+ * encrypted secrets, and the worker's cache of delivery targets, cleared on every instance when
+ * a subscription changes.
+ */
+const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const table = () => tableOf(strapi, UIDS.webhookSubscription);
+  const topicsTable = () => tableOf(strapi, UIDS.webhookTopic);
+  const knex = () => strapi.db.connection;
+  const targets = new Map<number, { target: DeliveryTarget | null; until: number }>();
+  const channel = () => `${getConfig(strapi).jobs.prefix}:webhooks:invalidate`;
+  let box: SecretBox | undefined;
+  let listening = false;
+
+  const secretBox = (): SecretBox => {
+    if (!box) {
+      const key = (strapi.config.get('admin.secrets.encryptionKey') as string | undefined) || process.env.ENCRYPTION_KEY;
+      if (!key) throw new Error('api-suite: webhook secrets are encrypted with admin.secrets.encryptionKey (ENCRYPTION_KEY), which is not set');
+      box = createSecretBox(key);
+    }
+    return box;
+  };
+
+  const forgetLocally = (id: number | '*') => {
+    if (id === '*') targets.clear();
+    else targets.delete(id);
+  };
+
+  return {
+    seal(secret: string): string {
+      return secretBox().seal(secret);
+    },
+
+    async create(consumerId: string, input: SubscriptionInput): Promise<{ row: SubscriptionRow; secret: string }> {
+      const secret = generateSecret();
+      const now = new Date();
+      const uuid = randomUUID();
+      const events = dedupe(input.events);
+      await knex().transaction(async (trx) => {
+        await trx(table()).insert({
+          document_id: documentId(),
+          uuid,
+          consumer_id: consumerId,
+          endpoint_url: input.endpoint_url,
+          description: input.description ?? '',
+          events: JSON.stringify(events),
+          is_active: true,
+          headers: JSON.stringify(input.headers ?? {}),
+          timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+          failure_count: 0,
+          secret: secretBox().seal(secret),
+          created_at: now,
+          updated_at: now,
+          published_at: now,
+        });
+        const row = (await trx(table()).select('id').where({ uuid }).first()) as { id: number };
+        await this.writeTopics(trx, row.id, events, true);
+      });
+      const row = await this.get(uuid);
+      if (!row) throw new Error('the new subscription could not be read back');
+      return { row, secret };
+    },
+
+    async list(consumerId: string, page: number, limit: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
+      const [rows, counted] = await Promise.all([
+        knex()(table()).select('*').where({ consumer_id: consumerId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        knex()(table()).where({ consumer_id: consumerId }).count({ count: '*' }).first(),
+      ]);
+      return { rows: rows as SubscriptionRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
+    },
+
+    async get(uuid: string): Promise<SubscriptionRow | null> {
+      const row = (await knex()(table()).select('*').where({ uuid }).first()) as SubscriptionRow | undefined;
+      return row ?? null;
+    },
+
+    async getById(id: number): Promise<SubscriptionRow | null> {
+      const row = (await knex()(table()).select('*').where({ id }).first()) as SubscriptionRow | undefined;
+      return row ?? null;
+    },
+
+    async update(row: SubscriptionRow, patch: SubscriptionPatch): Promise<SubscriptionRow> {
+      const changes: Record<string, unknown> = { updated_at: new Date() };
+      if (patch.endpoint_url !== undefined) changes.endpoint_url = patch.endpoint_url;
+      if (patch.description !== undefined) changes.description = patch.description;
+      if (patch.headers !== undefined) changes.headers = JSON.stringify(patch.headers);
+      if (patch.timeout_seconds !== undefined) changes.timeout_seconds = patch.timeout_seconds;
+      const events = patch.events === undefined ? undefined : dedupe(patch.events);
+      if (events) changes.events = JSON.stringify(events);
+      if (patch.is_active === true && !toBool(row.is_active)) {
+        // Re-enabling starts the count of consecutive failures afresh.
+        Object.assign(changes, { is_active: true, failure_count: 0, disabled_at: null });
+      } else if (patch.is_active === false) {
+        changes.is_active = false;
+      }
+      await knex().transaction(async (trx) => {
+        await trx(table()).where({ id: row.id }).update(changes);
+        if (events) await this.writeTopics(trx, row.id, events);
+      });
+      await this.forget(row.id);
+      const updated = await this.getById(row.id);
+      if (!updated) throw new Error('the subscription disappeared while it was updated');
+      return updated;
+    },
+
+    /** The subscription, its topics, its deliveries and their attempts. */
+    async remove(row: SubscriptionRow): Promise<void> {
+      const deliveries = tableOf(strapi, UIDS.webhookDelivery);
+      const attempts = tableOf(strapi, UIDS.webhookAttempt);
+      await knex().transaction(async (trx) => {
+        await trx(attempts).whereIn('delivery_uuid', trx(deliveries).select('uuid').where({ subscription_id: row.id })).delete();
+        await trx(deliveries).where({ subscription_id: row.id }).delete();
+        await trx(topicsTable()).where({ subscription_id: row.id }).delete();
+        await trx(table()).where({ id: row.id }).delete();
+      });
+      await this.forget(row.id);
+    },
+
+    /** A new secret; the current one stays valid (as the second signature) for the rotation window. */
+    async rotate(row: SubscriptionRow): Promise<{ secret: string; validUntil: Date }> {
+      const secret = generateSecret();
+      const now = new Date();
+      await knex()(table())
+        .where({ id: row.id })
+        .update({ secret: secretBox().seal(secret), secret_old: row.secret, secret_rotated_at: now, updated_at: now });
+      await this.forget(row.id);
+      return { secret, validUntil: new Date(now.getTime() + ROTATION_WINDOW_MS) };
+    },
+
+    /** The API's view of a subscription: never a secret. */
+    present(row: SubscriptionRow) {
+      const rotatedOrCreated = toDate(row.secret_rotated_at) ?? toDate(row.created_at);
+      return {
+        id: row.uuid,
+        consumer_id: row.consumer_id,
+        endpoint_url: row.endpoint_url,
+        description: row.description ?? '',
+        events: eventsOf(row.events),
+        is_active: toBool(row.is_active),
+        headers: fromJson<Record<string, string>>(row.headers, {}),
+        timeout_seconds: row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+        created_at: toIso(row.created_at),
+        updated_at: toIso(row.updated_at),
+        last_delivery_at: toIso(row.last_delivery_at),
+        failure_count: row.failure_count ?? 0,
+        disabled_at: toIso(row.disabled_at),
+        secret_rotated_at: toIso(row.secret_rotated_at),
+        rotation_recommended: rotatedOrCreated ? Date.now() - rotatedOrCreated.getTime() > ROTATION_RECOMMENDED_AFTER_MS : false,
+      };
+    },
+
+    /** The worker's view of a subscription, cached; null when it no longer exists. */
+    async target(id: number): Promise<DeliveryTarget | null> {
+      const cached = targets.get(id);
+      if (cached && cached.until > Date.now()) return cached.target;
+      const row = await this.getById(id);
+      const target = row ? this.toTarget(row) : null;
+      targets.set(id, { target, until: Date.now() + TARGET_TTL_MS });
+      return target;
+    },
+
+    toTarget(row: SubscriptionRow): DeliveryTarget {
+      const rotatedAt = toDate(row.secret_rotated_at);
+      if (!row.secret) throw new Error(`webhook subscription ${row.uuid} has no secret`);
+      const secrets: SigningSecrets = { current: secretBox().open(row.secret) };
+      if (row.secret_old && rotatedAt && Date.now() - rotatedAt.getTime() < ROTATION_WINDOW_MS) {
+        secrets.previous = { secret: secretBox().open(row.secret_old), rotatedAt };
+      }
+      const headers = Object.fromEntries(
+        Object.entries(fromJson<Record<string, unknown>>(row.headers, {})).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string' && !isReservedHeader(entry[0])
+        )
+      );
+      return {
+        id: row.id,
+        uuid: row.uuid,
+        consumerId: row.consumer_id,
+        endpointUrl: row.endpoint_url,
+        headers,
+        timeoutMs: (row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+        isActive: toBool(row.is_active),
+        secrets,
+      };
+    },
+
+    /** Replace a subscription's topics with its events list. */
+    async writeTopics(trx: Knex, subscriptionId: number, events: string[], fresh = false): Promise<void> {
+      if (!fresh) await trx(topicsTable()).where({ subscription_id: subscriptionId }).delete();
+      const now = new Date();
+      const rows = dedupe(events).map((event_type) => ({
+        document_id: documentId(),
+        subscription_id: subscriptionId,
+        event_type,
+        created_at: now,
+        updated_at: now,
+        published_at: now,
+      }));
+      if (rows.length > 0) await trx(topicsTable()).insert(rows);
+    },
+
+    /** After an edit made without this service (the admin panel): topics follow the row's events. */
+    async resyncTopics(subscriptionId: number): Promise<void> {
+      const row = await this.getById(subscriptionId);
+      await knex().transaction(async (trx) => {
+        if (row) await this.writeTopics(trx, subscriptionId, eventsOf(row.events));
+        else await trx(topicsTable()).where({ subscription_id: subscriptionId }).delete();
+      });
+      await this.forget(subscriptionId);
+    },
+
+    /** Topics whose subscription is gone (a bulk delete in the admin panel). */
+    async pruneTopics(): Promise<void> {
+      await knex()(topicsTable()).whereNotIn('subscription_id', knex()(table()).select('id')).delete();
+      await this.forget('*');
+    },
+
+    /** The active subscribers of each type, the wildcard's included, through the topics index. */
+    async subscribersOf(types: string[]): Promise<Map<string, number[]>> {
+      const rows = (await knex()(`${topicsTable()} as t`)
+        .join(`${table()} as s`, 's.id', 't.subscription_id')
+        .whereIn('t.event_type', [...new Set([...types, WILDCARD])])
+        .where('s.is_active', true)
+        .select('t.event_type as event_type', 't.subscription_id as subscription_id')) as Array<{ event_type: string; subscription_id: number }>;
+      const byTopic = new Map<string, number[]>();
+      for (const row of rows) {
+        const list = byTopic.get(row.event_type) ?? [];
+        list.push(row.subscription_id);
+        byTopic.set(row.event_type, list);
+      }
+      const wildcard = byTopic.get(WILDCARD) ?? [];
+      const result = new Map<string, number[]>();
+      for (const type of types) {
+        const exact = byTopic.get(type) ?? [];
+        result.set(type, wildcard.length === 0 ? exact : exact.length === 0 ? wildcard : [...new Set([...exact, ...wildcard])]);
+      }
+      return result;
+    },
+
+    /** Clear the cached target here and, through Redis, on every other instance. */
+    async forget(id: number | '*'): Promise<void> {
+      forgetLocally(id);
+      await getService(strapi, 'platform').redis()?.publish(channel(), String(id));
+    },
+
+    async listen(): Promise<void> {
+      if (listening) return;
+      const subscriber = getService(strapi, 'platform').subscriber('webhooks');
+      if (!subscriber) return;
+      listening = true;
+      subscriber.on('message', (_channel: string, message: string) => forgetLocally(message === '*' ? '*' : Number(message)));
+      // Messages sent while disconnected are lost: start from a clean cache after every reconnect.
+      subscriber.on('ready', () => forgetLocally('*'));
+      await subscriber.subscribe(channel());
+    },
+  };
+};
+
+export function eventsOf(value: unknown): string[] {
+  const events = fromJson<unknown>(value, []);
+  return Array.isArray(events) ? events.filter((event): event is string => typeof event === 'string') : [];
+}
+
+function dedupe(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+export type WebhookSubscriptionsService = ReturnType<typeof subscriptionsService>;
+export default subscriptionsService;

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../constants';
+import { insertChunked, tableOf } from '../../../db';
+import { getService } from '../../../utils';
+import { buildBody, type DeliveryJobData } from './deliveries';
+
+export interface WebhookEvent {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Published {
+  event_id: string;
+  /** Delivery records created: one per matching active subscription. */
+  deliveries: number;
+}
+
+interface Pending {
+  events: Array<WebhookEvent & { id: string; timestamp: string }>;
+  /** Deliver to these subscriptions rather than to the type's subscribers (test events). */
+  only?: number;
+  resolve(result: Published[]): void;
+  reject(error: unknown): void;
+}
+
+/** Events written in one transaction at most; more wait for the next round. */
+const MAX_EVENTS_PER_ROUND = 2_000;
+
+/**
+ * Publishing (contract section 3): `publish(type, payload)` is what the rest of the plugin and
+ * the host call when something happens. Each event becomes one delivery record and one job per
+ * matching active subscription. Concurrent publishes are gathered and written together (one
+ * transaction, one bulk enqueue per round), so the cost per event falls as the rate rises; the
+ * caller waits for its records to be committed, never for a delivery.
+ */
+const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const deliveriesTable = () => tableOf(strapi, UIDS.webhookDelivery);
+  let queue: Pending[] = [];
+  let draining: Promise<void> | undefined;
+
+  const persist = async (round: Pending[]): Promise<Published[][]> => {
+    const eventTypes = getService(strapi, 'webhook-event-types');
+    const subscriptions = getService(strapi, 'webhook-subscriptions');
+    const types = [...new Set(round.filter((pending) => pending.only === undefined).flatMap((pending) => pending.events.map((event) => event.type)))];
+    const subscribers = types.length > 0 ? await subscriptions.subscribersOf(types) : new Map<string, number[]>();
+    const active = new Set((await eventTypes.listActive()).map((type) => type.name));
+
+    const now = new Date();
+    const rows: Record<string, unknown>[] = [];
+    const jobs: DeliveryJobData[] = [];
+    const results = round.map((pending) =>
+      pending.events.map((event) => {
+        // A type an editor switched off is not published (the test event always is).
+        const targets = pending.only !== undefined ? [pending.only] : active.has(event.type) ? (subscribers.get(event.type) ?? []) : [];
+        if (targets.length === 0) return { event_id: event.id, deliveries: 0 };
+        const payloadJson = JSON.stringify(event.payload);
+        const body = buildBody(event.type, event.timestamp, payloadJson);
+        const createdAt = new Date(event.timestamp);
+        for (const subscription of targets) {
+          const uuid = randomUUID();
+          rows.push({
+            document_id: uuid,
+            uuid,
+            subscription_id: subscription,
+            event_id: event.id,
+            event_type: event.type,
+            payload: payloadJson,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            created_at: createdAt,
+            updated_at: now,
+            published_at: now,
+          });
+          jobs.push({ delivery: uuid, subscription, type: event.type, body, attempt: 1 });
+        }
+        return { event_id: event.id, deliveries: targets.length };
+      })
+    );
+    if (rows.length > 0) {
+      await strapi.db.connection.transaction((trx) => insertChunked(trx, deliveriesTable(), rows));
+      try {
+        await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
+      } catch (error) {
+        // The records are committed: the sweep enqueues them once the queue is back.
+        strapi.log.error(`[api-suite] webhooks: ${jobs.length} deliveries stored but not enqueued: ${(error as Error).message}`);
+      }
+    }
+    return results;
+  };
+
+  const drain = async (): Promise<void> => {
+    // One turn of the event loop lets publishes made at the same moment join this round.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (queue.length > 0) {
+      const round: Pending[] = [];
+      let events = 0;
+      while (queue.length > 0 && (round.length === 0 || events + queue[0].events.length <= MAX_EVENTS_PER_ROUND)) {
+        const next = queue.shift() as Pending;
+        round.push(next);
+        events += next.events.length;
+      }
+      try {
+        const results = await persist(round);
+        round.forEach((pending, index) => pending.resolve(results[index]));
+      } catch (error) {
+        for (const pending of round) pending.reject(error);
+      }
+    }
+  };
+
+  const startDrain = (): void => {
+    draining ??= drain().finally(() => {
+      draining = undefined;
+      // A publish that arrived as the loop ended starts the next one.
+      if (queue.length > 0) startDrain();
+    });
+  };
+
+  const submit = (events: WebhookEvent[], only?: number): Promise<Published[]> =>
+    new Promise<Published[]>((resolve, reject) => {
+      const timestamp = new Date().toISOString();
+      queue.push({ events: events.map((event) => ({ ...event, id: randomUUID(), timestamp })), only, resolve, reject });
+      startDrain();
+    });
+
+  return {
+    /** Publish one event to every active subscription of its type (or of `*`). */
+    async publish(type: string, payload: Record<string, unknown>): Promise<Published> {
+      const [result] = await submit([{ type, payload }]);
+      return result;
+    },
+
+    /** Publish several events in one round. */
+    async publishMany(events: WebhookEvent[]): Promise<Published[]> {
+      if (events.length === 0) return [];
+      return submit(events);
+    },
+
+    /** An event for one subscription only, whatever it subscribes to (the test event). */
+    async publishTo(subscriptionId: number, type: string, payload: Record<string, unknown>): Promise<Published> {
+      const [result] = await submit([{ type, payload }], subscriptionId);
+      return result;
+    },
+
+    /** Publishes still waiting to be written; resolves once they are. */
+    async settle(): Promise<void> {
+      while (draining) await draining.catch(() => undefined);
+    },
+
+    /** Drop what is still queued (shutdown after settle). */
+    reset(): void {
+      queue = [];
+    },
+  };
+};
+
+export type WebhooksService = ReturnType<typeof webhooksService>;
+export default webhooksService;

@@ -1,0 +1,65 @@
+import { Webhook } from 'standardwebhooks';
+import type { TestApp } from './app';
+import type { ReceivedRequest, Receiver } from './receiver';
+import type { TestUser } from './users';
+
+export interface CreatedSubscription {
+  id: string;
+  endpoint_url: string;
+  events: string[];
+  secret: string;
+  created_at: string;
+  test_sent: boolean;
+}
+
+/** Create a subscription through the API as `user` and return the 201 body. */
+export async function subscribe(app: TestApp, user: TestUser, body: Record<string, unknown>): Promise<CreatedSubscription> {
+  const response = await app.request().post('/api/webhooks/subscriptions').set('Authorization', `Bearer ${user.jwt}`).send(body);
+  if (response.status !== 201) throw new Error(`subscribe failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body as CreatedSubscription;
+}
+
+/** Deliveries only: the receiver also sees the reachability probe (HEAD) made at creation. */
+export function posts(receiver: Receiver): ReceivedRequest[] {
+  return receiver.requests.filter((request) => request.method === 'POST');
+}
+
+/** Resolve once the receiver holds `count` POSTs matching `filter`. */
+export async function waitForPosts(
+  receiver: Receiver,
+  count: number,
+  filter: (request: ReceivedRequest) => boolean = () => true,
+  timeoutMs = 15_000
+): Promise<ReceivedRequest[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const matching = posts(receiver).filter(filter);
+    if (matching.length >= count) return matching;
+    if (Date.now() > deadline) throw new Error(`receiver got ${matching.length} matching POSTs, expected ${count} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function eventOf(request: ReceivedRequest): { type: string; timestamp: string; data: Record<string, unknown> } {
+  return JSON.parse(request.body);
+}
+
+/** Verify a received delivery exactly as a receiver would, with the public standardwebhooks library. */
+export function verify(secret: string, request: ReceivedRequest): unknown {
+  return new Webhook(secret).verify(request.body, {
+    'webhook-id': String(request.headers['webhook-id']),
+    'webhook-timestamp': String(request.headers['webhook-timestamp']),
+    'webhook-signature': String(request.headers['webhook-signature']),
+  });
+}
+
+/** Poll until `check` returns a value other than undefined. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
