@@ -54,6 +54,8 @@ export const configSchema = z
       .object({
         retryScheduleSeconds: z.array(z.number().int().min(0).max(7 * 24 * 3600)).max(50),
         concurrency: z.number().int().min(1).max(10_000),
+        /** Whether this process sends deliveries; false for web-only processes beside worker processes. */
+        worker: z.boolean(),
       })
       .strict(),
     scrapers: z
@@ -101,7 +103,8 @@ export default {
     },
     webhooks: {
       retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
-      concurrency: 50,
+      concurrency: env.int('WEBHOOK_CONCURRENCY', 50) as number,
+      worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
     },
     scrapers: {
       proxyPools: {},

@@ -28,11 +28,11 @@ export function registerContentEvents(strapi: Core.Strapi): void {
       orderBy: { id: 'asc' },
     })) as Row | null;
 
-  const publishAfterCommit = (events: () => Promise<Emit>) => {
+  const publishAfterCommit = (events: Emit) => {
     const send = () =>
       setImmediate(() => {
-        events()
-          .then((list) => (list.length > 0 ? getService(strapi, 'webhooks').publishMany(list) : undefined))
+        getService(strapi, 'webhooks')
+          .publishMany(events)
           .catch((error: Error) => strapi.log.error(`[api-suite] webhooks: content event not published: ${error.message}`));
       });
     if (!strapi.db.inTransaction()) {
@@ -40,6 +40,21 @@ export function registerContentEvents(strapi: Core.Strapi): void {
       return;
     }
     void strapi.db.transaction(({ onCommit }) => onCommit(send)).catch(() => undefined);
+  };
+
+  const describeChange = (uid: string, action: string, before: Row | null, after: Row | null): Emit => {
+    if (action === 'delete') {
+      if (!before) return [];
+      return uid === article
+        ? [{ type: 'article.deleted', payload: articlePayload(before) }]
+        : [{ type: 'product.updated', payload: { ...productPayload(before), deleted: true } }];
+    }
+    if (!after) return [];
+    const created = action === 'create' || action === 'clone';
+    if (uid === product) return [{ type: created ? 'product.created' : 'product.updated', payload: productPayload(after) }];
+    const events: Emit = [{ type: created ? 'article.created' : 'article.updated', payload: articlePayload(after) }];
+    if (after.status === 'published' && before?.status !== 'published') events.push({ type: 'article.published', payload: articlePayload(after) });
+    return events;
   };
 
   strapi.documents.use(async (ctx, next) => {
@@ -50,22 +65,12 @@ export function registerContentEvents(strapi: Core.Strapi): void {
     const returned = (result as { documentId?: unknown } | null)?.documentId;
     const documentId = typeof returned === 'string' ? returned : params?.documentId;
     if (typeof documentId !== 'string') return result;
-    if (ctx.action === 'delete' && !before) return result;
 
-    publishAfterCommit(async () => {
-      if (ctx.action === 'delete') {
-        return ctx.uid === article
-          ? [{ type: 'article.deleted', payload: articlePayload(before as Row) }]
-          : [{ type: 'product.updated', payload: { ...productPayload(before as Row), deleted: true } }];
-      }
-      const after = await read(ctx.uid, documentId);
-      if (!after) return [];
-      const created = ctx.action === 'create' || ctx.action === 'clone';
-      if (ctx.uid === product) return [{ type: created ? 'product.created' : 'product.updated', payload: productPayload(after) }];
-      const events: Emit = [{ type: created ? 'article.created' : 'article.updated', payload: articlePayload(after) }];
-      if (after.status === 'published' && before?.status !== 'published') events.push({ type: 'article.published', payload: articlePayload(after) });
-      return events;
-    });
+    // The state is read now, inside the change's transaction, so events describe this change even
+    // when the next one follows before the commit hook runs.
+    const after = ctx.action === 'delete' ? null : await read(ctx.uid, documentId);
+    const events = describeChange(ctx.uid, ctx.action, before, after);
+    if (events.length > 0) publishAfterCommit(events);
     return result;
   });
 }

@@ -66,8 +66,13 @@ const feature: FeatureModule = {
     const created = await getService(strapi, 'webhook-event-types').ensureDefaults();
     if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
     await getService(strapi, 'webhook-subscriptions').listen();
-    await getService(strapi, 'webhook-deliveries').start();
-    strapi.log.info(`[api-suite] webhooks: delivering with concurrency ${getConfig(strapi).webhooks.concurrency}`);
+    const settings = getConfig(strapi).webhooks;
+    if (settings.worker) {
+      await getService(strapi, 'webhook-deliveries').start();
+      strapi.log.info(`[api-suite] webhooks: delivering with concurrency ${settings.concurrency}`);
+    } else {
+      strapi.log.info('[api-suite] webhooks: WEBHOOK_WORKER=false, this process publishes but does not deliver');
+    }
   },
   async destroy({ strapi }) {
     await getService(strapi, 'webhooks').settle();

@@ -1,0 +1,301 @@
+import { startApp, type TestApp } from '../../helpers/app';
+import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
+import { startSmtp, type SmtpCapture } from '../../helpers/smtp';
+import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { eventOf, eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
+
+/**
+ * Publishing and delivery (contract section 3): fan-out to matching subscriptions, the delivery
+ * request, retries on a short schedule, manual retry, the 100-failure disable with one e-mail,
+ * and the events the site publishes by itself.
+ */
+let app: TestApp;
+let receiver: Receiver;
+let smtp: SmtpCapture;
+let alice: TestUser;
+let bob: TestUser;
+let admin: TestUser;
+
+/** Paths the receiver treats specially; everything else answers 200. */
+let flakyUntil = 0;
+function reply(request: ReceivedRequest) {
+  if (request.path.startsWith('/always-fail')) return { status: 500, body: 'down' };
+  if (request.path.startsWith('/flaky') && Date.now() < flakyUntil) return { status: 503, headers: { 'Retry-After': '1' } };
+  return { status: 200 };
+}
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  receiver = await startReceiver(reply);
+  app = await startApp({
+    env: { WEBHOOK_RETRY_SCHEDULE: '1,1,1', SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_IGNORE_TLS: 'true', EMAIL_FROM: 'hooks@example.test' },
+  });
+  alice = await registerUser(app);
+  bob = await registerUser(app);
+  admin = await makeAdministrator(app, await registerUser(app));
+});
+
+afterAll(async () => {
+  await app?.close();
+  await receiver?.close();
+  await smtp?.close();
+});
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
+const publish = (body: unknown, user = admin) => app.request().post('/api/webhooks/events').set(as(user)).send(body as object);
+const onPath = (path: string) => (request: ReceivedRequest) => request.path === path && request.headers['x-webhook-event'] !== 'webhook.test';
+
+/** The message without quoted-printable soft line breaks, which may cut an id in two. */
+function unfolded(raw: string): string {
+  return raw.replace(/=\r?\n/g, '');
+}
+
+async function count(uid: string): Promise<number> {
+  const table = app.strapi.db.metadata.get(uid as never).tableName;
+  const [{ total }] = await app.strapi.db.connection(table).count({ total: '*' });
+  return Number(total);
+}
+
+async function subscription(id: string, user: TestUser) {
+  return (await app.request().get(`/api/webhooks/subscriptions/${id}`).set(as(user))).body;
+}
+
+describe('POST /api/webhooks/events', () => {
+  it('delivers an event to each matching subscription once, signed, with the contract\'s request', async () => {
+    const exact = await subscribe(app, alice, { endpoint_url: `${receiver.url}/fan/exact`, events: ['order.created'], headers: { 'X-Shop': 'alice' } });
+    const wildcard = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/wildcard`, events: ['*'] });
+    const both = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/both`, events: ['order.created', '*'] });
+    await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/other`, events: ['order.paid'] });
+    const paused = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/paused`, events: ['order.created'] });
+    expect((await app.request().patch(`/api/webhooks/subscriptions/${paused.id}`).set(as(bob)).send({ is_active: false })).status).toBe(200);
+
+    const payload = { id: 'ord_1', status: 'pending', total: 25, created_at: '2026-11-22T10:00:00.000Z' };
+    const response = await publish({ type: 'order.created', payload });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ event_id: expect.stringMatching(UUID), deliveries: 3 });
+
+    for (const [path, created] of [['/fan/exact', exact], ['/fan/wildcard', wildcard], ['/fan/both', both]] as const) {
+      const [received] = await waitForPosts(receiver, 1, onPath(path));
+      expect(verify(created.secret, received)).toEqual({ type: 'order.created', timestamp: expect.stringMatching(ISO), data: payload });
+      expect(received.headers['x-webhook-event']).toBe('order.created');
+      expect(received.headers['content-type']).toBe('application/json');
+    }
+    const [shop] = await waitForPosts(receiver, 1, onPath('/fan/exact'));
+    expect(shop.headers['x-shop']).toBe('alice');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(posts(receiver).filter(onPath('/fan/both'))).toHaveLength(1);
+    expect(posts(receiver).filter(onPath('/fan/other'))).toHaveLength(0);
+    expect(posts(receiver).filter(onPath('/fan/paused'))).toHaveLength(0);
+
+    const list = await app.request().get(`/api/webhooks/subscriptions/${exact.id}/deliveries`).set(as(alice));
+    expect(list.status).toBe(200);
+    expect(list.body.meta).toEqual({ page: 1, limit: 20, total: 2 });
+    // Newest first: the order event, then the creation's test event.
+    expect(list.body.data.map((delivery: { event_type: string }) => delivery.event_type)).toEqual(['order.created', 'webhook.test']);
+    const [delivery] = list.body.data;
+    expect(delivery).toEqual({
+      id: shop.headers['webhook-id'],
+      subscription_id: exact.id,
+      event_id: response.body.event_id,
+      event_type: 'order.created',
+      payload,
+      status: 'succeeded',
+      attempts: 1,
+      next_attempt_at: null,
+      response_status: 200,
+      created_at: expect.stringMatching(ISO),
+      delivered_at: expect.stringMatching(ISO),
+    });
+    const filtered = await app.request().get(`/api/webhooks/subscriptions/${exact.id}/deliveries?status=failed`).set(as(alice));
+    expect(filtered.body).toEqual({ data: [], meta: { page: 1, limit: 20, total: 0 } });
+    const paged = await app.request().get(`/api/webhooks/subscriptions/${exact.id}/deliveries?page=2&limit=1`).set(as(alice));
+    expect(paged.body.data.map((item: { event_type: string }) => item.event_type)).toEqual(['webhook.test']);
+    expect(paged.body.meta).toEqual({ page: 2, limit: 1, total: 2 });
+    expect((await app.request().get(`/api/webhooks/subscriptions/${exact.id}/deliveries?status=lost`).set(as(alice))).status).toBe(400);
+
+    // Another consumer sees neither the list nor the delivery.
+    expect((await app.request().get(`/api/webhooks/subscriptions/${exact.id}/deliveries`).set(as(bob))).status).toBe(404);
+    const foreign = await app.request().get(`/api/webhooks/deliveries/${delivery.id}`).set(as(bob));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ error: 'Delivery not found', code: 'not_found' });
+  });
+
+  it('publishes a batch and answers with every event id and the number of deliveries', async () => {
+    await subscribe(app, alice, { endpoint_url: `${receiver.url}/batch`, events: ['order.updated'] });
+    const events = Array.from({ length: 50 }, (_, i) => ({ type: 'order.updated', payload: { id: `ord_${i}`, status: 'paid' } }));
+    const response = await publish({ events });
+    expect(response.status).toBe(202);
+    expect(response.body.event_ids).toHaveLength(50);
+    expect(new Set(response.body.event_ids).size).toBe(50);
+    // /fan/wildcard and /fan/both from the first test take every type too.
+    expect(response.body.deliveries).toBe(150);
+    const received = await waitForPosts(receiver, 50, onPath('/batch'));
+    expect(new Set(received.map((request) => eventOf(request).data.id)).size).toBe(50);
+  });
+
+  it('is for administrators only', async () => {
+    const response = await publish({ type: 'order.created', payload: {} }, alice);
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ error: 'Only administrators may publish events', code: 'forbidden' });
+  });
+
+  it.each([
+    ['a payload that is not an object', { type: 'order.created', payload: [1, 2] }],
+    ['a missing type', { payload: {} }],
+    ['a type that is not a string', { type: 7, payload: {} }],
+    ['more than 1,000 events', { events: Array.from({ length: 1001 }, () => ({ type: 'order.created', payload: {} })) }],
+    ['10,000 events', { events: Array.from({ length: 10_000 }, () => ({ type: 'order.created', payload: {} })) }],
+    ['an empty batch', { events: [] }],
+    ['an unknown field', { type: 'order.created', payload: {}, when: 'now' }],
+  ])('answers 400 to %s and stores nothing', async (_name, body) => {
+    const before = await count(UIDS.webhookDelivery);
+    const response = await publish(body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ error: expect.any(String), code: 'validation_error', details: expect.any(Array) });
+    expect(await count(UIDS.webhookDelivery)).toBe(before);
+  });
+
+  it('answers 422 to unknown event types, listing them, and stores nothing', async () => {
+    const before = await count(UIDS.webhookDelivery);
+    const response = await publish({ events: [{ type: 'order.created', payload: {} }, { type: 'order.teleported', payload: {} }] });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({ error: expect.any(String), code: 'invalid_events', invalid_events: ['order.teleported'] });
+    expect(await count(UIDS.webhookDelivery)).toBe(before);
+  });
+});
+
+describe('retries', () => {
+  it('gets everything to a receiver that fails for a while, by retries that keep the webhook-id', async () => {
+    const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/flaky`, events: ['order.paid'] });
+    await waitForPosts(receiver, 1, (request) => request.path === '/flaky');
+    flakyUntil = Date.now() + 1_500;
+    const response = await publish({ events: Array.from({ length: 10 }, (_, i) => ({ type: 'order.paid', payload: { id: `paid_${i}` } })) });
+    expect(response.status).toBe(202);
+    const list = async () => (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100`).set(as(alice))).body.data as Array<{ id: string; status: string; attempts: number; event_type: string }>;
+    const settled = await eventually(async () => {
+      const deliveries = (await list()).filter((delivery) => delivery.event_type === 'order.paid');
+      return deliveries.length === 10 && deliveries.every((delivery) => delivery.status === 'succeeded') ? deliveries : undefined;
+    }, 20_000, 'every delivery succeeded');
+    expect(settled.every((delivery) => delivery.attempts >= 2)).toBe(true);
+    for (const delivery of settled) {
+      const tries = posts(receiver).filter((request) => request.headers['webhook-id'] === delivery.id);
+      expect(tries.length).toBe(delivery.attempts);
+      for (const attempt of tries) expect(verify(created.secret, attempt)).toBeTruthy();
+    }
+    const one = await app.request().get(`/api/webhooks/deliveries/${settled[0].id}`).set(as(alice));
+    expect(one.body.attempts[0]).toEqual(expect.objectContaining({ attempt: 1, status_code: 503, error: 'HTTP 503' }));
+    expect(one.body.attempts.at(-1)).toEqual(expect.objectContaining({ status_code: 200, error: null }));
+    // The successes reset the count of consecutive failures.
+    expect((await subscription(created.id, alice)).failure_count).toBe(0);
+  });
+
+  it('retries a delivery by hand: 202, sent again with the same webhook-id', async () => {
+    const created = await subscribe(app, bob, { endpoint_url: `${receiver.url}/manual`, events: ['product.created'] });
+    await publish({ type: 'product.created', payload: { id: 'p1' } });
+    const [first] = await waitForPosts(receiver, 1, onPath('/manual'));
+    const id = String(first.headers['webhook-id']);
+    const response = await app.request().post(`/api/webhooks/deliveries/${id}/retry`).set(as(bob));
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ delivery_id: id, status: 'queued' });
+    const both = await waitForPosts(receiver, 2, onPath('/manual'));
+    expect(both.map((request) => request.headers['webhook-id'])).toEqual([id, id]);
+    expect(verify(created.secret, both[1])).toBeTruthy();
+    const delivery = await eventually(async () => {
+      const body = (await app.request().get(`/api/webhooks/deliveries/${id}`).set(as(bob))).body;
+      return body.attempts.length === 2 ? body : undefined;
+    });
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: [{ attempt: 1 }, { attempt: 2 }] });
+    expect((await app.request().post(`/api/webhooks/deliveries/${id}/retry`).set(as(alice))).status).toBe(404);
+  });
+});
+
+describe('100 consecutive failures', () => {
+  it('disables the subscription at exactly the 100th, cancels its retries, e-mails the owner once; PATCH re-enables', async () => {
+    const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/always-fail`, events: ['order.paid', 'article.deleted'] });
+    const mailsBefore = smtp.messages.length;
+    // 120 events with 4 attempts each: far more than 100 attempts would be made if nothing stopped them.
+    const response = await publish({ events: Array.from({ length: 120 }, (_, i) => ({ type: 'article.deleted', payload: { n: i } })) });
+    expect(response.status).toBe(202);
+
+    const disabled = await eventually(async () => {
+      const view = await subscription(created.id, alice);
+      return view.is_active ? undefined : view;
+    }, 20_000, 'the subscription is disabled');
+    expect(disabled).toMatchObject({ is_active: false, failure_count: 100, disabled_at: expect.stringMatching(ISO) });
+
+    const [mail] = await smtp.waitFor(mailsBefore + 1, 10_000).then((all) => all.slice(mailsBefore));
+    expect(mail.to).toEqual([alice.email]);
+    expect(mail.subject).toBe('Your webhook subscription was disabled');
+    expect(unfolded(mail.raw)).toContain(created.id);
+
+    // Nothing is left to send, no further attempt is counted, and no second e-mail follows.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const deliveries = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=retrying`).set(as(alice))).body;
+    expect(deliveries.meta.total).toBe(0);
+    const pending = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=pending`).set(as(alice))).body;
+    expect(pending.meta.total).toBe(0);
+    const cancelled = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1&status=cancelled`).set(as(alice))).body;
+    expect(cancelled.meta.total).toBeGreaterThan(0);
+    expect((await subscription(created.id, alice)).failure_count).toBe(100);
+    expect(smtp.messages.slice(mailsBefore).filter((message) => unfolded(message.raw).includes(created.id))).toHaveLength(1);
+    const attempts = posts(receiver).filter((request) => request.path === '/always-fail').length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(posts(receiver).filter((request) => request.path === '/always-fail').length).toBe(attempts);
+
+    // A disabled subscription gets no new deliveries and refuses manual retries.
+    const later = await publish({ type: 'order.paid', payload: { id: 'after' } });
+    const flakyAndOthers = later.body.deliveries;
+    const anyDelivery = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1`).set(as(alice))).body.data[0];
+    const refused = await app.request().post(`/api/webhooks/deliveries/${anyDelivery.id}/retry`).set(as(alice));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: expect.any(String), code: 'subscription_inactive' });
+
+    const enabled = await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ is_active: true });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ is_active: true, failure_count: 0, disabled_at: null });
+    const again = await publish({ type: 'order.paid', payload: { id: 'again' } });
+    expect(again.body.deliveries).toBe(flakyAndOthers + 1);
+  });
+});
+
+describe('events the site publishes by itself', () => {
+  it('announces article and product changes made through the document service', async () => {
+    const created = await subscribe(app, bob, {
+      endpoint_url: `${receiver.url}/content`,
+      events: ['article.created', 'article.updated', 'article.published', 'article.deleted', 'product.created', 'product.updated'],
+    });
+    const article = await app.strapi.documents('api::article.article').create({ data: { title: 'Webhooks at work', slug: 'webhooks-at-work', status: 'draft' } });
+    await app.strapi.documents('api::article.article').update({ documentId: article.documentId, data: { status: 'published' } });
+    await app.strapi.documents('api::article.article').delete({ documentId: article.documentId });
+    const product = await app.strapi.documents('api::product.product').create({ data: { name: 'Signed mug', slug: 'signed-mug', price: 9.5, stock: 3, published: true } });
+    await app.strapi.documents('api::product.product').update({ documentId: product.documentId, data: { stock: 2 } });
+
+    const received = await waitForPosts(receiver, 6, onPath('/content'));
+    const events = received.map((request) => ({ ...eventOf(request), verified: Boolean(verify(created.secret, request)) }));
+    const types = events.map((event) => event.type);
+    expect([...types].sort()).toEqual(['article.created', 'article.deleted', 'article.published', 'article.updated', 'product.created', 'product.updated']);
+    const published = events.find((event) => event.type === 'article.published');
+    expect(published?.data).toEqual({
+      id: expect.stringMatching(UUID),
+      title: 'Webhooks at work',
+      slug: 'webhooks-at-work',
+      status: 'published',
+      createdAt: expect.stringMatching(ISO),
+      updatedAt: expect.stringMatching(ISO),
+    });
+    expect(events.find((event) => event.type === 'article.deleted')?.data.id).toBe(published?.data.id);
+    expect(events.find((event) => event.type === 'product.updated')?.data).toEqual({
+      id: product.documentId,
+      name: 'Signed mug',
+      slug: 'signed-mug',
+      price: 9.5,
+      stock: 2,
+      published: true,
+      deleted: false,
+    });
+    expect(events.every((event) => event.verified)).toBe(true);
+  });
+});
