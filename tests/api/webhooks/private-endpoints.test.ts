@@ -1,0 +1,74 @@
+import { startApp, type TestApp } from '../../helpers/app';
+import { registerUser, type TestUser } from '../../helpers/users';
+import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
+
+/**
+ * With OUTBOUND_ALLOW_PRIVATE=false (production's default), endpoints on loopback, private,
+ * link-local or metadata addresses are refused when saved (422 endpoint_not_allowed), also
+ * through a host name that resolves there; and a delivery to one is a failed attempt, never a
+ * request.
+ */
+let app: TestApp;
+let alice: TestUser;
+
+beforeAll(async () => {
+  // No worker: the test events queued at creation are never sent anywhere.
+  app = await startApp({ env: { OUTBOUND_ALLOW_PRIVATE: 'false', WEBHOOK_WORKER: 'false' } });
+  alice = await registerUser(app);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
+
+async function subscriptionCount(): Promise<number> {
+  const table = app.strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
+  const [{ total }] = await app.strapi.db.connection(table).count({ total: '*' });
+  return Number(total);
+}
+
+it.each([
+  'http://127.0.0.1:8080/hook',
+  'http://localhost:8080/hook',
+  'http://[::1]/hook',
+  'http://10.1.2.3/hook',
+  'http://192.168.0.10/hook',
+  'http://172.16.5.4/hook',
+  'http://169.254.169.254/latest/meta-data',
+  'http://100.64.0.1/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://0.0.0.0/hook',
+])('refuses %s with 422 endpoint_not_allowed and stores nothing', async (endpoint_url) => {
+  const before = await subscriptionCount();
+  const response = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url, events: ['order.created'] });
+  expect(response.status).toBe(422);
+  expect(response.body).toEqual({ error: expect.any(String), code: 'endpoint_not_allowed' });
+  expect(await subscriptionCount()).toBe(before);
+});
+
+it('refuses moving an existing subscription onto a private address', async () => {
+  // .invalid never resolves (RFC 2606): a name that does not resolve yet is accepted, and nothing leaves the machine.
+  const created = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url: 'https://hook.example.invalid/hook', events: ['order.created'] });
+  expect(created.status).toBe(201);
+  const response = await app.request().patch(`/api/webhooks/subscriptions/${created.body.id}`).set(as(alice)).send({ endpoint_url: 'http://localhost/hook' });
+  expect(response.status).toBe(422);
+  expect(response.body.code).toBe('endpoint_not_allowed');
+  const view = await app.request().get(`/api/webhooks/subscriptions/${created.body.id}`).set(as(alice));
+  expect(view.body.endpoint_url).toBe('https://hook.example.invalid/hook');
+});
+
+it('fails a delivery to an address that became private, without sending it', async () => {
+  const created = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url: 'https://hook.example.invalid/hook', events: ['order.created'] });
+  // As if the name had been re-pointed after it was saved (the check at connect time is what counts).
+  const table = app.strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
+  await app.strapi.db.connection(table).where({ uuid: created.body.id }).update({ endpoint_url: 'http://localhost:9/hook' });
+  await app.strapi.plugin('api-suite').service('webhook-subscriptions').forget('*');
+  const response = await app.request().post(`/api/webhooks/subscriptions/${created.body.id}/test`).set(as(alice));
+  expect(response.status).toBe(200);
+  expect(response.body).toMatchObject({ delivered: false, status_code: null });
+  const delivery = await app.request().get(`/api/webhooks/deliveries/${response.body.delivery_id}`).set(as(alice));
+  expect(delivery.body.status).toBe('failed');
+  expect(delivery.body.attempts[0].error).toMatch(/^endpoint_not_allowed: /);
+});
