@@ -18,6 +18,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (header === undefined) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date names its day and month; Date.parse alone would read "-5" as a year.
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, Math.ceil((at - now) / 1000));
