@@ -78,9 +78,11 @@ const feature: FeatureModule = {
     await getService(strapi, 'webhooks').settle();
     const deliveriesService = getService(strapi, 'webhook-deliveries');
     await deliveriesService.stop();
-    // Let running deliveries finish and record their outcome before the database closes.
-    await getService(strapi, 'platform').jobs().close(getConfig(strapi).jobs.shutdownTimeoutMs);
-    await deliveriesService.flush();
+    if (deliveriesService.running()) {
+      // Let running deliveries finish and record their outcome before the database closes.
+      await getService(strapi, 'platform').jobs().close(getConfig(strapi).jobs.shutdownTimeoutMs);
+      await deliveriesService.flush();
+    }
   },
   contentTypes,
   services: {

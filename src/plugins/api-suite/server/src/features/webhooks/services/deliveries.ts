@@ -166,6 +166,11 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       sweeper.unref();
     },
 
+    /** Whether this process runs the delivery worker. */
+    running(): boolean {
+      return started;
+    },
+
     async stop(): Promise<void> {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
