@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
-import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
@@ -72,21 +72,21 @@ describe('POST /api/webhooks/subscriptions', () => {
   });
 
   it.each([
-    [{ events: ['order.created'] }, 'endpoint_url'],
-    [{ endpoint_url: 'not a url', events: ['order.created'] }, 'endpoint_url'],
-    [{ endpoint_url: 'ftp://example.com/x', events: ['order.created'] }, 'endpoint_url'],
-    [{ endpoint_url: 'https://example.com/x', events: [] }, 'events'],
-    [{ endpoint_url: 'https://example.com/x', events: 'order.created' }, 'events'],
-    [{ endpoint_url: 'https://example.com/x', events: [42] }, 'events.0'],
-    [{ endpoint_url: 'https://example.com/x', events: Array.from({ length: 10_000 }, (_, i) => `order.e${i}`) }, 'events'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], headers: ['x'] }, 'headers'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], headers: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`x-h${i}`, 'v'])) }, 'headers'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'webhook-signature': 'v1,forged' } }, 'headers'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'x-ok': 'line\r\nbreak' } }, 'headers.x-ok'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], timeout_seconds: 31 }, 'timeout_seconds'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], description: 7 }, 'description'],
-    [{ endpoint_url: 'https://example.com/x', events: ['*'], secret: 'mine' }, '(body)'],
-  ])('answers 400 and stores nothing for %j', async (body, field) => {
+    ['no endpoint_url', { events: ['order.created'] }, 'endpoint_url'],
+    ['an endpoint_url that is not a URL', { endpoint_url: 'not a url', events: ['order.created'] }, 'endpoint_url'],
+    ['an ftp endpoint_url', { endpoint_url: 'ftp://example.com/x', events: ['order.created'] }, 'endpoint_url'],
+    ['no events', { endpoint_url: 'https://example.com/x', events: [] }, 'events'],
+    ['events as a string', { endpoint_url: 'https://example.com/x', events: 'order.created' }, 'events'],
+    ['a number among events', { endpoint_url: 'https://example.com/x', events: [42] }, 'events.0'],
+    ['10,000 events', { endpoint_url: 'https://example.com/x', events: Array.from({ length: 10_000 }, (_, i) => `order.e${i}`) }, 'events'],
+    ['headers as an array', { endpoint_url: 'https://example.com/x', events: ['*'], headers: ['x'] }, 'headers'],
+    ['5,000 headers', { endpoint_url: 'https://example.com/x', events: ['*'], headers: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`x-h${i}`, 'v'])) }, 'headers'],
+    ['a signature header', { endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'webhook-signature': 'v1,forged' } }, 'headers'],
+    ['a header value with a line break', { endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'x-ok': 'line\r\nbreak' } }, 'headers.x-ok'],
+    ['timeout_seconds of 31', { endpoint_url: 'https://example.com/x', events: ['*'], timeout_seconds: 31 }, 'timeout_seconds'],
+    ['a description that is a number', { endpoint_url: 'https://example.com/x', events: ['*'], description: 7 }, 'description'],
+    ['a secret chosen by the caller', { endpoint_url: 'https://example.com/x', events: ['*'], secret: 'mine' }, '(body)'],
+  ] as Array<[string, Record<string, unknown>, string]>)('answers 400 to %s and stores nothing', async (_label, body, field) => {
     const before = (await tableRows(UIDS.webhookSubscription)).length;
     const response = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send(body);
     expect(response.status).toBe(400);
@@ -273,5 +273,38 @@ describe('GET /api/webhooks/event-types', () => {
       expect(names).toContain(name);
     }
     expect(response.body.data[0]).toEqual({ name: expect.any(String), description: expect.any(String), example_payload: expect.any(Object) });
+  });
+});
+
+describe('the admin panel', () => {
+  it('gives a subscription created by an editor its identity, an encrypted secret and its topics', async () => {
+    const session = await adminSession(app);
+    const response = await app
+      .request()
+      .post('/content-manager/collection-types/plugin::api-suite.webhook-subscription')
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ consumer_id: alice.consumer_id, endpoint_url: `${receiver.url}/hooks/editor`, events: ['order.paid'], is_active: true, timeout_seconds: 10 });
+    expect(response.status).toBe(201);
+    const row = (await tableRows(UIDS.webhookSubscription)).find((candidate) => candidate.endpoint_url === `${receiver.url}/hooks/editor`);
+    expect(row?.uuid).toMatch(UUID);
+    expect(String(row?.secret)).toMatch(/^v1:/);
+    const topics = (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id);
+    expect(topics.map((topic) => topic.event_type)).toEqual(['order.paid']);
+    // It is alice's like any other, and receives what it subscribes to.
+    const view = await app.request().get(`/api/webhooks/subscriptions/${row?.uuid}`).set(as(alice));
+    expect(view.body).toMatchObject({ id: row?.uuid, events: ['order.paid'], is_active: true });
+    const published = await app.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.paid', payload: { id: 'editor' } });
+    expect(published.body.deliveries).toBeGreaterThanOrEqual(1);
+    await waitForPosts(receiver, 1, (request) => request.path === '/hooks/editor');
+
+    // An editor's change of events moves the topics with it.
+    const edited = await app
+      .request()
+      .put(`/content-manager/collection-types/plugin::api-suite.webhook-subscription/${response.body.data.documentId}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ events: ['order.created'] });
+    expect(edited.status).toBe(200);
+    const after = (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id);
+    expect(after.map((topic) => topic.event_type)).toEqual(['order.created']);
   });
 });

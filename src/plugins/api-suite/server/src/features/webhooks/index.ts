@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
@@ -25,6 +26,8 @@ const feature: FeatureModule = {
     registerContentEvents(strapi);
   },
   async bootstrap({ strapi }) {
+    const resyncAfterCommit = (id: number | undefined) =>
+      id ? afterCommit(strapi, () => getService(strapi, 'webhook-subscriptions').resyncTopics(id)) : undefined;
     // Edits made in the admin panel: a subscription created there gets its identity and secret,
     // and its topics (what publishing matches on) follow its events; caches are cleared.
     strapi.db.lifecycles.subscribe({
@@ -40,21 +43,10 @@ const feature: FeatureModule = {
         const data = event.params.data as Record<string, unknown>;
         for (const fixed of ['uuid', 'secret', 'secret_old']) delete data[fixed];
       },
-      async afterCreate(event) {
-        const id = (event.result as { id?: number } | undefined)?.id;
-        if (id) await getService(strapi, 'webhook-subscriptions').resyncTopics(id);
-      },
-      async afterUpdate(event) {
-        const id = (event.result as { id?: number } | undefined)?.id;
-        if (id) await getService(strapi, 'webhook-subscriptions').resyncTopics(id);
-      },
-      async afterDelete(event) {
-        const id = (event.result as { id?: number } | undefined)?.id;
-        if (id) await getService(strapi, 'webhook-subscriptions').resyncTopics(id);
-      },
-      async afterDeleteMany() {
-        await getService(strapi, 'webhook-subscriptions').pruneTopics();
-      },
+      afterCreate: (event) => resyncAfterCommit((event.result as { id?: number } | undefined)?.id),
+      afterUpdate: (event) => resyncAfterCommit((event.result as { id?: number } | undefined)?.id),
+      afterDelete: (event) => resyncAfterCommit((event.result as { id?: number } | undefined)?.id),
+      afterDeleteMany: () => afterCommit(strapi, () => getService(strapi, 'webhook-subscriptions').pruneTopics()),
     });
     strapi.db.lifecycles.subscribe({
       models: [UIDS.webhookEventType],
@@ -98,5 +90,21 @@ const feature: FeatureModule = {
   },
   routes: { 'content-api': contentApiRoutes },
 };
+
+/**
+ * Run `work` once the current transaction commits (at once outside one). Lifecycle hooks run
+ * inside the content manager's transaction; work done on another connection there would wait
+ * for it (on SQLite's single connection, forever), and would act on a change that may yet roll back.
+ */
+function afterCommit(strapi: Core.Strapi, work: () => Promise<void>): void {
+  const run = () => {
+    work().catch((error: Error) => strapi.log.error(`[api-suite] webhooks: ${error.message}`));
+  };
+  if (!strapi.db.inTransaction()) {
+    run();
+    return;
+  }
+  void strapi.db.transaction(({ onCommit }) => onCommit(run)).catch(() => undefined);
+}
 
 export default feature;
