@@ -1,7 +1,7 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /** Webhook subscriptions (contract section 3): create, list, read, change, delete, test, rotate. */
@@ -252,6 +252,17 @@ describe('reading and changing subscriptions', () => {
     expect(verify(response.body.secret, { ...received, headers: { ...received.headers, 'webhook-signature': signatures[0] } })).toBeTruthy();
     const view = await app.request().get(`/api/webhooks/subscriptions/${created.id}`).set(as(bob));
     expect(view.body.secret_rotated_at).toMatch(ISO);
+
+    // Eleven minutes later (the rotation moved back in time): the new signature only.
+    const table = app.strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
+    await app.strapi.db.connection(table).where({ uuid: created.id }).update({ secret_rotated_at: new Date(Date.now() - 11 * 60_000) });
+    await app.strapi.plugin('api-suite').service('webhook-subscriptions').forget('*');
+    const later = await app.request().post(`/api/webhooks/subscriptions/${created.id}/test`).set(as(bob));
+    const after = posts(receiver).find((request) => request.headers['webhook-id'] === later.body.delivery_id);
+    if (!after) throw new Error('the later test delivery did not arrive');
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(response.body.secret, after)).toBeTruthy();
+    expect(() => verify(created.secret, after)).toThrow();
   });
 
   it('deletes a subscription with its deliveries', async () => {
@@ -288,8 +299,10 @@ describe('the admin panel', () => {
     const row = (await tableRows(UIDS.webhookSubscription)).find((candidate) => candidate.endpoint_url === `${receiver.url}/hooks/editor`);
     expect(row?.uuid).toMatch(UUID);
     expect(String(row?.secret)).toMatch(/^v1:/);
-    const topics = (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id);
-    expect(topics.map((topic) => topic.event_type)).toEqual(['order.paid']);
+    // Topics are rewritten once the editor's transaction has committed, a moment after the answer.
+    const topicsOf = async () => (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id).map((topic) => topic.event_type);
+    await eventually(async () => ((await topicsOf()).length > 0 ? true : undefined), 5_000, 'topics written');
+    expect(await topicsOf()).toEqual(['order.paid']);
     // It is alice's like any other, and receives what it subscribes to.
     const view = await app.request().get(`/api/webhooks/subscriptions/${row?.uuid}`).set(as(alice));
     expect(view.body).toMatchObject({ id: row?.uuid, events: ['order.paid'], is_active: true });
@@ -304,7 +317,7 @@ describe('the admin panel', () => {
       .set('Authorization', `Bearer ${session.token}`)
       .send({ events: ['order.created'] });
     expect(edited.status).toBe(200);
-    const after = (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id);
-    expect(after.map((topic) => topic.event_type)).toEqual(['order.created']);
+    await eventually(async () => ((await topicsOf())[0] === 'order.created' ? true : undefined), 5_000, 'topics rewritten');
+    expect(await topicsOf()).toEqual(['order.created']);
   });
 });
