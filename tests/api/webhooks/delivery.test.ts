@@ -173,6 +173,21 @@ describe('POST /api/webhooks/events', () => {
   });
 });
 
+describe('publishing for one consumer', () => {
+  it('delivers events about a consumer\'s own resources to that consumer\'s subscriptions only', async () => {
+    await subscribe(app, alice, { endpoint_url: `${receiver.url}/scoped/alice`, events: ['run.completed'] });
+    await subscribe(app, bob, { endpoint_url: `${receiver.url}/scoped/bob`, events: ['run.completed'] });
+    const webhooks = app.strapi.plugin('api-suite').service('webhooks');
+    const published = await webhooks.publish('run.completed', { run_id: 1 }, { consumerId: alice.consumer_id });
+    // Alice's one subscription; not bob's, nor bob's wildcard subscriptions from the first test.
+    expect(published.deliveries).toBe(1);
+    await waitForPosts(receiver, 1, onPath('/scoped/alice'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(posts(receiver).filter(onPath('/scoped/bob'))).toHaveLength(0);
+    expect(posts(receiver).filter((request) => request.path.startsWith('/fan/') && request.headers['x-webhook-event'] === 'run.completed')).toHaveLength(0);
+  });
+});
+
 describe('retries', () => {
   it('gets everything to a receiver that fails for a while, by retries that keep the webhook-id', async () => {
     const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/flaky`, events: ['order.paid'] });

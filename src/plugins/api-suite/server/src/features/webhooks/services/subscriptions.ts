@@ -302,13 +302,18 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       await this.forget('*');
     },
 
-    /** The active subscribers of each type, the wildcard's included, through the topics index. */
-    async subscribersOf(types: string[]): Promise<Map<string, number[]>> {
-      const rows = (await knex()(`${topicsTable()} as t`)
+    /**
+     * The active subscribers of each type, the wildcard's included, through the topics index;
+     * only `consumerId`'s own subscriptions when the events are that consumer's business.
+     */
+    async subscribersOf(types: string[], consumerId?: string): Promise<Map<string, number[]>> {
+      const query = knex()(`${topicsTable()} as t`)
         .join(`${table()} as s`, 's.id', 't.subscription_id')
         .whereIn('t.event_type', [...new Set([...types, WILDCARD])])
         .where('s.is_active', true)
-        .select('t.event_type as event_type', 't.subscription_id as subscription_id')) as Array<{ event_type: string; subscription_id: number }>;
+        .select('t.event_type as event_type', 't.subscription_id as subscription_id');
+      if (consumerId !== undefined) query.where('s.consumer_id', consumerId);
+      const rows = (await query) as Array<{ event_type: string; subscription_id: number }>;
       const byTopic = new Map<string, number[]>();
       for (const row of rows) {
         const list = byTopic.get(row.event_type) ?? [];

@@ -10,6 +10,11 @@ export interface WebhookEvent {
   payload: Record<string, unknown>;
 }
 
+export interface PublishOptions {
+  /** Only this consumer's subscriptions receive the event. */
+  consumerId?: string;
+}
+
 export interface Published {
   event_id: string;
   /** Delivery records created: one per matching active subscription. */
@@ -18,8 +23,10 @@ export interface Published {
 
 interface Pending {
   events: Array<WebhookEvent & { id: string; timestamp: string }>;
-  /** Deliver to these subscriptions rather than to the type's subscribers (test events). */
+  /** Deliver to this subscription rather than to the type's subscribers (test events). */
   only?: number;
+  /** Deliver only to this consumer's subscriptions (events about a consumer's own resources). */
+  consumerId?: string;
   resolve(result: Published[]): void;
   reject(error: unknown): void;
 }
@@ -42,15 +49,27 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   const persist = async (round: Pending[]): Promise<Published[][]> => {
     const eventTypes = getService(strapi, 'webhook-event-types');
     const subscriptions = getService(strapi, 'webhook-subscriptions');
-    const types = [...new Set(round.filter((pending) => pending.only === undefined).flatMap((pending) => pending.events.map((event) => event.type)))];
-    const subscribers = types.length > 0 ? await subscriptions.subscribersOf(types) : new Map<string, number[]>();
+    // One lookup per audience: everybody's subscriptions, or one consumer's.
+    const audiences = new Map<string, { consumerId?: string; types: Set<string> }>();
+    for (const pending of round) {
+      if (pending.only !== undefined) continue;
+      const key = pending.consumerId === undefined ? '' : `c:${pending.consumerId}`;
+      const audience = audiences.get(key) ?? { consumerId: pending.consumerId, types: new Set<string>() };
+      for (const event of pending.events) audience.types.add(event.type);
+      audiences.set(key, audience);
+    }
+    const subscribersByAudience = new Map<string, Map<string, number[]>>();
+    for (const [key, audience] of audiences) {
+      subscribersByAudience.set(key, await subscriptions.subscribersOf([...audience.types], audience.consumerId));
+    }
     const active = new Set((await eventTypes.listActive()).map((type) => type.name));
 
     const now = new Date();
     const rows: Record<string, unknown>[] = [];
     const jobs: DeliveryJobData[] = [];
-    const results = round.map((pending) =>
-      pending.events.map((event) => {
+    const results = round.map((pending) => {
+      const subscribers = subscribersByAudience.get(pending.consumerId === undefined ? '' : `c:${pending.consumerId}`) ?? new Map<string, number[]>();
+      return pending.events.map((event) => {
         // A type an editor switched off is not published (the test event always is).
         const targets = pending.only !== undefined ? [pending.only] : active.has(event.type) ? (subscribers.get(event.type) ?? []) : [];
         if (targets.length === 0) return { event_id: event.id, deliveries: 0 };
@@ -76,8 +95,8 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
           jobs.push({ delivery: uuid, subscription, type: event.type, body, attempt: 1 });
         }
         return { event_id: event.id, deliveries: targets.length };
-      })
-    );
+      });
+    });
     if (rows.length > 0) {
       await strapi.db.connection.transaction((trx) => insertChunked(trx, deliveriesTable(), rows));
       try {
@@ -118,29 +137,33 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     });
   };
 
-  const submit = (events: WebhookEvent[], only?: number): Promise<Published[]> =>
+  const submit = (events: WebhookEvent[], scope: { only?: number; consumerId?: string } = {}): Promise<Published[]> =>
     new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
-      queue.push({ events: events.map((event) => ({ ...event, id: randomUUID(), timestamp })), only, resolve, reject });
+      queue.push({ events: events.map((event) => ({ ...event, id: randomUUID(), timestamp })), ...scope, resolve, reject });
       startDrain();
     });
 
   return {
-    /** Publish one event to every active subscription of its type (or of `*`). */
-    async publish(type: string, payload: Record<string, unknown>): Promise<Published> {
-      const [result] = await submit([{ type, payload }]);
+    /**
+     * Publish one event to every active subscription of its type (or of `*`). With `consumerId`,
+     * only that consumer's subscriptions receive it: events about one consumer's resources
+     * (scraper runs, orders) never reach another consumer.
+     */
+    async publish(type: string, payload: Record<string, unknown>, options: PublishOptions = {}): Promise<Published> {
+      const [result] = await submit([{ type, payload }], { consumerId: options.consumerId });
       return result;
     },
 
     /** Publish several events in one round. */
-    async publishMany(events: WebhookEvent[]): Promise<Published[]> {
+    async publishMany(events: WebhookEvent[], options: PublishOptions = {}): Promise<Published[]> {
       if (events.length === 0) return [];
-      return submit(events);
+      return submit(events, { consumerId: options.consumerId });
     },
 
     /** An event for one subscription only, whatever it subscribes to (the test event). */
     async publishTo(subscriptionId: number, type: string, payload: Record<string, unknown>): Promise<Published> {
-      const [result] = await submit([{ type, payload }], subscriptionId);
+      const [result] = await submit([{ type, payload }], { only: subscriptionId });
       return result;
     },
 
