@@ -60,7 +60,14 @@ export const configSchema = z
       .strict(),
     scrapers: z
       .object({
-        proxyPools: z.record(z.string(), z.array(z.string().regex(/^(https?|socks5?):\/\//, 'must be a proxy URL')).min(1)),
+        proxyPools: z.record(
+          z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'pool names are letters, digits, _ and -'),
+          z.array(z.string().regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// proxy URL')).min(1)
+        ),
+        /** Runs executed at once by this process. */
+        concurrency: z.number().int().min(1).max(100),
+        /** Whether this process executes runs and schedule ticks. */
+        worker: z.boolean(),
       })
       .strict(),
     frontendOrigin: z.string().url(),
@@ -107,7 +114,9 @@ export default {
       worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
     },
     scrapers: {
-      proxyPools: {},
+      proxyPools: parseProxyPools(env('SCRAPER_PROXY_POOLS')),
+      concurrency: env.int('SCRAPER_CONCURRENCY', 4) as number,
+      worker: parseBoolean(env('SCRAPER_WORKER'), true, 'SCRAPER_WORKER'),
     },
     // FRONTEND_ORIGIN may list several origins for CORS; return URLs use the first.
     frontendOrigin: (parseList(env('FRONTEND_ORIGIN')) ?? ['http://localhost:3000'])[0].replace(/\/+$/, ''),
@@ -133,6 +142,18 @@ export function parseSchedule(value: string | undefined): number[] {
     }
     return seconds;
   });
+}
+
+/** SCRAPER_PROXY_POOLS: a JSON object of pool names to lists of proxy URLs. */
+export function parseProxyPools(value: string | undefined): Record<string, string[]> {
+  if (value === undefined || value.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, string[]>;
+  } catch {
+    // reported below
+  }
+  throw new Error('SCRAPER_PROXY_POOLS must be a JSON object such as {"residential":["http://proxy-1:8080","http://proxy-2:8080"]}');
 }
 
 /** "a, b" → ["a", "b"]; unset or blank → undefined (the default applies). */

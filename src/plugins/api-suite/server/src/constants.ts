@@ -12,6 +12,9 @@ export const UIDS = {
   webhookEventType: 'plugin::api-suite.webhook-event-type',
   webhookDelivery: 'plugin::api-suite.webhook-delivery',
   webhookAttempt: 'plugin::api-suite.webhook-attempt',
+  scraper: 'plugin::api-suite.scraper',
+  scraperRun: 'plugin::api-suite.scraper-run',
+  scraperResult: 'plugin::api-suite.scraper-result',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (contract section 1). */

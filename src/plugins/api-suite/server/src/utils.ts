@@ -9,6 +9,8 @@ import type { PlansService } from './features/access/services/plans';
 import type { UsageService } from './features/access/services/usage';
 import type { HttpService } from './features/platform/services/http';
 import type { PlatformService } from './features/platform/services/platform';
+import type { ScraperRunsService } from './features/scrapers/services/runs';
+import type { ScrapersService } from './features/scrapers/services/scrapers';
 import type { WebhookDeliveriesService } from './features/webhooks/services/deliveries';
 import type { WebhookEventTypesService } from './features/webhooks/services/event-types';
 import type { WebhookSubscriptionsService } from './features/webhooks/services/subscriptions';
@@ -28,6 +30,8 @@ export interface Services {
   'webhook-subscriptions': WebhookSubscriptionsService;
   'webhook-event-types': WebhookEventTypesService;
   'webhook-deliveries': WebhookDeliveriesService;
+  scrapers: ScrapersService;
+  'scraper-runs': ScraperRunsService;
 }
 
 export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { isNativeError } from 'node:util/types';
-import { Agent, buildConnector, errors as undiciErrors, type Dispatcher } from 'undici';
+import { Agent, buildConnector, errors as undiciErrors, ProxyAgent, type Dispatcher } from 'undici';
 import { EndpointNotAllowedError, isForbiddenAddress, unbracketHost } from './address-guard';
 
 export { EndpointNotAllowedError, isForbiddenAddress } from './address-guard';
@@ -44,6 +44,13 @@ export interface OutboundRequest {
   signal?: AbortSignal;
   /** Body kept up to this size, default 64 KiB; the rest is drained and discarded. */
   maxResponseBytes?: number;
+  /**
+   * An http:// or https:// forward proxy to send the request through. The proxy resolves the
+   * target itself, so the target is checked against the guard by name first (a DNS answer that
+   * changes between that check and the proxy's own lookup is not caught); the connection to the
+   * proxy is not guarded, since proxies are configured by the site owner.
+   */
+  proxy?: string;
 }
 
 export interface OutboundResponse {
@@ -114,12 +121,24 @@ export function createOutbound(options: OutboundOptions): Outbound {
     keepAliveMaxTimeout: keepAliveTimeoutMs,
   });
 
-  return {
+  const proxies = new Map<string, ProxyAgent>();
+  const proxyAgent = (proxy: string): ProxyAgent => {
+    let dispatcher = proxies.get(proxy);
+    if (!dispatcher) {
+      dispatcher = new ProxyAgent({ uri: parseHttpUrl(proxy).href, connections: options.connectionsPerOrigin ?? OUTBOUND_DEFAULTS.connectionsPerOrigin });
+      proxies.set(proxy, dispatcher);
+    }
+    return dispatcher;
+  };
+
+  const outbound: Outbound = {
     dispatcher: agent,
     allowPrivate,
 
     async request(input, req = {}) {
       const url = parseHttpUrl(input);
+      if (req.proxy && !allowPrivate) await outbound.assertAllowed(url);
+      const dispatcher: Dispatcher = req.proxy ? proxyAgent(req.proxy) : agent;
       const timeoutMs = req.timeoutMs ?? OUTBOUND_DEFAULTS.requestTimeoutMs;
       const maxResponseBytes = req.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;
       const callerSignal = req.signal;
@@ -133,7 +152,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
 
       try {
         const exchanged = await untilAborted(
-          exchange(agent, url, req, { signal: controller.signal, timeoutMs, maxResponseBytes, userAgent }),
+          exchange(dispatcher, url, req, { signal: controller.signal, timeoutMs, maxResponseBytes, userAgent }),
           controller.signal
         );
         return { ...exchanged, durationMs: Math.round(performance.now() - started) };
@@ -155,9 +174,11 @@ export function createOutbound(options: OutboundOptions): Outbound {
     },
 
     async close() {
-      await agent.close();
+      await Promise.all([agent.close(), ...[...proxies.values()].map((dispatcher) => dispatcher.close())]);
+      proxies.clear();
     },
   };
+  return outbound;
 }
 
 /**

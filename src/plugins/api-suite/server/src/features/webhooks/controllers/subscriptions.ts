@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ApiError, respondWebhooks } from '../../../http/errors';
-import { EndpointNotAllowedError } from '../../../outbound';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../access/controllers/principal';
 import { TEST_EVENT_TYPE } from '../event-catalog';
 import { ROTATION_WINDOW_MS } from '../signing';
 import type { SubscriptionRow } from '../services/subscriptions';
+import { checkEndpoint, checkEvents, createSubscription, testPayload } from '../create-subscription';
 import { createSubscriptionBody, listQuery, updateSubscriptionBody, uuidParam } from '../validation';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
@@ -22,47 +22,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return row;
   };
 
-  const checkEvents = async (events: string[] | undefined) => {
-    if (!events) return;
-    const unknown = await getService(strapi, 'webhook-event-types').unknown(events);
-    if (unknown.length > 0) {
-      throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
-    }
-  };
-
-  /** Refuse addresses OUTBOUND_ALLOW_PRIVATE forbids; a name that does not resolve yet is accepted (deliveries will say). */
-  const checkEndpoint = async (url: string | undefined) => {
-    if (url === undefined) return;
-    try {
-      await getService(strapi, 'platform').outbound().assertAllowed(url);
-    } catch (error) {
-      if (error instanceof EndpointNotAllowedError) {
-        throw new ApiError(422, 'endpoint_not_allowed', `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`);
-      }
-    }
-  };
-
-  /** The non-blocking reachability probe: its result is logged, never part of the answer. */
-  const probe = (row: SubscriptionRow) => {
-    getService(strapi, 'platform')
-      .outbound()
-      .request(row.endpoint_url, { method: 'HEAD', timeoutMs: 5_000, maxResponseBytes: 0 })
-      .then(
-        (response) => strapi.log.info(`[api-suite] webhooks: ${row.endpoint_url} is reachable (HEAD answered ${response.status})`),
-        (error: Error) => strapi.log.warn(`[api-suite] webhooks: ${row.endpoint_url} did not answer a reachability probe: ${error.message}`)
-      );
-  };
-
   return {
     async create(ctx: Context) {
       await respondWebhooks(ctx, async () => {
         const caller = consumerOf(ctx);
         const body = createSubscriptionBody.parse(ctx.request.body ?? {});
-        await checkEvents(body.events);
-        await checkEndpoint(body.endpoint_url);
-        const { row, secret } = await subscriptions().create(caller.consumerId as string, body);
-        await getService(strapi, 'webhooks').publishTo(row.id, TEST_EVENT_TYPE, testPayload(row));
-        probe(row);
+        const { row, secret } = await createSubscription(strapi, caller.consumerId as string, body);
         const view = subscriptions().present(row);
         ctx.status = 201;
         // The secret is shown here and at rotation only: it is stored encrypted and never listed.
@@ -89,8 +54,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondWebhooks(ctx, async () => {
         const row = await owned(ctx);
         const body = updateSubscriptionBody.parse(ctx.request.body ?? {});
-        await checkEvents(body.events);
-        await checkEndpoint(body.endpoint_url);
+        await checkEvents(strapi, body.events);
+        await checkEndpoint(strapi, body.endpoint_url);
         ctx.body = subscriptions().present(await subscriptions().update(row, body));
       });
     },
@@ -131,6 +96,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 };
 
-function testPayload(row: SubscriptionRow): Record<string, unknown> {
-  return { subscription_id: row.uuid, message: 'This is a test event. Verify its signature with your subscription secret.' };
-}

@@ -1,0 +1,85 @@
+/**
+ * Scrapers, their runs and the results they collect (contract section 4). Each belongs to the
+ * consumer that created it (`consumer_id`). Runs and results are written by the run worker
+ * straight through knex, so they refer to their scraper and run by plain integer columns.
+ */
+const editable = {
+  'content-manager': { visible: true },
+  'content-type-builder': { visible: false },
+};
+
+export default {
+  scraper: {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_scrapers',
+      info: { singularName: 'scraper', pluralName: 'scrapers', displayName: 'Scraper', description: 'A registered crawler: start URL, selectors, limits and schedule' },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        consumer_id: { type: 'string', required: true, configurable: false },
+        name: { type: 'string', required: true, maxLength: 200 },
+        url: { type: 'string', required: true, maxLength: 2048 },
+        schedule: { type: 'string', maxLength: 100 },
+        proxy_pool: { type: 'string', maxLength: 100 },
+        rate_limit: { type: 'integer', default: 5, min: 1, max: 100 },
+        headers: { type: 'json' },
+        max_pages: { type: 'integer', default: 100, min: 1 },
+        follow_links: { type: 'boolean', default: false },
+        // Text rather than json: PostgreSQL's jsonb would reorder the fields, and their order is the CSV's columns.
+        selectors: { type: 'text' },
+        respect_robots_txt: { type: 'boolean', default: true },
+        status: { type: 'enumeration', enum: ['idle', 'running'], default: 'idle', required: true },
+        current_run_id: { type: 'integer' },
+        skipped_ticks: { type: 'integer', default: 0 },
+        last_skipped_at: { type: 'datetime' },
+      },
+      indexes: [{ name: 'api_suite_scrapers_consumer', columns: ['consumer_id', 'id'] }],
+    },
+  },
+  'scraper-run': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_scraper_runs',
+      info: { singularName: 'scraper-run', pluralName: 'scraper-runs', displayName: 'Scraper run' },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        scraper_id: { type: 'integer', required: true },
+        status: { type: 'enumeration', enum: ['pending', 'running', 'completed', 'failed', 'stopped'], default: 'pending', required: true },
+        trigger: { type: 'enumeration', enum: ['manual', 'schedule'], default: 'manual', required: true },
+        started_at: { type: 'datetime' },
+        finished_at: { type: 'datetime' },
+        items_collected: { type: 'integer', default: 0 },
+        pages_fetched: { type: 'integer', default: 0 },
+        pages_failed: { type: 'integer', default: 0 },
+        error: { type: 'text' },
+        // Refreshed every second by the process running it; a stale one means that process died.
+        heartbeat_at: { type: 'datetime' },
+      },
+      indexes: [
+        { name: 'api_suite_scraper_runs_scraper', columns: ['scraper_id', 'id'] },
+        { name: 'api_suite_scraper_runs_status', columns: ['status', 'heartbeat_at'] },
+      ],
+    },
+  },
+  'scraper-result': {
+    schema: {
+      kind: 'collectionType',
+      collectionName: 'api_suite_scraper_results',
+      info: { singularName: 'scraper-result', pluralName: 'scraper-results', displayName: 'Scraper result' },
+      options: { draftAndPublish: false },
+      pluginOptions: editable,
+      attributes: {
+        scraper_id: { type: 'integer', required: true },
+        run_id: { type: 'integer', required: true },
+        url: { type: 'text', required: true },
+        data: { type: 'json' },
+      },
+      indexes: [
+        { name: 'api_suite_scraper_results_scraper', columns: ['scraper_id', 'id'] },
+        { name: 'api_suite_scraper_results_run', columns: ['run_id', 'id'] },
+      ],
+    },
+  },
+};

@@ -1,0 +1,196 @@
+import { Readable } from 'node:stream';
+import type { Core } from '@strapi/strapi';
+import { stringify } from 'csv-stringify';
+import type { Context } from 'koa';
+import { ApiError, respondV1 } from '../../../http/errors';
+import { getConfig, getService } from '../../../utils';
+import { consumerOf } from '../../access/controllers/principal';
+import { checkEndpoint, createSubscription } from '../../webhooks/create-subscription';
+import { AlreadyRunningError, presentRun } from '../services/runs';
+import type { ScraperRow } from '../services/scrapers';
+import { createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
+
+/** `/api/v1/scrapers*` and `/api/v1/webhooks` (contract section 4): the caller's own scrapers; others' answer 404. */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const scrapers = () => getService(strapi, 'scrapers');
+  const runs = () => getService(strapi, 'scraper-runs');
+
+  const owned = async (ctx: Context): Promise<ScraperRow> => {
+    const caller = consumerOf(ctx);
+    const raw = String(ctx.params.id ?? '');
+    const row = /^\d{1,10}$/.test(raw) ? await scrapers().get(Number(raw)) : null;
+    if (!row || (row.consumer_id !== caller.consumerId && !caller.isAdmin)) throw new ApiError(404, 'not_found', 'Scraper not found');
+    return row;
+  };
+
+  /** A proxy pool must be one the site configured; the start URL must be an address we may fetch. */
+  const checkConfig = async (body: { proxy_pool?: string | null; url?: string }) => {
+    if (body.proxy_pool) {
+      const pools = Object.keys(getConfig(strapi).scrapers.proxyPools);
+      if (!pools.includes(body.proxy_pool)) {
+        const known = pools.length === 0 ? 'no proxy pool is configured' : `configured pools: ${pools.join(', ')}`;
+        throw new ApiError(400, 'validation_error', `proxy_pool: must name a configured proxy pool (${known})`, [{ field: 'proxy_pool', message: `must name a configured proxy pool (${known})` }]);
+      }
+    }
+    await checkEndpoint(strapi, body.url);
+  };
+
+  return {
+    async create(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const caller = consumerOf(ctx);
+        const body = createScraperBody.parse(ctx.request.body ?? {});
+        await checkConfig(body);
+        ctx.status = 201;
+        ctx.body = scrapers().present(await scrapers().create(caller.consumerId as string, body));
+      });
+    },
+
+    async find(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const caller = consumerOf(ctx);
+        const query = listQuery.parse(ctx.query);
+        const { rows, total } = await scrapers().list(caller.consumerId as string, query.page, query.limit);
+        ctx.body = { data: rows.map((row) => scrapers().present(row)), meta: { page: query.page, limit: query.limit, total } };
+      });
+    },
+
+    async findOne(ctx: Context) {
+      await respondV1(ctx, async () => {
+        ctx.body = scrapers().present(await owned(ctx));
+      });
+    },
+
+    async update(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        const body = updateScraperBody.parse(ctx.request.body ?? {});
+        await checkConfig(body);
+        ctx.body = scrapers().present(await scrapers().update(row, body));
+      });
+    },
+
+    async delete(ctx: Context) {
+      await respondV1(ctx, async () => {
+        await scrapers().remove(await owned(ctx));
+        ctx.status = 204;
+        ctx.body = null;
+      });
+    },
+
+    async run(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        try {
+          const run = await runs().begin(row, 'manual');
+          ctx.status = 202;
+          ctx.body = { run_id: run.id, status: 'started' };
+        } catch (error) {
+          if (error instanceof AlreadyRunningError) {
+            throw new ApiError(409, 'already_running', `Scraper ${row.id} is already running${error.runId ? ` (run ${error.runId})` : ''}`);
+          }
+          throw error;
+        }
+      });
+    },
+
+    async stop(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        const run = await runs().stopActive(row.id);
+        if (!run) throw new ApiError(409, 'not_running', `Scraper ${row.id} is not running`);
+        ctx.body = { run_id: run.id, status: 'stopped' };
+      });
+    },
+
+    async status(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        const latest = await runs().latest(row.id);
+        ctx.body = latest
+          ? { id: row.id, status: latest.status, last_run: presentRun(latest), items_count: latest.items_collected ?? 0 }
+          : { id: row.id, status: 'idle', last_run: null, items_count: 0 };
+      });
+    },
+
+    async runs(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        const query = listQuery.parse(ctx.query);
+        const { rows, total } = await runs().list(row.id, query.page, query.limit);
+        ctx.body = { data: rows.map(presentRun), meta: { page: query.page, limit: query.limit, total } };
+      });
+    },
+
+    async runOne(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        const raw = String(ctx.params.runId ?? '');
+        const run = /^\d{1,10}$/.test(raw) ? await runs().get(Number(raw)) : null;
+        if (!run || run.scraper_id !== row.id) throw new ApiError(404, 'not_found', 'Run not found');
+        ctx.body = presentRun(run);
+      });
+    },
+
+    async results(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const row = await owned(ctx);
+        const query = resultsQuery.parse(ctx.query);
+        if (query.format === 'json') {
+          const { rows, total } = await runs().results(row.id, { runId: query.run_id, page: query.page, limit: query.limit });
+          ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
+          return;
+        }
+        const name = `scraper-${row.id}${query.run_id ? `-run-${query.run_id}` : ''}-results`;
+        const results = runs().allResults(row.id, query.run_id);
+        if (query.format === 'ndjson') {
+          // attachment() guesses a type from the extension: the exact type is set after it.
+          ctx.attachment(`${name}.ndjson`);
+          ctx.type = 'application/x-ndjson';
+          ctx.body = Readable.from(
+            (async function* ndjson() {
+              for await (const result of results) yield `${JSON.stringify(result)}\n`;
+            })()
+          );
+          return;
+        }
+        const fields = csvFields(row);
+        ctx.attachment(`${name}.csv`);
+        ctx.type = 'text/csv; charset=utf-8';
+        ctx.body = Readable.from(
+          (async function* rows() {
+            for await (const result of results) {
+              yield [result.id, result.run_id, result.url, result.created_at, ...fields.map((field) => csvValue(result.data[field.key]))];
+            }
+          })()
+        ).pipe(stringify({ header: true, columns: ['id', 'run_id', 'url', 'created_at', ...fields.map((field) => field.column)] }));
+      });
+    },
+
+    /** `POST /api/v1/webhooks`: a section 3 subscription to this consumer's run events. */
+    async runEventsWebhook(ctx: Context) {
+      await respondV1(ctx, async () => {
+        const caller = consumerOf(ctx);
+        const body = runEventsWebhookBody.parse(ctx.request.body ?? {});
+        const events = body.events ?? [...RUN_EVENTS];
+        const { row, secret } = await createSubscription(strapi, caller.consumerId as string, { endpoint_url: body.url, events, description: body.description });
+        const view = getService(strapi, 'webhook-subscriptions').present(row);
+        ctx.status = 201;
+        ctx.body = { id: view.id, url: view.endpoint_url, events: view.events, secret, created_at: view.created_at };
+      });
+    },
+  };
+};
+
+/** CSV columns after id, run_id, url and created_at: the scraper's fields, or the default url and title. */
+function csvFields(row: ScraperRow): Array<{ key: string; column: string }> {
+  const selectors = (typeof row.selectors === 'string' ? JSON.parse(row.selectors) : row.selectors) as ScraperSelectors | null;
+  const keys = selectors?.fields ? Object.keys(selectors.fields) : ['url', 'title'];
+  const fixed = new Set(['id', 'run_id', 'url', 'created_at']);
+  return keys.map((key) => ({ key, column: fixed.has(key) ? `data_${key}` : key }));
+}
+
+function csvValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

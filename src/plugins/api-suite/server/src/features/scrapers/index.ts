@@ -1,0 +1,40 @@
+import type { FeatureModule } from '../types';
+import { UIDS } from '../../constants';
+import { getConfig, getService } from '../../utils';
+import contentTypes from './content-types';
+import scrapersController from './controllers/scrapers';
+import { contentApiRoutes } from './routes';
+import runs from './services/runs';
+import scrapers from './services/scrapers';
+
+/**
+ * Scraper control (contract section 4): registered scrapers crawled on demand and on schedule
+ * through the jobs port, with their runs, results and run events.
+ */
+const feature: FeatureModule = {
+  name: 'scrapers',
+  async bootstrap({ strapi }) {
+    // A schedule changed or a scraper deleted in the admin panel follows on the jobs port.
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.scraper],
+      async afterUpdate(event) {
+        const row = event.result as { id?: number; schedule?: string | null } | undefined;
+        if (row?.id) await getService(strapi, 'scrapers').syncSchedule({ id: row.id, schedule: row.schedule ?? null });
+      },
+      async afterDelete(event) {
+        const id = (event.result as { id?: number } | undefined)?.id;
+        if (id) await getService(strapi, 'scrapers').unschedule(id);
+      },
+    });
+    if (getConfig(strapi).scrapers.worker) await getService(strapi, 'scraper-runs').start();
+  },
+  async destroy({ strapi }) {
+    await getService(strapi, 'scraper-runs').stop();
+  },
+  contentTypes,
+  services: { scrapers, 'scraper-runs': runs },
+  controllers: { scrapers: scrapersController },
+  routes: { 'content-api': contentApiRoutes },
+};
+
+export default feature;

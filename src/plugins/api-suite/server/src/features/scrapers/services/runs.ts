@@ -1,0 +1,421 @@
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../constants';
+import { insertChunked, fromJson, tableOf, toBool, toCount, toIso } from '../../../db';
+import type { Job } from '../../../jobs';
+import { documentId } from '../../../random';
+import { getConfig, getService } from '../../../utils';
+import { crawl, type CrawlSummary } from '../crawler';
+import type { ScraperSelectors } from '../validation';
+import { TICK_QUEUE, type ScraperRow } from './scrapers';
+
+export const RUN_QUEUE = 'scraper-runs';
+const RUN_JOB = 'run';
+const HEARTBEAT_MS = 1_000;
+/** A running run whose heartbeat is older than this lost its process. */
+const STALE_AFTER_MS = 15_000;
+const SWEEP_INTERVAL_MS = 10_000;
+const RESULT_BATCH = 200;
+const INTERRUPTED = 'interrupted: the process running this run stopped before it finished (crash or restart)';
+
+export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+
+export interface RunRow {
+  id: number;
+  scraper_id: number;
+  status: RunStatus;
+  trigger: 'manual' | 'schedule';
+  started_at: unknown;
+  finished_at: unknown;
+  items_collected: number | null;
+  pages_fetched: number | null;
+  pages_failed: number | null;
+  error: string | null;
+  created_at: unknown;
+}
+
+export class AlreadyRunningError extends Error {
+  constructor(readonly runId: number | null) {
+    super('A run of this scraper is already pending or running');
+    this.name = 'AlreadyRunningError';
+  }
+}
+
+/**
+ * Runs: starting one is a compare-and-set on the scraper's status (idle → running) in the same
+ * transaction that creates the run, so concurrent requests, a cron tick and a second instance
+ * never start two. The run itself executes on the jobs port, writes results in batches as they
+ * come, beats a heartbeat every second, and can be stopped from any instance within a second
+ * (over Redis at once, else by the heartbeat reading the run's status).
+ */
+const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const runsTable = () => tableOf(strapi, UIDS.scraperRun);
+  const resultsTable = () => tableOf(strapi, UIDS.scraperResult);
+  const scrapersTable = () => tableOf(strapi, UIDS.scraper);
+  const knex = () => strapi.db.connection;
+  const jobs = () => getService(strapi, 'platform').jobs();
+  const channel = () => `${getConfig(strapi).jobs.prefix}:scrapers:stop`;
+  /** Runs executing in this process, by id. */
+  const active = new Map<number, AbortController>();
+  let sweeper: NodeJS.Timeout | undefined;
+  let started = false;
+
+  const abortLocally = (runId: number) => active.get(runId)?.abort(new Error('stopped'));
+
+  const publish = async (scraper: Pick<ScraperRow, 'consumer_id'>, type: string, run: RunRow) => {
+    try {
+      await getService(strapi, 'webhooks').publish(type, runPayload(run), { consumerId: scraper.consumer_id });
+    } catch (error) {
+      strapi.log.error(`[api-suite] scrapers: ${type} for run ${run.id} not published: ${(error as Error).message}`);
+    }
+  };
+
+  const service = {
+    /** Start the worker, fail runs whose process died, restore schedules, and keep sweeping. */
+    async start(): Promise<void> {
+      if (started) return;
+      started = true;
+      const settings = getConfig(strapi).scrapers;
+      const interrupted = await this.failInterrupted(jobs().driver === 'in-process');
+      if (interrupted > 0) strapi.log.warn(`[api-suite] scrapers: marked ${interrupted} interrupted run(s) failed`);
+      jobs().process<{ runId: number }>(RUN_QUEUE, (job) => this.execute(job), { concurrency: settings.concurrency });
+      jobs().process<{ scraperId: number }>(TICK_QUEUE, (job) => this.tick(job.data.scraperId), { concurrency: 4 });
+      const schedules = await getService(strapi, 'scrapers').rebuildSchedules();
+      if (schedules > 0) strapi.log.info(`[api-suite] scrapers: ${schedules} schedule(s) restored`);
+      const subscriber = getService(strapi, 'platform').subscriber('scrapers');
+      if (subscriber) {
+        subscriber.on('message', (_channel: string, message: string) => abortLocally(Number(message)));
+        await subscriber.subscribe(channel());
+      }
+      sweeper = setInterval(() => {
+        this.failInterrupted(false).catch((error: Error) => strapi.log.error(`[api-suite] scrapers: sweep failed: ${error.message}`));
+      }, SWEEP_INTERVAL_MS);
+      sweeper.unref();
+    },
+
+    running(): boolean {
+      return started;
+    },
+
+    async stop(): Promise<void> {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
+      for (const controller of active.values()) controller.abort(new Error('shutting down'));
+    },
+
+    /**
+     * Compare-and-set idle → running and the run's creation, in one transaction; then its job.
+     * Throws AlreadyRunningError when a run is pending or running.
+     */
+    async begin(scraper: ScraperRow, trigger: 'manual' | 'schedule'): Promise<RunRow> {
+      const now = new Date();
+      const runId = await knex().transaction(async (trx) => {
+        const claimed = await trx(scrapersTable()).where({ id: scraper.id, status: 'idle' }).update({ status: 'running', updated_at: now });
+        if (claimed !== 1) return null;
+        const [inserted] = (await trx(runsTable())
+          .insert({
+            document_id: documentId(),
+            scraper_id: scraper.id,
+            status: 'pending',
+            trigger,
+            items_collected: 0,
+            pages_fetched: 0,
+            pages_failed: 0,
+            created_at: now,
+            updated_at: now,
+            published_at: now,
+          })
+          .returning('id')) as Array<{ id: number } | number>;
+        const id = typeof inserted === 'number' ? inserted : inserted.id;
+        await trx(scrapersTable()).where({ id: scraper.id }).update({ current_run_id: id });
+        return id;
+      });
+      if (runId === null) {
+        const current = (await knex()(scrapersTable()).select('current_run_id').where({ id: scraper.id }).first()) as { current_run_id: number | null } | undefined;
+        throw new AlreadyRunningError(current?.current_run_id ?? null);
+      }
+      try {
+        await jobs().enqueue(RUN_QUEUE, RUN_JOB, { runId }, { jobId: `run-${runId}` });
+      } catch (error) {
+        await this.finish(runId, scraper.id, { status: 'failed', error: `could not be queued: ${(error as Error).message}` });
+        throw error;
+      }
+      const run = await this.get(runId);
+      if (!run) throw new Error('the new run could not be read back');
+      return run;
+    },
+
+    /** A cron tick: start a run, or record that the scraper was busy. */
+    async tick(scraperId: number): Promise<void> {
+      const scraper = await getService(strapi, 'scrapers').get(scraperId);
+      if (!scraper || !scraper.schedule) return;
+      try {
+        await this.begin(scraper, 'schedule');
+      } catch (error) {
+        if (!(error instanceof AlreadyRunningError)) throw error;
+        await knex()(scrapersTable())
+          .where({ id: scraperId })
+          .update({ skipped_ticks: knex().raw('COALESCE(skipped_ticks, 0) + 1'), last_skipped_at: new Date() });
+        strapi.log.info(`[api-suite] scrapers: scheduled run of scraper ${scraperId} skipped, run ${error.runId} still in progress`);
+      }
+    },
+
+    /** The run job. */
+    async execute(job: Job<{ runId: number }>): Promise<void> {
+      const runId = job.data.runId;
+      const startedAt = new Date();
+      const claimed = await knex()(runsTable())
+        .where({ id: runId, status: 'pending' })
+        .update({ status: 'running', started_at: startedAt, heartbeat_at: startedAt, updated_at: startedAt });
+      // Stopped before it began, or already taken up: nothing to do.
+      if (claimed !== 1) return;
+      const run = (await this.get(runId)) as RunRow;
+      const scraper = await getService(strapi, 'scrapers').get(run.scraper_id);
+      if (!scraper) return;
+      await publish(scraper, 'run.started', run);
+
+      const controller = new AbortController();
+      active.set(runId, controller);
+      const progress = { items: 0, pages: 0, failed: 0 };
+      let buffer: Array<Record<string, unknown>> = [];
+      const flushResults = async () => {
+        const rows = buffer;
+        buffer = [];
+        if (rows.length > 0) await insertChunked(knex(), resultsTable(), rows);
+      };
+      const heartbeat = setInterval(() => {
+        void (async () => {
+          const current = (await knex()(runsTable()).select('status').where({ id: runId }).first()) as { status: RunStatus } | undefined;
+          if (!current || current.status !== 'running') {
+            controller.abort(new Error('stopped'));
+            return;
+          }
+          await knex()(runsTable())
+            .where({ id: runId, status: 'running' })
+            .update({ heartbeat_at: new Date(), items_collected: progress.items, pages_fetched: progress.pages, pages_failed: progress.failed });
+        })().catch((error: Error) => strapi.log.warn(`[api-suite] scrapers: heartbeat of run ${runId}: ${error.message}`));
+      }, HEARTBEAT_MS);
+
+      let summary: CrawlSummary | undefined;
+      let crash: string | null = null;
+      try {
+        summary = await this.crawlFor(scraper, controller.signal, {
+          onItems: async (items) => {
+            const now = new Date();
+            for (const item of items) {
+              buffer.push({
+                document_id: documentId(),
+                scraper_id: scraper.id,
+                run_id: runId,
+                url: item.url,
+                data: JSON.stringify(item.data),
+                created_at: now,
+                updated_at: now,
+                published_at: now,
+              });
+            }
+            progress.items += items.length;
+            if (buffer.length >= RESULT_BATCH) await flushResults();
+          },
+          onPage: (page) => {
+            progress.pages += 1;
+            if (!page.ok) progress.failed += 1;
+          },
+        });
+        await flushResults();
+      } catch (error) {
+        crash = (error as Error).message;
+        await flushResults().catch(() => undefined);
+      } finally {
+        clearInterval(heartbeat);
+        active.delete(runId);
+      }
+
+      const stopped = controller.signal.aborted;
+      const counts = {
+        items_collected: progress.items,
+        pages_fetched: summary?.pagesFetched ?? progress.pages,
+        pages_failed: summary?.pagesFailed ?? progress.failed,
+      };
+      const outcome: { status: RunStatus; error: string | null } = stopped
+        ? { status: 'stopped', error: null }
+        : crash
+          ? { status: 'failed', error: crash }
+          : summary?.startError
+            ? { status: 'failed', error: summary.startError }
+            : { status: 'completed', error: null };
+      await this.finish(runId, scraper.id, { ...outcome, ...counts });
+      const finished = (await this.get(runId)) as RunRow;
+      // A stop made elsewhere already answered; the event tells the final counts once the run has wound down.
+      await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}`, finished);
+      if (counts.items_collected > 0) await publish(scraper, 'results.created', finished);
+    },
+
+    /** Crawl with the scraper's settings through the plugin's guarded outbound client. */
+    async crawlFor(
+      scraper: ScraperRow,
+      signal: AbortSignal,
+      callbacks: { onItems: (items: Array<{ url: string; data: Record<string, unknown> }>) => Promise<void>; onPage: (page: { ok: boolean }) => void }
+    ): Promise<CrawlSummary> {
+      const outbound = getService(strapi, 'platform').outbound();
+      const pools = getConfig(strapi).scrapers.proxyPools;
+      const proxies = scraper.proxy_pool ? (pools[scraper.proxy_pool] ?? []) : [];
+      if (scraper.proxy_pool && proxies.length === 0) throw new Error(`proxy pool "${scraper.proxy_pool}" is no longer configured`);
+      return crawl({
+        startUrl: scraper.url,
+        maxPages: scraper.max_pages ?? 100,
+        followLinks: toBool(scraper.follow_links),
+        rateLimit: scraper.rate_limit ?? 5,
+        headers: fromJson<Record<string, string>>(scraper.headers, {}),
+        proxies,
+        respectRobotsTxt: scraper.respect_robots_txt === null ? true : toBool(scraper.respect_robots_txt),
+        selectors: fromJson<ScraperSelectors | null>(scraper.selectors, null) ?? undefined,
+        signal,
+        request: (url, init) =>
+          outbound.request(url, { method: 'GET', headers: init.headers, signal: init.signal, timeoutMs: init.timeoutMs, proxy: init.proxy, maxResponseBytes: 5 * 1024 * 1024 }),
+        onItems: callbacks.onItems,
+        onPage: callbacks.onPage,
+      });
+    },
+
+    /** Record the end of a run (unless a stop already did) and make its scraper idle again. */
+    async finish(runId: number, scraperId: number, outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number }): Promise<void> {
+      const now = new Date();
+      const counts = Object.fromEntries(
+        Object.entries({ items_collected: outcome.items_collected, pages_fetched: outcome.pages_fetched, pages_failed: outcome.pages_failed }).filter(([, value]) => value !== undefined)
+      );
+      await knex().transaction(async (trx) => {
+        const ended = await trx(runsTable())
+          .where({ id: runId })
+          .whereIn('status', ['pending', 'running'])
+          .update({ status: outcome.status, error: outcome.error ?? null, finished_at: now, updated_at: now, ...counts });
+        // Stopped already: keep its status and time, record the final counts.
+        if (ended === 0 && Object.keys(counts).length > 0) await trx(runsTable()).where({ id: runId }).update(counts);
+        await trx(scrapersTable()).where({ id: scraperId, current_run_id: runId }).update({ status: 'idle', current_run_id: null, updated_at: now });
+      });
+    },
+
+    /** Stop the scraper's pending or running run; null when nothing runs. */
+    async stopActive(scraperId: number, reason?: string): Promise<RunRow | null> {
+      const scraper = (await knex()(scrapersTable()).select('current_run_id', 'consumer_id').where({ id: scraperId }).first()) as
+        | { current_run_id: number | null; consumer_id: string }
+        | undefined;
+      const runId = scraper?.current_run_id;
+      if (!scraper || !runId) return null;
+      const before = await this.get(runId);
+      await this.finish(runId, scraperId, { status: 'stopped', error: reason ?? null });
+      abortLocally(runId);
+      await getService(strapi, 'platform').redis()?.publish(channel(), String(runId));
+      const run = await this.get(runId);
+      // A run that never began gets its event here; a running one sends it as it winds down.
+      if (run && before?.status === 'pending') await publish(scraper, 'run.stopped', run);
+      return run;
+    },
+
+    /**
+     * Runs whose process died: running with a stale heartbeat (any driver), and at boot with the
+     * in-process driver every pending or running run (its job lived in the dead process).
+     */
+    async failInterrupted(atBootInProcess: boolean): Promise<number> {
+      const staleBefore = new Date(Date.now() - STALE_AFTER_MS);
+      const query = knex()(runsTable()).select('id', 'scraper_id');
+      if (atBootInProcess) query.whereIn('status', ['pending', 'running']);
+      else query.where({ status: 'running' }).where((where) => where.whereNull('heartbeat_at').orWhere('heartbeat_at', '<', staleBefore));
+      const rows = (await query) as Array<{ id: number; scraper_id: number }>;
+      for (const row of rows) {
+        if (active.has(row.id)) continue;
+        await this.finish(row.id, row.scraper_id, { status: 'failed', error: INTERRUPTED });
+        const scraper = await getService(strapi, 'scrapers').get(row.scraper_id);
+        const run = await this.get(row.id);
+        if (scraper && run) await publish(scraper, 'run.failed', run);
+      }
+      return rows.length;
+    },
+
+    async get(id: number): Promise<RunRow | null> {
+      return ((await knex()(runsTable()).select('*').where({ id }).first()) as RunRow | undefined) ?? null;
+    },
+
+    async latest(scraperId: number): Promise<RunRow | null> {
+      return ((await knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').first()) as RunRow | undefined) ?? null;
+    },
+
+    async list(scraperId: number, page: number, limit: number): Promise<{ rows: RunRow[]; total: number }> {
+      const [rows, counted] = await Promise.all([
+        knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        knex()(runsTable()).where({ scraper_id: scraperId }).count({ count: '*' }).first(),
+      ]);
+      return { rows: rows as RunRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
+    },
+
+    async results(scraperId: number, options: { runId?: number; page: number; limit: number }) {
+      const scoped = () => {
+        const query = knex()(resultsTable()).where({ scraper_id: scraperId });
+        if (options.runId !== undefined) query.where({ run_id: options.runId });
+        return query;
+      };
+      const [rows, counted] = await Promise.all([
+        scoped().select('id', 'run_id', 'url', 'data', 'created_at').orderBy('id', 'asc').limit(options.limit).offset((options.page - 1) * options.limit),
+        scoped().count({ count: '*' }).first(),
+      ]);
+      return { rows: (rows as ResultRow[]).map(presentResult), total: toCount((counted as { count?: unknown } | undefined)?.count) };
+    },
+
+    /** Every matching result, in id order, a page at a time (for streaming exports). */
+    async *allResults(scraperId: number, runId?: number): AsyncGenerator<ReturnType<typeof presentResult>> {
+      let lastId = 0;
+      for (;;) {
+        const query = knex()(resultsTable()).select('id', 'run_id', 'url', 'data', 'created_at').where({ scraper_id: scraperId }).where('id', '>', lastId);
+        if (runId !== undefined) query.where({ run_id: runId });
+        const rows = (await query.orderBy('id', 'asc').limit(1000)) as ResultRow[];
+        for (const row of rows) yield presentResult(row);
+        if (rows.length < 1000) return;
+        lastId = rows[rows.length - 1].id;
+      }
+    },
+  };
+  return service;
+};
+
+interface ResultRow {
+  id: number;
+  run_id: number;
+  url: string;
+  data: unknown;
+  created_at: unknown;
+}
+
+function presentResult(row: ResultRow) {
+  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), created_at: toIso(row.created_at) };
+}
+
+export function presentRun(run: RunRow) {
+  return {
+    id: run.id,
+    scraper_id: run.scraper_id,
+    status: run.status,
+    trigger: run.trigger,
+    started_at: toIso(run.started_at),
+    finished_at: toIso(run.finished_at),
+    items_collected: run.items_collected ?? 0,
+    pages_fetched: run.pages_fetched ?? 0,
+    pages_failed: run.pages_failed ?? 0,
+    error: run.error ?? null,
+    created_at: toIso(run.created_at),
+  };
+}
+
+/** The payload of every run event (contract section 4). */
+function runPayload(run: RunRow): Record<string, unknown> {
+  return {
+    run_id: run.id,
+    scraper_id: run.scraper_id,
+    status: run.status,
+    started_at: toIso(run.started_at),
+    finished_at: toIso(run.finished_at),
+    items_collected: run.items_collected ?? 0,
+    error: run.error ?? null,
+  };
+}
+
+export type ScraperRunsService = ReturnType<typeof runsService>;
+export default runsService;

@@ -1,0 +1,185 @@
+import type { Core } from '@strapi/strapi';
+import { createTask } from 'node-cron';
+import { UIDS } from '../../../constants';
+import { documentId } from '../../../random';
+import { fromJson, tableOf, toBool, toCount, toIso } from '../../../db';
+import { getService } from '../../../utils';
+import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
+
+export interface ScraperRow {
+  id: number;
+  consumer_id: string;
+  name: string;
+  url: string;
+  schedule: string | null;
+  proxy_pool: string | null;
+  rate_limit: number | null;
+  headers: unknown;
+  max_pages: number | null;
+  follow_links: unknown;
+  selectors: unknown;
+  respect_robots_txt: unknown;
+  status: 'idle' | 'running';
+  current_run_id: number | null;
+  skipped_ticks: number | null;
+  last_skipped_at: unknown;
+  created_at: unknown;
+  updated_at: unknown;
+}
+
+export const SCRAPER_DEFAULTS = { rate_limit: 5, max_pages: 100, follow_links: false, respect_robots_txt: true } as const;
+export const TICK_QUEUE = 'scraper-ticks';
+const TICK_JOB = 'tick';
+
+/**
+ * Registered scrapers: their rows, and their schedules kept in step with every create, update
+ * and delete (and rebuilt from the database at boot) on the jobs port, so that with Redis one
+ * tick starts one run whichever instance takes it.
+ */
+const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const table = () => tableOf(strapi, UIDS.scraper);
+  const knex = () => strapi.db.connection;
+  const jobs = () => getService(strapi, 'platform').jobs();
+
+  return {
+    async create(consumerId: string, body: CreateScraperBody): Promise<ScraperRow> {
+      const now = new Date();
+      const [inserted] = (await knex()(table())
+        .insert({
+          document_id: documentId(),
+          consumer_id: consumerId,
+          name: body.name,
+          url: body.url,
+          schedule: body.schedule ?? null,
+          proxy_pool: body.proxy_pool ?? null,
+          rate_limit: body.rate_limit ?? SCRAPER_DEFAULTS.rate_limit,
+          headers: JSON.stringify(body.headers ?? {}),
+          max_pages: body.max_pages ?? SCRAPER_DEFAULTS.max_pages,
+          follow_links: body.follow_links ?? SCRAPER_DEFAULTS.follow_links,
+          selectors: body.selectors ? JSON.stringify(body.selectors) : null,
+          respect_robots_txt: body.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
+          status: 'idle',
+          skipped_ticks: 0,
+          created_at: now,
+          updated_at: now,
+          published_at: now,
+        })
+        .returning('id')) as Array<{ id: number } | number>;
+      const id = typeof inserted === 'number' ? inserted : inserted.id;
+      const row = await this.get(id);
+      if (!row) throw new Error('the new scraper could not be read back');
+      await this.syncSchedule(row);
+      return row;
+    },
+
+    async list(consumerId: string, page: number, limit: number): Promise<{ rows: ScraperRow[]; total: number }> {
+      const [rows, counted] = await Promise.all([
+        knex()(table()).select('*').where({ consumer_id: consumerId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        knex()(table()).where({ consumer_id: consumerId }).count({ count: '*' }).first(),
+      ]);
+      return { rows: rows as ScraperRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
+    },
+
+    async get(id: number): Promise<ScraperRow | null> {
+      return ((await knex()(table()).select('*').where({ id }).first()) as ScraperRow | undefined) ?? null;
+    },
+
+    async update(row: ScraperRow, body: UpdateScraperBody): Promise<ScraperRow> {
+      const changes: Record<string, unknown> = { updated_at: new Date() };
+      for (const key of ['name', 'url', 'schedule', 'proxy_pool', 'rate_limit', 'max_pages', 'follow_links', 'respect_robots_txt'] as const) {
+        if (body[key] !== undefined) changes[key] = body[key];
+      }
+      if (body.headers !== undefined) changes.headers = JSON.stringify(body.headers);
+      if (body.selectors !== undefined) changes.selectors = body.selectors === null ? null : JSON.stringify(body.selectors);
+      await knex()(table()).where({ id: row.id }).update(changes);
+      const updated = await this.get(row.id);
+      if (!updated) throw new Error('the scraper disappeared while it was updated');
+      if (body.schedule !== undefined) await this.syncSchedule(updated);
+      return updated;
+    },
+
+    /** Stops its run, drops its schedule, and deletes it with its runs and results. */
+    async remove(row: ScraperRow): Promise<void> {
+      await this.unschedule(row.id);
+      await getService(strapi, 'scraper-runs').stopActive(row.id, 'the scraper was deleted');
+      await knex().transaction(async (trx) => {
+        await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
+        await trx(tableOf(strapi, UIDS.scraperRun)).where({ scraper_id: row.id }).delete();
+        await trx(table()).where({ id: row.id }).delete();
+      });
+    },
+
+    /** The schedule on the jobs port follows the row: set, replaced or removed. */
+    async syncSchedule(row: Pick<ScraperRow, 'id' | 'schedule'>): Promise<void> {
+      if (!row.schedule) {
+        await this.unschedule(row.id);
+        return;
+      }
+      await jobs().schedule(TICK_QUEUE, scheduleId(row.id), { cron: row.schedule, name: TICK_JOB, data: { scraperId: row.id } });
+    },
+
+    async unschedule(id: number): Promise<void> {
+      await jobs().unschedule(TICK_QUEUE, scheduleId(id));
+    },
+
+    /** Every schedule from the database, at boot. */
+    async rebuildSchedules(): Promise<number> {
+      const rows = (await knex()(table()).select('id', 'schedule').whereNotNull('schedule')) as Array<Pick<ScraperRow, 'id' | 'schedule'>>;
+      let count = 0;
+      for (const row of rows) {
+        try {
+          await this.syncSchedule(row);
+          if (row.schedule) count += 1;
+        } catch (error) {
+          strapi.log.error(`[api-suite] scrapers: schedule of scraper ${row.id} ("${row.schedule}") not restored: ${(error as Error).message}`);
+        }
+      }
+      return count;
+    },
+
+    present(row: ScraperRow) {
+      return {
+        id: row.id,
+        name: row.name,
+        url: row.url,
+        schedule: row.schedule ?? null,
+        proxy_pool: row.proxy_pool ?? null,
+        rate_limit: row.rate_limit ?? SCRAPER_DEFAULTS.rate_limit,
+        headers: fromJson<Record<string, string>>(row.headers, {}),
+        max_pages: row.max_pages ?? SCRAPER_DEFAULTS.max_pages,
+        follow_links: toBool(row.follow_links),
+        selectors: fromJson<ScraperSelectors | null>(row.selectors, null),
+        respect_robots_txt: row.respect_robots_txt === null || row.respect_robots_txt === undefined ? true : toBool(row.respect_robots_txt),
+        status: row.status,
+        next_run_at: nextRunAt(row.schedule),
+        skipped_runs: row.skipped_ticks ?? 0,
+        last_skipped_at: toIso(row.last_skipped_at),
+        created_at: toIso(row.created_at),
+        updated_at: toIso(row.updated_at),
+      };
+    },
+  };
+};
+
+function scheduleId(id: number): string {
+  return `scraper-${id}`;
+}
+
+/** The next tick of a cron expression, or null without one. */
+export function nextRunAt(schedule: string | null | undefined): string | null {
+  if (!schedule) return null;
+  try {
+    const task = createTask(schedule, () => undefined);
+    try {
+      // getNextRun() answers only for a started task; getNextRuns computes from the expression.
+      return task.getNextRuns(1)[0]?.toISOString() ?? null;
+    } finally {
+      void task.destroy();
+    }
+  } catch {
+    return null;
+  }
+}
+
+export type ScrapersService = ReturnType<typeof scrapersService>;
+export default scrapersService;

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { assertValidCronSchedule } from '../../../jobs';
+import { validateSelectors } from '../crawler';
+
+/** Bodies and queries of the scraper routes (contract section 4), validated at the edge. */
+const MAX_ID = 2_147_483_647;
+export const MAX_HEADERS = 20;
+export const MAX_PAGES_LIMIT = 10_000;
+export const RUN_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created'] as const;
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1000}$/;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+const schedule = z
+  .string()
+  .trim()
+  .max(100)
+  .refine((value) => {
+    try {
+      assertValidCronSchedule({ cron: value, name: 'tick' });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be a cron expression of 5 fields (minute first) or 6 (second first)');
+
+const headers = z
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object of header names to string values')
+  .refine((value) => Object.keys(value).length <= MAX_HEADERS, `must hold at most ${MAX_HEADERS} headers`)
+  .pipe(
+    z.record(
+      z.string().regex(HEADER_NAME, 'header names must be HTTP tokens of at most 100 characters'),
+      z.string().regex(HEADER_VALUE, 'header values must be strings of at most 1000 characters without line breaks')
+    )
+  );
+
+const selectors = z.unknown().superRefine((value, ctx) => {
+  for (const problem of validateSelectors(value)) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const fields = {
+  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  url: httpUrl,
+  schedule: schedule.nullable(),
+  proxy_pool: z.string().trim().min(1).max(100).nullable(),
+  rate_limit: z.number().int('must be a whole number').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100'),
+  headers,
+  max_pages: z.number().int('must be a whole number').min(1, `must be between 1 and ${MAX_PAGES_LIMIT}`).max(MAX_PAGES_LIMIT, `must be between 1 and ${MAX_PAGES_LIMIT}`),
+  follow_links: z.boolean(),
+  selectors: selectors.nullable() as z.ZodType<ScraperSelectors | null>,
+  respect_robots_txt: z.boolean(),
+};
+
+export interface ScraperSelectors {
+  item?: string;
+  fields: Record<string, string>;
+}
+
+export const createScraperBody = z
+  .object({
+    name: fields.name,
+    url: fields.url,
+    schedule: fields.schedule.optional(),
+    proxy_pool: fields.proxy_pool.optional(),
+    rate_limit: fields.rate_limit.optional(),
+    headers: fields.headers.optional(),
+    max_pages: fields.max_pages.optional(),
+    follow_links: fields.follow_links.optional(),
+    selectors: fields.selectors.optional(),
+    respect_robots_txt: fields.respect_robots_txt.optional(),
+  })
+  .strict();
+export type CreateScraperBody = z.infer<typeof createScraperBody>;
+
+export const updateScraperBody = createScraperBody
+  .partial()
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+export type UpdateScraperBody = z.infer<typeof updateScraperBody>;
+
+const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
+const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
+
+export const listQuery = z.object({ page: pageNumber, limit: pageLimit });
+
+export const resultsQuery = z.object({
+  page: pageNumber,
+  limit: pageLimit,
+  run_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  format: z.enum(['json', 'ndjson', 'csv']).default('json'),
+});
+
+export const idParam = z.coerce.number().int().positive().max(MAX_ID);
+
+export const runEventsWebhookBody = z
+  .object({
+    url: httpUrl,
+    events: z
+      .array(z.enum(RUN_EVENTS, { message: `must be among ${RUN_EVENTS.join(', ')}` }))
+      .min(1, 'must name at least one event')
+      .max(RUN_EVENTS.length)
+      .optional(),
+    description: z.string().max(1000).optional(),
+  })
+  .strict();

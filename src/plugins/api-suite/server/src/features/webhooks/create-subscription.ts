@@ -1,0 +1,56 @@
+import type { Core } from '@strapi/strapi';
+import { ApiError } from '../../http/errors';
+import { EndpointNotAllowedError } from '../../outbound';
+import { getService } from '../../utils';
+import { TEST_EVENT_TYPE } from './event-catalog';
+import type { SubscriptionInput, SubscriptionRow } from './services/subscriptions';
+
+/**
+ * Creating a subscription as section 3 says, shared by `POST /api/webhooks/subscriptions` and
+ * the scrapers' `POST /api/v1/webhooks`: event types checked (422 invalid_events), the address
+ * checked (422 endpoint_not_allowed), the row written, a test event queued, and the reachability
+ * probed without delaying the answer.
+ */
+export async function createSubscription(strapi: Core.Strapi, consumerId: string, input: SubscriptionInput): Promise<{ row: SubscriptionRow; secret: string }> {
+  await checkEvents(strapi, input.events);
+  await checkEndpoint(strapi, input.endpoint_url);
+  const created = await getService(strapi, 'webhook-subscriptions').create(consumerId, input);
+  await getService(strapi, 'webhooks').publishTo(created.row.id, TEST_EVENT_TYPE, testPayload(created.row));
+  probe(strapi, created.row);
+  return created;
+}
+
+export async function checkEvents(strapi: Core.Strapi, events: string[] | undefined): Promise<void> {
+  if (!events) return;
+  const unknown = await getService(strapi, 'webhook-event-types').unknown(events);
+  if (unknown.length > 0) {
+    throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
+  }
+}
+
+/** Refuse addresses OUTBOUND_ALLOW_PRIVATE forbids; a name that does not resolve yet is accepted (deliveries will say). */
+export async function checkEndpoint(strapi: Core.Strapi, url: string | undefined): Promise<void> {
+  if (url === undefined) return;
+  try {
+    await getService(strapi, 'platform').outbound().assertAllowed(url);
+  } catch (error) {
+    if (error instanceof EndpointNotAllowedError) {
+      throw new ApiError(422, 'endpoint_not_allowed', `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`);
+    }
+  }
+}
+
+export function testPayload(row: SubscriptionRow): Record<string, unknown> {
+  return { subscription_id: row.uuid, message: 'This is a test event. Verify its signature with your subscription secret.' };
+}
+
+/** The non-blocking reachability probe: its result is logged, never part of the answer. */
+function probe(strapi: Core.Strapi, row: SubscriptionRow): void {
+  getService(strapi, 'platform')
+    .outbound()
+    .request(row.endpoint_url, { method: 'HEAD', timeoutMs: 5_000, maxResponseBytes: 0 })
+    .then(
+      (response) => strapi.log.info(`[api-suite] webhooks: ${row.endpoint_url} is reachable (HEAD answered ${response.status})`),
+      (error: Error) => strapi.log.warn(`[api-suite] webhooks: ${row.endpoint_url} did not answer a reachability probe: ${error.message}`)
+    );
+}
