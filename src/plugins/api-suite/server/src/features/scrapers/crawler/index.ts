@@ -151,7 +151,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
 
 /** "a.title@href" → { css: 'a.title', attr: 'href' }; an '@' inside brackets belongs to the CSS. */
 export function parseSelector(spec: string): { css: string; attr?: string } {
-  const match = /^(.*[^\s])\s*@([A-Za-z_:][-A-Za-z0-9_:.]*)$/.exec(spec.trim());
+  const match = /^(.*[^\s])\s*@\s*([A-Za-z_:][-A-Za-z0-9_:.]*)$/.exec(spec.trim());
   if (match && !/\[[^\]]*$/.test(match[1])) return { css: match[1].trim(), attr: match[2] };
   return { css: spec.trim() };
 }

@@ -1,0 +1,169 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { crawl, parseSelector, validateSelectors, type CrawlOptions } from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
+import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
+import { startSite, type TestSite } from '../helpers/site';
+
+/** The scraper crawler with the real outbound client against a local site (and local proxies). */
+let site: TestSite;
+let outbound: Outbound;
+
+beforeAll(async () => {
+  site = await startSite();
+  outbound = createOutbound({ allowPrivate: true });
+});
+
+afterAll(async () => {
+  await outbound?.close();
+  await site?.close();
+});
+
+function options(overrides: Partial<CrawlOptions> = {}, client: Outbound = outbound): CrawlOptions & { items: Array<{ url: string; data: Record<string, unknown> }> } {
+  const items: Array<{ url: string; data: Record<string, unknown> }> = [];
+  return {
+    startUrl: `${site.url}/`,
+    maxPages: 100,
+    followLinks: false,
+    rateLimit: 100,
+    headers: {},
+    proxies: [],
+    respectRobotsTxt: true,
+    signal: new AbortController().signal,
+    request: (url, init) => client.request(url, { method: 'GET', ...init }),
+    onItems: async (found) => {
+      items.push(...found);
+    },
+    ...overrides,
+    items,
+  };
+}
+
+describe('parseSelector and validateSelectors', () => {
+  it('splits an attribute off a selector, leaving @ inside brackets to the CSS', () => {
+    expect(parseSelector('a.title@href')).toEqual({ css: 'a.title', attr: 'href' });
+    expect(parseSelector(' h2 ')).toEqual({ css: 'h2' });
+    expect(parseSelector('img @ data-src')).toEqual({ css: 'img', attr: 'data-src' });
+    expect(parseSelector('a[href*="@"]')).toEqual({ css: 'a[href*="@"]' });
+  });
+
+  it('accepts valid selectors and names every problem of invalid ones', () => {
+    expect(validateSelectors({ item: '.product', fields: { name: '.name', link: 'a@href' } })).toEqual([]);
+    expect(validateSelectors(null)).toEqual([]);
+    expect(validateSelectors({ item: '.a' })).toEqual(['fields must be an object of names to "css" or "css@attr"']);
+    expect(validateSelectors({ fields: {} })).toEqual(['fields must name at least one field']);
+    expect(validateSelectors({ fields: { a: 'div[' } })).toEqual(['fields.a: "div[" is not a valid CSS selector']);
+    expect(validateSelectors({ item: ':::', fields: { a: 'b' }, depth: 2 })).toEqual(['unknown keys: depth', 'item ":::" is not a valid CSS selector']);
+    expect(validateSelectors([])).toEqual(['must be an object { item?, fields }']);
+  });
+});
+
+describe('crawl', () => {
+  it('extracts items with absolute links from the start page only, by default', async () => {
+    const run = options({ selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href', missing: '.nope' } } });
+    const summary = await crawl(run);
+    expect(summary).toEqual({ pagesFetched: 1, pagesFailed: 0, itemsCollected: 3, stopped: false, startError: null });
+    expect(run.items.map((item) => item.data)).toEqual([
+      { name: 'A', link: `${site.url}/items/a`, missing: null },
+      { name: 'B', link: `${site.url}/items/b`, missing: null },
+      { name: 'C', link: 'https://shop.example/c', missing: null },
+    ]);
+  });
+
+  it('fetches disallowed pages only when robots.txt is ignored', async () => {
+    const respecting = await crawl(options({ followLinks: true }));
+    const ignoring = options({ followLinks: true, respectRobotsTxt: false });
+    const all = await crawl(ignoring);
+    // /private/secret and the /items/z link found on it.
+    expect(all.pagesFetched).toBe(respecting.pagesFetched + 2);
+    expect(ignoring.items.some((item) => item.url.endsWith('/private/secret'))).toBe(true);
+  });
+
+  it('stops within a second while a request hangs', async () => {
+    const controller = new AbortController();
+    const running = crawl(options({ startUrl: `${site.url}/hang`, signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stoppedAt = Date.now();
+    controller.abort();
+    const summary = await running;
+    expect(Date.now() - stoppedAt).toBeLessThan(1_000);
+    expect(summary.stopped).toBe(true);
+  });
+
+  it('ends with startError when the start page fails, and fetches nothing else', async () => {
+    const before = site.pageHits().length;
+    const summary = await crawl(options({ startUrl: `${site.url}/fail`, followLinks: true }));
+    expect(summary.startError).toBe(`GET ${site.url}/fail answered 500`);
+    expect(site.pageHits().length - before).toBe(1);
+  });
+
+  it('goes through the private-address guard: refused on loopback when private addresses are off', async () => {
+    const guarded = createOutbound({ allowPrivate: false });
+    try {
+      const summary = await crawl(options({ respectRobotsTxt: false }, guarded));
+      expect(summary.startError).toMatch(/endpoint_not_allowed|not allowed/i);
+      expect(summary.pagesFetched).toBe(0);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('sends its requests through the pool\'s proxies in turn', async () => {
+    const first = await startProxy();
+    const second = await startProxy();
+    try {
+      const summary = await crawl(options({ followLinks: true, maxPages: 4, respectRobotsTxt: false, proxies: [first.url, second.url] }));
+      expect(summary.pagesFetched).toBe(4);
+      // Each proxy tunnelled to the site (its connection is then reused for its later turns).
+      const authority = new URL(site.url).host;
+      expect(first.forwarded).toContain(authority);
+      expect(second.forwarded).toContain(authority);
+
+      // Through a proxy the target is still checked: a loopback target is refused before any tunnel.
+      const guarded = createOutbound({ allowPrivate: false });
+      const tunnels = first.forwarded.length;
+      await expect(guarded.request(`${site.url}/`, { proxy: first.url })).rejects.toMatchObject({ code: 'endpoint_not_allowed' });
+      expect(first.forwarded.length).toBe(tunnels);
+      await guarded.close();
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});
+
+/** A minimal forward proxy speaking CONNECT (as undici's ProxyAgent does for every target); tunnels are recorded. */
+async function startProxy(): Promise<{ url: string; forwarded: string[]; close(): Promise<void> }> {
+  const forwarded: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((_req, res) => {
+    res.writeHead(405);
+    res.end();
+  });
+  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    const authority = req.url ?? '';
+    forwarded.push(authority);
+    const [host, port] = authority.split(':');
+    const upstream = net.connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    forwarded,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
