@@ -10,7 +10,12 @@ export type Knex = Core.Strapi['db']['connection'];
 /** SQLite takes at most 500 rows in one INSERT through knex. */
 export const INSERT_CHUNK = 500;
 
-export type ColumnKind = 'text' | 'integer' | 'timestamp';
+export type ColumnKind = 'text' | 'integer' | 'timestamp' | 'json';
+
+export interface Column {
+  name: string;
+  kind: ColumnKind;
+}
 
 export function dialectOf(strapi: Core.Strapi): string {
   return strapi.db.dialect.client as string;
@@ -26,10 +31,37 @@ export async function insertChunked(knex: Knex, table: string, rows: Record<stri
   }
 }
 
+/** Rows per statement of the PostgreSQL paths: one array per column, however many rows. */
+const UNNEST_CHUNK = 10_000;
+
+/**
+ * Many rows of known columns, all or none, for hot paths. On PostgreSQL one statement per 10,000
+ * rows that passes one array per column (`INSERT … SELECT * FROM unnest($1::text[], …)`), so
+ * neither knex nor the driver handles a binding per value; elsewhere, knex's batched inserts.
+ */
+export async function insertRows(knex: Knex, client: string, table: string, columns: Column[], rows: Array<Record<string, unknown>>): Promise<void> {
+  if (rows.length === 0) return;
+  // Several statements run in one transaction, so a batch is stored whole or not at all.
+  if (rows.length > (client === 'postgres' ? UNNEST_CHUNK : INSERT_CHUNK) && !knex.isTransaction) {
+    await knex.transaction((trx) => insertRows(trx, client, table, columns, rows));
+    return;
+  }
+  if (client !== 'postgres') {
+    await insertChunked(knex, table, rows);
+    return;
+  }
+  const names = columns.map((column) => `"${column.name}"`).join(', ');
+  const arrays = columns.map((column) => `?::${PG_ARRAY_TYPES[column.kind]}`).join(', ');
+  for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
+    const part = rows.slice(start, start + UNNEST_CHUNK);
+    await knex.raw(`INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${arrays})`, columnArrays(part, columns) as never);
+  }
+}
+
 /**
  * UPDATE table SET col = v.col ... for many rows at once, each with its own values, keyed by
- * `key`: one statement per chunk instead of one per row. PostgreSQL needs the parameter types
- * spelled out; SQLite (3.33+ for UPDATE ... FROM) takes them as they come.
+ * `key`: one statement per chunk instead of one per row (on PostgreSQL one array per column; on
+ * SQLite, 3.33+ for UPDATE ... FROM, a VALUES list).
  */
 export async function updateMany(
   knex: Knex,
@@ -41,7 +73,11 @@ export async function updateMany(
   chunk = 200
 ): Promise<void> {
   if (rows.length === 0) return;
-  if (client !== 'postgres' && client !== 'sqlite') {
+  if (client === 'postgres') {
+    await updateManyPostgres(knex, table, key, columns, rows);
+    return;
+  }
+  if (client !== 'sqlite') {
     // Other dialects: one statement per row, still in one transaction.
     await knex.transaction(async (trx) => {
       for (const row of rows) {
@@ -57,7 +93,7 @@ export async function updateMany(
     return;
   }
   const all = [key, ...columns];
-  const cast = (kind: ColumnKind) => (client === 'postgres' ? `CAST(? AS ${PG_TYPES[kind]})` : kind === 'integer' ? 'CAST(? AS INTEGER)' : '?');
+  const cast = (kind: ColumnKind) => (kind === 'integer' ? 'CAST(? AS INTEGER)' : '?');
   const tuple = `(${all.map((column) => cast(column.kind)).join(', ')})`;
   const names = all.map((column) => `"${column.name}"`).join(', ');
   const assignments = columns
@@ -69,7 +105,7 @@ export async function updateMany(
     .join(', ');
   for (let start = 0; start < rows.length; start += chunk) {
     const part = rows.slice(start, start + chunk);
-    const bindings = part.flatMap((row) => all.map((column) => bindable(row[column.name], column.kind, client)));
+    const bindings = part.flatMap((row) => all.map((column) => sqliteValue(row[column.name], column.kind)));
     await knex.raw(
       `WITH v(${names}) AS (VALUES ${part.map(() => tuple).join(', ')}) ` +
         `UPDATE "${table}" SET ${assignments} FROM v WHERE "${table}"."${key.name}" = v."${key.name}"`,
@@ -78,15 +114,81 @@ export async function updateMany(
   }
 }
 
-const PG_TYPES: Record<ColumnKind, string> = { text: 'text', integer: 'integer', timestamp: 'timestamptz' };
-
-/** Strapi keeps SQLite datetimes as epoch milliseconds; PostgreSQL takes them as ISO strings. */
-function bindable(value: unknown, kind: ColumnKind, client: string): unknown {
-  if (value === undefined || value === null) return null;
-  if (kind === 'timestamp') {
-    const date = value instanceof Date ? value : new Date(value as string | number);
-    return client === 'sqlite' ? date.getTime() : date.toISOString();
+/** The same statement on PostgreSQL with one array per column: `UPDATE … FROM unnest($1::text[], …) AS v(…)`. */
+async function updateManyPostgres(
+  knex: Knex,
+  table: string,
+  key: Column,
+  columns: Array<Column & { keepWhenNull?: boolean }>,
+  rows: Array<Record<string, unknown>>
+): Promise<void> {
+  const all = [key, ...columns];
+  const names = all.map((column) => `"${column.name}"`).join(', ');
+  const arrays = all.map((column) => `?::${PG_ARRAY_TYPES[column.kind]}`).join(', ');
+  const assignments = columns
+    .map((column) =>
+      column.keepWhenNull ? `"${column.name}" = COALESCE(v."${column.name}", t."${column.name}")` : `"${column.name}" = v."${column.name}"`
+    )
+    .join(', ');
+  for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
+    const part = rows.slice(start, start + UNNEST_CHUNK);
+    await knex.raw(
+      `UPDATE "${table}" AS t SET ${assignments} FROM unnest(${arrays}) AS v(${names}) WHERE t."${key.name}" = v."${key.name}"`,
+      columnArrays(part, all) as never
+    );
   }
+}
+
+/**
+ * Strapi's datetime columns are `timestamp` without a time zone, and the pg driver writes a Date
+ * as local time with its offset (which such a column ignores); writing timestamps the driver's
+ * way keeps these paths storing exactly what knex's own inserts store. JSON travels as text and is cast.
+ */
+const PG_ARRAY_TYPES: Record<ColumnKind, string> = { text: 'text[]', integer: 'integer[]', timestamp: 'timestamp[]', json: 'jsonb[]' };
+
+function columnArrays(rows: Array<Record<string, unknown>>, columns: Column[]): unknown[][] {
+  // Rows of one batch mostly share their timestamps: each distinct one is formatted once.
+  const timestamps = new Map<number, string>();
+  const timestamp = (value: unknown): string => {
+    const time = (value instanceof Date ? value : new Date(value as string | number)).getTime();
+    let text = timestamps.get(time);
+    if (text === undefined) {
+      text = pgTimestamp(new Date(time));
+      timestamps.set(time, text);
+    }
+    return text;
+  };
+  return columns.map((column) =>
+    rows.map((row) => {
+      const value = row[column.name];
+      if (value === undefined || value === null) return null;
+      if (column.kind === 'timestamp') return timestamp(value);
+      if (column.kind === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
+      return value;
+    })
+  );
+}
+
+/**
+ * A Date exactly as the pg driver writes one: local time with its offset
+ * (`2026-01-02T03:04:05.006+01:00`). `offsetMinutes` is the zone's, east of UTC.
+ */
+export function pgTimestamp(date: Date, offsetMinutes = -date.getTimezoneOffset()): string {
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
+  const local = new Date(date.getTime() + offsetMinutes * 60_000);
+  const offset = Math.abs(offsetMinutes);
+  return (
+    `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1, 2)}-${pad(local.getUTCDate(), 2)}` +
+    `T${pad(local.getUTCHours(), 2)}:${pad(local.getUTCMinutes(), 2)}:${pad(local.getUTCSeconds(), 2)}.${pad(local.getUTCMilliseconds(), 3)}` +
+    `${offsetMinutes < 0 ? '-' : '+'}${pad(Math.floor(offset / 60), 2)}:${pad(offset % 60, 2)}`
+  );
+}
+
+/** Strapi keeps SQLite datetimes as epoch milliseconds. */
+function sqliteValue(value: unknown, kind: ColumnKind): unknown {
+  if (value === undefined || value === null) return null;
+  if (kind === 'timestamp') return (value instanceof Date ? value : new Date(value as string | number)).getTime();
+  if (kind === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
   return value;
 }
 
