@@ -4,6 +4,8 @@ import { startSmtp, type SmtpCapture } from '../../helpers/smtp';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
+import type { JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
+import { DELIVERY_QUEUE, packSends } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
 
 /**
  * Publishing and delivery (contract section 3): fan-out to matching subscriptions, the delivery
@@ -230,6 +232,30 @@ describe('retries', () => {
     });
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: [{ attempt: 1 }, { attempt: 2 }] });
     expect((await app.request().post(`/api/webhooks/deliveries/${id}/retry`).set(as(alice))).status).toBe(404);
+  });
+});
+
+describe('jobs that run twice', () => {
+  it('sends nothing again for a job whose sends are already done (a stalled job re-run, a swept delivery)', async () => {
+    await subscribe(app, bob, { endpoint_url: `${receiver.url}/once`, events: ['order.updated'] });
+    await publish({ type: 'order.updated', payload: { id: 'o1' } });
+    const [first] = await waitForPosts(receiver, 1, onPath('/once'));
+    const id = String(first.headers['webhook-id']);
+    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void> };
+    await deliveries.flush();
+    const row = await app.strapi.db.connection(app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName).where({ uuid: id }).first();
+
+    // The same send enqueued again, as a crashed worker's stalled job or the sweep would.
+    const jobs = (app.strapi.plugin('api-suite').service('platform') as { jobs(): JobsPort }).jobs();
+    await jobs.enqueue(DELIVERY_QUEUE, 'deliver', packSends([{ delivery: id, subscription: row.subscription_id, type: 'order.updated', body: first.body, attempt: 1 }]));
+    await eventually(async () => {
+      const counts = await jobs.counts(DELIVERY_QUEUE);
+      return counts.waiting + counts.active + counts.delayed === 0 ? true : undefined;
+    });
+    await deliveries.flush();
+    expect(posts(receiver).filter((request) => request.headers['webhook-id'] === id)).toHaveLength(1);
+    const delivery = (await app.request().get(`/api/webhooks/deliveries/${id}`).set(as(bob))).body;
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: [{ attempt: 1, status_code: 200 }] });
   });
 });
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
-import { dialectOf, fromJson, insertChunked, rowsOf, tableOf, toBool, toCount, toDate, toIso, updateMany } from '../../../db';
+import { dialectOf, fromJson, insertRows, rowsOf, tableOf, toBool, toCount, toDate, toIso, updateMany, type Column } from '../../../db';
 import type { Job, JobDefinition } from '../../../jobs';
 import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../outbound';
 import { getConfig, getService } from '../../../utils';
@@ -23,11 +23,17 @@ const FLUSH_SIZE = 1000;
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_OVERDUE_MS = 120_000;
 const RECOVERY_PAGE = 1000;
+/**
+ * Fresh deliveries travel in jobs of up to this many sends: the queue's own cost (a few Redis
+ * scripts per job) is paid once per batch rather than once per delivery. Each send still
+ * succeeds, fails and is retried on its own; retries are jobs of one send.
+ */
+export const SENDS_PER_JOB = 50;
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'retrying' | 'cancelled';
 
-/** What a delivery job carries: everything needed to send, so the hot path reads nothing. */
-export interface DeliveryJobData {
+/** One attempt at one delivery: everything needed to send it, so the hot path reads nothing else. */
+export interface DeliverySend {
   /** The delivery's UUID: the webhook-id. */
   delivery: string;
   subscription: number;
@@ -35,6 +41,12 @@ export interface DeliveryJobData {
   /** The exact request body, built once per event. */
   body: string;
   attempt: number;
+}
+
+/** What a delivery job carries: sends made together, each body stored once however many subscriptions share it. */
+export interface DeliveryJobData {
+  bodies: string[];
+  sends: Array<Omit<DeliverySend, 'body'> & { body: number }>;
 }
 
 export interface AttemptOutcome {
@@ -102,6 +114,10 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
   let flushing: Promise<void> = Promise.resolve();
   let sweeper: NodeJS.Timeout | undefined;
   let started = false;
+  /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
+  const inFlight = new Set<string>();
+  /** Requests open at once across every job of this process. */
+  let limiter = createLimiter(1);
 
   const schedule = () => getConfig(strapi).webhooks.retryScheduleSeconds;
 
@@ -113,13 +129,13 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
   const writeBuffers = async (attempts: AttemptRecord[], states: DeliveryState[], successes: Array<[number, Date]>) => {
     const now = new Date();
     const client = dialectOf(strapi);
-    if (attempts.length > 0) {
-      await insertChunked(
-        knex(),
-        attemptsTable(),
-        attempts.map((attempt) => ({ document_id: documentId(), ...attempt, created_at: now, updated_at: now, published_at: now }))
-      );
-    }
+    await insertRows(
+      knex(),
+      client,
+      attemptsTable(),
+      ATTEMPT_COLUMNS,
+      attempts.map((attempt) => ({ document_id: documentId(), ...attempt, created_at: now, updated_at: now, published_at: now }))
+    );
     await updateMany(
       knex(),
       client,
@@ -154,16 +170,34 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (started) return;
       started = true;
       const concurrency = getConfig(strapi).webhooks.concurrency;
+      limiter = createLimiter(concurrency);
+      // As many jobs as requests: a job waiting on one slow endpoint must not keep the others' sends from starting.
       jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => this.handle(job), { concurrency });
-      const recovered = await this.recover();
-      if (recovered > 0) strapi.log.info(`[api-suite] webhooks: took up ${recovered} pending deliveries`);
+      // Jobs of the in-process driver died with the process that held them: everything pending is
+      // taken up again. BullMQ kept its jobs in Redis (a killed worker's are re-run as stalled);
+      // the sweep finds any that were lost.
+      if (jobs().driver === 'in-process') {
+        const recovered = await this.recover();
+        if (recovered > 0) strapi.log.info(`[api-suite] webhooks: took up ${recovered} pending deliveries`);
+      }
       sweeper = setInterval(() => {
-        this.recover(new Date(Date.now() - SWEEP_OVERDUE_MS)).then(
+        this.sweep().then(
           (count) => count > 0 && strapi.log.warn(`[api-suite] webhooks: re-enqueued ${count} overdue deliveries`),
           (error: Error) => strapi.log.error(`[api-suite] webhooks: sweep failed: ${error.message}`)
         );
       }, SWEEP_INTERVAL_MS);
       sweeper.unref();
+    },
+
+    /**
+     * Deliveries overdue by two minutes lost their job (Redis was down when they were published,
+     * or lost its data). Only looked for while the queue has nothing waiting: a backlog being
+     * worked through is late, not lost.
+     */
+    async sweep(): Promise<number> {
+      const counts = await jobs().counts(DELIVERY_QUEUE);
+      if (counts.waiting > 0) return 0;
+      return this.recover(new Date(Date.now() - SWEEP_OVERDUE_MS));
     },
 
     /** Whether this process runs the delivery worker. */
@@ -177,21 +211,65 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       await this.flush();
     },
 
-    /** The job for one attempt of one delivery. */
+    /**
+     * A job: its sends that are still due, each sent and settled on its own. The job fails (and is
+     * tried again by the queue) only when recording an outcome failed; the sends it already made
+     * are not made again, since their outcome is known here.
+     */
     async handle(job: Job<DeliveryJobData>): Promise<void> {
-      const data = job.data;
-      const target = await subscriptions().target(data.subscription);
-      if (!target || !target.isActive) {
-        // Deleted or disabled since the event was published: nothing more is sent.
-        this.setState({ uuid: data.delivery, status: 'cancelled', attempts: data.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
-        return;
+      const sends = await this.due(unpackSends(job.data));
+      if (sends.length === 0) return;
+      const targets = await subscriptions().targets([...new Set(sends.map((send) => send.subscription))]);
+      const results = await Promise.allSettled(sends.map((send) => this.deliver(targets.get(send.subscription) ?? null, send)));
+      const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failures.length > 0) {
+        throw new Error(`${failures.length} of ${sends.length} deliveries could not be recorded: ${(failures[0].reason as Error)?.message ?? failures[0].reason}`);
       }
-      const outcome = await this.attempt(target, data);
-      await this.settle(target, data, outcome, { retry: data.type !== TEST_EVENT_TYPE });
+    },
+
+    /**
+     * The sends of a job that are still to be made: not already under way or settled in this
+     * process, and not recorded as done (or as further along) in the database. This is what makes
+     * a job run twice (a stalled job re-run, a swept delivery whose first job turns up) harmless.
+     */
+    async due(sends: DeliverySend[]): Promise<DeliverySend[]> {
+      const fresh = sends.filter((send) => !inFlight.has(keyOf(send)) && (statesBuffer.get(send.delivery)?.attempts ?? 0) < send.attempt);
+      if (fresh.length === 0) return [];
+      const rows = (await knex()(table())
+        .select('uuid', 'status', 'attempts')
+        .whereIn(
+          'uuid',
+          fresh.map((send) => send.delivery)
+        )) as Array<{ uuid: string; status: DeliveryStatus; attempts: number | null }>;
+      const stored = new Map(rows.map((row) => [row.uuid, row]));
+      return fresh.filter((send) => {
+        const row = stored.get(send.delivery);
+        // Gone: its subscription was deleted.
+        if (!row || FINAL_STATUSES.has(row.status)) return false;
+        return (row.attempts ?? 0) < send.attempt;
+      });
+    },
+
+    /** Send one attempt and settle it: cancelled when the subscription is gone or disabled. */
+    async deliver(target: DeliveryTarget | null, send: DeliverySend): Promise<void> {
+      const key = keyOf(send);
+      if (inFlight.has(key)) return;
+      inFlight.add(key);
+      try {
+        if (!target || !target.isActive) {
+          // Deleted or disabled since the event was published: nothing more is sent.
+          this.setState({ uuid: send.delivery, status: 'cancelled', attempts: send.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
+          return;
+        }
+        const outcome = await limiter(() => this.attempt(target, send));
+        await this.settle(target, send, outcome, { retry: send.type !== TEST_EVENT_TYPE });
+      } finally {
+        inFlight.delete(key);
+      }
     },
 
     /** One signed POST to the endpoint; never throws. */
-    async attempt(target: DeliveryTarget, data: DeliveryJobData): Promise<AttemptOutcome> {
+    async attempt(target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
       const timestamp = Math.floor(Date.now() / 1000);
       const headers: Record<string, string> = {
         ...target.headers,
@@ -228,7 +306,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
      * Record an attempt and move the delivery on: succeeded, retrying (next job enqueued now,
      * so a crash cannot lose it), or failed. Counts the attempt on the subscription.
      */
-    async settle(target: DeliveryTarget, data: DeliveryJobData, outcome: AttemptOutcome, options: { retry: boolean }): Promise<DeliveryStatus> {
+    async settle(target: DeliveryTarget, data: DeliverySend, outcome: AttemptOutcome, options: { retry: boolean }): Promise<DeliveryStatus> {
       const now = new Date();
       attemptsBuffer.push({
         delivery_uuid: data.delivery,
@@ -253,7 +331,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
         return 'failed';
       }
       const nextAt = new Date(now.getTime() + delay * 1000);
-      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, { ...data, attempt: data.attempt + 1 }, jobOptions(data.delivery, data.attempt + 1, delay * 1000));
+      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1 }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
       this.setState({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
       return 'retrying';
     },
@@ -379,7 +457,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
             const due = toDate(row.next_attempt_at)?.getTime() ?? now;
             return {
               name: DELIVER_JOB,
-              data: { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt },
+              data: packSends([{ delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt }]),
               options: jobOptions(row.uuid, attempt, Math.max(0, due - now)),
             };
           })
@@ -389,16 +467,21 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
     },
 
-    /** Jobs for freshly inserted deliveries: their ids are new, so no de-duplication lookups. */
-    async enqueueNew(items: DeliveryJobData[]): Promise<void> {
-      const definitions: JobDefinition<DeliveryJobData>[] = items.map((data) => ({ name: DELIVER_JOB, data, options: jobOptions(data.delivery, data.attempt, 0) }));
-      for (let start = 0; start < definitions.length; start += 5000) {
-        await jobs().enqueueBulk(DELIVERY_QUEUE, definitions.slice(start, start + 5000), { freshIds: true });
+    /**
+     * Jobs for freshly inserted deliveries, `SENDS_PER_JOB` sends each, in one bulk enqueue. Their
+     * ids are new (named after their first delivery), so no de-duplication lookups.
+     */
+    async enqueueNew(sends: DeliverySend[]): Promise<void> {
+      const definitions: JobDefinition<DeliveryJobData>[] = [];
+      for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
+        const part = sends.slice(start, start + SENDS_PER_JOB);
+        definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` } });
       }
+      await jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
     },
 
     /** A delivery record for an event sent right away by the caller rather than by a job (the on-demand test). */
-    async createInline(subscriptionId: number, type: string, payload: Record<string, unknown>): Promise<DeliveryJobData> {
+    async createInline(subscriptionId: number, type: string, payload: Record<string, unknown>): Promise<DeliverySend> {
       const uuid = randomUUID();
       const now = new Date();
       const payloadJson = JSON.stringify(payload);
@@ -431,7 +514,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       await jobs().enqueue<DeliveryJobData>(
         DELIVERY_QUEUE,
         DELIVER_JOB,
-        { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt },
+        packSends([{ delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt }]),
         jobOptions(row.uuid, attempt, 0)
       );
     },
@@ -494,9 +577,84 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
   return service;
 };
 
-/** One job per attempt, so a retry scheduled later never collides with the attempt that scheduled it. */
+/** One job per retry, so a retry scheduled later never collides with the attempt that scheduled it. */
 export function jobIdOf(deliveryUuid: string, attempt: number): string {
   return `${deliveryUuid}-${attempt}`;
+}
+
+/** Sends into a job's data, each distinct body once. */
+export function packSends(sends: DeliverySend[]): DeliveryJobData {
+  const bodies: string[] = [];
+  const index = new Map<string, number>();
+  return {
+    bodies,
+    sends: sends.map(({ body, ...send }) => {
+      let at = index.get(body);
+      if (at === undefined) {
+        at = bodies.push(body) - 1;
+        index.set(body, at);
+      }
+      return { ...send, body: at };
+    }),
+  };
+}
+
+export function unpackSends(data: DeliveryJobData): DeliverySend[] {
+  return data.sends.map((send) => ({ ...send, body: data.bodies[send.body] }));
+}
+
+const FINAL_STATUSES = new Set<DeliveryStatus>(['succeeded', 'failed', 'cancelled']);
+
+/** The columns a delivery record is inserted with (publishing). */
+export const DELIVERY_COLUMNS: Column[] = [
+  { name: 'document_id', kind: 'text' },
+  { name: 'uuid', kind: 'text' },
+  { name: 'subscription_id', kind: 'integer' },
+  { name: 'event_id', kind: 'text' },
+  { name: 'event_type', kind: 'text' },
+  { name: 'payload', kind: 'json' },
+  { name: 'status', kind: 'text' },
+  { name: 'attempts', kind: 'integer' },
+  { name: 'next_attempt_at', kind: 'timestamp' },
+  { name: 'created_at', kind: 'timestamp' },
+  { name: 'updated_at', kind: 'timestamp' },
+  { name: 'published_at', kind: 'timestamp' },
+];
+
+const ATTEMPT_COLUMNS: Column[] = [
+  { name: 'document_id', kind: 'text' },
+  { name: 'delivery_uuid', kind: 'text' },
+  { name: 'attempt', kind: 'integer' },
+  { name: 'at', kind: 'timestamp' },
+  { name: 'status_code', kind: 'integer' },
+  { name: 'duration_ms', kind: 'integer' },
+  { name: 'error', kind: 'text' },
+  { name: 'response_body', kind: 'text' },
+  { name: 'created_at', kind: 'timestamp' },
+  { name: 'updated_at', kind: 'timestamp' },
+  { name: 'published_at', kind: 'timestamp' },
+];
+
+function keyOf(send: DeliverySend): string {
+  return `${send.delivery}-${send.attempt}`;
+}
+
+/** At most `size` of the given tasks run at once; the others wait their turn, first come first served. */
+function createLimiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    // A finishing task hands its slot straight to the next in line, so none can slip in between.
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  };
 }
 
 function jobOptions(deliveryUuid: string, attempt: number, delayMs: number) {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, tableOf } from '../../../db';
+import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
-import { buildBody, type DeliveryJobData } from './deliveries';
+import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
 
 export interface WebhookEvent {
   type: string;
@@ -66,7 +66,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     const now = new Date();
     const rows: Record<string, unknown>[] = [];
-    const jobs: DeliveryJobData[] = [];
+    const jobs: DeliverySend[] = [];
     const results = round.map((pending) => {
       const subscribers = subscribersByAudience.get(pending.consumerId === undefined ? '' : `c:${pending.consumerId}`) ?? new Map<string, number[]>();
       return pending.events.map((event) => {
@@ -98,7 +98,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
       });
     });
     if (rows.length > 0) {
-      await strapi.db.connection.transaction((trx) => insertChunked(trx, deliveriesTable(), rows));
+      await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows);
       try {
         await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
       } catch (error) {
