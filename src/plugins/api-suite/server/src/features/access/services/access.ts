@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { UIDS, ADMINISTRATOR_ROLE } from '../../../constants';
 import { ApiError, v1ErrorBody, webhooksErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
@@ -30,6 +29,9 @@ type Credential =
   | { kind: 'unknown-key' };
 
 const API_V1 = '/api/v1';
+/** Verified JWTs remembered, so a busy client's token is checked once rather than on every request. */
+const VERIFIED_JWTS_KEPT = 10_000;
+const VERIFIED_JWT_TTL_MS = 10 * 60_000;
 
 /**
  * The one gate in front of the API (contract sections 1 and 5): it accepts API keys, OAuth
@@ -41,6 +43,18 @@ const API_V1 = '/api/v1';
  */
 const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
   const config = () => getConfig(strapi).access;
+  /** token → user id, until the token's own expiry (at most ten minutes); the user is still read on every request. */
+  const verifiedJwts = new Map<string, { id: unknown; until: number }>();
+
+  const verifyJwt = async (token: string): Promise<unknown> => {
+    const known = verifiedJwts.get(token);
+    if (known && known.until > Date.now()) return known.id;
+    const payload = (await strapi.plugin('users-permissions').service('jwt').verify(token)) as { id?: unknown; exp?: unknown };
+    const until = Math.min(Date.now() + VERIFIED_JWT_TTL_MS, typeof payload.exp === 'number' ? payload.exp * 1000 : Infinity);
+    if (verifiedJwts.size >= VERIFIED_JWTS_KEPT) verifiedJwts.delete(verifiedJwts.keys().next().value as string);
+    verifiedJwts.set(token, { id: payload.id, until });
+    return payload.id;
+  };
 
   const covers = (path: string) => config().routePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/$/, '')}/`));
 
@@ -189,22 +203,17 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     async userFromJwt(token: string): Promise<Principal> {
       let id: unknown;
       try {
-        const payload = (await strapi.plugin('users-permissions').service('jwt').verify(token)) as { id?: unknown };
-        id = payload.id;
+        id = await verifyJwt(token);
       } catch {
         throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
       }
-      const user = await strapi.db.query(UIDS.user).findOne({
-        where: { id },
-        select: ['id', 'consumer_id', 'blocked'],
-        populate: { role: { select: ['type'] } },
-      });
+      const user = typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? await getService(strapi, 'consumers').find(Number(id)) : null;
       if (!user || user.blocked) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
       return {
         kind: 'user',
         userId: user.id,
-        consumerId: user.consumer_id ?? null,
-        isAdmin: user.role?.type === ADMINISTRATOR_ROLE.type,
+        consumerId: user.consumerId,
+        isAdmin: user.isAdmin,
         scopes: ['read', 'write'],
         keyId: null,
       };
