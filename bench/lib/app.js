@@ -53,9 +53,9 @@ async function withStrapi(env, fn) {
   }
 }
 
-/** Start a server process; resolves with its URL and a stop function. */
-function serve(env) {
-  const child = spawn(process.execPath, [path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
+/** Start a server process (`nodeArgs` go to node itself); resolves with its URL and a stop function. */
+function serve(env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
     cwd: APP_DIR,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

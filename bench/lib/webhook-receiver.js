@@ -1,0 +1,102 @@
+'use strict';
+/**
+ * A webhook receiver in its own process for bench/webhooks: it verifies every signed delivery
+ * with the public `standardwebhooks` library, as a real receiver would, and keeps per-delivery
+ * receipt times. Paths name the secret to verify with (`/s/<name>`); `/plain` accepts unsigned
+ * requests (Strapi's built-in webhooks). Driven over IPC:
+ *   { secrets: { name: secret } }   add secrets
+ *   { reset: true }                  forget what was received
+ *   { report: id }                   answer { report: id, ...figures }
+ */
+const http = require('node:http');
+const { Webhook } = require('standardwebhooks');
+
+const verifiers = new Map();
+let state = fresh();
+
+function fresh() {
+  return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], first: null, last: null, firstSentAt: null, receipts: [] };
+}
+
+/** Receipt time minus the publisher's `sent_at`, kept once per delivery. */
+function noteLatency(sentAt, now) {
+  if (typeof sentAt !== 'number') return;
+  state.latencies.push(now - sentAt);
+  if (state.firstSentAt === null || sentAt < state.firstSentAt) state.firstSentAt = sentAt;
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const now = Date.now();
+    state.first ??= now;
+    state.last = now;
+    state.receipts.push(now);
+    const body = Buffer.concat(chunks).toString('utf8');
+    if (req.url === '/plain') {
+      // Strapi's built-in webhooks: unsigned, `{ event, createdAt, model, entry }`, no delivery id.
+      state.plain += 1;
+      state.ids.add(`plain-${state.plain}`);
+      try {
+        noteLatency(JSON.parse(body).entry?.sent_at, now);
+      } catch {
+        // not JSON: counted, no latency
+      }
+      res.writeHead(200).end();
+      return;
+    }
+    const name = /^\/s\/([^/?]+)/.exec(req.url || '')?.[1];
+    const verifier = name && verifiers.get(name);
+    try {
+      if (!verifier) throw new Error(`no secret for ${req.url}`);
+      const event = verifier.verify(body, {
+        'webhook-id': req.headers['webhook-id'],
+        'webhook-timestamp': req.headers['webhook-timestamp'],
+        'webhook-signature': req.headers['webhook-signature'],
+      });
+      state.verified += 1;
+      const id = req.headers['webhook-id'];
+      if (state.ids.has(id)) state.duplicates += 1;
+      else {
+        state.ids.add(id);
+        noteLatency(event && event.data && event.data.sent_at, now);
+      }
+      res.writeHead(200).end();
+    } catch {
+      state.failed += 1;
+      res.writeHead(400).end();
+    }
+  });
+});
+server.keepAliveTimeout = 60_000;
+
+process.on('message', (message) => {
+  if (message.secrets) for (const [name, secret] of Object.entries(message.secrets)) verifiers.set(name, new Webhook(secret));
+  if (message.reset) state = fresh();
+  if (message.report !== undefined) {
+    // Deliveries/s from `message.since` on (what the engine manages once publishing has stopped).
+    const since = message.since ?? 0;
+    const later = state.receipts.filter((at) => at >= since);
+    const sinceRate = later.length > 1 && state.last > later[0] ? Math.round((later.length * 1000) / (state.last - later[0])) : null;
+    const sorted = [...state.latencies].sort((a, b) => a - b);
+    const at = (q) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+    process.send({
+      report: message.report,
+      verified: state.verified,
+      failed: state.failed,
+      plain: state.plain,
+      unique: state.ids.size,
+      duplicates: state.duplicates,
+      first: state.first,
+      last: state.last,
+      first_sent_at: state.firstSentAt,
+      since_per_s: sinceRate,
+      p50_ms: at(0.5),
+      p99_ms: at(0.99),
+      max_ms: sorted.length ? sorted[sorted.length - 1] : null,
+    });
+  }
+});
+
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));

@@ -1,0 +1,402 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * bench/webhooks: the delivery engine under load, against its ceilings, in one run.
+ *
+ * The app runs in its own process on PostgreSQL and Redis (BullMQ), a receiver runs in another
+ * and verifies every signature with the public `standardwebhooks` library, and this process
+ * drives them. Phases, in order:
+ *   1. ceiling: the same receiver driven by plain undici (signed requests, same concurrency as
+ *      the engine's worker), no app in between: the most deliveries/s this machine allows;
+ *   2. strapi: Strapi's own built-in webhooks (webhookRunner, fed through its event hub)
+ *      delivering the same number of events to the same receiver;
+ *   3. latency: POST /api/webhooks/events at a fixed 1,000 events/s (one subscription), p50/p99
+ *      from the publisher's send to the receiver's receipt;
+ *   4. throughput: POST /api/webhooks/events at a fixed, higher rate (10,000 events/s by
+ *      default) in batches: events/s accepted (202), deliveries/s received, first-attempt success;
+ *   5. fan-out: one event to 10,000 subscriptions of one consumer: time to the 202 (records
+ *      persisted and jobs enqueued), and until the last of them is received.
+ * Prints one JSON line; progress goes to stderr.
+ *
+ * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
+ *          [--batch 100] [--latency-batch 10] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
+ *          [--phases ceiling,strapi,latency,throughput,fanout] [--profile]
+ * --profile writes the server's CPU profile into .tmp/bench/profiles.
+ * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
+ * a fresh database is created and dropped) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
+ */
+const path = require('node:path');
+const { fork } = require('node:child_process');
+const { Pool } = require('undici');
+const { Client } = require('pg');
+const { Webhook } = require('standardwebhooks');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs } = require('./lib/app');
+
+const args = parseArgs();
+const rate = Number(args.rate ?? 10_000);
+const seconds = Number(args.seconds ?? 10);
+const latencyRate = Number(args['latency-rate'] ?? 1_000);
+const batch = Number(args.batch ?? 100);
+const latencyBatch = Number(args['latency-batch'] ?? 10);
+const fanout = Number(args.fanout ?? 10_000);
+const concurrency = Number(args.concurrency ?? 50);
+const ceilingEvents = Number(args['ceiling-events'] ?? 20_000);
+const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout').split(','));
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const THROUGHPUT_TYPE = 'order.created';
+const FANOUT_TYPE = 'order.paid';
+const STRAPI_EVENT = 'entry.create';
+
+(async () => {
+  progress('compiling the app');
+  await compile();
+
+  const database = `bench_webhooks_${Date.now()}`;
+  await sql(adminUrl, `CREATE DATABASE "${database}"`);
+  const databaseUrl = withDatabase(adminUrl, database);
+  const receiver = await startReceiver();
+  let server;
+  try {
+    const env = {
+      ...benchEnv('webhooks'),
+      DATABASE_CLIENT: 'postgres',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      // The receiver is on 127.0.0.1, which production refuses by default.
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      WEBHOOK_CONCURRENCY: String(concurrency),
+      SCRAPER_WORKER: 'false',
+    };
+
+    progress(`setting up: an administrator, a subscriber of ${THROUGHPUT_TYPE}, and ${fanout} subscriptions of ${FANOUT_TYPE}`);
+    const setup = await withStrapi({ ...env, WEBHOOK_WORKER: 'false' }, (strapi) => prepare(strapi));
+    receiver.send({ secrets: setup.secrets });
+
+    const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', worker_concurrency: concurrency };
+    const totals = { failed: 0, duplicates: 0 };
+    const count = (figures) => {
+      totals.failed += figures.failed;
+      totals.duplicates += figures.duplicates;
+      return figures;
+    };
+
+    if (phases.has('ceiling')) {
+      progress(`ceiling: plain undici, ${ceilingEvents} signed requests at concurrency ${concurrency}`);
+      result.ceiling_undici_deliveries_per_s = count(await undiciCeiling(receiver, setup.secrets.main)).perSecond;
+    }
+    if (phases.has('strapi')) {
+      progress(`strapi: built-in webhooks, ${ceilingEvents} events`);
+      const builtIn = await strapiBuiltIn(env, receiver);
+      Object.assign(result, { strapi_builtin_deliveries_per_s: builtIn.perSecond, strapi_builtin_p50_ms: builtIn.p50_ms, strapi_builtin_p99_ms: builtIn.p99_ms });
+    }
+
+    // --profile: the server writes a CPU profile (.tmp/bench/profiles) when it stops.
+    const profileDir = path.join(__dirname, '..', '.tmp', 'bench', 'profiles');
+    server = await serve(env, 'profile' in args ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const publisher = new Pool(server.url, { connections: 16, pipelining: 1 });
+    const post = (body) =>
+      publisher
+        .request({
+          method: 'POST',
+          path: '/api/webhooks/events',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${setup.jwt}` },
+          body: JSON.stringify(body),
+        })
+        .then(async (response) => {
+          const answer = await response.body.json();
+          if (response.statusCode !== 202) throw new Error(`publish answered ${response.statusCode}: ${JSON.stringify(answer)}`);
+          return answer;
+        });
+    const publish = (events) => post({ events });
+
+    progress('warming up');
+    await reset(receiver);
+    await settle(receiver, (await drive(publish, { rate: 200, seconds: 2, batch: 20 })).accepted);
+
+    if (phases.has('latency')) {
+      progress(`latency: ${latencyRate} events/s for ${seconds} s in batches of ${latencyBatch}`);
+      await reset(receiver);
+      const run = await drive(publish, { rate: latencyRate, seconds, batch: latencyBatch });
+      const received = count(await settle(receiver, run.accepted));
+      Object.assign(result, {
+        latency_rate_events_per_s: latencyRate,
+        latency_accepted_events_per_s: round(run.accepted / run.seconds),
+        latency_publish_p50_ms: run.p50_ms,
+        latency_p50_ms: received.p50_ms,
+        latency_p99_ms: received.p99_ms,
+      });
+    }
+
+    if (phases.has('throughput')) {
+      progress(`throughput: ${rate} events/s for ${seconds} s in batches of ${batch}`);
+      await reset(receiver);
+      const before = await maxDeliveryId(databaseUrl);
+      const run = await drive(publish, { rate, seconds, batch });
+      // Once publishing has stopped, the backlog drains at what delivery alone can do.
+      const received = count(await settle(receiver, run.accepted, 300_000, Date.now() + 1000));
+      Object.assign(result, {
+        throughput_target_events_per_s: rate,
+        throughput_accepted_events_per_s: round(run.accepted / run.seconds),
+        throughput_publish_p50_ms: run.p50_ms,
+        throughput_publish_p99_ms: run.p99_ms,
+        throughput_deliveries_per_s: received.perSecond,
+        throughput_drain_deliveries_per_s: received.sincePerSecond,
+        throughput_delivery_p50_ms: received.p50_ms,
+        throughput_delivery_p99_ms: received.p99_ms,
+        throughput_first_attempt_success: await firstAttemptShare(databaseUrl, before),
+        throughput_first_attempt_errors: await firstAttemptErrors(databaseUrl, before),
+      });
+      if (result.ceiling_undici_deliveries_per_s) result.deliveries_vs_undici_ceiling = round(received.perSecond / result.ceiling_undici_deliveries_per_s, 3);
+      if (result.strapi_builtin_deliveries_per_s) result.deliveries_vs_strapi_builtin = round(received.perSecond / result.strapi_builtin_deliveries_per_s, 2);
+    }
+
+    if (phases.has('fanout')) {
+      progress(`fan-out: one ${FANOUT_TYPE} event to ${fanout} subscriptions`);
+      await reset(receiver);
+      const started = performance.now();
+      const answer = await post({ type: FANOUT_TYPE, payload: { sent_at: Date.now() } });
+      const acceptedMs = performance.now() - started;
+      if (answer.deliveries !== fanout) throw new Error(`fan-out created ${answer.deliveries} deliveries, not ${fanout}`);
+      const received = count(await settle(receiver, fanout, 300_000));
+      Object.assign(result, {
+        fanout_subscriptions: fanout,
+        fanout_persisted_and_enqueued_ms: round(acceptedMs),
+        fanout_all_received_ms: received.spanFromSendMs,
+        fanout_deliveries_per_s: received.perSecond,
+      });
+    }
+    await publisher.close();
+    Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await server?.stop().catch(() => undefined);
+    receiver.kill();
+    await sql(adminUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+  }
+})().catch((error) => {
+  process.stderr.write(`${error.stack || error}\n`);
+  process.exit(1);
+});
+
+/** An administrator with a JWT, one subscriber of the throughput type, `fanout` subscribers of the fan-out type. */
+async function prepare(strapi) {
+  const user = await strapi.db.query('plugin::users-permissions.user').create({
+    data: { username: 'bench-admin', email: 'bench-admin@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local' },
+  });
+  const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'administrator' } });
+  await strapi.db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { role: role.id } });
+  const { consumer_id: consumerId } = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: user.id } });
+  const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+  const subscriptions = strapi.plugin('api-suite').service('webhook-subscriptions');
+  const secrets = {};
+  const receiverUrl = process.env.BENCH_RECEIVER_URL;
+  secrets.main = (await subscriptions.create(consumerId, { endpoint_url: `${receiverUrl}/s/main`, events: [THROUGHPUT_TYPE] })).secret;
+  // Another consumer's 10,000 subscriptions: publishing must find them through the topics index.
+  const fanConsumer = 'b0b0b0b0-0000-4000-8000-000000000000';
+  let made = 0;
+  await pool(8, fanout, async (index) => {
+    const name = `f${index}`;
+    secrets[name] = (await subscriptions.create(fanConsumer, { endpoint_url: `${receiverUrl}/s/${name}`, events: [FANOUT_TYPE] })).secret;
+    made += 1;
+    if (made % 2000 === 0) progress(`  ${made} of ${fanout} fan-out subscriptions`);
+  });
+  return { jwt, secrets };
+}
+
+/** The receiver in its own process; `send` and `ask` talk to it over IPC. */
+async function startReceiver() {
+  const child = fork(path.join(__dirname, 'lib', 'webhook-receiver.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve) => child.once('message', (message) => resolve(message.port)));
+  const url = `http://127.0.0.1:${port}`;
+  process.env.BENCH_RECEIVER_URL = url;
+  let asked = 0;
+  return {
+    url,
+    send: (message) => child.send(message),
+    ask(since) {
+      const id = (asked += 1);
+      return new Promise((resolve) => {
+        const listener = (message) => {
+          if (message.report !== id) return;
+          child.off('message', listener);
+          resolve(message);
+        };
+        child.on('message', listener);
+        child.send({ report: id, since });
+      });
+    },
+    kill: () => child.kill(),
+  };
+}
+
+async function reset(receiver) {
+  receiver.send({ reset: true });
+  await receiver.ask();
+}
+
+/**
+ * Wait until the receiver holds `expected` distinct deliveries (or the time is up); its figures,
+ * with the rate of receipts from `since` (ms since the epoch) on.
+ */
+async function settle(receiver, expected, timeoutMs = 120_000, since = undefined) {
+  const started = Date.now();
+  let report = await receiver.ask(since);
+  let lastUnique = -1;
+  let idleSince = Date.now();
+  while (report.unique < expected && Date.now() - started < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    report = await receiver.ask(since);
+    if (report.unique !== lastUnique) {
+      lastUnique = report.unique;
+      idleSince = Date.now();
+    } else if (Date.now() - idleSince > 30_000) break;
+  }
+  if (report.unique < expected) progress(`  only ${report.unique} of ${expected} deliveries arrived`);
+  const spanMs = report.last - report.first;
+  return {
+    received: report.unique,
+    failed: report.failed,
+    duplicates: report.duplicates,
+    perSecond: spanMs > 0 ? round((report.unique * 1000) / spanMs) : null,
+    sincePerSecond: report.since_per_s,
+    spanFromSendMs: report.first_sent_at ? report.last - report.first_sent_at : null,
+    p50_ms: report.p50_ms,
+    p99_ms: report.p99_ms,
+  };
+}
+
+/** Open-loop publisher: a batch every tick whatever the answers; how many events were accepted, and how fast. */
+async function drive(publish, { rate, seconds, batch }) {
+  const batches = Math.max(1, Math.round((rate * seconds) / batch));
+  const interval = (seconds * 1000) / batches;
+  const started = performance.now();
+  const answers = [];
+  const timings = [];
+  for (let index = 0; index < batches; index += 1) {
+    const due = started + index * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sentAt = Date.now();
+    const events = Array.from({ length: batch }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: { sent_at: sentAt, n: index * batch + n } }));
+    const begun = performance.now();
+    answers.push(
+      publish(events).then((body) => {
+        timings.push(performance.now() - begun);
+        return body.event_ids.length;
+      })
+    );
+  }
+  const accepted = (await Promise.all(answers)).reduce((sum, count) => sum + count, 0);
+  const elapsed = (performance.now() - started) / 1000;
+  const sorted = timings.sort((a, b) => a - b);
+  return { accepted, seconds: elapsed, p50_ms: round(sorted[Math.floor(sorted.length / 2)]), p99_ms: round(sorted[Math.floor(sorted.length * 0.99)]) };
+}
+
+/** The receiver driven directly: signed requests through one undici pool, `concurrency` at a time. */
+async function undiciCeiling(receiver, secret) {
+  await reset(receiver);
+  const signer = new Webhook(secret);
+  const target = new Pool(receiver.url, { connections: concurrency, pipelining: 1 });
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < ceilingEvents) {
+        const n = (next += 1);
+        const id = `msg_ceiling_${n}`;
+        const now = new Date();
+        const body = JSON.stringify({ type: THROUGHPUT_TYPE, timestamp: now.toISOString(), data: { sent_at: Date.now(), n } });
+        const response = await target.request({
+          method: 'POST',
+          path: '/s/main',
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+            'webhook-signature': signer.sign(id, now, body),
+          },
+          body,
+        });
+        await response.body.dump();
+      }
+    })
+  );
+  await target.close();
+  return settle(receiver, ceilingEvents);
+}
+
+/** Strapi's built-in webhooks: one registered webhook, fed the same number of events through the event hub. */
+async function strapiBuiltIn(env, receiver) {
+  await reset(receiver);
+  return withStrapi({ ...env, WEBHOOK_WORKER: 'false', JOBS_PREFIX: `${env.JOBS_PREFIX}-builtin` }, async (strapi) => {
+    strapi.get('webhookRunner').add({ id: 'bench', name: 'bench', url: `${receiver.url}/plain`, headers: {}, events: [STRAPI_EVENT], isEnabled: true });
+    for (let n = 0; n < ceilingEvents; n += 1) {
+      strapi.eventHub.emit(STRAPI_EVENT, { model: 'bench', entry: { sent_at: Date.now(), n } });
+      // Emitted at the same pace as the others are offered, not all in one tick.
+      if (n % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
+    }
+    return settle(receiver, ceilingEvents, 600_000);
+  });
+}
+
+/** Share of the deliveries created since `before` that succeeded at their first attempt. */
+async function firstAttemptShare(url, before) {
+  const rows = await sql(
+    url,
+    `SELECT count(*) FILTER (WHERE status = 'succeeded' AND attempts = 1) AS first, count(*) AS total
+       FROM api_suite_webhook_deliveries WHERE event_type = $1 AND id > $2`,
+    [THROUGHPUT_TYPE, before]
+  );
+  const { first, total } = rows[0];
+  return Number(total) === 0 ? null : round(Number(first) / Number(total), 4);
+}
+
+/** What the failed first attempts ran into, by error. */
+async function firstAttemptErrors(url, before) {
+  const rows = await sql(
+    url,
+    `SELECT coalesce(a.error, 'none') AS error, count(*) AS count
+       FROM api_suite_webhook_attempts a JOIN api_suite_webhook_deliveries d ON d.uuid = a.delivery_uuid
+      WHERE a.attempt = 1 AND a.error IS NOT NULL AND d.event_type = $1 AND d.id > $2
+      GROUP BY 1 ORDER BY 2 DESC LIMIT 5`,
+    [THROUGHPUT_TYPE, before]
+  );
+  return Object.fromEntries(rows.map((row) => [row.error.slice(0, 120), Number(row.count)]));
+}
+
+async function maxDeliveryId(url) {
+  const rows = await sql(url, 'SELECT coalesce(max(id), 0) AS max_id FROM api_suite_webhook_deliveries');
+  return Number(rows[0].max_id);
+}
+
+async function sql(url, text, values) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url, database) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function pool(size, count, task) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < count) await task((next += 1) - 1);
+    })
+  );
+}
+
+function round(value, digits = 1) {
+  if (value === null || value === undefined || Number.isNaN(value)) return null;
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
