@@ -20,7 +20,8 @@
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
  *          [--batch 100] [--latency-batch 10] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
- *          [--phases ceiling,strapi,latency,throughput,fanout] [--profile]
+ *          [--phases ceiling,strapi,latency,throughput,fanout] [--topology single|split] [--profile]
+ * --topology split runs a web process (WEBHOOK_WORKER=false) beside a worker process.
  * --profile writes the server's CPU profile into .tmp/bench/profiles.
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
  * a fresh database is created and dropped) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
@@ -29,6 +30,7 @@ const path = require('node:path');
 const { fork } = require('node:child_process');
 const { Pool } = require('undici');
 const { Client } = require('pg');
+const { Redis } = require('ioredis');
 const { Webhook } = require('standardwebhooks');
 const { benchEnv, compile, withStrapi, serve, progress, parseArgs } = require('./lib/app');
 
@@ -38,6 +40,8 @@ const seconds = Number(args.seconds ?? 10);
 const latencyRate = Number(args['latency-rate'] ?? 1_000);
 const batch = Number(args.batch ?? 100);
 const latencyBatch = Number(args['latency-batch'] ?? 10);
+// single: one process publishes and delivers; split: a web process (WEBHOOK_WORKER=false) and a worker process.
+const topology = args.topology ?? 'single';
 const fanout = Number(args.fanout ?? 10_000);
 const concurrency = Number(args.concurrency ?? 50);
 const ceilingEvents = Number(args['ceiling-events'] ?? 20_000);
@@ -57,10 +61,11 @@ const STRAPI_EVENT = 'entry.create';
   await sql(adminUrl, `CREATE DATABASE "${database}"`);
   const databaseUrl = withDatabase(adminUrl, database);
   const receiver = await startReceiver();
+  const base = benchEnv('webhooks');
   let server;
   try {
     const env = {
-      ...benchEnv('webhooks'),
+      ...base,
       DATABASE_CLIENT: 'postgres',
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
@@ -74,7 +79,7 @@ const STRAPI_EVENT = 'entry.create';
     const setup = await withStrapi({ ...env, WEBHOOK_WORKER: 'false' }, (strapi) => prepare(strapi));
     receiver.send({ secrets: setup.secrets });
 
-    const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', worker_concurrency: concurrency };
+    const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', topology, worker_concurrency: concurrency };
     const totals = { failed: 0, duplicates: 0 };
     const count = (figures) => {
       totals.failed += figures.failed;
@@ -94,7 +99,13 @@ const STRAPI_EVENT = 'entry.create';
 
     // --profile: the server writes a CPU profile (.tmp/bench/profiles) when it stops.
     const profileDir = path.join(__dirname, '..', '.tmp', 'bench', 'profiles');
-    server = await serve(env, 'profile' in args ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const nodeArgs = 'profile' in args ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    server = await serve(topology === 'split' ? { ...env, WEBHOOK_WORKER: 'false' } : env, nodeArgs);
+    if (topology === 'split') {
+      const web = server;
+      const worker = await serve(env, nodeArgs);
+      server = { url: web.url, stop: () => Promise.all([web.stop(), worker.stop()]) };
+    }
     const publisher = new Pool(server.url, { connections: 16, pipelining: 1 });
     const post = (body) =>
       publisher
@@ -174,6 +185,7 @@ const STRAPI_EVENT = 'entry.create';
     await server?.stop().catch(() => undefined);
     receiver.kill();
     await sql(adminUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await dropKeys(redisUrl, `${base.JOBS_PREFIX}*`).catch(() => undefined);
   }
 })().catch((error) => {
   process.stderr.write(`${error.stack || error}\n`);
@@ -368,6 +380,21 @@ async function firstAttemptErrors(url, before) {
 async function maxDeliveryId(url) {
   const rows = await sql(url, 'SELECT coalesce(max(id), 0) AS max_id FROM api_suite_webhook_deliveries');
   return Number(rows[0].max_id);
+}
+
+/** The run's queues in Redis (both apps' prefixes start with the run's). */
+async function dropKeys(url, pattern) {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function sql(url, text, values) {

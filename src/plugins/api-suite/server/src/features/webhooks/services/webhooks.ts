@@ -31,20 +31,29 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** Events written in one transaction at most; more wait for the next round. */
+/** Events written in one round at most; more wait for the next round. */
 const MAX_EVENTS_PER_ROUND = 2_000;
+/**
+ * Rounds written at once. One round at a time batches best, but then a publish that arrives
+ * while a round waits on the database waits for that round and its own: a few in flight keep
+ * the answer quick when the process is busy, and under load each still gathers what is queued.
+ */
+const MAX_ROUNDS_IN_FLIGHT = 3;
 
 /**
  * Publishing (contract section 3): `publish(type, payload)` is what the rest of the plugin and
  * the host call when something happens. Each event becomes one delivery record and one job per
  * matching active subscription. Concurrent publishes are gathered and written together (one
- * transaction, one bulk enqueue per round), so the cost per event falls as the rate rises; the
- * caller waits for its records to be committed, never for a delivery.
+ * multi-row insert, one bulk enqueue per round), so the cost per event falls as the rate rises;
+ * the caller waits for its records to be committed, never for a delivery. Events are not
+ * ordered across rounds, as webhooks are not (a retry overtakes nothing and is overtaken).
  */
 const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   const deliveriesTable = () => tableOf(strapi, UIDS.webhookDelivery);
   let queue: Pending[] = [];
-  let draining: Promise<void> | undefined;
+  let inFlight = 0;
+  let gathering = false;
+  let idle: Array<() => void> = [];
 
   const persist = async (round: Pending[]): Promise<Published[][]> => {
     const eventTypes = getService(strapi, 'webhook-event-types');
@@ -109,10 +118,9 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     return results;
   };
 
-  const drain = async (): Promise<void> => {
-    // One turn of the event loop lets publishes made at the same moment join this round.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (queue.length > 0) {
+  /** Start rounds while there is work and room; each takes what is queued, up to its size. */
+  const pump = (): void => {
+    while (queue.length > 0 && inFlight < MAX_ROUNDS_IN_FLIGHT) {
       const round: Pending[] = [];
       let events = 0;
       while (queue.length > 0 && (round.length === 0 || events + queue[0].events.length <= MAX_EVENTS_PER_ROUND)) {
@@ -120,20 +128,30 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         round.push(next);
         events += next.events.length;
       }
-      try {
-        const results = await persist(round);
-        round.forEach((pending, index) => pending.resolve(results[index]));
-      } catch (error) {
-        for (const pending of round) pending.reject(error);
-      }
+      inFlight += 1;
+      persist(round)
+        .then(
+          (results) => round.forEach((pending, index) => pending.resolve(results[index])),
+          (error: unknown) => round.forEach((pending) => pending.reject(error))
+        )
+        .finally(() => {
+          inFlight -= 1;
+          pump();
+        });
+    }
+    if (queue.length === 0 && inFlight === 0 && !gathering) {
+      for (const wake of idle) wake();
+      idle = [];
     }
   };
 
-  const startDrain = (): void => {
-    draining ??= drain().finally(() => {
-      draining = undefined;
-      // A publish that arrived as the loop ended starts the next one.
-      if (queue.length > 0) startDrain();
+  /** One turn of the event loop lets publishes made at the same moment join one round. */
+  const schedule = (): void => {
+    if (gathering) return;
+    gathering = true;
+    setImmediate(() => {
+      gathering = false;
+      pump();
     });
   };
 
@@ -141,7 +159,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
       queue.push({ events: events.map((event) => ({ ...event, id: randomUUID(), timestamp })), ...scope, resolve, reject });
-      startDrain();
+      schedule();
     });
 
   return {
@@ -169,7 +187,8 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Publishes still waiting to be written; resolves once they are. */
     async settle(): Promise<void> {
-      while (draining) await draining.catch(() => undefined);
+      if (queue.length === 0 && inFlight === 0 && !gathering) return;
+      await new Promise<void>((resolve) => idle.push(resolve));
     },
 
     /** Drop what is still queued (shutdown after settle). */
