@@ -58,6 +58,9 @@ export const ROTATION_RECOMMENDED_AFTER_MS = 90 * 24 * 3600 * 1000;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 /** Targets are cached by the worker; edits clear them on every instance at once, this is only a backstop. */
 const TARGET_TTL_MS = 30_000;
+/** Who subscribes to a type is cached for publishing, cleared like targets; again a backstop. */
+const TOPICS_TTL_MS = 5_000;
+const TOPICS_KEPT = 10_000;
 
 /**
  * Headers a subscription may not set: the signature headers (a receiver must be able to trust
@@ -96,6 +99,10 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const topicsTable = () => tableOf(strapi, UIDS.webhookTopic);
   const knex = () => strapi.db.connection;
   const targets = new Map<number, { target: DeliveryTarget | null; until: number }>();
+  /** `<audience>|<event type>` → the active subscriptions with that exact topic. */
+  const topics = new Map<string, { ids: number[]; until: number }>();
+  /** Bumped by every change, so a lookup that raced one does not cache what it read before it. */
+  let generation = 0;
   const channel = () => `${getConfig(strapi).jobs.prefix}:webhooks:invalidate`;
   let box: SecretBox | undefined;
   let listening = false;
@@ -110,6 +117,9 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const forgetLocally = (id: number | '*') => {
+    // Any change may add, move or remove topics, or switch a subscription on or off.
+    generation += 1;
+    topics.clear();
     if (id === '*') targets.clear();
     else targets.delete(id);
   };
@@ -146,6 +156,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       });
       const row = await this.get(uuid);
       if (!row) throw new Error('the new subscription could not be read back');
+      // Publishing (here and on every instance) must see the new topics from now on.
+      await this.forget(row.id);
       return { row, secret };
     },
 
@@ -318,26 +330,42 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * The active subscribers of each type, the wildcard's included, through the topics index;
-     * only `consumerId`'s own subscriptions when the events are that consumer's business.
+     * only `consumerId`'s own subscriptions when the events are that consumer's business. Answers
+     * are cached per type until a subscription changes (here or, through Redis, on any instance).
      */
     async subscribersOf(types: string[], consumerId?: string): Promise<Map<string, number[]>> {
-      const query = knex()(`${topicsTable()} as t`)
-        .join(`${table()} as s`, 's.id', 't.subscription_id')
-        .whereIn('t.event_type', [...new Set([...types, WILDCARD])])
-        .where('s.is_active', true)
-        .select('t.event_type as event_type', 't.subscription_id as subscription_id');
-      if (consumerId !== undefined) query.where('s.consumer_id', consumerId);
-      const rows = (await query) as Array<{ event_type: string; subscription_id: number }>;
-      const byTopic = new Map<string, number[]>();
-      for (const row of rows) {
-        const list = byTopic.get(row.event_type) ?? [];
-        list.push(row.subscription_id);
-        byTopic.set(row.event_type, list);
+      const audience = consumerId ?? '';
+      const wanted = [...new Set([...types, WILDCARD])];
+      const now = Date.now();
+      const found = new Map<string, number[]>();
+      const missing: string[] = [];
+      for (const type of wanted) {
+        const cached = topics.get(`${audience}|${type}`);
+        if (cached && cached.until > now) found.set(type, cached.ids);
+        else missing.push(type);
       }
-      const wildcard = byTopic.get(WILDCARD) ?? [];
+      if (missing.length > 0) {
+        const startedAt = generation;
+        const query = knex()(`${topicsTable()} as t`)
+          .join(`${table()} as s`, 's.id', 't.subscription_id')
+          .whereIn('t.event_type', missing)
+          .where('s.is_active', true)
+          .select('t.event_type as event_type', 't.subscription_id as subscription_id');
+        if (consumerId !== undefined) query.where('s.consumer_id', consumerId);
+        const rows = (await query) as Array<{ event_type: string; subscription_id: number }>;
+        for (const type of missing) found.set(type, []);
+        for (const row of rows) found.get(row.event_type)?.push(row.subscription_id);
+        if (generation === startedAt) {
+          for (const type of missing) {
+            if (topics.size >= TOPICS_KEPT) topics.delete(topics.keys().next().value as string);
+            topics.set(`${audience}|${type}`, { ids: found.get(type) ?? [], until: now + TOPICS_TTL_MS });
+          }
+        }
+      }
+      const wildcard = found.get(WILDCARD) ?? [];
       const result = new Map<string, number[]>();
       for (const type of types) {
-        const exact = byTopic.get(type) ?? [];
+        const exact = found.get(type) ?? [];
         result.set(type, wildcard.length === 0 ? exact : exact.length === 0 ? wildcard : [...new Set([...exact, ...wildcard])]);
       }
       return result;
