@@ -147,6 +147,8 @@ const STRAPI_EVENT = 'entry.create';
       const run = await drive(publish, { rate, seconds, batch });
       // Once publishing has stopped, the backlog drains at what delivery alone can do.
       const received = count(await settle(receiver, run.accepted, 300_000, Date.now() + 1000));
+      // Outcomes are written every 100 ms: give the last ones time to land before reading them.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       Object.assign(result, {
         throughput_target_events_per_s: rate,
         throughput_accepted_events_per_s: round(run.accepted / run.seconds),
