@@ -304,15 +304,18 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * The active subscribers of each type, the wildcard's included, through the topics index;
-     * only `consumerId`'s own subscriptions when the events are that consumer's business.
+     * only the named consumers' own subscriptions when the events are their business.
      */
-    async subscribersOf(types: string[], consumerId?: string): Promise<Map<string, number[]>> {
+    async subscribersOf(types: string[], consumers?: string | string[]): Promise<Map<string, number[]>> {
+      // An audience of nobody (an order without a buyer and a site without administrators).
+      if (Array.isArray(consumers) && consumers.length === 0) return new Map(types.map((type) => [type, []]));
       const query = knex()(`${topicsTable()} as t`)
         .join(`${table()} as s`, 's.id', 't.subscription_id')
         .whereIn('t.event_type', [...new Set([...types, WILDCARD])])
         .where('s.is_active', true)
         .select('t.event_type as event_type', 't.subscription_id as subscription_id');
-      if (consumerId !== undefined) query.where('s.consumer_id', consumerId);
+      if (typeof consumers === 'string') query.where('s.consumer_id', consumers);
+      else if (consumers !== undefined) query.whereIn('s.consumer_id', consumers);
       const rows = (await query) as Array<{ event_type: string; subscription_id: number }>;
       const byTopic = new Map<string, number[]>();
       for (const row of rows) {
