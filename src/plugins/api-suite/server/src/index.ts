@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import config from './config';
 import access from './features/access';
+import commerce from './features/commerce';
 import platform from './features/platform';
 import scrapers from './features/scrapers';
 import webhooks from './features/webhooks';
@@ -11,7 +12,7 @@ import type { FeatureModule, FeatureRoute } from './features/types';
  * routes, controllers and services; a name claimed twice is a programming error and fails at
  * load rather than one feature silently replacing another's piece.
  */
-const features: FeatureModule[] = [platform, access, webhooks, scrapers];
+const features: FeatureModule[] = [platform, access, webhooks, scrapers, commerce];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';
 const NAMED_KINDS: NamedKind[] = ['contentTypes', 'controllers', 'services', 'policies', 'middlewares'];
