@@ -16,6 +16,7 @@ import type { HttpService } from './features/platform/services/http';
 import type { PlatformService } from './features/platform/services/platform';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
+import type { SearchService } from './features/search/services/search';
 import type { WebhookDeliveriesService } from './features/webhooks/services/deliveries';
 import type { WebhookEventTypesService } from './features/webhooks/services/event-types';
 import type { WebhookSubscriptionsService } from './features/webhooks/services/subscriptions';
@@ -42,6 +43,7 @@ export interface Services {
   stripe: StripeService;
   'stripe-events': StripeEventsService;
   'sales-reports': SalesReportsService;
+  search: SearchService;
 }
 
 export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {
