@@ -283,4 +283,47 @@ describe('status changes in the admin panel', () => {
     expect(await stockOf(app, lamp.id)).toBe(stock + 4);
     await waitForPosts(receiver, 2, ofOrder(order.orderId, 'order.updated'));
   });
+
+  it('an editor marking an order paid sets paid_at and publishes order.paid', async () => {
+    const order = await placeOrder(1);
+    expect((await editOrder(await documentIdOf(order.orderId), { status: 'paid', payment_id: 'bank-transfer-42' })).status).toBe(200);
+    const stored = await orderOf(app, order.orderId);
+    expect(stored).toMatchObject({ status: 'paid', payment_id: 'bank-transfer-42', paid_at: expect.anything() });
+    const [paid] = await waitForPosts(receiver, 1, ofOrder(order.orderId, 'order.paid'));
+    expect(eventOf(paid).data).toEqual({
+      id: order.orderId,
+      status: 'paid',
+      total: 12.5,
+      created_at: expect.stringMatching(ISO),
+      paid_at: new Date(stored?.paid_at as string).toISOString(),
+      payment_id: 'bank-transfer-42',
+    });
+  });
+
+  it('deleting an order that still holds stock gives it back', async () => {
+    const order = await placeOrder(5);
+    const stock = await stockOf(app, lamp.id);
+    const session = await adminSession(app);
+    const response = await app
+      .request()
+      .delete(`/content-manager/collection-types/plugin::api-suite.order/${await documentIdOf(order.orderId)}`)
+      .set('Authorization', `Bearer ${session.token}`);
+    expect(response.status).toBe(200);
+    expect(await orderOf(app, order.orderId)).toBeNull();
+    expect(await stockOf(app, lamp.id)).toBe(stock + 5);
+  });
+
+  it('an order entered in the admin panel for a user is announced to that user as order.created', async () => {
+    const session = await adminSession(app);
+    const user = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: alice.id }, select: ['documentId'] });
+    const response = await app
+      .request()
+      .post('/content-manager/collection-types/plugin::api-suite.order')
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ items: [{ product_id: lamp.id, quantity: 1, price: 9, name: 'Phone order' }], total: 9, user: { connect: [{ documentId: user.documentId }] } });
+    expect(response.status).toBe(201);
+    const uuid = response.body.data.uuid as string;
+    const [created] = await waitForPosts(receiver, 1, ofOrder(uuid, 'order.created'));
+    expect(eventOf(created).data).toEqual({ id: uuid, status: 'pending', total: 9, created_at: expect.stringMatching(ISO) });
+  });
 });

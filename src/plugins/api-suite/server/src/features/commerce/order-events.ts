@@ -37,12 +37,14 @@ export function registerOrderEvents(strapi: Core.Strapi): void {
         params.data.paid_at = new Date();
       }
 
+      const announcement: Announcement = { orders: [], products: [] };
+      // Released while the row still exists (the release is a conditional update of it); a
+      // failed delete rolls the release back with it.
+      if (ctx.action === 'delete' && before?.stockReserved) announcement.products.push(...(await orders().releaseStock(trx, before)));
+
       const result = await next();
 
-      const announcement: Announcement = { orders: [], products: [] };
-      if (ctx.action === 'delete') {
-        if (before?.stockReserved) announcement.products.push(...(await orders().releaseStock(trx, before)));
-      } else {
+      if (ctx.action !== 'delete') {
         const returned = (result as { documentId?: unknown } | null)?.documentId;
         const documentId = typeof returned === 'string' ? returned : params.documentId;
         const after = documentId ? await orders().findByDocumentId(documentId) : null;
