@@ -23,6 +23,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
   // API keys, OAuth tokens, plans and quotas for the prefixes the api-suite config names
   // (/api/v1 and /api/webhooks): before the body parser, so refused requests cost no parsing.
   'plugin::api-suite.access',
+  // The exact bytes of Stripe's webhooks for their signature (that route only), and the body
+  // parser's refusals on the commerce routes in their own error shapes: just before the parser.
+  'plugin::api-suite.commerce-body',
   'strapi::body',
   'strapi::session',
   'strapi::favicon',

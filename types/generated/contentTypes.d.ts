@@ -706,6 +706,76 @@ export interface PluginApiSuiteApiKey extends Struct.CollectionTypeSchema {
   };
 }
 
+export interface PluginApiSuiteOrder extends Struct.CollectionTypeSchema {
+  collectionName: 'api_suite_orders';
+  info: {
+    description: 'An order placed through checkout: items with the price and name they had then, total, status and payment';
+    displayName: 'Order';
+    pluralName: 'orders';
+    singularName: 'order';
+  };
+  options: {
+    draftAndPublish: false;
+  };
+  pluginOptions: {
+    'content-manager': {
+      visible: true;
+    };
+    'content-type-builder': {
+      visible: false;
+    };
+  };
+  attributes: {
+    createdAt: Schema.Attribute.DateTime;
+    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    currency: Schema.Attribute.String &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 3;
+      }>;
+    date_created: Schema.Attribute.DateTime;
+    items: Schema.Attribute.JSON & Schema.Attribute.Required;
+    locale: Schema.Attribute.String & Schema.Attribute.Private;
+    localizations: Schema.Attribute.Relation<
+      'oneToMany',
+      'plugin::api-suite.order'
+    > &
+      Schema.Attribute.Private;
+    paid_at: Schema.Attribute.DateTime;
+    payment_id: Schema.Attribute.String;
+    payment_method: Schema.Attribute.String &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 50;
+      }>;
+    publishedAt: Schema.Attribute.DateTime;
+    shipping_address: Schema.Attribute.JSON;
+    status: Schema.Attribute.Enumeration<
+      ['pending', 'paid', 'shipped', 'delivered', 'cancelled']
+    > &
+      Schema.Attribute.Required &
+      Schema.Attribute.DefaultTo<'pending'>;
+    stock_reserved: Schema.Attribute.Boolean &
+      Schema.Attribute.DefaultTo<false>;
+    stripe_session_id: Schema.Attribute.String;
+    total: Schema.Attribute.Decimal &
+      Schema.Attribute.Required &
+      Schema.Attribute.SetMinMax<
+        {
+          min: 0;
+        },
+        number
+      >;
+    updatedAt: Schema.Attribute.DateTime;
+    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    user: Schema.Attribute.Relation<
+      'manyToOne',
+      'plugin::users-permissions.user'
+    >;
+    uuid: Schema.Attribute.String & Schema.Attribute.Unique;
+  };
+}
+
 export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
   collectionName: 'api_suite_plans';
   info: {
@@ -768,6 +838,218 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
         },
         number
       >;
+    updatedAt: Schema.Attribute.DateTime;
+    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+  };
+}
+
+export interface PluginApiSuiteScraper extends Struct.CollectionTypeSchema {
+  collectionName: 'api_suite_scrapers';
+  info: {
+    description: 'A registered crawler: start URL, selectors, limits and schedule';
+    displayName: 'Scraper';
+    pluralName: 'scrapers';
+    singularName: 'scraper';
+  };
+  options: {
+    draftAndPublish: false;
+  };
+  pluginOptions: {
+    'content-manager': {
+      visible: true;
+    };
+    'content-type-builder': {
+      visible: false;
+    };
+  };
+  attributes: {
+    consumer_id: Schema.Attribute.String & Schema.Attribute.Required;
+    createdAt: Schema.Attribute.DateTime;
+    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    current_run_id: Schema.Attribute.Integer;
+    follow_links: Schema.Attribute.Boolean & Schema.Attribute.DefaultTo<false>;
+    headers: Schema.Attribute.JSON;
+    last_skipped_at: Schema.Attribute.DateTime;
+    locale: Schema.Attribute.String & Schema.Attribute.Private;
+    localizations: Schema.Attribute.Relation<
+      'oneToMany',
+      'plugin::api-suite.scraper'
+    > &
+      Schema.Attribute.Private;
+    max_pages: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          min: 1;
+        },
+        number
+      > &
+      Schema.Attribute.DefaultTo<100>;
+    name: Schema.Attribute.String &
+      Schema.Attribute.Required &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 200;
+      }>;
+    proxy_pool: Schema.Attribute.String &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 100;
+      }>;
+    publishedAt: Schema.Attribute.DateTime;
+    rate_limit: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          max: 100;
+          min: 1;
+        },
+        number
+      > &
+      Schema.Attribute.DefaultTo<5>;
+    respect_robots_txt: Schema.Attribute.Boolean &
+      Schema.Attribute.DefaultTo<true>;
+    schedule: Schema.Attribute.String &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 100;
+      }>;
+    selectors: Schema.Attribute.Text;
+    skipped_ticks: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
+    status: Schema.Attribute.Enumeration<['idle', 'running']> &
+      Schema.Attribute.Required &
+      Schema.Attribute.DefaultTo<'idle'>;
+    updatedAt: Schema.Attribute.DateTime;
+    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    url: Schema.Attribute.String &
+      Schema.Attribute.Required &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 2048;
+      }>;
+  };
+}
+
+export interface PluginApiSuiteScraperResult
+  extends Struct.CollectionTypeSchema {
+  collectionName: 'api_suite_scraper_results';
+  info: {
+    displayName: 'Scraper result';
+    pluralName: 'scraper-results';
+    singularName: 'scraper-result';
+  };
+  options: {
+    draftAndPublish: false;
+  };
+  pluginOptions: {
+    'content-manager': {
+      visible: true;
+    };
+    'content-type-builder': {
+      visible: false;
+    };
+  };
+  attributes: {
+    createdAt: Schema.Attribute.DateTime;
+    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    data: Schema.Attribute.JSON;
+    locale: Schema.Attribute.String & Schema.Attribute.Private;
+    localizations: Schema.Attribute.Relation<
+      'oneToMany',
+      'plugin::api-suite.scraper-result'
+    > &
+      Schema.Attribute.Private;
+    publishedAt: Schema.Attribute.DateTime;
+    run_id: Schema.Attribute.Integer & Schema.Attribute.Required;
+    scraper_id: Schema.Attribute.Integer & Schema.Attribute.Required;
+    updatedAt: Schema.Attribute.DateTime;
+    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    url: Schema.Attribute.Text & Schema.Attribute.Required;
+  };
+}
+
+export interface PluginApiSuiteScraperRun extends Struct.CollectionTypeSchema {
+  collectionName: 'api_suite_scraper_runs';
+  info: {
+    displayName: 'Scraper run';
+    pluralName: 'scraper-runs';
+    singularName: 'scraper-run';
+  };
+  options: {
+    draftAndPublish: false;
+  };
+  pluginOptions: {
+    'content-manager': {
+      visible: true;
+    };
+    'content-type-builder': {
+      visible: false;
+    };
+  };
+  attributes: {
+    createdAt: Schema.Attribute.DateTime;
+    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    error: Schema.Attribute.Text;
+    finished_at: Schema.Attribute.DateTime;
+    heartbeat_at: Schema.Attribute.DateTime;
+    items_collected: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
+    locale: Schema.Attribute.String & Schema.Attribute.Private;
+    localizations: Schema.Attribute.Relation<
+      'oneToMany',
+      'plugin::api-suite.scraper-run'
+    > &
+      Schema.Attribute.Private;
+    pages_failed: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
+    pages_fetched: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
+    publishedAt: Schema.Attribute.DateTime;
+    scraper_id: Schema.Attribute.Integer & Schema.Attribute.Required;
+    started_at: Schema.Attribute.DateTime;
+    status: Schema.Attribute.Enumeration<
+      ['pending', 'running', 'completed', 'failed', 'stopped']
+    > &
+      Schema.Attribute.Required &
+      Schema.Attribute.DefaultTo<'pending'>;
+    trigger: Schema.Attribute.Enumeration<['manual', 'schedule']> &
+      Schema.Attribute.Required &
+      Schema.Attribute.DefaultTo<'manual'>;
+    updatedAt: Schema.Attribute.DateTime;
+    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+  };
+}
+
+export interface PluginApiSuiteStripeEvent extends Struct.CollectionTypeSchema {
+  collectionName: 'api_suite_stripe_events';
+  info: {
+    displayName: 'Stripe event';
+    pluralName: 'stripe-events';
+    singularName: 'stripe-event';
+  };
+  options: {
+    draftAndPublish: false;
+  };
+  pluginOptions: {
+    'content-manager': {
+      visible: false;
+    };
+    'content-type-builder': {
+      visible: false;
+    };
+  };
+  attributes: {
+    createdAt: Schema.Attribute.DateTime;
+    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
+      Schema.Attribute.Private;
+    event_id: Schema.Attribute.String & Schema.Attribute.Required;
+    event_type: Schema.Attribute.String & Schema.Attribute.Required;
+    locale: Schema.Attribute.String & Schema.Attribute.Private;
+    localizations: Schema.Attribute.Relation<
+      'oneToMany',
+      'plugin::api-suite.stripe-event'
+    > &
+      Schema.Attribute.Private;
+    order_uuid: Schema.Attribute.String;
+    publishedAt: Schema.Attribute.DateTime;
     updatedAt: Schema.Attribute.DateTime;
     updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
       Schema.Attribute.Private;
@@ -1582,7 +1864,12 @@ declare module '@strapi/strapi' {
       'api::page.page': ApiPagePage;
       'api::product.product': ApiProductProduct;
       'plugin::api-suite.api-key': PluginApiSuiteApiKey;
+      'plugin::api-suite.order': PluginApiSuiteOrder;
       'plugin::api-suite.plan': PluginApiSuitePlan;
+      'plugin::api-suite.scraper': PluginApiSuiteScraper;
+      'plugin::api-suite.scraper-result': PluginApiSuiteScraperResult;
+      'plugin::api-suite.scraper-run': PluginApiSuiteScraperRun;
+      'plugin::api-suite.stripe-event': PluginApiSuiteStripeEvent;
       'plugin::api-suite.usage-record': PluginApiSuiteUsageRecord;
       'plugin::api-suite.webhook-attempt': PluginApiSuiteWebhookAttempt;
       'plugin::api-suite.webhook-delivery': PluginApiSuiteWebhookDelivery;

@@ -7,6 +7,19 @@ import { z } from 'zod';
  * refuses to start with a message naming every bad key.
  */
 const uid = z.string().regex(/^(api|plugin)::[a-z0-9-]+\.[a-z0-9-]+$/, 'must be a content-type UID such as api::article.article');
+/** A content-type UID, or the name of one of `contentTypes` (article, product, page). */
+const contentTypeRef = z
+  .string()
+  .regex(/^(article|product|page|(api|plugin)::[a-z0-9-]+\.[a-z0-9-]+)$/, 'must be article, product, page or a content-type UID');
+const attributeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be an attribute name');
+/**
+ * Checkout sends amounts in hundredths (contract section 8: the total multiplied by 100), which
+ * is what Stripe expects for every currency except these zero- and three-decimal ones.
+ */
+export const UNSUPPORTED_CURRENCIES = [
+  'bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf',
+  'bhd', 'jod', 'kwd', 'omr', 'tnd',
+];
 const endpointPattern = z
   .string()
   .regex(/^(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*)$/, 'must be "<METHOD or *> <path, * for the rest>"');
@@ -70,6 +83,49 @@ export const configSchema = z
         worker: z.boolean(),
       })
       .strict(),
+    commerce: z
+      .object({
+        stripeSecretKey: z.string().min(1).optional(),
+        stripeWebhookSecret: z.string().min(1).optional(),
+        currency: z
+          .string()
+          .regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as eur')
+          .refine((code) => !UNSUPPORTED_CURRENCIES.includes(code), 'amounts are sent in hundredths, so zero- and three-decimal currencies are not supported'),
+        /** Where Stripe sends the buyer back; {ORDER_ID} and Stripe's {CHECKOUT_SESSION_ID} are filled in. */
+        successUrl: z.string().url(),
+        cancelUrl: z.string().url(),
+        /** How long a Checkout Session (and so the stock it holds) lives; Stripe allows 30 minutes to 24 hours. */
+        sessionExpiresMinutes: z.number().int().min(30).max(1440),
+        /** Where the Stripe SDK connects: Stripe's API unless set (tests point it at a local stub). */
+        stripeApi: z
+          .object({
+            host: z.string().min(1).optional(),
+            port: z.number().int().min(1).max(65535).optional(),
+            protocol: z.enum(['http', 'https']).optional(),
+            maxNetworkRetries: z.number().int().min(0).max(10),
+            timeoutMs: z.number().int().min(1000).max(120_000),
+          })
+          .strict(),
+      })
+      .strict(),
+    search: z
+      .object({
+        /** Searchable collections by the name callers use in `collections`. */
+        collections: z.record(
+          z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'collection names are letters, digits, _ and -'),
+          z
+            .object({
+              contentType: contentTypeRef,
+              fields: z.array(attributeName).min(1).max(10),
+              /** What "published" means for a type without draft-and-publish, as a query-engine filter. */
+              where: z.record(z.string(), z.unknown()).optional(),
+            })
+            .strict()
+        ),
+        /** Searched when the request names no collection. */
+        defaultCollections: z.array(z.string()).min(1),
+      })
+      .strict(),
     frontendOrigin: z.string().url(),
   })
   .strict();
@@ -118,8 +174,31 @@ export default {
       concurrency: env.int('SCRAPER_CONCURRENCY', 4) as number,
       worker: parseBoolean(env('SCRAPER_WORKER'), true, 'SCRAPER_WORKER'),
     },
-    // FRONTEND_ORIGIN may list several origins for CORS; return URLs use the first.
-    frontendOrigin: (parseList(env('FRONTEND_ORIGIN')) ?? ['http://localhost:3000'])[0].replace(/\/+$/, ''),
+    commerce: {
+      stripeSecretKey: env('STRIPE_SECRET_KEY') || undefined,
+      stripeWebhookSecret: env('STRIPE_WEBHOOK_SECRET') || undefined,
+      currency: (env('STRIPE_CURRENCY') || 'eur').toLowerCase(),
+      successUrl: `${frontendOriginOf(env)}/checkout/success?order_id={ORDER_ID}&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${frontendOriginOf(env)}/checkout/cancel?order_id={ORDER_ID}`,
+      sessionExpiresMinutes: 60,
+      stripeApi: {
+        host: env('STRIPE_API_HOST') || undefined,
+        port: env('STRIPE_API_PORT') ? (env.int('STRIPE_API_PORT') as number) : undefined,
+        protocol: (env('STRIPE_API_PROTOCOL') || undefined) as 'http' | 'https' | undefined,
+        maxNetworkRetries: 2,
+        timeoutMs: 30_000,
+      },
+    },
+    search: {
+      collections: {
+        articles: { contentType: 'article', fields: ['title', 'excerpt'], where: { status: 'published' } },
+        products: { contentType: 'product', fields: ['name', 'description'], where: { published: true, deleted: false } },
+        // Draft-and-publish: only the published version is searched.
+        pages: { contentType: 'page', fields: ['title'] },
+      },
+      defaultCollections: ['articles', 'products'],
+    },
+    frontendOrigin: frontendOriginOf(env),
   }),
   validator(config: unknown): void {
     const result = configSchema.safeParse(config);
@@ -128,6 +207,11 @@ export default {
     throw new Error(`Invalid configuration for plugin api-suite (config/plugins.ts, key "api-suite"):\n${problems.join('\n')}`);
   },
 };
+
+/** FRONTEND_ORIGIN may list several origins for CORS; return URLs use the first. */
+function frontendOriginOf(env: Env): string {
+  return (parseList(env('FRONTEND_ORIGIN')) ?? ['http://localhost:3000'])[0].replace(/\/+$/, '');
+}
 
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 

@@ -15,6 +15,8 @@ export const UIDS = {
   scraper: 'plugin::api-suite.scraper',
   scraperRun: 'plugin::api-suite.scraper-run',
   scraperResult: 'plugin::api-suite.scraper-result',
+  order: 'plugin::api-suite.order',
+  stripeEvent: 'plugin::api-suite.stripe-event',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (contract section 1). */

@@ -1,8 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import config from './config';
 import access from './features/access';
+import commerce from './features/commerce';
 import platform from './features/platform';
 import scrapers from './features/scrapers';
+import search from './features/search';
 import webhooks from './features/webhooks';
 import type { FeatureModule, FeatureRoute } from './features/types';
 
@@ -11,7 +13,7 @@ import type { FeatureModule, FeatureRoute } from './features/types';
  * routes, controllers and services; a name claimed twice is a programming error and fails at
  * load rather than one feature silently replacing another's piece.
  */
-const features: FeatureModule[] = [platform, access, webhooks, scrapers];
+const features: FeatureModule[] = [platform, access, webhooks, scrapers, commerce, search];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';
 const NAMED_KINDS: NamedKind[] = ['contentTypes', 'controllers', 'services', 'policies', 'middlewares'];

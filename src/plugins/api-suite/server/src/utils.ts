@@ -7,10 +7,16 @@ import type { KeysService } from './features/access/services/keys';
 import type { OAuthService } from './features/access/services/oauth';
 import type { PlansService } from './features/access/services/plans';
 import type { UsageService } from './features/access/services/usage';
+import type { CheckoutService } from './features/commerce/services/checkout';
+import type { OrdersService } from './features/commerce/services/orders';
+import type { SalesReportsService } from './features/commerce/services/sales-reports';
+import type { StripeService } from './features/commerce/services/stripe';
+import type { StripeEventsService } from './features/commerce/services/stripe-events';
 import type { HttpService } from './features/platform/services/http';
 import type { PlatformService } from './features/platform/services/platform';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
+import type { SearchService } from './features/search/services/search';
 import type { WebhookDeliveriesService } from './features/webhooks/services/deliveries';
 import type { WebhookEventTypesService } from './features/webhooks/services/event-types';
 import type { WebhookSubscriptionsService } from './features/webhooks/services/subscriptions';
@@ -32,6 +38,12 @@ export interface Services {
   'webhook-deliveries': WebhookDeliveriesService;
   scrapers: ScrapersService;
   'scraper-runs': ScraperRunsService;
+  orders: OrdersService;
+  checkout: CheckoutService;
+  stripe: StripeService;
+  'stripe-events': StripeEventsService;
+  'sales-reports': SalesReportsService;
+  search: SearchService;
 }
 
 export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {

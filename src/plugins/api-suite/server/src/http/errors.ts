@@ -73,3 +73,68 @@ export async function respondWebhooks(ctx: Context, handler: () => Promise<void>
     ctx.body = webhooksErrorBody(error);
   }
 }
+
+/**
+ * `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`, one entry per
+ * problem (each bad field of a validation error has its own, as has each product short of stock).
+ */
+export function commerceErrorBody(error: ApiError): { errors: Array<{ message: string }> } {
+  if (Array.isArray(error.details) && error.details.length > 0) {
+    return {
+      errors: (error.details as Array<string | { field: string; message: string }>).map((problem) => ({
+        message: typeof problem === 'string' ? problem : `${problem.field}: ${problem.message}`,
+      })),
+    };
+  }
+  return { errors: [{ message: error.message }] };
+}
+
+/**
+ * What a route answers for a fault that is not a refusal: these routes promise their own shape
+ * even for a 500 ("Checkout failed"), so the fault is logged and answered in it.
+ */
+export type Unexpected = (error: unknown) => ApiError;
+
+export async function respondCommerce(ctx: Context, handler: () => Promise<void>, unexpected?: Unexpected): Promise<void> {
+  try {
+    await handler();
+  } catch (caught) {
+    const known = caught instanceof ZodError ? fromZod(caught) : caught;
+    if (!(known instanceof ApiError) && !unexpected) throw caught;
+    const error = known instanceof ApiError ? known : (unexpected as Unexpected)(caught);
+    if (error.headers) ctx.set(error.headers);
+    ctx.status = error.status;
+    ctx.body = commerceErrorBody(error);
+  }
+}
+
+/** `/api/webhook/stripe`: `{ error: "<message>" }`. */
+export async function respondStripe(ctx: Context, handler: () => Promise<void>, unexpected?: Unexpected): Promise<void> {
+  try {
+    await handler();
+  } catch (caught) {
+    const known = caught instanceof ZodError ? fromZod(caught) : caught;
+    if (!(known instanceof ApiError) && !unexpected) throw caught;
+    const error = known instanceof ApiError ? known : (unexpected as Unexpected)(caught);
+    ctx.status = error.status;
+    ctx.body = { error: error.message };
+  }
+}
+
+/**
+ * A refusal by the body parser (co-body, raw-body), which runs before any route: malformed JSON
+ * or form data, an oversized body, an unsupported encoding. Anything else is not one.
+ */
+export function bodyParserError(caught: unknown): ApiError | undefined {
+  const error = caught as { type?: string; status?: number; name?: string } | undefined;
+  // co-body throws JSON.parse's SyntaxError with status 400; raw-body errors carry a type.
+  if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed') {
+    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
+  }
+  if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
+  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
+    return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
+  }
+  if (error?.type === 'request.size.invalid' || error?.type === 'request.aborted') return new ApiError(400, 'invalid_body', 'The request body was incomplete');
+  return undefined;
+}

@@ -92,7 +92,8 @@ function articlePayload(row: Row): Record<string, unknown> {
   };
 }
 
-function productPayload(row: Row): Record<string, unknown> {
+/** A product event's payload; checkout and returned stock announce stock changes with it too. */
+export function productPayload(row: Row): Record<string, unknown> {
   return {
     id: row.documentId,
     name: row.name ?? null,

@@ -22,13 +22,14 @@ const article = {
   updatedAt: '2026-01-01T12:05:00.000Z',
 };
 const product = { id: 'q8v2k1m0x9c7b6n5z4l3j2h1', name: 'Blue mug', slug: 'blue-mug', price: 12.5, stock: 40, published: true, deleted: false };
-const order = { id: 'c0a8012e-7d1f-4f5e-9a3b-2e4d6f8a1b3c', status: 'pending', total: 25, currency: 'eur', created_at: '2026-01-01T12:00:00.000Z' };
+const order = { id: 'c0a8012e-7d1f-4f5e-9a3b-2e4d6f8a1b3c', status: 'pending', total: 25, created_at: '2026-01-01T12:00:00.000Z' };
+const paidOrder = { ...order, status: 'paid', paid_at: '2026-01-01T12:03:00.000Z', payment_id: 'pi_3Qx2k1LmNoPqRsTu0AbCdEfG' };
 const run = { run_id: '5f0c2a1e-3b4d-4c6e-8f9a-0b1c2d3e4f5a', scraper_id: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d', status: 'running', started_at: '2026-01-01T12:00:00.000Z' };
 
 export const EVENT_CATALOG: EventTypeDefinition[] = [
   { name: 'order.created', description: 'An order was placed (checkout started).', example_payload: order },
   { name: 'order.updated', description: 'An order changed status or total.', example_payload: { ...order, status: 'cancelled' } },
-  { name: 'order.paid', description: 'Payment for an order succeeded.', example_payload: { ...order, status: 'paid' } },
+  { name: 'order.paid', description: 'Payment for an order succeeded.', example_payload: paidOrder },
   { name: 'article.created', description: 'An article was created (API or admin panel).', example_payload: { ...article, status: 'draft' } },
   { name: 'article.updated', description: 'An article was changed.', example_payload: article },
   { name: 'article.published', description: 'An article\'s status became published.', example_payload: article },

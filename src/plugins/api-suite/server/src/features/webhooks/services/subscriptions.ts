@@ -330,11 +330,14 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * The active subscribers of each type, the wildcard's included, through the topics index;
-     * only `consumerId`'s own subscriptions when the events are that consumer's business. Answers
+     * only the named consumers' own subscriptions when the events are their business. Answers
      * are cached per type until a subscription changes (here or, through Redis, on any instance).
      */
-    async subscribersOf(types: string[], consumerId?: string): Promise<Map<string, number[]>> {
-      const audience = consumerId ?? '';
+    async subscribersOf(types: string[], consumers?: string | string[]): Promise<Map<string, number[]>> {
+      const audienceList = consumers === undefined ? undefined : typeof consumers === 'string' ? [consumers] : [...new Set(consumers)].sort();
+      // An audience of nobody (an order without a buyer and a site without administrators).
+      if (audienceList?.length === 0) return new Map(types.map((type) => [type, []]));
+      const audience = audienceList?.join(',') ?? '';
       const wanted = [...new Set([...types, WILDCARD])];
       const now = Date.now();
       const found = new Map<string, number[]>();
@@ -351,7 +354,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           .whereIn('t.event_type', missing)
           .where('s.is_active', true)
           .select('t.event_type as event_type', 't.subscription_id as subscription_id');
-        if (consumerId !== undefined) query.where('s.consumer_id', consumerId);
+        if (audienceList !== undefined) query.whereIn('s.consumer_id', audienceList);
         const rows = (await query) as Array<{ event_type: string; subscription_id: number }>;
         for (const type of missing) found.set(type, []);
         for (const row of rows) found.get(row.event_type)?.push(row.subscription_id);

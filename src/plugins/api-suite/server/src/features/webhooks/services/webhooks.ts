@@ -13,6 +13,8 @@ export interface WebhookEvent {
 export interface PublishOptions {
   /** Only this consumer's subscriptions receive the event. */
   consumerId?: string;
+  /** Only these consumers' subscriptions receive the event (an order's buyer and the administrators). */
+  consumerIds?: string[];
 }
 
 export interface Published {
@@ -25,8 +27,8 @@ interface Pending {
   events: Array<WebhookEvent & { id: string; timestamp: string }>;
   /** Deliver to this subscription rather than to the type's subscribers (test events). */
   only?: number;
-  /** Deliver only to this consumer's subscriptions (events about a consumer's own resources). */
-  consumerId?: string;
+  /** Deliver only to these consumers' subscriptions (events about a consumer's own resources). */
+  audience?: string[];
   resolve(result: Published[]): void;
   reject(error: unknown): void;
 }
@@ -58,18 +60,18 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   const persist = async (round: Pending[]): Promise<Published[][]> => {
     const eventTypes = getService(strapi, 'webhook-event-types');
     const subscriptions = getService(strapi, 'webhook-subscriptions');
-    // One lookup per audience: everybody's subscriptions, or one consumer's.
-    const audiences = new Map<string, { consumerId?: string; types: Set<string> }>();
+    // One lookup per audience: everybody's subscriptions, or some consumers'.
+    const audiences = new Map<string, { consumers?: string[]; types: Set<string> }>();
     for (const pending of round) {
       if (pending.only !== undefined) continue;
-      const key = pending.consumerId === undefined ? '' : `c:${pending.consumerId}`;
-      const audience = audiences.get(key) ?? { consumerId: pending.consumerId, types: new Set<string>() };
+      const key = audienceKey(pending.audience);
+      const audience = audiences.get(key) ?? { consumers: pending.audience, types: new Set<string>() };
       for (const event of pending.events) audience.types.add(event.type);
       audiences.set(key, audience);
     }
     const subscribersByAudience = new Map<string, Map<string, number[]>>();
     for (const [key, audience] of audiences) {
-      subscribersByAudience.set(key, await subscriptions.subscribersOf([...audience.types], audience.consumerId));
+      subscribersByAudience.set(key, await subscriptions.subscribersOf([...audience.types], audience.consumers));
     }
     const active = new Set((await eventTypes.listActive()).map((type) => type.name));
 
@@ -77,7 +79,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     const rows: Record<string, unknown>[] = [];
     const jobs: DeliverySend[] = [];
     const results = round.map((pending) => {
-      const subscribers = subscribersByAudience.get(pending.consumerId === undefined ? '' : `c:${pending.consumerId}`) ?? new Map<string, number[]>();
+      const subscribers = subscribersByAudience.get(audienceKey(pending.audience)) ?? new Map<string, number[]>();
       return pending.events.map((event) => {
         // A type an editor switched off is not published (the test event always is).
         const targets = pending.only !== undefined ? [pending.only] : active.has(event.type) ? (subscribers.get(event.type) ?? []) : [];
@@ -155,7 +157,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     });
   };
 
-  const submit = (events: WebhookEvent[], scope: { only?: number; consumerId?: string } = {}): Promise<Published[]> =>
+  const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> =>
     new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
       queue.push({ events: events.map((event) => ({ ...event, id: randomUUID(), timestamp })), ...scope, resolve, reject });
@@ -164,19 +166,19 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     /**
-     * Publish one event to every active subscription of its type (or of `*`). With `consumerId`,
-     * only that consumer's subscriptions receive it: events about one consumer's resources
-     * (scraper runs, orders) never reach another consumer.
+     * Publish one event to every active subscription of its type (or of `*`). With `consumerId`
+     * (or `consumerIds`), only those consumers' subscriptions receive it: events about one
+     * consumer's resources (scraper runs, orders) never reach another consumer.
      */
     async publish(type: string, payload: Record<string, unknown>, options: PublishOptions = {}): Promise<Published> {
-      const [result] = await submit([{ type, payload }], { consumerId: options.consumerId });
+      const [result] = await submit([{ type, payload }], { audience: audienceOf(options) });
       return result;
     },
 
     /** Publish several events in one round. */
     async publishMany(events: WebhookEvent[], options: PublishOptions = {}): Promise<Published[]> {
       if (events.length === 0) return [];
-      return submit(events, { consumerId: options.consumerId });
+      return submit(events, { audience: audienceOf(options) });
     },
 
     /** An event for one subscription only, whatever it subscribes to (the test event). */
@@ -197,6 +199,17 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/** Everybody (undefined), or the consumers named, sorted so equal audiences share one lookup. */
+function audienceOf(options: PublishOptions): string[] | undefined {
+  if (options.consumerId === undefined && options.consumerIds === undefined) return undefined;
+  const ids = [...(options.consumerIds ?? []), ...(options.consumerId === undefined ? [] : [options.consumerId])];
+  return [...new Set(ids)].sort();
+}
+
+function audienceKey(audience: string[] | undefined): string {
+  return audience === undefined ? '' : `a:${audience.join(',')}`;
+}
 
 export type WebhooksService = ReturnType<typeof webhooksService>;
 export default webhooksService;

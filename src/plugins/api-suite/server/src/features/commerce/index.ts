@@ -1,0 +1,32 @@
+import type { FeatureModule } from '../types';
+import contentTypes from './content-types';
+import checkoutController from './controllers/checkout';
+import reportsController from './controllers/reports';
+import stripeWebhookController from './controllers/stripe-webhook';
+import { commerceBody } from './middlewares/commerce-body';
+import { registerOrderEvents } from './order-events';
+import { contentApiRoutes } from './routes';
+import checkout from './services/checkout';
+import orders from './services/orders';
+import salesReports from './services/sales-reports';
+import stripe from './services/stripe';
+import stripeEvents from './services/stripe-events';
+
+/**
+ * Commerce (contract section 8): checkout with an atomic stock reservation and a Stripe Checkout
+ * Session, Stripe's payment notifications applied once each, the administrators' sales report,
+ * and the order events, published through the webhook engine to the buyer and administrators.
+ */
+const feature: FeatureModule = {
+  name: 'commerce',
+  register({ strapi }) {
+    registerOrderEvents(strapi);
+  },
+  contentTypes,
+  services: { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports },
+  controllers: { checkout: checkoutController, 'stripe-webhook': stripeWebhookController, reports: reportsController },
+  middlewares: { 'commerce-body': commerceBody },
+  routes: { 'content-api': contentApiRoutes },
+};
+
+export default feature;

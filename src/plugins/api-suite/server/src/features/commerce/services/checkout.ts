@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import type { Core, UID } from '@strapi/strapi';
+import { UIDS } from '../../../constants';
+import { tableOf, type Knex } from '../../../db';
+import { ApiError } from '../../../http/errors';
+import { documentId } from '../../../random';
+import { getConfig, getService } from '../../../utils';
+import type { CheckoutInput } from '../validation';
+import { inLockOrder, mergeLines, type Announcement, type Order, type OrderItem } from './orders';
+import { toMinorUnits } from './stripe';
+
+export interface CheckoutResult {
+  orderId: string;
+  paymentUrl: string;
+  total: number;
+}
+
+/** Stripe's largest amount for a Checkout Session in a two-decimal currency: 999,999.99. */
+export const MAX_TOTAL_MINOR = 99_999_999;
+
+const CHECKOUT_FAILED = 'Checkout failed';
+
+interface ProductRow {
+  id: number;
+  name: string;
+  price: number | string | null;
+  stock: number | null;
+}
+
+/**
+ * Checkout (contract section 8): the cart is checked, its stock reserved atomically with the
+ * pending order, and a Stripe Checkout Session made for it. Reservation is one conditional
+ * `UPDATE … SET stock = stock - q WHERE id = ? AND stock >= q` per product inside the order's
+ * transaction, so concurrent checkouts can never take more than there is, on SQLite (one writer)
+ * as on PostgreSQL (the row lock makes the second update see the first one's result).
+ */
+const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const productUid = () => getConfig(strapi).contentTypes.product as UID.ContentType;
+  const orders = () => getService(strapi, 'orders');
+
+  /** Only published, non-deleted products are for sale (the flags the host's products have). */
+  const forSale = (): Record<string, boolean> => {
+    const attributes = strapi.contentType(productUid()).attributes as Record<string, unknown>;
+    return { ...('published' in attributes ? { published: true } : {}), ...('deleted' in attributes ? { deleted: false } : {}) };
+  };
+
+  const columnOf = (attribute: string): string => {
+    const meta = strapi.db.metadata.get(productUid()) as { attributes: Record<string, { columnName?: string }> };
+    return meta.attributes[attribute]?.columnName ?? attribute;
+  };
+
+  const readProducts = async (ids: number[]): Promise<Map<number, ProductRow>> => {
+    const rows = (await strapi.db.query(productUid()).findMany({
+      where: { id: { $in: ids }, ...forSale() },
+      select: ['id', 'name', 'price', 'stock'],
+    })) as ProductRow[];
+    return new Map(rows.map((row) => [row.id, row]));
+  };
+
+  /** Take `quantity` of each product, or nothing at all (the transaction rolls back). */
+  const reserve = async (trx: Knex, lines: Array<{ product_id: number; quantity: number; name: string }>): Promise<void> => {
+    const table = tableOf(strapi, productUid());
+    const stock = columnOf('stock');
+    const conditions = Object.fromEntries(Object.entries(forSale()).map(([attribute, value]) => [columnOf(attribute), value]));
+    for (const line of inLockOrder(lines)) {
+      const taken = await trx(table).where({ id: line.product_id, ...conditions }).where(stock, '>=', line.quantity).decrement(stock, line.quantity);
+      if (taken === 1) continue;
+      // Either another checkout took the stock first, or the product stopped being for sale.
+      const still = (await trx(table).where({ id: line.product_id, ...conditions }).first('id')) as { id: number } | undefined;
+      if (!still) throw unknownProducts([line.product_id]);
+      throw new ApiError(409, 'insufficient_stock', `Not enough stock for "${line.name}"`);
+    }
+  };
+
+  return {
+    async place(buyer: { userId: number }, input: CheckoutInput): Promise<CheckoutResult> {
+      const lines = mergeLines(input.items);
+      const products = await readProducts(lines.map((line) => line.product_id));
+
+      const unknown = input.items.map((item, index) => ({ index, id: item.product_id })).filter((item) => !products.has(item.id));
+      if (unknown.length > 0) throw unknownProducts(unknown.map((item) => item.id), unknown.map((item) => item.index));
+
+      const items: OrderItem[] = lines.map((line) => {
+        const product = products.get(line.product_id) as ProductRow;
+        return { product_id: line.product_id, quantity: line.quantity, price: Number(product.price ?? 0), name: product.name };
+      });
+      // What the shelf shows now; the reservation below decides for good under concurrency.
+      const short = items.filter((item) => Number(products.get(item.product_id)?.stock ?? 0) < item.quantity);
+      if (short.length > 0) {
+        throw new ApiError(409, 'insufficient_stock', short.map((item) => `Not enough stock for "${item.name}"`).join('; '), short.map((item) => `Not enough stock for "${item.name}"`));
+      }
+      const totalMinor = items.reduce((sum, item) => sum + toMinorUnits(item.price) * item.quantity, 0);
+      if (totalMinor > MAX_TOTAL_MINOR) throw new ApiError(400, 'total_too_large', `The order total exceeds ${(MAX_TOTAL_MINOR / 100).toFixed(2)}`);
+      const total = totalMinor / 100;
+
+      const stripe = getService(strapi, 'stripe');
+      if (!stripe.configured()) {
+        strapi.log.error('[api-suite] checkout: STRIPE_SECRET_KEY is not set, so no payment session can be made; nothing was reserved');
+        throw new ApiError(500, 'checkout_failed', CHECKOUT_FAILED);
+      }
+
+      const { currency } = getConfig(strapi).commerce;
+      const uuid = randomUUID();
+      const now = new Date();
+      const announcement: Announcement = { orders: [], products: [] };
+      const order = await strapi.db.transaction(async ({ trx, onCommit }) => {
+        await reserve(trx, items);
+        const created = (await strapi.db.query(UIDS.order).create({
+          data: {
+            documentId: documentId(),
+            uuid,
+            user: buyer.userId,
+            items,
+            total,
+            currency,
+            shipping_address: input.shipping_address ?? null,
+            payment_method: input.payment_method ?? 'card',
+            status: 'pending',
+            date_created: now,
+            stock_reserved: true,
+            publishedAt: now,
+          },
+          select: ['id'],
+        })) as { id: number };
+        const placed: Order = {
+          id: created.id,
+          uuid,
+          userId: buyer.userId,
+          status: 'pending',
+          total,
+          currency,
+          items,
+          dateCreated: now,
+          paymentId: null,
+          paidAt: null,
+          stripeSessionId: null,
+          stockReserved: true,
+        };
+        announcement.orders.push({ type: 'order.created', order: placed });
+        announcement.products.push(...(await orders().productPayloads(inLockOrder(items).map((item) => item.product_id))));
+        onCommit(() => setImmediate(() => void orders().announce(announcement)));
+        return placed;
+      });
+
+      let session: { id: string; url: string };
+      try {
+        session = await stripe.createSession(order);
+      } catch (error) {
+        strapi.log.error(`[api-suite] checkout: no Stripe session for order ${order.uuid}, cancelled and its stock returned: ${(error as Error).message}`);
+        await this.abandon(order.uuid);
+        throw new ApiError(500, 'checkout_failed', CHECKOUT_FAILED);
+      }
+      try {
+        await strapi.db.connection(tableOf(strapi, UIDS.order)).where({ id: order.id }).update({ stripe_session_id: session.id });
+      } catch (error) {
+        // The session is live and names the order in its metadata, which is all the webhook needs.
+        strapi.log.warn(`[api-suite] checkout: session ${session.id} not recorded on order ${order.uuid}: ${(error as Error).message}`);
+      }
+      return { orderId: order.uuid, paymentUrl: session.url, total };
+    },
+
+    /** The payment session could not be made: the order is cancelled and its stock given back. */
+    async abandon(uuid: string): Promise<void> {
+      try {
+        const announcement: Announcement = { orders: [], products: [] };
+        await strapi.db.transaction(async ({ trx, onCommit }) => {
+          const cancelled = await orders().cancelPending(trx, uuid);
+          if (!cancelled) return;
+          announcement.orders.push({ type: 'order.updated', order: cancelled.order });
+          announcement.products.push(...cancelled.products);
+          onCommit(() => setImmediate(() => void orders().announce(announcement)));
+        });
+      } catch (error) {
+        strapi.log.error(`[api-suite] checkout: order ${uuid} could not be cancelled, its stock is still reserved: ${(error as Error).message}`);
+      }
+    },
+  };
+};
+
+function unknownProducts(ids: number[], indexes?: number[]): ApiError {
+  const details = ids.map((id, position) => ({
+    field: indexes ? `items.${indexes[position]}.product_id` : 'items',
+    message: `product ${id} does not exist or is not for sale`,
+  }));
+  return new ApiError(400, 'validation_error', details.map((detail) => `${detail.field}: ${detail.message}`).join('; '), details);
+}
+
+export type CheckoutService = ReturnType<typeof checkoutService>;
+export default checkoutService;

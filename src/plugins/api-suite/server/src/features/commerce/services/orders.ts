@@ -1,0 +1,225 @@
+import type { Core, UID } from '@strapi/strapi';
+import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
+import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
+import { getConfig, getService } from '../../../utils';
+import { productPayload } from '../../webhooks/content-events';
+import type { OrderStatus } from '../content-types';
+
+export interface OrderItem {
+  product_id: number;
+  quantity: number;
+  /** Unit price at checkout. */
+  price: number;
+  /** Product name at checkout. */
+  name: string;
+}
+
+export interface Order {
+  id: number;
+  uuid: string;
+  userId: number | null;
+  status: OrderStatus;
+  total: number;
+  currency: string | null;
+  items: OrderItem[];
+  dateCreated: Date | null;
+  paymentId: string | null;
+  paidAt: Date | null;
+  stripeSessionId: string | null;
+  stockReserved: boolean;
+}
+
+export type OrderEventType = 'order.created' | 'order.updated' | 'order.paid';
+
+/** A change to announce once its transaction commits. */
+export interface Announcement {
+  orders: Array<{ type: OrderEventType; order: Order }>;
+  /** Products whose stock changed, as product.updated (read inside the transaction). */
+  products: Array<Record<string, unknown>>;
+}
+
+/** Statuses in which an order's goods have not left: cancelling it gives its stock back. */
+const RETURNS_STOCK_FROM: OrderStatus[] = ['pending', 'paid'];
+
+const PRODUCT_EVENT_FIELDS = ['documentId', 'name', 'slug', 'price', 'stock', 'published', 'deleted'];
+
+/**
+ * Orders (contract section 8): reading them, the status changes the payment flow makes (each a
+ * compare-and-set on the status, so concurrent or repeated notifications change an order once),
+ * giving stock back exactly once, and the order events, which reach the buyer's own
+ * subscriptions and the administrators' only.
+ */
+const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const ordersTable = () => tableOf(strapi, UIDS.order);
+  const productUid = () => getConfig(strapi).contentTypes.product as UID.ContentType;
+  const productsTable = () => tableOf(strapi, productUid());
+
+  return {
+    async findByUuid(uuid: string): Promise<Order | null> {
+      const row = (await strapi.db.query(UIDS.order).findOne({
+        where: { uuid },
+        populate: { user: { select: ['id'] } },
+      })) as OrderRecord | null;
+      return row ? toOrder(row) : null;
+    },
+
+    async findByDocumentId(documentId: string): Promise<Order | null> {
+      const row = (await strapi.db.query(UIDS.order).findOne({
+        where: { documentId },
+        populate: { user: { select: ['id'] } },
+      })) as OrderRecord | null;
+      return row ? toOrder(row) : null;
+    },
+
+    /** The event payload: `{ id, status, total, created_at }`, plus `paid_at` and `payment_id` once set. */
+    payload(order: Order): Record<string, unknown> {
+      return {
+        id: order.uuid,
+        status: order.status,
+        total: order.total,
+        created_at: order.dateCreated?.toISOString() ?? null,
+        ...(order.paidAt ? { paid_at: order.paidAt.toISOString() } : {}),
+        ...(order.paymentId ? { payment_id: order.paymentId } : {}),
+      };
+    },
+
+    /**
+     * pending → paid, once: the conditional update is the compare-and-set, so a repeated or
+     * concurrent notification finds the order paid already and changes nothing.
+     */
+    async markPaid(trx: Knex, uuid: string, paymentId: string, paidAt: Date): Promise<Order | null> {
+      const changed = await trx(ordersTable()).where({ uuid, status: 'pending' }).update({ status: 'paid', payment_id: paymentId, paid_at: paidAt, updated_at: paidAt });
+      return changed === 1 ? this.findByUuid(uuid) : null;
+    },
+
+    /** pending → cancelled, once, with its stock given back in the same transaction. */
+    async cancelPending(trx: Knex, uuid: string): Promise<{ order: Order; products: Array<Record<string, unknown>> } | null> {
+      const changed = await trx(ordersTable()).where({ uuid, status: 'pending' }).update({ status: 'cancelled', updated_at: new Date() });
+      if (changed !== 1) return null;
+      const order = await this.findByUuid(uuid);
+      if (!order) return null;
+      const products = await this.releaseStock(trx, order);
+      return { order: { ...order, stockReserved: false }, products };
+    },
+
+    /**
+     * Give the order's stock back if it still holds it. `stock_reserved` is cleared by a
+     * conditional update first, so whoever gets there second (a repeated event, an editor)
+     * returns nothing. Answers the product.updated payloads of the products changed.
+     */
+    async releaseStock(trx: Knex, order: Pick<Order, 'id' | 'items'>): Promise<Array<Record<string, unknown>>> {
+      const claimed = await trx(ordersTable()).where({ id: order.id, stock_reserved: true }).update({ stock_reserved: false });
+      if (claimed !== 1) return [];
+      const lines = inLockOrder(mergeLines(order.items));
+      for (const line of lines) {
+        await trx(productsTable()).where({ id: line.product_id }).increment('stock', line.quantity);
+      }
+      return this.productPayloads(lines.map((line) => line.product_id));
+    },
+
+    /** Whether cancelling from `from` gives stock back (goods that left are not counted again). */
+    returnsStock(from: OrderStatus): boolean {
+      return RETURNS_STOCK_FROM.includes(from);
+    },
+
+    /** product.updated payloads, read inside the current transaction. */
+    async productPayloads(ids: number[]): Promise<Array<Record<string, unknown>>> {
+      if (ids.length === 0) return [];
+      const rows = (await strapi.db.query(productUid()).findMany({
+        where: { id: { $in: ids } },
+        select: PRODUCT_EVENT_FIELDS,
+        orderBy: { id: 'asc' },
+      })) as Array<Record<string, unknown>>;
+      return rows.map((row) => productPayload(row));
+    },
+
+    /**
+     * Publish what a committed change announces. Order events go to the buyer's subscriptions
+     * and the administrators'; product events to every subscriber, as all product events do.
+     * Failures are logged: the change is committed whatever happens to its announcement.
+     */
+    async announce(announcement: Announcement): Promise<void> {
+      const webhooks = getService(strapi, 'webhooks');
+      const work: Array<Promise<unknown>> = [];
+      const byBuyer = new Map<number | null, Array<{ type: string; payload: Record<string, unknown> }>>();
+      for (const { type, order } of announcement.orders) {
+        const list = byBuyer.get(order.userId) ?? [];
+        list.push({ type, payload: this.payload(order) });
+        byBuyer.set(order.userId, list);
+      }
+      for (const [userId, events] of byBuyer) {
+        work.push(this.audienceOf(userId).then((consumerIds) => webhooks.publishMany(events, { consumerIds })));
+      }
+      if (announcement.products.length > 0) {
+        work.push(webhooks.publishMany(announcement.products.map((payload) => ({ type: 'product.updated', payload }))));
+      }
+      const results = await Promise.allSettled(work);
+      for (const result of results) {
+        if (result.status === 'rejected') strapi.log.error(`[api-suite] commerce: event not published: ${(result.reason as Error).message}`);
+      }
+    },
+
+    /** The consumers who may see an order's events: its buyer and every administrator. */
+    async audienceOf(userId: number | null): Promise<string[]> {
+      const administrators = { role: { type: ADMINISTRATOR_ROLE.type } };
+      const rows = (await strapi.db.query(UIDS.user).findMany({
+        where: userId === null ? administrators : { $or: [{ id: userId }, administrators] },
+        select: ['consumer_id'],
+      })) as Array<{ consumer_id?: string | null }>;
+      return rows.map((row) => row.consumer_id).filter((id): id is string => typeof id === 'string' && id !== '');
+    },
+  };
+};
+
+interface OrderRecord {
+  id: number;
+  uuid: string;
+  status: OrderStatus;
+  total: number | string;
+  currency?: string | null;
+  items?: unknown;
+  date_created?: unknown;
+  payment_id?: string | null;
+  paid_at?: unknown;
+  stripe_session_id?: string | null;
+  stock_reserved?: unknown;
+  user?: { id: number } | null;
+}
+
+function toOrder(row: OrderRecord): Order {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    userId: row.user?.id ?? null,
+    status: row.status,
+    total: Number(row.total),
+    currency: row.currency ?? null,
+    items: fromJson<OrderItem[]>(row.items, []),
+    dateCreated: toDate(row.date_created),
+    paymentId: row.payment_id ?? null,
+    paidAt: toDate(row.paid_at),
+    stripeSessionId: row.stripe_session_id ?? null,
+    stockReserved: toBool(row.stock_reserved),
+  };
+}
+
+/** One line per product, quantities added, in the order products first appear. */
+export function mergeLines<T extends { product_id: number; quantity: number }>(lines: T[]): T[] {
+  const merged = new Map<number, T>();
+  for (const line of lines) {
+    const seen = merged.get(line.product_id);
+    merged.set(line.product_id, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+  }
+  return [...merged.values()];
+}
+
+/**
+ * Lines in product id order: every transaction that changes several products' stock takes
+ * their row locks in the same order, so two of them never wait for each other (PostgreSQL).
+ */
+export function inLockOrder<T extends { product_id: number }>(lines: T[]): T[] {
+  return [...lines].sort((a, b) => a.product_id - b.product_id);
+}
+
+export type OrdersService = ReturnType<typeof ordersService>;
+export default ordersService;

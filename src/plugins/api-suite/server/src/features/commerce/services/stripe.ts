@@ -1,0 +1,105 @@
+import type { Core } from '@strapi/strapi';
+import Stripe from 'stripe';
+import { ApiError } from '../../../http/errors';
+import { getConfig } from '../../../utils';
+import type { OrderItem } from './orders';
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+}
+
+/** Thrown when Stripe cannot be used as configured; the caller answers 500 and logs the reason. */
+export class StripeUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StripeUnavailableError';
+  }
+}
+
+/**
+ * The one place that talks to Stripe, through the official SDK: Checkout Sessions for orders,
+ * and the signature check of Stripe's webhooks. Host, port and protocol come from the config so
+ * that tests point the SDK at a local stub.
+ */
+const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const settings = () => getConfig(strapi).commerce;
+  let client: Stripe | undefined;
+
+  const sdk = (): Stripe => {
+    const { stripeSecretKey, stripeApi } = settings();
+    if (!stripeSecretKey) throw new StripeUnavailableError('STRIPE_SECRET_KEY is not set');
+    client ??= new Stripe(stripeSecretKey, {
+      host: stripeApi.host,
+      port: stripeApi.port,
+      protocol: stripeApi.protocol,
+      maxNetworkRetries: stripeApi.maxNetworkRetries,
+      timeout: stripeApi.timeoutMs,
+      appInfo: { name: 'strapi-plugin-api-suite' },
+    });
+    return client;
+  };
+
+  return {
+    /** Whether checkout can create sessions at all. */
+    configured(): boolean {
+      return Boolean(settings().stripeSecretKey);
+    },
+
+    /**
+     * A hosted Checkout Session for an order: one line per product at the captured price, in
+     * minor units (the price times 100), card only, the order's id in the metadata. The
+     * idempotency key is the order's, so the SDK's retries (and any retry of this call for the
+     * same order) get the session made the first time rather than a second one.
+     */
+    async createSession(order: { uuid: string; items: OrderItem[] }): Promise<CheckoutSession> {
+      const { currency, successUrl, cancelUrl, sessionExpiresMinutes } = settings();
+      const fill = (template: string) => template.split('{ORDER_ID}').join(encodeURIComponent(order.uuid));
+      const params: Stripe.Checkout.SessionCreateParams = {
+        mode: 'payment',
+        // Stripe's API (2026) names the card-only restriction allowed_payment_method_types.
+        allowed_payment_method_types: ['card'],
+        line_items: order.items.map((item) => ({
+          quantity: item.quantity,
+          price_data: { currency, unit_amount: toMinorUnits(item.price), product_data: { name: item.name } },
+        })),
+        metadata: { order_id: order.uuid },
+        client_reference_id: order.uuid,
+        payment_intent_data: { metadata: { order_id: order.uuid } },
+        success_url: fill(successUrl),
+        cancel_url: fill(cancelUrl),
+        expires_at: Math.floor(Date.now() / 1000) + sessionExpiresMinutes * 60,
+      };
+      const session = await sdk().checkout.sessions.create(params, { idempotencyKey: `checkout-session-${order.uuid}` });
+      if (!session.url) throw new Error(`Stripe answered session ${session.id} without a URL`);
+      return { id: session.id, url: session.url };
+    },
+
+    /**
+     * The event Stripe sent, once its `Stripe-Signature` is verified over the exact bytes
+     * received (400 otherwise). Without a webhook secret nothing can be verified: that is the
+     * site's configuration, a 500, so Stripe keeps retrying until it is fixed.
+     */
+    verify(raw: Buffer, signature: string | undefined): Stripe.Event {
+      const secret = settings().stripeWebhookSecret;
+      if (!secret) throw new StripeUnavailableError('STRIPE_WEBHOOK_SECRET is not set');
+      if (!signature) throw new ApiError(400, 'missing_signature', 'Missing Stripe-Signature header');
+      try {
+        return Stripe.webhooks.constructEvent(raw, signature, secret);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new ApiError(400, 'invalid_signature', 'Invalid Stripe signature');
+        // A verified body that is not JSON: not something Stripe sends.
+        if (error instanceof SyntaxError) throw new ApiError(400, 'invalid_payload', 'Invalid payload');
+        throw error;
+      }
+    },
+  };
+};
+
+/** 12.5 → 1250. Rounded, since 19.99 × 100 is 1998.9999999999998 in floating point. */
+export function toMinorUnits(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+export type StripeService = ReturnType<typeof stripeService>;
+export default stripeService;
