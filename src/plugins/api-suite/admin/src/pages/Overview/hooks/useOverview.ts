@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useApiSuiteClient, type Overview } from '../../../api';
+import { toProblem, type ServerProblem } from '../../../utils/errors';
 
-export type OverviewState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; overview: Overview };
+export type OverviewState = { status: 'loading' } | { status: 'error'; problem: ServerProblem } | { status: 'ready'; overview: Overview };
 
 export function useOverview(): OverviewState {
   const { getOverview } = useApiSuiteClient();
@@ -10,7 +11,7 @@ export function useOverview(): OverviewState {
     let cancelled = false;
     getOverview().then(
       (overview) => !cancelled && setState({ status: 'ready', overview }),
-      () => !cancelled && setState({ status: 'error' })
+      (error: unknown) => !cancelled && setState({ status: 'error', problem: toProblem(error, 'The overview could not be loaded.') })
     );
     return () => {
       cancelled = true;
