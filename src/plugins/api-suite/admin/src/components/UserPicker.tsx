@@ -65,10 +65,11 @@ export function UserPicker({
         loadingMessage={t('users.loading')}
         noOptionsMessage={() => t('users.none')}
         placeholder={t('users.placeholder')}
-        autocomplete={{ type: 'list', filter: 'contains' }}
+        // The server filters (by username or e-mail); the combobox shows what it answered.
+        autocomplete="none"
       >
         {users.map((user) => (
-          <ComboboxOption key={user.id} value={String(user.id)}>
+          <ComboboxOption key={user.id} value={String(user.id)} textValue={`${user.username} <${user.email}>`}>
             {`${user.username} <${user.email}>`}
           </ComboboxOption>
         ))}

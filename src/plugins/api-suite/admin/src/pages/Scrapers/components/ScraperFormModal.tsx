@@ -7,6 +7,9 @@ import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 
+/** The select's value for "no proxy pool" (its options need a non-empty value). */
+const NO_PROXY = '__none__';
+
 interface FormState {
   user_id: number | null;
   name: string;
@@ -147,12 +150,11 @@ export function ScraperFormModal({
               <Field.Root name="proxy_pool" error={error('proxy_pool')} hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}>
                 <Field.Label>{t('scrapers.field.proxyPool')}</Field.Label>
                 <SingleSelect
-                  value={form.proxy_pool}
-                  onChange={(value) => set('proxy_pool', String(value))}
+                  value={form.proxy_pool === '' ? NO_PROXY : form.proxy_pool}
+                  onChange={(value) => set('proxy_pool', value === NO_PROXY ? '' : String(value))}
                   disabled={proxyPools.length === 0 && !form.proxy_pool}
-                  placeholder={t('scrapers.field.proxyPoolNone')}
                 >
-                  <SingleSelectOption value="">{t('scrapers.field.proxyPoolNone')}</SingleSelectOption>
+                  <SingleSelectOption value={NO_PROXY}>{t('scrapers.field.proxyPoolNone')}</SingleSelectOption>
                   {[...new Set([...proxyPools, ...(form.proxy_pool ? [form.proxy_pool] : [])])].map((pool) => (
                     <SingleSelectOption key={pool} value={pool}>
                       {pool}

@@ -6,8 +6,18 @@ import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 
-/** Describe an event type, change its example payload, switch it on or off. */
-export function EventTypeModal({ type, onClose, onSaved }: { type: EventType; onClose: () => void; onSaved: () => Promise<void> }) {
+/** Describe an event type, change its example payload, switch it on or off (or only read them). */
+export function EventTypeModal({
+  type,
+  readOnly,
+  onClose,
+  onSaved,
+}: {
+  type: EventType;
+  readOnly: boolean;
+  onClose: () => void;
+  onSaved: () => Promise<void>;
+}) {
   const t = useT();
   const client = useApiSuiteClient();
   const { run, busy, problem } = useAction();
@@ -43,18 +53,18 @@ export function EventTypeModal({ type, onClose, onSaved }: { type: EventType; on
           <Flex direction="column" alignItems="stretch" gap={4}>
             <Field.Root name="description" error={fieldError(problem, 'description')}>
               <Field.Label>{t('webhooks.eventTypes.column.description')}</Field.Label>
-              <Textarea value={description} onChange={(event) => setDescription(event.currentTarget.value)} />
+              <Textarea value={description} disabled={readOnly} onChange={(event) => setDescription(event.currentTarget.value)} />
               <Field.Error />
             </Field.Root>
             <Field.Root name="example_payload" error={jsonError ?? fieldError(problem, 'example_payload')} hint={t('webhooks.eventTypes.exampleHint')}>
               <Field.Label>{t('webhooks.eventTypes.example')}</Field.Label>
-              <Textarea value={example} onChange={(event) => setExample(event.currentTarget.value)} style={{ fontFamily: 'monospace', minHeight: '16rem' }} />
+              <Textarea value={example} disabled={readOnly} onChange={(event) => setExample(event.currentTarget.value)} style={{ fontFamily: 'monospace', minHeight: '16rem' }} />
               <Field.Hint />
               <Field.Error />
             </Field.Root>
             <Field.Root name="is_active" error={fieldError(problem, 'is_active')} hint={t('webhooks.eventTypes.activeHint')}>
               <Field.Label>{t('webhooks.eventTypes.active')}</Field.Label>
-              <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={isActive} onChange={(event) => setIsActive(event.currentTarget.checked)} />
+              <Toggle disabled={readOnly} onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={isActive} onChange={(event) => setIsActive(event.currentTarget.checked)} />
               <Field.Hint />
               <Field.Error />
             </Field.Root>
@@ -62,11 +72,13 @@ export function EventTypeModal({ type, onClose, onSaved }: { type: EventType; on
         </Modal.Body>
         <Modal.Footer>
           <Modal.Close>
-            <Button variant="tertiary">{t('action.cancel')}</Button>
+            <Button variant="tertiary">{t(readOnly ? 'action.close' : 'action.cancel')}</Button>
           </Modal.Close>
-          <Button onClick={() => void save()} loading={busy === 'save'}>
-            {t('action.save')}
-          </Button>
+          {!readOnly && (
+            <Button onClick={() => void save()} loading={busy === 'save'}>
+              {t('action.save')}
+            </Button>
+          )}
         </Modal.Footer>
       </Modal.Content>
     </Modal.Root>

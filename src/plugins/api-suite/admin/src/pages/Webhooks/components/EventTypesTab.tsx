@@ -1,5 +1,5 @@
 import { Box, Button, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
-import { Pencil } from '@strapi/icons';
+import { Eye, Pencil } from '@strapi/icons';
 import { useCallback, useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -33,7 +33,7 @@ export function EventTypesTab() {
 
   return (
     <Box>
-      <Table colCount={canManage ? 4 : 3} rowCount={types.data.length + 1}>
+      <Table colCount={4} rowCount={types.data.length + 1}>
         <Thead>
           <Tr>
             <Th>
@@ -45,11 +45,9 @@ export function EventTypesTab() {
             <Th>
               <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
             </Th>
-            {canManage && (
-              <Th>
-                <Typography variant="sigma">{t('table.actions')}</Typography>
-              </Th>
-            )}
+            <Th>
+              <Typography variant="sigma">{t('table.actions')}</Typography>
+            </Th>
           </Tr>
         </Thead>
         <Tbody>
@@ -66,18 +64,18 @@ export function EventTypesTab() {
               <Td>
                 <StatusBadge status={type.is_active ? 'active' : 'disabled'} />
               </Td>
-              {canManage && (
-                <Td>
-                  <Flex gap={2}>
-                    <Button size="S" variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(type)}>
-                      {t('action.edit')}
-                    </Button>
+              <Td>
+                <Flex gap={2}>
+                  <Button size="S" variant="tertiary" startIcon={canManage ? <Pencil /> : <Eye />} onClick={() => setEditing(type)}>
+                    {t(canManage ? 'action.edit' : 'action.view')}
+                  </Button>
+                  {canManage && (
                     <Button size="S" variant={type.is_active ? 'danger-light' : 'success-light'} loading={busy === `toggle:${type.name}`} onClick={() => void toggle(type)}>
                       {t(type.is_active ? 'webhooks.eventTypes.deactivate' : 'webhooks.eventTypes.activate')}
                     </Button>
-                  </Flex>
-                </Td>
-              )}
+                  )}
+                </Flex>
+              </Td>
             </Tr>
           ))}
         </Tbody>
@@ -85,6 +83,7 @@ export function EventTypesTab() {
       {editing && (
         <EventTypeModal
           type={editing}
+          readOnly={!canManage}
           onClose={() => setEditing(null)}
           onSaved={async () => {
             setEditing(null);
