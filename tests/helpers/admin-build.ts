@@ -67,7 +67,6 @@ export async function ensureAdminBuild(): Promise<boolean> {
         NODE_ENV: 'test',
         SECRETS_FILE: path.join(TEST_TMP_DIR, 'secrets.json'),
         STRAPI_TELEMETRY_DISABLED: 'true',
-        STRAPI_DISABLE_UPDATE_NOTIFICATION: 'true',
       },
       stdio: ['ignore', log, log],
     });
