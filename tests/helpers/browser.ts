@@ -77,7 +77,7 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
   // Let fonts and the last render settle; the picture is for people, the assertions came before.
   await page.evaluate('document.fonts.ready');
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
 }
 

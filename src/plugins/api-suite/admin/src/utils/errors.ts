@@ -38,11 +38,14 @@ export function toProblem(error: unknown, fallback: string): ServerProblem {
   return { message: error instanceof Error && error.message ? error.message : fallback, status: null, code: null, fields: {} };
 }
 
-/** The message for a field and everything under it (`selectors` covers `selectors.fields.title`). */
-export function fieldError(problem: ServerProblem | null, field: string): string | undefined {
+/**
+ * The message for a field and everything under it (`selectors` covers `selectors.fields.title`);
+ * `describe` names a part below the field (an index of a list becomes its line, say).
+ */
+export function fieldError(problem: ServerProblem | null, field: string, describe: (subPath: string) => string = (subPath) => subPath): string | undefined {
   if (!problem) return undefined;
   const messages = Object.entries(problem.fields)
     .filter(([path]) => path === field || path.startsWith(`${field}.`))
-    .map(([path, message]) => (path === field ? message : `${path.slice(field.length + 1)}: ${message}`));
+    .map(([path, message]) => (path === field ? message : `${describe(path.slice(field.length + 1))}: ${message}`));
   return messages.length > 0 ? messages.join('; ') : undefined;
 }

@@ -73,7 +73,7 @@ export function PlanFormModal({ plan, onClose, onSaved }: { plan?: Plan; onClose
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Field.Root name="endpoints" error={error('endpoints')} hint={t('access.plans.endpointsHint')} required>
+              <Field.Root name="endpoints" error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))} hint={t('access.plans.endpointsHint')} required>
                 <Field.Label>{t('access.plans.column.endpoints')}</Field.Label>
                 <Textarea value={endpoints} onChange={(event) => setEndpoints(event.currentTarget.value)} style={{ fontFamily: 'monospace' }} />
                 <Field.Hint />

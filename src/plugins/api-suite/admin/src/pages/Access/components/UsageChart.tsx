@@ -37,7 +37,7 @@ export function UsageChart({ usage }: { usage: Usage }) {
           <g key={value}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(value)} y2={y(value)} stroke="#dcdce4" strokeDasharray={value === 0 ? undefined : '4 4'} />
             <text x={PAD.left - 8} y={y(value) + 4} textAnchor="end" fontSize="11" fill="#666687">
-              {format.number(Math.round(value))}
+              {format.number(value)}
             </text>
           </g>
         ))}
