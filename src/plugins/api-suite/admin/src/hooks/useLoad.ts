@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toProblem, type ServerProblem } from '../utils/errors';
+import { useT } from '../utils/useT';
 
 export type Loaded<T> =
   | { status: 'loading'; data?: T; problem?: undefined }
@@ -16,6 +17,9 @@ export interface LoadOptions {
  * while reloading (no flicker on refresh), and keep the server's error to show it.
  */
 export function useLoad<T>(load: () => Promise<T>, options: LoadOptions = {}): Loaded<T> & { reload: () => Promise<void> } {
+  const t = useT();
+  const fallback = useRef(t('error.generic'));
+  fallback.current = t('error.generic');
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
   const current = useRef(load);
   current.current = load;
@@ -27,7 +31,7 @@ export function useLoad<T>(load: () => Promise<T>, options: LoadOptions = {}): L
       const data = await requested();
       if (alive.current && current.current === requested) setState({ status: 'ready', data });
     } catch (error) {
-      if (alive.current && current.current === requested) setState((previous) => ({ status: 'error', data: previous.data, problem: toProblem(error, 'The request failed') }));
+      if (alive.current && current.current === requested) setState((previous) => ({ status: 'error', data: previous.data, problem: toProblem(error, fallback.current) }));
     }
   }, []);
 
@@ -48,4 +52,16 @@ export function useLoad<T>(load: () => Promise<T>, options: LoadOptions = {}): L
   }, [refreshMs, reload]);
 
   return { ...state, reload };
+}
+
+/** Load again whenever `key` changes, but not on mount, where `useLoad` has just loaded. */
+export function useReloadWhen(key: unknown, reload: () => Promise<void>): void {
+  const mounted = useRef(false);
+  useEffect(() => {
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    void reload();
+  }, [key, reload]);
 }

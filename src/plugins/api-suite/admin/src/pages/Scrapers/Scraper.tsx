@@ -31,7 +31,6 @@ export function ScraperPage() {
   const { canManage } = useFeaturePermissions('scrapers');
   const [running, setRunning] = useState(false);
   const scraper = useLoad(useCallback(() => client.scrapers.get(id), [client, id]), { refreshMs: running ? PROGRESS_MS : null });
-  const [runsVersion, setRunsVersion] = useState(0);
   const [selectedRun, setSelectedRun] = useState<number | null>(null);
   const [editing, setEditing] = useState(false);
   const { run, busy } = useAction();
@@ -39,9 +38,8 @@ export function ScraperPage() {
   const latest = scraper.data?.last_run ?? null;
   const isRunning = scraper.data?.status === 'running';
   useEffect(() => setRunning(isRunning), [isRunning]);
-  // The run history follows the latest run's progress and outcome.
-  const progressKey = latest ? `${latest.id}-${latest.status}-${latest.items_collected}-${latest.pages_fetched}` : '';
-  useEffect(() => setRunsVersion((version) => version + 1), [progressKey]);
+  // The run history and results follow the latest run's progress and outcome.
+  const runsVersion = latest ? `${latest.id}-${latest.status}-${latest.items_collected}-${latest.pages_fetched}` : '';
 
   const start = async () => {
     const started = await run('run', () => client.scrapers.run(id), { success: 'scrapers.started' });

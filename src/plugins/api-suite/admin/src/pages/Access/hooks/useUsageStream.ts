@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useApiSuiteClient, type Usage } from '../../../api';
 import { toProblem, type ServerProblem } from '../../../utils/errors';
 import { backendUrl, readEventStream, StreamRefused } from '../../../utils/eventStream';
+import { useT } from '../../../utils/useT';
 
 const RECONNECT_MS = 5_000;
 
@@ -21,6 +22,9 @@ export interface UsageStream {
  */
 export function useUsageStream(keyId: number | undefined): UsageStream {
   const client = useApiSuiteClient();
+  const t = useT();
+  const interrupted = useRef(t('access.usage.interrupted'));
+  interrupted.current = t('access.usage.interrupted');
   const token = useAuth('ApiSuiteUsage', (state) => state.token);
   const tokenRef = useRef(token);
   tokenRef.current = token;
@@ -55,7 +59,7 @@ export function useUsageStream(keyId: number | undefined): UsageStream {
             if (error.status === 403 || error.status === 404) return;
           }
         } else {
-          setState((previous) => ({ ...previous, connected: false, problem: toProblem(error, 'The usage stream was interrupted') }));
+          setState((previous) => ({ ...previous, connected: false, problem: toProblem(error, interrupted.current) }));
         }
       }
       if (!controller.signal.aborted) timer = setTimeout(() => void connect(), RECONNECT_MS);

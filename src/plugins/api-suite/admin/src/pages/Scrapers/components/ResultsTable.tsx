@@ -4,20 +4,17 @@ import { useApiSuiteClient, type Selectors } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
-import { useLoad } from '../../../hooks/useLoad';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useT } from '../../../utils/useT';
 
 /** A run's results, one row per item, one column per selector field (or the page title without selectors). */
-export function ResultsTable({ scraperId, runId, selectors, version }: { scraperId: number; runId: number; selectors: Selectors | null; version: number }) {
+export function ResultsTable({ scraperId, runId, selectors, version }: { scraperId: number; runId: number; selectors: Selectors | null; version: string }) {
   const t = useT();
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
   useEffect(() => setPage(1), [runId]);
   const results = useLoad(useCallback(() => client.scrapers.results(scraperId, runId, page), [client, scraperId, runId, page]));
-  const { reload } = results;
-  useEffect(() => {
-    void reload();
-  }, [version, reload]);
+  useReloadWhen(version, results.reload);
 
   if (results.status === 'error' && !results.data) return <ProblemAlert problem={results.problem} onRetry={() => void results.reload()} />;
   if (!results.data) return <Loader>{t('state.loading')}</Loader>;

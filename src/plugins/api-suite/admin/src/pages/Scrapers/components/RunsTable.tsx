@@ -1,11 +1,11 @@
 import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { useLoad } from '../../../hooks/useLoad';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 
 /** The run history, newest first; choosing a run shows its results. */
@@ -18,7 +18,7 @@ export function RunsTable({
 }: {
   scraperId: number;
   /** Changes when the latest run progressed: the history is read again. */
-  version: number;
+  version: string;
   selected: number | null;
   onSelect: (runId: number) => void;
   canRun: boolean;
@@ -28,10 +28,7 @@ export function RunsTable({
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
   const runs = useLoad(useCallback(() => client.scrapers.runs(scraperId, page), [client, scraperId, page]));
-  const { reload } = runs;
-  useEffect(() => {
-    void reload();
-  }, [version, reload]);
+  useReloadWhen(version, runs.reload);
 
   if (runs.status === 'error' && !runs.data) return <ProblemAlert problem={runs.problem} onRetry={() => void runs.reload()} />;
   if (!runs.data) return <Loader>{t('state.loading')}</Loader>;

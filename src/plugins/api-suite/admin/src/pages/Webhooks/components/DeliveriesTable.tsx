@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { useLoad } from '../../../hooks/useLoad';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { DeliveryModal } from './DeliveryModal';
 
@@ -33,11 +33,7 @@ export function DeliveriesTable({
   const list = useLoad(useCallback(() => client.webhooks.deliveries(subscriptionId, page), [client, subscriptionId, page]), {
     refreshMs: live ? LIVE_REFRESH_MS : null,
   });
-  const { reload } = list;
-
-  useEffect(() => {
-    void reload();
-  }, [refreshKey, reload]);
+  useReloadWhen(refreshKey, list.reload);
   useEffect(() => {
     setLive(Boolean(list.data?.data.some((delivery) => delivery.status === 'pending' || delivery.status === 'retrying')));
   }, [list.data]);
