@@ -36,6 +36,9 @@ afterAll(async () => {
 
 it('registers the first admin through the /admin form', async () => {
   await registerFirstAdmin(browser.page, app.url);
+  await openPluginPage(browser.page, app.url, '', 'API Suite');
+  await browser.page.getByText('Background jobs').waitFor();
+  await screenshot(browser.page, 'overview');
 }, 90_000);
 
 it('sends a test to a local receiver and shows the delivery with its attempt', async () => {
