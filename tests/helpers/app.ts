@@ -20,6 +20,8 @@ export interface TestApp {
 export interface StartOptions {
   /** Extra environment for this app (restored on close). */
   env?: Record<string, string | undefined>;
+  /** Serve the built admin panel at /admin (browser tests); see `admin-build.ts`. */
+  serveAdminPanel?: boolean;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const restoreEnv = applyEnv(env);
   let strapi: Core.Strapi;
   try {
-    strapi = await createStrapi({ appDir: APP_DIR, distDir: DIST_DIR, serveAdminPanel: false }).load();
+    strapi = await createStrapi({ appDir: APP_DIR, distDir: DIST_DIR, serveAdminPanel: options.serveAdminPanel ?? false }).load();
     await strapi.listen();
   } catch (error) {
     restoreEnv();

@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileStrapi } from '@strapi/strapi';
+import type { Config } from '@jest/types';
+import { browserTestsSelected, ensureAdminBuild } from './admin-build';
 import { APP_DIR, TEST_TMP_DIR } from './paths';
 import { assertPostgresReachable, assertRedisReachable, redisUrl, requireEnv, usingPostgres } from './services';
 
-/** Compile the app once for every test file, and check the services this run was given. */
-export default async function globalSetup(): Promise<void> {
+/**
+ * Compile the app once for every test file, check the services this run was given, and build the
+ * admin panel when the run includes browser tests (kept between runs while its inputs are unchanged).
+ */
+export default async function globalSetup(globalConfig: Config.GlobalConfig, projectConfig: Config.ProjectConfig): Promise<void> {
   const pluginDist = path.join(APP_DIR, 'src', 'plugins', 'api-suite', 'dist', 'server', 'index.js');
   if (!fs.existsSync(pluginDist)) {
     throw new Error('The api-suite plugin is not built: run the tests with `npm test` (it builds the plugin first)');
@@ -17,8 +22,11 @@ export default async function globalSetup(): Promise<void> {
   fs.mkdirSync(TEST_TMP_DIR, { recursive: true });
   process.env.NODE_ENV = 'test';
   await compileStrapi({ appDir: APP_DIR });
+  const browserTests = browserTestsSelected(globalConfig, projectConfig);
+  // Before any test file starts: `strapi build` also recompiles the app that test files load.
+  if (browserTests) await ensureAdminBuild();
   // eslint-disable-next-line no-console
   console.log(
-    `\n[tests] database: ${usingPostgres ? 'postgres' : 'sqlite'}; jobs: ${redisUrl ? `bullmq (${redisUrl})` : 'in-process'}\n`
+    `\n[tests] database: ${usingPostgres ? 'postgres' : 'sqlite'}; jobs: ${redisUrl ? `bullmq (${redisUrl})` : 'in-process'}; browser tests: ${browserTests ? 'yes' : 'no'}\n`
   );
 }

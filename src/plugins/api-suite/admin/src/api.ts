@@ -1,8 +1,13 @@
 import { useFetchClient } from '@strapi/strapi/admin';
-import { useCallback } from 'react';
+import { useMemo } from 'react';
 import { PLUGIN_ID } from './pluginId';
 
-/** The one typed client for the plugin's admin routes. */
+/**
+ * The one typed client for the plugin's admin routes (`/api-suite/*`, server `routes.admin` of
+ * each feature). Every call goes through the admin's fetch client, which sends the session's
+ * token and refreshes it; failures throw its FetchError, read by `utils/errors`.
+ */
+
 export interface Overview {
   jobs: { driver: 'bullmq' | 'in-process' };
   outbound: { allowPrivate: boolean };
@@ -10,11 +15,275 @@ export interface Overview {
   access: { routePrefixes: string[]; sharedKey: boolean };
 }
 
-export function useApiSuiteClient() {
-  const { get } = useFetchClient();
-  const getOverview = useCallback(async (): Promise<Overview> => {
-    const response = await get(`/${PLUGIN_ID}/overview`);
-    return (response.data as { data: Overview }).data;
-  }, [get]);
-  return { getOverview };
+export interface Page<T> {
+  data: T[];
+  meta: { page: number; limit: number; total: number };
 }
+
+export interface Consumer {
+  id: number;
+  username: string;
+  email: string;
+  consumer_id: string;
+}
+
+/* Webhooks -------------------------------------------------------------------------------- */
+
+export interface Subscription {
+  id: string;
+  consumer_id: string;
+  consumer: Consumer | null;
+  endpoint_url: string;
+  description: string;
+  events: string[];
+  is_active: boolean;
+  headers: Record<string, string>;
+  timeout_seconds: number;
+  created_at: string | null;
+  updated_at: string | null;
+  last_delivery_at: string | null;
+  failure_count: number;
+  disabled_at: string | null;
+  secret_rotated_at: string | null;
+  rotation_recommended: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'retrying' | 'cancelled';
+
+export interface Delivery {
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  payload: unknown;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  response_status: number | null;
+  created_at: string | null;
+  delivered_at: string | null;
+}
+
+export interface Attempt {
+  attempt: number;
+  at: string | null;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
+export interface DeliveryDetail extends Omit<Delivery, 'attempts'> {
+  attempts: Attempt[];
+}
+
+export interface TestOutcome {
+  delivery_id: string;
+  delivered: boolean;
+  status_code: number | null;
+  duration_ms: number;
+}
+
+export interface EventType {
+  name: string;
+  description: string;
+  example_payload: unknown;
+  is_active: boolean;
+}
+
+export type EventTypePatch = Partial<Pick<EventType, 'description' | 'example_payload' | 'is_active'>>;
+
+/* Scrapers -------------------------------------------------------------------------------- */
+
+export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+
+export interface Run {
+  id: number;
+  scraper_id: number;
+  status: RunStatus;
+  trigger: 'manual' | 'schedule';
+  started_at: string | null;
+  finished_at: string | null;
+  items_collected: number;
+  pages_fetched: number;
+  pages_failed: number;
+  error: string | null;
+  created_at: string | null;
+}
+
+export interface Selectors {
+  item?: string;
+  fields: Record<string, string>;
+}
+
+export interface Scraper {
+  id: number;
+  name: string;
+  url: string;
+  schedule: string | null;
+  proxy_pool: string | null;
+  rate_limit: number;
+  headers: Record<string, string>;
+  max_pages: number;
+  follow_links: boolean;
+  selectors: Selectors | null;
+  respect_robots_txt: boolean;
+  status: 'idle' | 'running';
+  next_run_at: string | null;
+  skipped_runs: number;
+  last_skipped_at: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+  owner: Consumer | null;
+  last_run: Run | null;
+}
+
+export interface ScraperInput {
+  name: string;
+  url: string;
+  schedule: string | null;
+  proxy_pool: string | null;
+  /** Left out: the server's default (on create) or unchanged (on edit). */
+  rate_limit?: number;
+  headers: Record<string, string>;
+  max_pages?: number;
+  follow_links: boolean;
+  selectors: Selectors | null;
+  respect_robots_txt: boolean;
+}
+
+export interface ScrapeResult {
+  id: number;
+  run_id: number;
+  url: string;
+  data: Record<string, unknown>;
+  created_at: string | null;
+}
+
+/* Access ---------------------------------------------------------------------------------- */
+
+export interface Plan {
+  id: number;
+  name: string;
+  requests_per_month: number;
+  requests_per_minute: number;
+  endpoints: string[];
+  price_monthly: number;
+  is_default: boolean;
+  keys: number;
+}
+
+/** A plan as the form sends it: a number left empty is null, and the server says what is missing. */
+export interface PlanInput {
+  name: string;
+  requests_per_month: number | null;
+  requests_per_minute: number | null;
+  endpoints: string[];
+  price_monthly: number | null;
+  is_default: boolean;
+}
+
+export type Scope = 'read' | 'write';
+
+export interface ApiKey {
+  id: number;
+  name: string | null;
+  key_prefix: string;
+  client_id: string;
+  plan_id: number | null;
+  user_id: number | null;
+  scopes: Scope[];
+  status: 'active' | 'revoked' | 'expired';
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  user: Consumer | null;
+  plan: { id: number; name: string } | null;
+}
+
+/** The answer to issuing a key: the only time the key itself is seen. */
+export interface IssuedKey extends Omit<ApiKey, 'user' | 'plan'> {
+  key: string;
+}
+
+export interface IssueKeyInput {
+  user_id: number | null;
+  plan_id: number | null;
+  name?: string;
+  scopes: Scope[];
+}
+
+export interface Usage {
+  total: number;
+  by_status: Record<string, number>;
+  series: Array<{ t: string; count: number }>;
+  month: { used: number; quota: number; remaining: number | null } | null;
+  key_id: number | null;
+  from: string;
+  to: string;
+}
+
+const base = `/${PLUGIN_ID}`;
+const query = (params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+export function useApiSuiteClient() {
+  const { get, post, put, del } = useFetchClient();
+  return useMemo(() => {
+    const data = async <T>(request: Promise<{ data: { data: T } }>): Promise<T> => (await request).data.data;
+    return {
+      getOverview: () => data<Overview>(get(`${base}/overview`)),
+      consumers: async (search: string): Promise<Page<Consumer>> => (await get<Page<Consumer>>(`${base}/consumers${query({ q: search, limit: 20 })}`)).data,
+
+      webhooks: {
+        subscriptions: async (page: number): Promise<Page<Subscription>> =>
+          (await get<Page<Subscription>>(`${base}/webhooks/subscriptions${query({ page, limit: 20 })}`)).data,
+        subscription: (id: string) => data<Subscription>(get(`${base}/webhooks/subscriptions/${id}`)),
+        setActive: (id: string, isActive: boolean) => data<Subscription>(put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive })),
+        sendTest: (id: string) => data<TestOutcome>(post(`${base}/webhooks/subscriptions/${id}/test`)),
+        deliveries: async (id: string, page: number, status?: DeliveryStatus): Promise<Page<Delivery>> =>
+          (await get<Page<Delivery>>(`${base}/webhooks/subscriptions/${id}/deliveries${query({ page, limit: 20, status })}`)).data,
+        delivery: (id: string) => data<DeliveryDetail>(get(`${base}/webhooks/deliveries/${id}`)),
+        retry: (id: string) => data<{ delivery_id: string; status: 'queued' }>(post(`${base}/webhooks/deliveries/${id}/retry`)),
+        eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
+        updateEventType: (name: string, patch: EventTypePatch) => data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
+      },
+
+      scrapers: {
+        list: async (page: number): Promise<Page<Scraper>> => (await get<Page<Scraper>>(`${base}/scrapers${query({ page, limit: 20 })}`)).data,
+        options: () => data<{ proxy_pools: string[] }>(get(`${base}/scrapers/options`)),
+        get: (id: number) => data<Scraper>(get(`${base}/scrapers/${id}`)),
+        create: (input: ScraperInput & { user_id: number | null }) => data<Scraper>(post(`${base}/scrapers`, input)),
+        update: (id: number, input: Partial<ScraperInput>) => data<Scraper>(put(`${base}/scrapers/${id}`, input)),
+        remove: async (id: number): Promise<void> => {
+          await del(`${base}/scrapers/${id}`);
+        },
+        run: (id: number) => data<{ run_id: number; status: 'started' }>(post(`${base}/scrapers/${id}/run`)),
+        stop: (id: number) => data<{ run_id: number; status: 'stopped' }>(post(`${base}/scrapers/${id}/stop`)),
+        runs: async (id: number, page: number): Promise<Page<Run>> => (await get<Page<Run>>(`${base}/scrapers/${id}/runs${query({ page, limit: 10 })}`)).data,
+        results: async (id: number, runId: number, page: number): Promise<Page<ScrapeResult>> =>
+          (await get<Page<ScrapeResult>>(`${base}/scrapers/${id}/results${query({ run_id: runId, page, limit: 20 })}`)).data,
+      },
+
+      access: {
+        plans: () => data<Plan[]>(get(`${base}/access/plans`)),
+        createPlan: (input: PlanInput) => data<Plan>(post(`${base}/access/plans`, input)),
+        updatePlan: (id: number, input: Partial<PlanInput>) => data<Plan>(put(`${base}/access/plans/${id}`, input)),
+        keys: async (page: number): Promise<Page<ApiKey>> => (await get<Page<ApiKey>>(`${base}/access/keys${query({ page, limit: 20 })}`)).data,
+        issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
+        revokeKey: async (id: number): Promise<void> => {
+          await del(`${base}/access/keys/${id}`);
+        },
+        usage: (keyId?: number) => data<Usage>(get(`${base}/access/usage${query({ key_id: keyId })}`)),
+        /** The path of the usage stream, read with `streamEvents` (an SSE body over fetch). */
+        usageStreamPath: (keyId?: number) => `${base}/access/usage/stream${query({ key_id: keyId })}`,
+      },
+    };
+  }, [get, post, put, del]);
+}
+
+export type ApiSuiteClient = ReturnType<typeof useApiSuiteClient>;

@@ -1,6 +1,7 @@
 import { getTranslation } from './utils/getTranslation';
 import { PLUGIN_ID } from './pluginId';
 import { PluginIcon } from './components/PluginIcon';
+import { MENU_PERMISSIONS } from './permissions';
 
 interface AdminApp {
   addMenuLink(link: {
@@ -8,6 +9,8 @@ interface AdminApp {
     icon: React.ComponentType;
     intlLabel: { id: string; defaultMessage: string };
     Component: () => Promise<React.ComponentType>;
+    /** The link shows for admin users holding any one of these. */
+    permissions: Array<{ action: string; subject: null }>;
   }): void;
   registerPlugin(plugin: { id: string; name: string }): void;
 }
@@ -19,6 +22,7 @@ export default {
       icon: PluginIcon,
       intlLabel: { id: getTranslation('plugin.name'), defaultMessage: 'API Suite' },
       Component: async () => (await import('./pages/App')).App,
+      permissions: MENU_PERMISSIONS,
     });
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
   },

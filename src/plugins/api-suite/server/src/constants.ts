@@ -25,3 +25,10 @@ export const ADMINISTRATOR_ROLE = {
   name: 'Administrator',
   description: 'API administrators: see and change every consumer\'s resources, publish events, read sales reports.',
 } as const;
+
+/**
+ * In place of a consumer id: every consumer's resources at once. Only the admin panel's routes,
+ * which Strapi's admin permissions guard, ask for it; the API always names the caller.
+ */
+export const ALL_CONSUMERS = Symbol('all consumers');
+export type Owner = string | typeof ALL_CONSUMERS;

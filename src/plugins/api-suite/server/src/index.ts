@@ -1,12 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import config from './config';
+import { PLUGIN_ID } from './constants';
 import access from './features/access';
 import commerce from './features/commerce';
 import platform from './features/platform';
 import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
-import type { FeatureModule, FeatureRoute } from './features/types';
+import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
 
 /**
  * The plugin's server: the merge of its feature modules. Each feature owns its content types,
@@ -25,6 +26,7 @@ export function mergeFeatures(modules: FeatureModule[]) {
     [K in NamedKind]: NonNullable<FeatureModule[K]>;
   };
   const routesOf = (type: 'content-api' | 'admin'): FeatureRoute[] => modules.flatMap((module) => module.routes?.[type] ?? []);
+  const adminActions = mergeAdminActions(modules);
 
   return {
     config,
@@ -37,6 +39,8 @@ export function mergeFeatures(modules: FeatureModule[]) {
       for (const module of modules) await module.register?.(context);
     },
     async bootstrap(context: { strapi: Core.Strapi }) {
+      // Before the admin's own bootstrap, which gives the super admin role every registered action.
+      await registerAdminActions(context.strapi, adminActions);
       for (const module of modules) await module.bootstrap?.(context);
     },
     async destroy(context: { strapi: Core.Strapi }) {
@@ -59,4 +63,27 @@ function mergeNamed<K extends NamedKind>(modules: FeatureModule[], kind: K): Non
     }
   }
   return merged as NonNullable<FeatureModule[K]>;
+}
+
+function mergeAdminActions(modules: FeatureModule[]): AdminAction[] {
+  const seen = new Map<string, string>();
+  return modules.flatMap((module) =>
+    (module.adminActions ?? []).map((action) => {
+      const owner = seen.get(action.uid);
+      if (owner) throw new Error(`api-suite: admin action "${action.uid}" is declared by both the ${owner} and the ${module.name} features`);
+      seen.set(action.uid, module.name);
+      return action;
+    })
+  );
+}
+
+interface AdminActionProvider {
+  registerMany(actions: Array<AdminAction & { section: 'plugins'; pluginName: string }>): Promise<unknown>;
+}
+
+async function registerAdminActions(strapi: Core.Strapi, actions: AdminAction[]): Promise<void> {
+  if (actions.length === 0) return;
+  const permissions = strapi.service('admin::permission') as { actionProvider: AdminActionProvider } | undefined;
+  if (!permissions) return;
+  await permissions.actionProvider.registerMany(actions.map((action) => ({ ...action, section: 'plugins' as const, pluginName: PLUGIN_ID })));
 }

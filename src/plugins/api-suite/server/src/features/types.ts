@@ -8,6 +8,17 @@ export type Lifecycle = (context: { strapi: Core.Strapi }) => void | Promise<voi
 export type FeatureRoute = Core.RouteInput;
 
 /**
+ * An admin-panel permission a feature adds to Settings → Roles (section "Plugins", grouped by
+ * `subCategory`); its action id is `plugin::api-suite.<uid>`, which the feature's admin routes
+ * and admin pages check.
+ */
+export interface AdminAction {
+  uid: string;
+  displayName: string;
+  subCategory: string;
+}
+
+/**
  * One capability of the plugin (webhooks, scrapers, access, ...). The plugin object is the merge
  * of every feature module: lifecycles run in order, and each named piece (content type,
  * controller, service, policy, middleware) must be unique across features.
@@ -26,4 +37,6 @@ export interface FeatureModule {
     'content-api'?: FeatureRoute[];
     admin?: FeatureRoute[];
   };
+  /** Registered with the admin's permission system at bootstrap, before any feature's own bootstrap. */
+  adminActions?: AdminAction[];
 }

@@ -138,3 +138,44 @@ export function bodyParserError(caught: unknown): ApiError | undefined {
   if (error?.type === 'request.size.invalid' || error?.type === 'request.aborted') return new ApiError(400, 'invalid_body', 'The request body was incomplete');
   return undefined;
 }
+
+/** One problem with one field of a request, as `fromZod` and the controllers list them. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+function isFieldProblems(details: unknown): details is FieldProblem[] {
+  return Array.isArray(details) && details.every((item) => typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string');
+}
+
+/**
+ * Admin-panel routes (`/api-suite/*`): Strapi's own error body, which the admin's fetch client
+ * and error helpers read, `{ data: null, error: { status, name, message, details } }`. Field
+ * problems become `details.errors: [{ path, message, name }]` as Strapi's validation errors do,
+ * so a form can show each message under its field.
+ */
+export function adminErrorBody(error: ApiError) {
+  const details = isFieldProblems(error.details)
+    ? {
+        errors: error.details.map((problem) => ({
+          path: problem.field === '(body)' ? [] : problem.field.split('.'),
+          message: problem.message,
+          name: 'ValidationError',
+        })),
+      }
+    : (error.details ?? {});
+  return { data: null, error: { status: error.status, name: error.code, message: error.message, details } };
+}
+
+export async function respondAdmin(ctx: Context, handler: () => Promise<void>): Promise<void> {
+  try {
+    await handler();
+  } catch (caught) {
+    const error = caught instanceof ZodError ? fromZod(caught) : caught;
+    if (!(error instanceof ApiError)) throw error;
+    if (error.headers) ctx.set(error.headers);
+    ctx.status = error.status;
+    ctx.body = adminErrorBody(error);
+  }
+}

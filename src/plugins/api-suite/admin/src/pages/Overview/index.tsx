@@ -1,27 +1,21 @@
-import { Box, Loader, Main, Typography } from '@strapi/design-system';
-import { useIntl } from 'react-intl';
-import { getTranslation } from '../../utils/getTranslation';
+import { Box, Loader, Typography } from '@strapi/design-system';
+import { Layouts, Page } from '@strapi/strapi/admin';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { useT } from '../../utils/useT';
 import { SettingRow } from './components/SettingRow';
 import { useOverview } from './hooks/useOverview';
 
 export function OverviewPage() {
-  const { formatMessage } = useIntl();
-  const t = (id: string) => formatMessage({ id: getTranslation(id), defaultMessage: id });
+  const t = useT();
   const state = useOverview();
 
   return (
-    <Main>
-      <Box padding={8}>
-        <Typography variant="alpha" tag="h1">
-          {t('overview.title')}
-        </Typography>
-        <Box paddingTop={2} paddingBottom={6}>
-          <Typography variant="epsilon" textColor="neutral600">
-            {t('overview.subtitle')}
-          </Typography>
-        </Box>
-        {state.status === 'loading' && <Loader />}
-        {state.status === 'error' && <Typography textColor="danger600">{t('overview.error')}</Typography>}
+    <Page.Main>
+      <Page.Title>{t('overview.title')}</Page.Title>
+      <Layouts.Header title={t('overview.title')} subtitle={t('overview.subtitle')} />
+      <Layouts.Content>
+        {state.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+        {state.status === 'error' && <ProblemAlert problem={state.problem} />}
         {state.status === 'ready' && (
           <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
             <SettingRow label={t('overview.jobs')} value={t(`overview.jobs.${state.overview.jobs.driver}`)} />
@@ -37,7 +31,12 @@ export function OverviewPage() {
             />
           </Box>
         )}
-      </Box>
-    </Main>
+        <Box paddingTop={6}>
+          <Typography variant="omega" textColor="neutral600">
+            {t('overview.pages')}
+          </Typography>
+        </Box>
+      </Layouts.Content>
+    </Page.Main>
   );
 }

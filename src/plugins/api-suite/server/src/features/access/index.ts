@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import contentTypes from './content-types';
+import adminController from './controllers/admin';
 import keysController from './controllers/keys';
 import oauthController from './controllers/oauth';
 import plansController from './controllers/plans';
 import usageController from './controllers/usage';
 import { access as accessMiddleware, accessGuard } from './middlewares/access';
-import { contentApiRoutes } from './routes';
+import hasAnyPermission from './policies/has-any-permission';
+import { adminRoutes, contentApiRoutes } from './routes';
 import access from './services/access';
 import consumers from './services/consumers';
 import keys from './services/keys';
@@ -74,9 +77,14 @@ const feature: FeatureModule = {
   },
   contentTypes,
   services: { consumers, keys, plans, usage, oauth, access },
-  controllers: { keys: keysController, usage: usageController, oauth: oauthController, plans: plansController },
+  controllers: { keys: keysController, usage: usageController, oauth: oauthController, plans: plansController, 'admin-access': adminController },
   middlewares: { access: accessMiddleware, 'access-guard': accessGuard },
-  routes: { 'content-api': contentApiRoutes },
+  policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
+  routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  adminActions: [
+    { uid: 'access.read', displayName: 'Read plans, keys and usage', subCategory: 'api access' },
+    { uid: 'access.manage', displayName: 'Create and edit plans, issue and revoke keys', subCategory: 'api access' },
+  ],
 };
 
 export default feature;

@@ -2,8 +2,9 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
+import adminController from './controllers/admin';
 import scrapersController from './controllers/scrapers';
-import { contentApiRoutes } from './routes';
+import { adminRoutes, contentApiRoutes } from './routes';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
 
@@ -33,8 +34,12 @@ const feature: FeatureModule = {
   },
   contentTypes,
   services: { scrapers, 'scraper-runs': runs },
-  controllers: { scrapers: scrapersController },
-  routes: { 'content-api': contentApiRoutes },
+  controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
+  routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  adminActions: [
+    { uid: 'scrapers.read', displayName: 'Read scrapers, runs and results', subCategory: 'scrapers' },
+    { uid: 'scrapers.manage', displayName: 'Create, edit, delete, run and stop scrapers', subCategory: 'scrapers' },
+  ],
 };
 
 export default feature;

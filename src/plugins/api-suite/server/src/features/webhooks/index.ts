@@ -5,10 +5,11 @@ import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import { registerContentEvents } from './content-events';
 import contentTypes from './content-types';
+import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
 import eventsController from './controllers/events';
 import subscriptionsController from './controllers/subscriptions';
-import { contentApiRoutes } from './routes';
+import { adminRoutes, contentApiRoutes } from './routes';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
@@ -87,8 +88,13 @@ const feature: FeatureModule = {
     'webhook-subscriptions': subscriptionsController,
     'webhook-deliveries': deliveriesController,
     'webhook-events': eventsController,
+    'admin-webhooks': adminController,
   },
-  routes: { 'content-api': contentApiRoutes },
+  routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  adminActions: [
+    { uid: 'webhooks.read', displayName: 'Read subscriptions, deliveries and event types', subCategory: 'webhooks' },
+    { uid: 'webhooks.manage', displayName: 'Test, retry, re-enable and edit event types', subCategory: 'webhooks' },
+  ],
 };
 
 /**

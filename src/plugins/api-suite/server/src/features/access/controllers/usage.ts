@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ApiError, respondV1 } from '../../../http/errors';
+import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/usage';
 import { usageQuery, usageStreamQuery, type UsageQuery } from '../validation';
@@ -51,50 +51,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondV1(ctx, async () => {
         const query = usageStreamQuery.parse(ctx.query);
         const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
-        const stream = new PassThrough();
-        ctx.req.socket.setTimeout(0);
-        ctx.req.socket.setNoDelay(true);
-        ctx.req.socket.setKeepAlive(true);
-        ctx.set({
-          'Content-Type': 'text/event-stream; charset=utf-8',
-          'Cache-Control': 'no-cache, no-transform',
-          Connection: 'keep-alive',
-          'X-Accel-Buffering': 'no',
+        streamEvents(ctx, {
+          event: 'usage',
+          intervalSeconds: query.interval,
+          first,
+          next: () => report(ctx, query),
+          onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
         });
-        ctx.status = 200;
-        ctx.body = stream;
-
-        let sequence = 0;
-        const send = (data: UsageReport) => {
-          sequence += 1;
-          stream.write(`id: ${sequence}\nevent: usage\ndata: ${JSON.stringify(data)}\n\n`);
-        };
-        stream.write(`retry: ${query.interval * 1000}\n\n`);
-        send(first);
-        let busy = false;
-        const timer = setInterval(() => {
-          // While a slow report is still being computed (or after one failed), a comment line keeps
-          // proxies and the browser from taking the quiet connection for a dead one.
-          if (busy) {
-            stream.write(': heartbeat\n\n');
-            return;
-          }
-          busy = true;
-          report(ctx, query)
-            .then(send, (error: Error) => {
-              strapi.log.warn(`[api-suite] usage stream: ${error.message}`);
-              stream.write(': heartbeat\n\n');
-            })
-            .finally(() => {
-              busy = false;
-            });
-        }, query.interval * 1000);
-        const stop = () => {
-          clearInterval(timer);
-          stream.end();
-        };
-        ctx.req.once('close', stop);
-        stream.once('close', () => clearInterval(timer));
       });
     },
   };

@@ -1,3 +1,4 @@
+import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
 import type { FeatureRoute } from '../../types';
 
 /**
@@ -14,4 +15,30 @@ export const contentApiRoutes: FeatureRoute[] = [
   { method: 'GET', path: '/v1/usage/stream', handler: 'usage.stream', config: guarded },
   { method: 'POST', path: '/v1/oauth/token', handler: 'oauth.token', config: guarded },
   { method: 'GET', path: '/v1/plans', handler: 'plans.find', config: guarded },
+];
+
+const { accessRead: read, accessManage: manage } = ADMIN_PERMISSIONS;
+
+/** Mounted at /api-suite for the admin panel, behind its session and the plugin's admin permissions. */
+export const adminRoutes: FeatureRoute[] = [
+  adminRoute('GET', '/access/plans', 'admin-access.plans', [read]),
+  adminRoute('POST', '/access/plans', 'admin-access.createPlan', [manage]),
+  adminRoute('PUT', '/access/plans/:id', 'admin-access.updatePlan', [manage]),
+  adminRoute('GET', '/access/keys', 'admin-access.keys', [read]),
+  adminRoute('POST', '/access/keys', 'admin-access.issueKey', [manage]),
+  adminRoute('DELETE', '/access/keys/:id', 'admin-access.revokeKey', [manage]),
+  adminRoute('GET', '/access/usage', 'admin-access.usage', [read]),
+  adminRoute('GET', '/access/usage/stream', 'admin-access.usageStream', [read]),
+  {
+    method: 'GET',
+    path: '/consumers',
+    handler: 'admin-access.consumers',
+    config: {
+      policies: [
+        'admin::isAuthenticatedAdmin',
+        // Whoever may issue keys or create scrapers must be able to pick their owner.
+        { name: 'plugin::api-suite.has-any-permission', config: { actions: [manage, ADMIN_PERMISSIONS.scrapersManage, read, ADMIN_PERMISSIONS.scrapersRead] } },
+      ],
+    },
+  },
 ];

@@ -3,6 +3,18 @@ import type { Core } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { toBool } from '../../../db';
 
+/** A consumer as lists show it. */
+export interface ConsumerSummary {
+  id: number;
+  username: string;
+  email: string;
+  consumer_id: string;
+}
+
+function summary(row: ConsumerSummary): ConsumerSummary {
+  return { id: row.id, username: row.username, email: row.email, consumer_id: row.consumer_id };
+}
+
 /**
  * Who is calling, in the contract's terms: every users-permissions user is a consumer with a
  * stable `consumer_id` UUID, and members of the `administrator` role are administrators.
@@ -25,6 +37,33 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
       await knex(table).where({ id }).whereNull('consumer_id').update({ consumer_id: randomUUID() });
     }
     return missing.length;
+  },
+
+  /** The users behind these consumer ids, for lists that show who owns what. */
+  async describe(consumerIds: string[]): Promise<Map<string, ConsumerSummary>> {
+    const ids = [...new Set(consumerIds.filter(Boolean))];
+    if (ids.length === 0) return new Map();
+    const rows = (await strapi.db.query(UIDS.user).findMany({ where: { consumer_id: { $in: ids } }, select: ['id', 'username', 'email', 'consumer_id'] })) as ConsumerSummary[];
+    return new Map(rows.map((row) => [row.consumer_id, summary(row)]));
+  },
+
+  /** The same, by user id. */
+  async describeUsers(userIds: number[]): Promise<Map<number, ConsumerSummary>> {
+    const ids = [...new Set(userIds)];
+    if (ids.length === 0) return new Map();
+    const rows = (await strapi.db.query(UIDS.user).findMany({ where: { id: { $in: ids } }, select: ['id', 'username', 'email', 'consumer_id'] })) as ConsumerSummary[];
+    return new Map(rows.map((row) => [row.id, summary(row)]));
+  },
+
+  /** Users whose username or e-mail contains `search` (all when empty), for pickers in the admin panel. */
+  async search(search: string, page: number, limit: number): Promise<{ data: ConsumerSummary[]; total: number }> {
+    const term = search.trim();
+    const where = term === '' ? {} : { $or: [{ username: { $containsi: term } }, { email: { $containsi: term } }] };
+    const [rows, total] = await Promise.all([
+      strapi.db.query(UIDS.user).findMany({ where, select: ['id', 'username', 'email', 'consumer_id'], orderBy: [{ username: 'asc' }, { id: 'asc' }], offset: (page - 1) * limit, limit }),
+      strapi.db.query(UIDS.user).count({ where }),
+    ]);
+    return { data: (rows as ConsumerSummary[]).map(summary), total };
   },
 
   async isAdministrator(userId: number): Promise<boolean> {

@@ -42,17 +42,92 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
 
   async list(): Promise<PublicPlan[]> {
     const groups = getConfig(strapi).access.endpointGroups;
-    const rows = await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] });
-    return rows.map((row: { id: number; name: string; requests_per_month: number; requests_per_minute: number; endpoints: unknown; price_monthly: number | string }) => ({
-      id: row.id,
-      name: row.name,
-      requests_per_month: row.requests_per_month,
-      requests_per_minute: row.requests_per_minute,
-      endpoints: resolveEndpoints(row.endpoints, groups),
-      price_monthly: Number(row.price_monthly),
-    }));
+    const rows = (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
+    return rows.map((row) => ({ ...toPublic(row), endpoints: resolveEndpoints(row.endpoints, groups) }));
+  },
+
+  /**
+   * Plans as stored, for editing: `endpoints` keeps the `@public`/`@private` group names an editor
+   * wrote (the API shows them resolved), plus `is_default` and how many keys use each plan.
+   */
+  async listStored(): Promise<StoredPlan[]> {
+    const rows = (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
+    // Sites have a handful of plans: one count each is simpler than reaching into the relation's join table.
+    const counts = await Promise.all(rows.map((row) => strapi.db.query(UIDS.apiKey).count({ where: { plan: { id: row.id } } })));
+    return rows.map((row, index) => ({ ...toStored(row), keys: counts[index] }));
+  },
+
+  async get(id: number): Promise<StoredPlan | null> {
+    const row = (await strapi.db.query(UIDS.plan).findOne({ where: { id } })) as PlanRow | null;
+    return row ? { ...toStored(row), keys: await strapi.db.query(UIDS.apiKey).count({ where: { plan: { id } } }) } : null;
+  },
+
+  async findByName(name: string): Promise<{ id: number } | null> {
+    return (await strapi.db.query(UIDS.plan).findOne({ where: { name }, select: ['id'] })) as { id: number } | null;
+  },
+
+  /**
+   * Create a plan. Written through the query engine so the plan lifecycles run (keys cached with
+   * an edited plan are dropped on every instance); marking it default unmarks the others.
+   */
+  async create(input: PlanInput): Promise<StoredPlan> {
+    const row = (await strapi.db.transaction(async () => {
+      if (input.is_default) await strapi.db.query(UIDS.plan).updateMany({ where: { is_default: true }, data: { is_default: false } });
+      return strapi.db.query(UIDS.plan).create({ data: { ...input, is_default: input.is_default ?? false } });
+    })) as PlanRow;
+    return { ...toStored(row), keys: 0 };
+  },
+
+  async update(id: number, patch: Partial<PlanInput>): Promise<StoredPlan | null> {
+    const updated = (await strapi.db.transaction(async () => {
+      if (patch.is_default) await strapi.db.query(UIDS.plan).updateMany({ where: { is_default: true, id: { $ne: id } }, data: { is_default: false } });
+      return strapi.db.query(UIDS.plan).update({ where: { id }, data: patch });
+    })) as PlanRow | null;
+    return updated ? this.get(id) : null;
   },
 });
+
+interface PlanRow {
+  id: number;
+  name: string;
+  requests_per_month: number;
+  requests_per_minute: number;
+  endpoints: unknown;
+  price_monthly: number | string;
+  is_default?: boolean | null;
+}
+
+export interface PlanInput {
+  name: string;
+  requests_per_month: number;
+  requests_per_minute: number;
+  endpoints: string[];
+  price_monthly: number;
+  is_default?: boolean;
+}
+
+export interface StoredPlan extends PublicPlan {
+  is_default: boolean;
+  /** Keys issued on this plan, revoked ones included. */
+  keys: number;
+}
+
+function toPublic(row: PlanRow): PublicPlan {
+  const endpoints = Array.isArray(row.endpoints) ? row.endpoints.filter((entry): entry is string => typeof entry === 'string') : [];
+  return {
+    id: row.id,
+    name: row.name,
+    requests_per_month: row.requests_per_month,
+    requests_per_minute: row.requests_per_minute,
+    endpoints,
+    price_monthly: Number(row.price_monthly),
+  };
+}
+
+function toStored(row: PlanRow): Omit<StoredPlan, 'keys'> {
+  return { ...toPublic(row), is_default: Boolean(row.is_default) };
+}
+
 
 export type PlansService = ReturnType<typeof plansService>;
 export default plansService;

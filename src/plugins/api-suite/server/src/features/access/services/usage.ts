@@ -15,12 +15,18 @@ export interface UsageRecord {
   created_at: Date;
 }
 
-export interface UsageReport {
+export interface UsageActivity {
   total: number;
   by_status: Record<string, number>;
   series: Array<{ t: string; count: number }>;
+}
+
+export interface UsageReport extends UsageActivity {
   month: { used: number; quota: number; remaining: number | null };
 }
+
+/** Every key at once: the admin panel's view of the whole API's traffic. */
+export const ALL_KEYS = Symbol('all keys');
 
 const FLUSH_INTERVAL_MS = 1_000;
 const FLUSH_SIZE = 500;
@@ -97,9 +103,21 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Totals, status codes and a time series over [from, to) for the given keys, plus this month's quota. */
     async report(options: { keyIds: number[]; from: Date; to: Date; granularity: Granularity }): Promise<UsageReport> {
+      const [activity, month] = await Promise.all([this.activity(options), this.month(options.keyIds)]);
+      return { ...activity, month };
+    },
+
+    /**
+     * Totals, status codes and a time series over [from, to), computed by the database, for the
+     * given keys or for every key (`ALL_KEYS`, the admin panel's view of the whole API).
+     */
+    async activity(options: { keyIds: number[] | typeof ALL_KEYS; from: Date; to: Date; granularity: Granularity }): Promise<UsageActivity> {
       const { keyIds, from, to, granularity } = options;
       const knex = strapi.db.connection;
-      const scoped = () => knex(table()).whereIn('api_key_id', keyIds.length > 0 ? keyIds : [-1]).where('created_at', '>=', from).where('created_at', '<', to);
+      const scoped = () => {
+        const query = knex(table()).where('created_at', '>=', from).where('created_at', '<', to);
+        return keyIds === ALL_KEYS ? query : query.whereIn('api_key_id', keyIds.length > 0 ? keyIds : [-1]);
+      };
       const bucket = bucketExpression(strapi.db.dialect.client as string, granularity);
       const [byStatus, series] = await Promise.all([
         scoped().select('status_code').count({ count: '*' }).groupBy('status_code'),
@@ -115,7 +133,7 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       for (const row of series as Array<{ bucket: number | string | Date; count: number | string }>) {
         counts.set(toMillis(row.bucket), Number(row.count));
       }
-      return { total, by_status: statusCounts, series: fillSeries(counts, from, to, granularity), month: await this.month(keyIds) };
+      return { total, by_status: statusCounts, series: fillSeries(counts, from, to, granularity) };
     },
 
     /** This month's use of the given keys against their plans' quotas (-1 when any is unlimited). */

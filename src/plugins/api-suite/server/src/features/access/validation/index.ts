@@ -46,3 +46,48 @@ export const usageQuery = z
 export type UsageQuery = z.infer<typeof usageQuery>;
 
 export const usageStreamQuery = usageQuery.extend({ interval: z.coerce.number().int().min(1).max(5).default(5) });
+
+/** `@public`, `@private` (the configured groups) or "<METHOD> <path>" with `*` wildcards. */
+const ENDPOINT_ENTRY = /^(@public|@private|(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*))$/;
+
+/** Admin panel: a plan as an editor creates it. */
+export const planBody = z
+  .object({
+    name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+    requests_per_month: z.number({ message: 'must be a number' }).int('must be a whole number').min(-1, 'must be -1 (unlimited) or more'),
+    requests_per_minute: z.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1'),
+    endpoints: z
+      .array(
+        z
+          .string()
+          .trim()
+          .regex(ENDPOINT_ENTRY, 'each entry must be @public, @private or "<METHOD> <path>", such as "GET /api/v1/articles*" or "* *"')
+      )
+      .min(1, 'must name at least one endpoint')
+      .max(200, 'must name at most 200 endpoints'),
+    price_monthly: z.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(1_000_000, 'must be at most 1,000,000'),
+    is_default: z.boolean().optional(),
+  })
+  .strict();
+export type PlanBody = z.infer<typeof planBody>;
+
+export const planUpdateBody = planBody.partial().refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+
+/** Admin panel: a key issued by an editor names its owner and plan. */
+export const adminIssueKeyBody = createKeyBody.extend({
+  user_id: z.number({ message: 'choose the user who owns the key' }).int().positive().max(MAX_ID),
+  plan_id: z.number({ message: 'choose a plan' }).int().positive().max(MAX_ID),
+});
+
+export const adminKeysQuery = listKeysQuery;
+
+export const adminUsageQuery = z.object({
+  key_id: idParam().optional(),
+  interval: z.coerce.number().int().min(1).max(5).default(5),
+});
+
+export const consumersQuery = z.object({
+  q: z.string().max(100).default(''),
+  page: pageNumber,
+  limit: pageLimit,
+});

@@ -3,9 +3,10 @@ import type { Core } from '@strapi/strapi';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { ApiError, respondV1 } from '../../../http/errors';
-import { getConfig, getService } from '../../../utils';
+import { getService } from '../../../utils';
 import { consumerOf } from '../../access/controllers/principal';
-import { checkEndpoint, createSubscription } from '../../webhooks/create-subscription';
+import { createSubscription } from '../../webhooks/create-subscription';
+import { checkScraperConfig } from '../check-config';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
@@ -23,17 +24,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return row;
   };
 
-  /** A proxy pool must be one the site configured; the start URL must be an address we may fetch. */
-  const checkConfig = async (body: { proxy_pool?: string | null; url?: string }) => {
-    if (body.proxy_pool) {
-      const pools = Object.keys(getConfig(strapi).scrapers.proxyPools);
-      if (!pools.includes(body.proxy_pool)) {
-        const known = pools.length === 0 ? 'no proxy pool is configured' : `configured pools: ${pools.join(', ')}`;
-        throw new ApiError(400, 'validation_error', `proxy_pool: must name a configured proxy pool (${known})`, [{ field: 'proxy_pool', message: `must name a configured proxy pool (${known})` }]);
-      }
-    }
-    await checkEndpoint(strapi, body.url);
-  };
+  const checkConfig = (body: { proxy_pool?: string | null; url?: string }) => checkScraperConfig(strapi, body);
 
   return {
     async create(ctx: Context) {

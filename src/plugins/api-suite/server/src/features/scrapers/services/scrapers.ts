@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { createTask } from 'node-cron';
-import { UIDS } from '../../../constants';
+import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool, toCount, toIso } from '../../../db';
 import { getService } from '../../../utils';
@@ -72,10 +72,12 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
       return row;
     },
 
-    async list(consumerId: string, page: number, limit: number): Promise<{ rows: ScraperRow[]; total: number }> {
+    /** One consumer's scrapers, or every consumer's with `ALL_CONSUMERS`, newest first. */
+    async list(owner: Owner, page: number, limit: number): Promise<{ rows: ScraperRow[]; total: number }> {
+      const scoped = () => (owner === ALL_CONSUMERS ? knex()(table()) : knex()(table()).where({ consumer_id: owner }));
       const [rows, counted] = await Promise.all([
-        knex()(table()).select('*').where({ consumer_id: consumerId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
-        knex()(table()).where({ consumer_id: consumerId }).count({ count: '*' }).first(),
+        scoped().select('*').orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        scoped().count({ count: '*' }).first(),
       ]);
       return { rows: rows as ScraperRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
     },

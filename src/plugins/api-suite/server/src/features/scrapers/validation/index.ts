@@ -116,3 +116,12 @@ export const runEventsWebhookBody = z
     description: z.string().max(1000).optional(),
   })
   .strict();
+
+/**
+ * Admin panel: a scraper belongs to a consumer, whose webhook subscriptions receive its run
+ * events; the editor picks that consumer (a users-permissions user) when creating it.
+ */
+export const adminCreateScraperBody = createScraperBody.extend({
+  user_id: z.number({ message: 'choose the user who owns this scraper' }).int().positive().max(MAX_ID),
+});
+export type AdminCreateScraperBody = z.infer<typeof adminCreateScraperBody>;

@@ -3,10 +3,10 @@ import type { Context } from 'koa';
 import { ApiError, respondWebhooks } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../access/controllers/principal';
-import { TEST_EVENT_TYPE } from '../event-catalog';
 import { ROTATION_WINDOW_MS } from '../signing';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { checkEndpoint, checkEvents, createSubscription, testPayload } from '../create-subscription';
+import { checkEndpoint, checkEvents, createSubscription } from '../create-subscription';
+import { sendTestEvent } from '../test-event';
 import { createSubscriptionBody, listQuery, updateSubscriptionBody, uuidParam } from '../validation';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
@@ -71,14 +71,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** One signed test event, sent now and recorded; the answer says how it went. Not retried. */
     async test(ctx: Context) {
       await respondWebhooks(ctx, async () => {
-        const row = await owned(ctx);
-        const deliveries = getService(strapi, 'webhook-deliveries');
-        const target = subscriptions().toTarget(row);
-        const data = await deliveries.createInline(row.id, TEST_EVENT_TYPE, testPayload(row));
-        const outcome = await deliveries.attempt(target, data);
-        await deliveries.settle(target, data, outcome, { retry: false });
-        await deliveries.flush();
-        ctx.body = { delivery_id: data.delivery, delivered: outcome.ok, status_code: outcome.statusCode, duration_ms: outcome.durationMs };
+        ctx.body = await sendTestEvent(strapi, await owned(ctx));
       });
     },
 

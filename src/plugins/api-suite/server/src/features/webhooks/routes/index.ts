@@ -1,3 +1,4 @@
+import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
 import type { FeatureRoute } from '../../types';
 
 /**
@@ -19,4 +20,19 @@ export const contentApiRoutes: FeatureRoute[] = [
   { method: 'POST', path: '/webhooks/deliveries/:id/retry', handler: 'webhook-deliveries.retry', config: guarded },
   { method: 'GET', path: '/webhooks/event-types', handler: 'webhook-events.types', config: guarded },
   { method: 'POST', path: '/webhooks/events', handler: 'webhook-events.publish', config: guarded },
+];
+
+const { webhooksRead: read, webhooksManage: manage } = ADMIN_PERMISSIONS;
+
+/** Mounted at /api-suite for the admin panel, behind its session and the plugin's admin permissions. */
+export const adminRoutes: FeatureRoute[] = [
+  adminRoute('GET', '/webhooks/subscriptions', 'admin-webhooks.subscriptions', [read]),
+  adminRoute('GET', '/webhooks/subscriptions/:id', 'admin-webhooks.subscription', [read]),
+  adminRoute('PUT', '/webhooks/subscriptions/:id', 'admin-webhooks.updateSubscription', [manage]),
+  adminRoute('POST', '/webhooks/subscriptions/:id/test', 'admin-webhooks.test', [manage]),
+  adminRoute('GET', '/webhooks/subscriptions/:id/deliveries', 'admin-webhooks.deliveries', [read]),
+  adminRoute('GET', '/webhooks/deliveries/:id', 'admin-webhooks.delivery', [read]),
+  adminRoute('POST', '/webhooks/deliveries/:id/retry', 'admin-webhooks.retry', [manage]),
+  adminRoute('GET', '/webhooks/event-types', 'admin-webhooks.eventTypes', [read]),
+  adminRoute('PUT', '/webhooks/event-types/:name', 'admin-webhooks.updateEventType', [manage]),
 ];

@@ -10,6 +10,12 @@ export interface EventType {
   example_payload: unknown;
 }
 
+export interface EventTypePatch {
+  description?: string;
+  example_payload?: unknown;
+  is_active?: boolean;
+}
+
 /** Active types are read on every subscription write and publish, so they are cached briefly. */
 const CACHE_TTL_MS = 5_000;
 
@@ -54,6 +60,30 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       return missing.length;
     },
 
+    /** Every type, switched off ones included, for the admin panel. */
+    async listAll(): Promise<Array<EventType & { is_active: boolean }>> {
+      const rows = (await strapi.db
+        .connection(table())
+        .select('name', 'description', 'example_payload', 'is_active')
+        .orderBy('name', 'asc')) as Array<Record<string, unknown>>;
+      return rows.map(present);
+    },
+
+    /** Describe a type differently, change its example, or switch it on or off; null when it does not exist. */
+    async update(name: string, patch: EventTypePatch): Promise<(EventType & { is_active: boolean }) | null> {
+      const changes: Record<string, unknown> = { updated_at: new Date() };
+      if (patch.description !== undefined) changes.description = patch.description;
+      if (patch.example_payload !== undefined) changes.example_payload = JSON.stringify(patch.example_payload);
+      if (patch.is_active !== undefined) changes.is_active = patch.is_active;
+      const updated = await strapi.db.connection(table()).where({ name }).update(changes);
+      this.forget();
+      if (updated === 0) return null;
+      const row = (await strapi.db.connection(table()).select('name', 'description', 'example_payload', 'is_active').where({ name }).first()) as
+        | Record<string, unknown>
+        | undefined;
+      return row ? present(row) : null;
+    },
+
     async listActive(): Promise<EventType[]> {
       return [...(await active()).values()];
     },
@@ -73,6 +103,15 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+function present(row: Record<string, unknown>): EventType & { is_active: boolean } {
+  return {
+    name: String(row.name),
+    description: String(row.description ?? ''),
+    example_payload: fromJson<unknown>(row.example_payload, null),
+    is_active: toBool(row.is_active),
+  };
+}
 
 export type WebhookEventTypesService = ReturnType<typeof eventTypesService>;
 export default eventTypesService;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../constants';
+import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool, toCount, toDate, toIso, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
@@ -161,10 +161,12 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { row, secret };
     },
 
-    async list(consumerId: string, page: number, limit: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
+    /** One consumer's subscriptions, or every consumer's with `ALL_CONSUMERS`, newest first. */
+    async list(owner: Owner, page: number, limit: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
+      const scoped = () => (owner === ALL_CONSUMERS ? knex()(table()) : knex()(table()).where({ consumer_id: owner }));
       const [rows, counted] = await Promise.all([
-        knex()(table()).select('*').where({ consumer_id: consumerId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
-        knex()(table()).where({ consumer_id: consumerId }).count({ count: '*' }).first(),
+        scoped().select('*').orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        scoped().count({ count: '*' }).first(),
       ]);
       return { rows: rows as SubscriptionRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
     },

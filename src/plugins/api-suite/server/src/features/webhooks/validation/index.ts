@@ -105,3 +105,22 @@ export function parsePublishBody(body: unknown): { batch: boolean; events: Array
   }
   return { batch: false, events: [event.parse(body)] };
 }
+
+/** Admin panel: pause a subscription, or re-enable one (which clears its failure count). */
+export const adminSubscriptionUpdateBody = z.object({ is_active: z.boolean({ message: 'must be true or false' }) }).strict();
+
+const jsonValue = z.custom<unknown>((value) => value !== undefined, 'must be JSON');
+
+/** Admin panel: an event type's description, example payload and switch. */
+export const eventTypeUpdateBody = z
+  .object({
+    description: description.optional(),
+    example_payload: jsonValue
+      .refine((value) => JSON.stringify(value).length <= 20_000, 'must be at most 20,000 characters of JSON')
+      .optional(),
+    is_active: z.boolean({ message: 'must be true or false' }).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+
+export const eventTypeNameParam = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/);

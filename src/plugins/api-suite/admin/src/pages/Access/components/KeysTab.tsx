@@ -1,0 +1,145 @@
+import { Box, Button, Dialog, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Plus } from '@strapi/icons';
+import { ConfirmDialog } from '@strapi/strapi/admin';
+import { useCallback, useState } from 'react';
+import { useApiSuiteClient, type IssuedKey } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useAction } from '../../../hooks/useAction';
+import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
+import { useLoad } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+import { IssueKeyModal } from './IssueKeyModal';
+import { KeyRevealModal } from './KeyRevealModal';
+
+/** Every API key (never the key itself): owner, plan, scopes, status; issue and revoke. */
+export function KeysTab() {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const { canManage } = useFeaturePermissions('access');
+  const [page, setPage] = useState(1);
+  const [issuing, setIssuing] = useState(false);
+  // The one place the new key lives, cleared when its modal closes: it is never shown again.
+  const [revealed, setRevealed] = useState<IssuedKey | null>(null);
+  const keys = useLoad(useCallback(() => client.access.keys(page), [client, page]));
+  const { run, busy } = useAction();
+
+  const revoke = async (id: number) => {
+    const done = await run(`revoke:${id}`, async () => {
+      await client.access.revokeKey(id);
+      return true;
+    }, { success: 'access.keys.revoked' });
+    if (done) await keys.reload();
+  };
+
+  const issue = canManage ? (
+    <Button startIcon={<Plus />} onClick={() => setIssuing(true)}>
+      {t('access.keys.issue')}
+    </Button>
+  ) : undefined;
+
+  return (
+    <Box>
+      {issue && (
+        <Flex justifyContent="flex-end" paddingBottom={4}>
+          {issue}
+        </Flex>
+      )}
+      {keys.status === 'error' && <ProblemAlert problem={keys.problem} onRetry={() => void keys.reload()} />}
+      {!keys.data && keys.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+      {keys.data && keys.data.meta.total === 0 && <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
+      {keys.data && keys.data.meta.total > 0 && (
+        <>
+          <Table colCount={canManage ? 8 : 7} rowCount={keys.data.data.length + 1}>
+            <Thead>
+              <Tr>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.key')}</Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.name')}</Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.owner')}</Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.plan')}</Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.scopes')}</Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.status')}</Typography>
+                </Th>
+                <Th>
+                  <Typography variant="sigma">{t('access.keys.column.created')}</Typography>
+                </Th>
+                {canManage && (
+                  <Th>
+                    <Typography variant="sigma">{t('table.actions')}</Typography>
+                  </Th>
+                )}
+              </Tr>
+            </Thead>
+            <Tbody>
+              {keys.data.data.map((key) => (
+                <Tr key={key.id} data-testid="key-row">
+                  <Td>
+                    <Typography style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</Typography>
+                  </Td>
+                  <Td>
+                    <Typography>{key.name ?? '—'}</Typography>
+                  </Td>
+                  <Td>
+                    <Typography>{key.user ? key.user.username : '—'}</Typography>
+                  </Td>
+                  <Td>
+                    <Typography>{key.plan?.name ?? '—'}</Typography>
+                  </Td>
+                  <Td>
+                    <Typography>{key.scopes.join(', ')}</Typography>
+                  </Td>
+                  <Td>
+                    <StatusBadge status={key.status} />
+                  </Td>
+                  <Td>
+                    <Typography>{format.dateTime(key.created_at)}</Typography>
+                  </Td>
+                  {canManage && (
+                    <Td>
+                      {key.status === 'active' && (
+                        <Dialog.Root>
+                          <Dialog.Trigger>
+                            <Button size="S" variant="danger-light" loading={busy === `revoke:${key.id}`}>
+                              {t('access.keys.revoke')}
+                            </Button>
+                          </Dialog.Trigger>
+                          <ConfirmDialog onConfirm={() => void revoke(key.id)}>{t('access.keys.revokeConfirm', { prefix: key.key_prefix })}</ConfirmDialog>
+                        </Dialog.Root>
+                      )}
+                    </Td>
+                  )}
+                </Tr>
+              ))}
+            </Tbody>
+          </Table>
+          <Pager page={keys.data.meta.page} limit={keys.data.meta.limit} total={keys.data.meta.total} onPage={setPage} />
+        </>
+      )}
+      {issuing && (
+        <IssueKeyModal
+          onClose={() => setIssuing(false)}
+          onIssued={(key) => {
+            setIssuing(false);
+            setRevealed(key);
+            void keys.reload();
+          }}
+        />
+      )}
+      {revealed && <KeyRevealModal issued={revealed} onClose={() => setRevealed(null)} />}
+    </Box>
+  );
+}

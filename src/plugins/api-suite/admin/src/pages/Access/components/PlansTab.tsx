@@ -1,0 +1,113 @@
+import { Badge, Box, Button, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Pencil, Plus } from '@strapi/icons';
+import { useState } from 'react';
+import type { Plan } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
+import { useFormat, useT } from '../../../utils/useT';
+import { usePlans } from '../hooks/usePlans';
+import { PlanFormModal } from './PlanFormModal';
+
+/** The plans keys are sold on: quotas, reachable endpoints, price; create and edit. */
+export function PlansTab() {
+  const t = useT();
+  const format = useFormat();
+  const { canManage } = useFeaturePermissions('access');
+  const plans = usePlans();
+  const [editing, setEditing] = useState<Plan | 'new' | null>(null);
+
+  const create = canManage ? (
+    <Button startIcon={<Plus />} onClick={() => setEditing('new')}>
+      {t('access.plans.new')}
+    </Button>
+  ) : undefined;
+
+  return (
+    <Box>
+      {create && (
+        <Flex justifyContent="flex-end" paddingBottom={4}>
+          {create}
+        </Flex>
+      )}
+      {plans.status === 'error' && <ProblemAlert problem={plans.problem} onRetry={() => void plans.reload()} />}
+      {!plans.data && plans.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+      {plans.data && plans.data.length === 0 && <EmptyState content={t('access.plans.empty')} action={create} />}
+      {plans.data && plans.data.length > 0 && (
+        <Table colCount={canManage ? 7 : 6} rowCount={plans.data.length + 1}>
+          <Thead>
+            <Tr>
+              <Th>
+                <Typography variant="sigma">{t('access.plans.column.name')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('access.plans.column.month')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('access.plans.column.minute')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('access.plans.column.endpoints')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('access.plans.column.price')}</Typography>
+              </Th>
+              <Th>
+                <Typography variant="sigma">{t('access.plans.column.keys')}</Typography>
+              </Th>
+              {canManage && (
+                <Th>
+                  <Typography variant="sigma">{t('table.actions')}</Typography>
+                </Th>
+              )}
+            </Tr>
+          </Thead>
+          <Tbody>
+            {plans.data.map((plan) => (
+              <Tr key={plan.id} data-testid="plan-row">
+                <Td>
+                  <Flex gap={2}>
+                    <Typography fontWeight="bold">{plan.name}</Typography>
+                    {plan.is_default && <Badge variant="primary">{t('access.plans.default')}</Badge>}
+                  </Flex>
+                </Td>
+                <Td>
+                  <Typography>{plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month)}</Typography>
+                </Td>
+                <Td>
+                  <Typography>{format.number(plan.requests_per_minute)}</Typography>
+                </Td>
+                <Td>
+                  <Typography style={{ fontFamily: 'monospace' }}>{plan.endpoints.join(', ')}</Typography>
+                </Td>
+                <Td>
+                  <Typography>{format.number(plan.price_monthly)}</Typography>
+                </Td>
+                <Td>
+                  <Typography>{plan.keys}</Typography>
+                </Td>
+                {canManage && (
+                  <Td>
+                    <Button size="S" variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(plan)}>
+                      {t('action.edit')}
+                    </Button>
+                  </Td>
+                )}
+              </Tr>
+            ))}
+          </Tbody>
+        </Table>
+      )}
+      {editing && (
+        <PlanFormModal
+          plan={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void plans.reload();
+          }}
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,93 @@
+import { Badge, Box, Flex, Grid, Loader, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { useCallback, useState } from 'react';
+import { useApiSuiteClient } from '../../../api';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { useLoad } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+import { useUsageStream } from '../hooks/useUsageStream';
+import { UsageChart } from './UsageChart';
+
+const ALL = 'all';
+
+/** Requests over the last hour, for every key or one, updated live from the usage stream. */
+export function UsageTab() {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const [key, setKey] = useState<string>(ALL);
+  const keys = useLoad(useCallback(() => client.access.keys(1), [client]));
+  const keyId = key === ALL ? undefined : Number(key);
+  const stream = useUsageStream(keyId);
+
+  return (
+    <Flex direction="column" alignItems="stretch" gap={4}>
+      <Flex justifyContent="space-between" alignItems="flex-end" gap={4} wrap="wrap">
+        <Box style={{ minWidth: '28rem' }}>
+          <SingleSelect aria-label={t('access.usage.key')} value={key} onChange={(value) => setKey(String(value))}>
+            <SingleSelectOption value={ALL}>{t('access.usage.allKeys')}</SingleSelectOption>
+            {(keys.data?.data ?? []).map((apiKey) => (
+              <SingleSelectOption key={apiKey.id} value={String(apiKey.id)}>
+                {`${apiKey.key_prefix}… ${apiKey.name ?? ''} (${apiKey.user?.username ?? '—'})`}
+              </SingleSelectOption>
+            ))}
+          </SingleSelect>
+        </Box>
+        <Flex gap={2}>
+          <Badge variant={stream.connected ? 'success' : 'neutral'} data-testid="usage-live">
+            {t(stream.connected ? 'access.usage.live' : 'access.usage.connecting')}
+          </Badge>
+          {stream.updatedAt && (
+            <Typography variant="pi" textColor="neutral600">
+              {t('access.usage.updated', { at: format.dateTime(stream.updatedAt.toISOString()) })}
+            </Typography>
+          )}
+        </Flex>
+      </Flex>
+      {stream.problem && <ProblemAlert problem={stream.problem} />}
+      {!stream.usage && !stream.problem && <Loader>{t('state.loading')}</Loader>}
+      {stream.usage && (
+        <>
+          <Grid.Root gap={4}>
+            <Figure label={t('access.usage.total')} value={format.number(stream.usage.total)} testId="usage-total" />
+            <Figure
+              label={t('access.usage.byStatus')}
+              value={
+                Object.entries(stream.usage.by_status)
+                  .map(([status, count]) => `${status}: ${format.number(count)}`)
+                  .join(' · ') || '—'
+              }
+            />
+            <Figure
+              label={t('access.usage.month')}
+              value={
+                stream.usage.month
+                  ? stream.usage.month.quota === -1
+                    ? t('access.usage.monthUnlimited', { used: format.number(stream.usage.month.used) })
+                    : t('access.usage.monthOf', { used: format.number(stream.usage.month.used), quota: format.number(stream.usage.month.quota) })
+                  : t('access.usage.monthChooseKey')
+              }
+            />
+          </Grid.Root>
+          <UsageChart usage={stream.usage} />
+        </>
+      )}
+    </Flex>
+  );
+}
+
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+      <Box background="neutral0" hasRadius shadow="tableShadow" padding={4}>
+        <Typography variant="sigma" textColor="neutral600">
+          {label}
+        </Typography>
+        <Box paddingTop={1}>
+          <Typography variant="beta" data-testid={testId}>
+            {value}
+          </Typography>
+        </Box>
+      </Box>
+    </Grid.Item>
+  );
+}

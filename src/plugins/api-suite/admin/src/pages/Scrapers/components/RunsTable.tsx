@@ -1,0 +1,102 @@
+import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { useCallback, useState } from 'react';
+import { useApiSuiteClient } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+
+/** The run history, newest first; choosing a run shows its results. */
+export function RunsTable({
+  scraperId,
+  version,
+  selected,
+  onSelect,
+  canRun,
+}: {
+  scraperId: number;
+  /** Changes when the latest run progressed: the history is read again. */
+  version: string;
+  selected: number | null;
+  onSelect: (runId: number) => void;
+  canRun: boolean;
+}) {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const [page, setPage] = useState(1);
+  const runs = useLoad(useCallback(() => client.scrapers.runs(scraperId, page), [client, scraperId, page]));
+  useReloadWhen(version, runs.reload);
+
+  if (runs.status === 'error' && !runs.data) return <ProblemAlert problem={runs.problem} onRetry={() => void runs.reload()} />;
+  if (!runs.data) return <Loader>{t('state.loading')}</Loader>;
+  if (runs.data.meta.total === 0) return <EmptyState content={t(canRun ? 'scrapers.runs.empty.manage' : 'scrapers.runs.empty')} />;
+
+  return (
+    <Box>
+      <Table colCount={7} rowCount={runs.data.data.length + 1}>
+        <Thead>
+          <Tr>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.run.id')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.column.status')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.run.trigger')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.run.started')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.run.finished')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.run.counts')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('scrapers.run.error')}</Typography>
+            </Th>
+          </Tr>
+        </Thead>
+        <Tbody>
+          {runs.data.data.map((run) => (
+            <Tr
+              key={run.id}
+              onClick={() => onSelect(run.id)}
+              style={{ cursor: 'pointer' }}
+              aria-selected={run.id === selected}
+              data-testid="run-row"
+            >
+              <Td>
+                <Typography fontWeight={run.id === selected ? 'bold' : undefined}>#{run.id}</Typography>
+              </Td>
+              <Td>
+                <StatusBadge status={run.status} />
+              </Td>
+              <Td>
+                <Typography>{t(`scrapers.trigger.${run.trigger}`)}</Typography>
+              </Td>
+              <Td>
+                <Typography>{format.dateTime(run.started_at)}</Typography>
+              </Td>
+              <Td>
+                <Typography>{format.dateTime(run.finished_at)}</Typography>
+              </Td>
+              <Td>
+                <Typography>{t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}</Typography>
+              </Td>
+              <Td>
+                <Typography textColor="danger600">{run.error ?? ''}</Typography>
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
+      <Pager page={runs.data.meta.page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} />
+    </Box>
+  );
+}

@@ -1,0 +1,277 @@
+import { Box, Button, Field, Flex, Grid, Modal, NumberInput, SingleSelect, SingleSelectOption, TextInput, Textarea, Toggle, Typography } from '@strapi/design-system';
+import { useState } from 'react';
+import { useApiSuiteClient, type Scraper, type ScraperInput } from '../../../api';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { UserPicker } from '../../../components/UserPicker';
+import { useAction } from '../../../hooks/useAction';
+import { fieldError } from '../../../utils/errors';
+import { useT } from '../../../utils/useT';
+
+/** The select's value for "no proxy pool" (its options need a non-empty value). */
+const NO_PROXY = '__none__';
+
+interface FormState {
+  user_id: number | null;
+  name: string;
+  url: string;
+  schedule: string;
+  proxy_pool: string;
+  rate_limit: number | undefined;
+  max_pages: number | undefined;
+  follow_links: boolean;
+  respect_robots_txt: boolean;
+  item: string;
+  fields: string;
+  headers: string;
+}
+
+/**
+ * Create a scraper (for a user the editor picks: it is that consumer's, and their webhook
+ * subscriptions receive its run events) or edit one. Nothing is checked here that the server
+ * checks: its messages are shown under each field.
+ */
+export function ScraperFormModal({
+  scraper,
+  proxyPools,
+  onClose,
+  onSaved,
+}: {
+  scraper?: Scraper;
+  proxyPools: string[];
+  onClose: () => void;
+  onSaved: (scraper: Scraper) => void;
+}) {
+  const t = useT();
+  const client = useApiSuiteClient();
+  const { run, busy, problem } = useAction();
+  const [form, setForm] = useState<FormState>(() => initial(scraper));
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((previous) => ({ ...previous, [key]: value }));
+  const error = (field: string) => fieldError(problem, field);
+
+  const save = async () => {
+    const input = toInput(form);
+    const saved = await run('save', () => (scraper ? client.scrapers.update(scraper.id, input) : client.scrapers.create({ ...input, user_id: form.user_id })), {
+      success: scraper ? 'form.saved' : 'scrapers.created',
+      quiet: true,
+    });
+    if (saved) onSaved(saved);
+  };
+
+  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
+
+  return (
+    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
+      <Modal.Content style={{ maxWidth: '88rem', width: '90vw' }}>
+        <Modal.Header>
+          <Modal.Title>{scraper ? t('scrapers.edit', { name: scraper.name }) : t('scrapers.new')}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {generalProblem && <ProblemAlert problem={problem} />}
+          {problem && !generalProblem && (
+            <Box paddingBottom={4}>
+              <Typography textColor="danger600" role="alert">
+                {t('form.fixErrors')}
+              </Typography>
+            </Box>
+          )}
+          <Grid.Root gap={4}>
+            {!scraper && (
+              <Grid.Item col={12} direction="column" alignItems="stretch">
+                <UserPicker
+                  name="user_id"
+                  label={t('scrapers.field.owner')}
+                  hint={t('scrapers.field.ownerHint')}
+                  value={form.user_id}
+                  onChange={(value) => set('user_id', value)}
+                  error={error('user_id')}
+                />
+              </Grid.Item>
+            )}
+            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="name" error={error('name')} required>
+                <Field.Label>{t('scrapers.field.name')}</Field.Label>
+                <TextInput value={form.name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('name', event.currentTarget.value)} />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="url" error={error('url')} required hint={t('scrapers.field.urlHint')}>
+                <Field.Label>{t('scrapers.field.url')}</Field.Label>
+                <TextInput value={form.url} placeholder="https://example.com/" onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('url', event.currentTarget.value)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="schedule" error={error('schedule')} hint={t('scrapers.field.scheduleHint')}>
+                <Field.Label>{t('scrapers.field.schedule')}</Field.Label>
+                <TextInput value={form.schedule} placeholder="0 * * * *" onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('schedule', event.currentTarget.value)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={3} s={6} direction="column" alignItems="stretch">
+              <Field.Root name="max_pages" error={error('max_pages')} hint={t('scrapers.field.maxPagesHint')}>
+                <Field.Label>{t('scrapers.field.maxPages')}</Field.Label>
+                <NumberInput value={form.max_pages} onValueChange={(value) => set('max_pages', value)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={3} s={6} direction="column" alignItems="stretch">
+              <Field.Root name="rate_limit" error={error('rate_limit')} hint={t('scrapers.field.rateLimitHint')}>
+                <Field.Label>{t('scrapers.field.rateLimit')}</Field.Label>
+                <NumberInput value={form.rate_limit} onValueChange={(value) => set('rate_limit', value)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="follow_links" error={error('follow_links')} hint={t('scrapers.field.followLinksHint')}>
+                <Field.Label>{t('scrapers.field.followLinks')}</Field.Label>
+                <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={form.follow_links} onChange={(event) => set('follow_links', event.currentTarget.checked)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="respect_robots_txt" error={error('respect_robots_txt')}>
+                <Field.Label>{t('scrapers.field.robots')}</Field.Label>
+                <Toggle
+                  onLabel={t('toggle.on')}
+                  offLabel={t('toggle.off')}
+                  checked={form.respect_robots_txt}
+                  onChange={(event) => set('respect_robots_txt', event.currentTarget.checked)}
+                />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="proxy_pool" error={error('proxy_pool')} hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}>
+                <Field.Label>{t('scrapers.field.proxyPool')}</Field.Label>
+                <SingleSelect
+                  value={form.proxy_pool === '' ? NO_PROXY : form.proxy_pool}
+                  onChange={(value) => set('proxy_pool', value === NO_PROXY ? '' : String(value))}
+                  disabled={proxyPools.length === 0 && !form.proxy_pool}
+                >
+                  <SingleSelectOption value={NO_PROXY}>{t('scrapers.field.proxyPoolNone')}</SingleSelectOption>
+                  {[...new Set([...proxyPools, ...(form.proxy_pool ? [form.proxy_pool] : [])])].map((pool) => (
+                    <SingleSelectOption key={pool} value={pool}>
+                      {pool}
+                    </SingleSelectOption>
+                  ))}
+                </SingleSelect>
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={12} direction="column" alignItems="stretch">
+              <Flex direction="column" alignItems="stretch" gap={2}>
+                <Typography variant="delta" tag="h3">
+                  {t('scrapers.field.selectors')}
+                </Typography>
+                <Typography variant="pi" textColor="neutral600">
+                  {t('scrapers.field.selectorsHint')}
+                </Typography>
+                {error('selectors') && (
+                  <Typography variant="pi" textColor="danger600" data-field-error="selectors">
+                    {error('selectors')}
+                  </Typography>
+                )}
+              </Flex>
+            </Grid.Item>
+            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="selectors.item" error={error('selectors.item')} hint={t('scrapers.field.itemHint')}>
+                <Field.Label>{t('scrapers.field.item')}</Field.Label>
+                <TextInput value={form.item} placeholder=".product" onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('item', event.currentTarget.value)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={8} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="selectors.fields" error={error('selectors.fields')} hint={t('scrapers.field.fieldsHint')}>
+                <Field.Label>{t('scrapers.field.fields')}</Field.Label>
+                <Textarea
+                  value={form.fields}
+                  placeholder={'name: .name\nlink: a.link@href'}
+                  onChange={(event) => set('fields', event.currentTarget.value)}
+                  style={{ fontFamily: 'monospace' }}
+                />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={12} direction="column" alignItems="stretch">
+              <Field.Root name="headers" error={error('headers')} hint={t('scrapers.field.headersHint')}>
+                <Field.Label>{t('scrapers.field.headers')}</Field.Label>
+                <Textarea
+                  value={form.headers}
+                  placeholder="accept-language: en"
+                  onChange={(event) => set('headers', event.currentTarget.value)}
+                  style={{ fontFamily: 'monospace' }}
+                />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+          </Grid.Root>
+        </Modal.Body>
+        <Modal.Footer>
+          <Modal.Close>
+            <Button variant="tertiary">{t('action.cancel')}</Button>
+          </Modal.Close>
+          <Button onClick={() => void save()} loading={busy === 'save'}>
+            {scraper ? t('action.save') : t('scrapers.create')}
+          </Button>
+        </Modal.Footer>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
+
+function initial(scraper?: Scraper): FormState {
+  return {
+    user_id: null,
+    name: scraper?.name ?? '',
+    url: scraper?.url ?? '',
+    schedule: scraper?.schedule ?? '',
+    proxy_pool: scraper?.proxy_pool ?? '',
+    rate_limit: scraper?.rate_limit ?? 5,
+    max_pages: scraper?.max_pages ?? 100,
+    follow_links: scraper?.follow_links ?? false,
+    respect_robots_txt: scraper?.respect_robots_txt ?? true,
+    item: scraper?.selectors?.item ?? '',
+    fields: scraper?.selectors ? Object.entries(scraper.selectors.fields).map(([name, css]) => `${name}: ${css}`).join('\n') : '',
+    headers: scraper ? Object.entries(scraper.headers).map(([name, value]) => `${name}: ${value}`).join('\n') : '',
+  };
+}
+
+/** "name: value" lines to an object; the first colon separates, so CSS pseudo-classes survive. */
+function lines(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const colon = line.indexOf(':');
+    if (colon === -1) result[line.trim()] = '';
+    else result[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return result;
+}
+
+/** The form as the server's body; numbers left empty are left out (the server's default, or unchanged). */
+function toInput(form: FormState): ScraperInput {
+  const fields = lines(form.fields);
+  const hasSelectors = form.item.trim() !== '' || Object.keys(fields).length > 0;
+  return {
+    name: form.name,
+    url: form.url,
+    schedule: form.schedule.trim() === '' ? null : form.schedule.trim(),
+    proxy_pool: form.proxy_pool === '' ? null : form.proxy_pool,
+    rate_limit: form.rate_limit,
+    max_pages: form.max_pages,
+    follow_links: form.follow_links,
+    respect_robots_txt: form.respect_robots_txt,
+    headers: lines(form.headers),
+    selectors: hasSelectors ? { ...(form.item.trim() === '' ? {} : { item: form.item.trim() }), fields } : null,
+  };
+}

@@ -1,0 +1,126 @@
+import { Box, Button, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Plus } from '@strapi/icons';
+import { Layouts, Page } from '@strapi/strapi/admin';
+import { useCallback, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useApiSuiteClient } from '../../api';
+import { EmptyState } from '../../components/EmptyState';
+import { Pager } from '../../components/Pager';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
+import { useLoad } from '../../hooks/useLoad';
+import { useFormat, useT } from '../../utils/useT';
+import { ScraperFormModal } from './components/ScraperFormModal';
+import { useProxyPools } from './hooks/useProxyPools';
+
+const LIVE_REFRESH_MS = 3_000;
+
+/** Scrapers of every consumer: status, next scheduled run and latest run; create one. */
+export function ScrapersPage() {
+  const t = useT();
+  const format = useFormat();
+  const navigate = useNavigate();
+  const client = useApiSuiteClient();
+  const { canManage } = useFeaturePermissions('scrapers');
+  const proxyPools = useProxyPools();
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [live, setLive] = useState(false);
+  const list = useLoad(useCallback(() => client.scrapers.list(page), [client, page]), { refreshMs: live ? LIVE_REFRESH_MS : null });
+  const running = Boolean(list.data?.data.some((scraper) => scraper.status === 'running'));
+  useEffect(() => setLive(running), [running]);
+
+  const create = canManage ? (
+    <Button startIcon={<Plus />} onClick={() => setCreating(true)}>
+      {t('scrapers.new')}
+    </Button>
+  ) : undefined;
+
+  return (
+    <Page.Main>
+      <Page.Title>{t('scrapers.title')}</Page.Title>
+      <Layouts.Header title={t('scrapers.title')} subtitle={t('scrapers.subtitle')} primaryAction={create} />
+      <Layouts.Content>
+        {list.status === 'error' && <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />}
+        {!list.data && list.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+        {list.data && list.data.meta.total === 0 && <EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />}
+        {list.data && list.data.meta.total > 0 && (
+          <Box>
+            <Table colCount={6} rowCount={list.data.data.length + 1}>
+              <Thead>
+                <Tr>
+                  <Th>
+                    <Typography variant="sigma">{t('scrapers.column.name')}</Typography>
+                  </Th>
+                  <Th>
+                    <Typography variant="sigma">{t('scrapers.column.owner')}</Typography>
+                  </Th>
+                  <Th>
+                    <Typography variant="sigma">{t('scrapers.column.status')}</Typography>
+                  </Th>
+                  <Th>
+                    <Typography variant="sigma">{t('scrapers.column.lastRun')}</Typography>
+                  </Th>
+                  <Th>
+                    <Typography variant="sigma">{t('scrapers.column.nextRun')}</Typography>
+                  </Th>
+                  <Th>
+                    <Typography variant="sigma">{t('scrapers.column.schedule')}</Typography>
+                  </Th>
+                </Tr>
+              </Thead>
+              <Tbody>
+                {list.data.data.map((scraper) => (
+                  <Tr key={scraper.id} onClick={() => navigate(String(scraper.id))} style={{ cursor: 'pointer' }} data-testid="scraper-row">
+                    <Td>
+                      <Typography fontWeight="bold">{scraper.name}</Typography>
+                      <Typography variant="pi" textColor="neutral600" tag="p" ellipsis style={{ maxWidth: '32rem' }}>
+                        {scraper.url}
+                      </Typography>
+                    </Td>
+                    <Td>
+                      <Typography>{scraper.owner?.username ?? '—'}</Typography>
+                    </Td>
+                    <Td>
+                      <StatusBadge status={scraper.status} />
+                    </Td>
+                    <Td>
+                      {scraper.last_run ? (
+                        <Box>
+                          <StatusBadge status={scraper.last_run.status} />{' '}
+                          <Typography variant="pi" textColor="neutral600">
+                            {t('scrapers.items', { count: scraper.last_run.items_collected })}
+                          </Typography>
+                        </Box>
+                      ) : (
+                        <Typography textColor="neutral600">{t('scrapers.neverRun')}</Typography>
+                      )}
+                    </Td>
+                    <Td>
+                      <Typography>{scraper.next_run_at ? format.dateTime(scraper.next_run_at) : t('scrapers.manualOnly')}</Typography>
+                    </Td>
+                    <Td>
+                      <Typography style={{ fontFamily: 'monospace' }}>{scraper.schedule ?? '—'}</Typography>
+                    </Td>
+                  </Tr>
+                ))}
+              </Tbody>
+            </Table>
+            <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
+          </Box>
+        )}
+        {creating && (
+          <ScraperFormModal
+            proxyPools={proxyPools}
+            onClose={() => setCreating(false)}
+            onSaved={(scraper) => {
+              setCreating(false);
+              navigate(String(scraper.id));
+            }}
+          />
+        )}
+      </Layouts.Content>
+    </Page.Main>
+  );
+}

@@ -1,0 +1,139 @@
+import { Box, Button, Flex, Grid, Loader, Typography } from '@strapi/design-system';
+import { ArrowClockwise, PaperPlane } from '@strapi/icons';
+import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { useCallback } from 'react';
+import { useParams } from 'react-router-dom';
+import { useApiSuiteClient } from '../../api';
+import { ProblemAlert } from '../../components/ProblemAlert';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useAction } from '../../hooks/useAction';
+import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
+import { useLoad } from '../../hooks/useLoad';
+import { useFormat, useT } from '../../utils/useT';
+import { DeliveriesTable } from './components/DeliveriesTable';
+import { subscriptionStatus } from './components/SubscriptionsTab';
+
+/** One subscription: its settings, test and re-enable, and its deliveries with their attempts. */
+export function SubscriptionPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const { toggleNotification } = useNotification();
+  const { canManage } = useFeaturePermissions('webhooks');
+  const subscription = useLoad(useCallback(() => client.webhooks.subscription(id), [client, id]));
+  const { run, busy } = useAction();
+  const deliveriesKey = subscription.data ? `${subscription.data.last_delivery_at}-${subscription.data.failure_count}` : '';
+
+  const sendTest = async () => {
+    const outcome = await run('test', () => client.webhooks.sendTest(id));
+    if (!outcome) return;
+    toggleNotification(
+      outcome.delivered
+        ? { type: 'success', message: t('webhooks.test.delivered', { status: outcome.status_code ?? '—', ms: outcome.duration_ms }) }
+        : { type: 'warning', message: t('webhooks.test.failed', { status: outcome.status_code ?? t('webhooks.test.noAnswer'), ms: outcome.duration_ms }) }
+    );
+    await subscription.reload();
+  };
+
+  const setActive = async (isActive: boolean) => {
+    const updated = await run('active', () => client.webhooks.setActive(id, isActive), { success: isActive ? 'webhooks.enabled' : 'webhooks.paused' });
+    if (updated) await subscription.reload();
+  };
+
+  if (subscription.status === 'error' && !subscription.data) {
+    return (
+      <Page.Main>
+        <Layouts.Header navigationAction={<BackButton />} title={t('webhooks.subscription')} />
+        <Layouts.Content>
+          <ProblemAlert problem={subscription.problem} />
+        </Layouts.Content>
+      </Page.Main>
+    );
+  }
+  if (!subscription.data) return <Page.Loading />;
+  const data = subscription.data;
+  const status = subscriptionStatus(data);
+
+  return (
+    <Page.Main>
+      <Page.Title>{data.endpoint_url}</Page.Title>
+      <Layouts.Header
+        navigationAction={<BackButton />}
+        title={data.endpoint_url}
+        subtitle={t('webhooks.subscription.subtitle', { owner: data.consumer ? `${data.consumer.username} <${data.consumer.email}>` : data.consumer_id })}
+        primaryAction={
+          canManage ? (
+            <Flex gap={2}>
+              {!data.is_active && (
+                <Button variant="secondary" startIcon={<ArrowClockwise />} loading={busy === 'active'} onClick={() => void setActive(true)}>
+                  {t('webhooks.reenable')}
+                </Button>
+              )}
+              <Button startIcon={<PaperPlane />} loading={busy === 'test'} onClick={() => void sendTest()}>
+                {t('webhooks.sendTest')}
+              </Button>
+            </Flex>
+          ) : undefined
+        }
+      />
+      <Layouts.Content>
+        <Flex direction="column" alignItems="stretch" gap={6}>
+          <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
+            <Grid.Root gap={4}>
+              <Detail label={t('webhooks.column.status')}>
+                <StatusBadge status={status} />
+                {data.disabled_at && (
+                  <Typography variant="pi" textColor="danger600">
+                    {' '}
+                    {t('webhooks.disabledAt', { at: format.dateTime(data.disabled_at) })}
+                  </Typography>
+                )}
+              </Detail>
+              <Detail label={t('webhooks.column.failures')}>
+                <Typography textColor={data.failure_count > 0 ? 'danger600' : undefined}>{format.number(data.failure_count)}</Typography>
+              </Detail>
+              <Detail label={t('webhooks.column.lastDelivery')}>
+                <Typography>{format.dateTime(data.last_delivery_at)}</Typography>
+              </Detail>
+              <Detail label={t('webhooks.column.events')}>
+                <Typography>{data.events.join(', ')}</Typography>
+              </Detail>
+              <Detail label={t('webhooks.timeout')}>
+                <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
+              </Detail>
+              <Detail label={t('webhooks.created')}>
+                <Typography>{format.dateTime(data.created_at)}</Typography>
+              </Detail>
+            </Grid.Root>
+            {data.description && (
+              <Box paddingTop={4}>
+                <Typography textColor="neutral600">{data.description}</Typography>
+              </Box>
+            )}
+          </Box>
+          <Box>
+            <Box paddingBottom={3}>
+              <Typography variant="delta" tag="h2">
+                {t('webhooks.deliveries')}
+              </Typography>
+            </Box>
+            {subscription.status === 'loading' && <Loader small>{t('state.loading')}</Loader>}
+            <DeliveriesTable subscriptionId={id} refreshKey={deliveriesKey} subscriptionActive={data.is_active} onChanged={() => void subscription.reload()} />
+          </Box>
+        </Flex>
+      </Layouts.Content>
+    </Page.Main>
+  );
+}
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Grid.Item col={4} s={6} xs={12} direction="column" alignItems="flex-start" gap={1}>
+      <Typography variant="sigma" textColor="neutral600">
+        {label}
+      </Typography>
+      <Box>{children}</Box>
+    </Grid.Item>
+  );
+}

@@ -1,0 +1,111 @@
+import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { useCallback, useEffect, useState } from 'react';
+import { useApiSuiteClient, type Delivery } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+import { DeliveryModal } from './DeliveryModal';
+
+/** Polled while any shown delivery still has an attempt to come, so the list follows the engine. */
+const LIVE_REFRESH_MS = 2_000;
+
+export function DeliveriesTable({
+  subscriptionId,
+  refreshKey,
+  subscriptionActive,
+  onChanged,
+}: {
+  subscriptionId: string;
+  /** Changes when the subscription saw a delivery (a test sent): the list is read again. */
+  refreshKey: string;
+  subscriptionActive: boolean;
+  onChanged: () => void;
+}) {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<Delivery | null>(null);
+  const [live, setLive] = useState(false);
+  const list = useLoad(useCallback(() => client.webhooks.deliveries(subscriptionId, page), [client, subscriptionId, page]), {
+    refreshMs: live ? LIVE_REFRESH_MS : null,
+  });
+  useReloadWhen(refreshKey, list.reload);
+  useEffect(() => {
+    setLive(Boolean(list.data?.data.some((delivery) => delivery.status === 'pending' || delivery.status === 'retrying')));
+  }, [list.data]);
+
+  if (list.status === 'error' && !list.data) return <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />;
+  if (!list.data) return <Loader>{t('state.loading')}</Loader>;
+  if (list.data.meta.total === 0) return <EmptyState content={t('webhooks.deliveries.empty')} />;
+
+  return (
+    <Box>
+      <Table colCount={6} rowCount={list.data.data.length + 1}>
+        <Thead>
+          <Tr>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.deliveries.column.event')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.deliveries.column.attempts')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.deliveries.column.response')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.deliveries.column.created')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.deliveries.column.next')}</Typography>
+            </Th>
+          </Tr>
+        </Thead>
+        <Tbody>
+          {list.data.data.map((delivery) => (
+            <Tr key={delivery.id} onClick={() => setOpen(delivery)} style={{ cursor: 'pointer' }} data-testid="delivery-row">
+              <Td>
+                <Typography fontWeight="bold" style={{ fontFamily: 'monospace' }}>
+                  {delivery.event_type}
+                </Typography>
+              </Td>
+              <Td>
+                <StatusBadge status={delivery.status} />
+              </Td>
+              <Td>
+                <Typography>{delivery.attempts}</Typography>
+              </Td>
+              <Td>
+                <Typography>{delivery.response_status ?? '—'}</Typography>
+              </Td>
+              <Td>
+                <Typography>{format.dateTime(delivery.created_at)}</Typography>
+              </Td>
+              <Td>
+                <Typography>{format.dateTime(delivery.next_attempt_at)}</Typography>
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
+      <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
+      {open && (
+        <DeliveryModal
+          deliveryId={open.id}
+          subscriptionActive={subscriptionActive}
+          onClose={() => setOpen(null)}
+          onChanged={() => {
+            void list.reload();
+            onChanged();
+          }}
+        />
+      )}
+    </Box>
+  );
+}

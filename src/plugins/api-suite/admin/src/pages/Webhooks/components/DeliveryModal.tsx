@@ -1,0 +1,176 @@
+import { Box, Button, Flex, Loader, Modal, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { ArrowClockwise } from '@strapi/icons';
+import { useCallback, useEffect, useState } from 'react';
+import { useApiSuiteClient } from '../../../api';
+import { JsonBlock } from '../../../components/JsonBlock';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useAction } from '../../../hooks/useAction';
+import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
+import { useLoad } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+
+const EXCERPT = 200;
+const WATCH_MS = 1_000;
+/** How long a retry is watched for its attempt before the modal stops polling. */
+const WATCH_LIMIT_MS = 60_000;
+
+/** One delivery: its payload and every attempt (status code, duration, error, response excerpt); retry. */
+export function DeliveryModal({
+  deliveryId,
+  subscriptionActive,
+  onClose,
+  onChanged,
+}: {
+  deliveryId: string;
+  subscriptionActive: boolean;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const { canManage } = useFeaturePermissions('webhooks');
+  const [watching, setWatching] = useState<{ attempts: number; since: number } | null>(null);
+  const delivery = useLoad(useCallback(() => client.webhooks.delivery(deliveryId), [client, deliveryId]), { refreshMs: watching ? WATCH_MS : null });
+  const { run, busy } = useAction();
+
+  // A retry is sent by the worker: keep reading until its attempt is recorded.
+  useEffect(() => {
+    if (!watching || !delivery.data) return;
+    if (delivery.data.attempts.length > watching.attempts || Date.now() - watching.since > WATCH_LIMIT_MS) {
+      setWatching(null);
+      onChanged();
+    }
+  }, [delivery.data, watching, onChanged]);
+
+  const retry = async () => {
+    const before = delivery.data?.attempts.length ?? 0;
+    const queued = await run('retry', () => client.webhooks.retry(deliveryId), { success: 'webhooks.retry.queued' });
+    if (queued) setWatching({ attempts: before, since: Date.now() });
+  };
+
+  return (
+    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
+      <Modal.Content style={{ maxWidth: '96rem', width: '90vw' }}>
+        <Modal.Header>
+          <Modal.Title>{delivery.data ? t('webhooks.delivery.title', { type: delivery.data.event_type }) : t('webhooks.delivery')}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {delivery.status === 'error' && <ProblemAlert problem={delivery.problem} />}
+          {!delivery.data && delivery.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+          {delivery.data && (
+            <Flex direction="column" alignItems="stretch" gap={4}>
+              <Flex gap={4} wrap="wrap">
+                <StatusBadge status={delivery.data.status} />
+                <Typography variant="pi" textColor="neutral600">
+                  {t('webhooks.delivery.id', { id: delivery.data.id })}
+                </Typography>
+                <Typography variant="pi" textColor="neutral600">
+                  {t('webhooks.delivery.created', { at: format.dateTime(delivery.data.created_at) })}
+                </Typography>
+              </Flex>
+              {watching && (
+                <Flex gap={2} data-testid="retry-progress">
+                  <Loader small />
+                  <Typography>{t('webhooks.retry.waiting')}</Typography>
+                </Flex>
+              )}
+              <Box>
+                <Typography variant="sigma" textColor="neutral600">
+                  {t('webhooks.delivery.attempts')}
+                </Typography>
+                {delivery.data.attempts.length === 0 ? (
+                  <Box paddingTop={2}>
+                    <Typography textColor="neutral600">{t('webhooks.delivery.noAttempts')}</Typography>
+                  </Box>
+                ) : (
+                  <Table colCount={6} rowCount={delivery.data.attempts.length + 1}>
+                    <Thead>
+                      <Tr>
+                        <Th>
+                          <Typography variant="sigma">#</Typography>
+                        </Th>
+                        <Th>
+                          <Typography variant="sigma">{t('webhooks.attempt.at')}</Typography>
+                        </Th>
+                        <Th>
+                          <Typography variant="sigma">{t('webhooks.attempt.status')}</Typography>
+                        </Th>
+                        <Th>
+                          <Typography variant="sigma">{t('webhooks.attempt.duration')}</Typography>
+                        </Th>
+                        <Th>
+                          <Typography variant="sigma">{t('webhooks.attempt.error')}</Typography>
+                        </Th>
+                        <Th>
+                          <Typography variant="sigma">{t('webhooks.attempt.response')}</Typography>
+                        </Th>
+                      </Tr>
+                    </Thead>
+                    <Tbody>
+                      {delivery.data.attempts.map((attempt) => (
+                        <Tr key={attempt.attempt} data-testid="attempt-row">
+                          <Td>
+                            <Typography>{attempt.attempt}</Typography>
+                          </Td>
+                          <Td>
+                            <Typography>{format.dateTime(attempt.at)}</Typography>
+                          </Td>
+                          <Td>
+                            <Typography textColor={attempt.status_code !== null && attempt.status_code < 300 ? 'success600' : 'danger600'}>
+                              {attempt.status_code ?? '—'}
+                            </Typography>
+                          </Td>
+                          <Td>
+                            <Typography>{attempt.duration_ms === null ? '—' : t('unit.ms', { value: attempt.duration_ms })}</Typography>
+                          </Td>
+                          <Td>
+                            <Typography textColor="danger600">{attempt.error ?? '—'}</Typography>
+                          </Td>
+                          <Td>
+                            <Typography variant="pi" style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                              {attempt.response_body ? excerpt(attempt.response_body) : '—'}
+                            </Typography>
+                          </Td>
+                        </Tr>
+                      ))}
+                    </Tbody>
+                  </Table>
+                )}
+              </Box>
+              <Box>
+                <Box paddingBottom={2}>
+                  <Typography variant="sigma" textColor="neutral600">
+                    {t('webhooks.delivery.payload')}
+                  </Typography>
+                </Box>
+                <JsonBlock value={delivery.data.payload} />
+              </Box>
+            </Flex>
+          )}
+        </Modal.Body>
+        <Modal.Footer>
+          <Modal.Close>
+            <Button variant="tertiary">{t('action.close')}</Button>
+          </Modal.Close>
+          {canManage && (
+            <Button
+              startIcon={<ArrowClockwise />}
+              loading={busy === 'retry'}
+              disabled={!subscriptionActive || watching !== null || !delivery.data}
+              title={subscriptionActive ? undefined : t('webhooks.retry.inactive')}
+              onClick={() => void retry()}
+            >
+              {t('webhooks.retry')}
+            </Button>
+          )}
+        </Modal.Footer>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
+
+function excerpt(body: string): string {
+  return body.length > EXCERPT ? `${body.slice(0, EXCERPT)}…` : body;
+}

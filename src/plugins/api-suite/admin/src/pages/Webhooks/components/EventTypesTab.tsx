@@ -1,0 +1,96 @@
+import { Box, Button, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Eye, Pencil } from '@strapi/icons';
+import { useCallback, useState } from 'react';
+import { useApiSuiteClient, type EventType } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useAction } from '../../../hooks/useAction';
+import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
+import { useLoad } from '../../../hooks/useLoad';
+import { useT } from '../../../utils/useT';
+import { EventTypeModal } from './EventTypeModal';
+
+/** The event types: switched on or off, described, with an example payload. */
+export function EventTypesTab() {
+  const t = useT();
+  const client = useApiSuiteClient();
+  const { canManage } = useFeaturePermissions('webhooks');
+  const types = useLoad(useCallback(() => client.webhooks.eventTypes(), [client]));
+  const [editing, setEditing] = useState<EventType | null>(null);
+  const { run, busy } = useAction();
+
+  const toggle = async (type: EventType) => {
+    const updated = await run(`toggle:${type.name}`, () => client.webhooks.updateEventType(type.name, { is_active: !type.is_active }), {
+      success: type.is_active ? 'webhooks.eventTypes.deactivated' : 'webhooks.eventTypes.activated',
+    });
+    if (updated) await types.reload();
+  };
+
+  if (types.status === 'error' && !types.data) return <ProblemAlert problem={types.problem} onRetry={() => void types.reload()} />;
+  if (!types.data) return <Loader>{t('state.loading')}</Loader>;
+  if (types.data.length === 0) return <EmptyState content={t('webhooks.eventTypes.empty')} />;
+
+  return (
+    <Box>
+      <Table colCount={4} rowCount={types.data.length + 1}>
+        <Thead>
+          <Tr>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.eventTypes.column.name')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.eventTypes.column.description')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('table.actions')}</Typography>
+            </Th>
+          </Tr>
+        </Thead>
+        <Tbody>
+          {types.data.map((type) => (
+            <Tr key={type.name} data-testid="event-type-row">
+              <Td>
+                <Typography fontWeight="bold" style={{ fontFamily: 'monospace' }}>
+                  {type.name}
+                </Typography>
+              </Td>
+              <Td>
+                <Typography>{type.description}</Typography>
+              </Td>
+              <Td>
+                <StatusBadge status={type.is_active ? 'active' : 'disabled'} />
+              </Td>
+              <Td>
+                <Flex gap={2}>
+                  <Button size="S" variant="tertiary" startIcon={canManage ? <Pencil /> : <Eye />} onClick={() => setEditing(type)}>
+                    {t(canManage ? 'action.edit' : 'action.view')}
+                  </Button>
+                  {canManage && (
+                    <Button size="S" variant={type.is_active ? 'danger-light' : 'success-light'} loading={busy === `toggle:${type.name}`} onClick={() => void toggle(type)}>
+                      {t(type.is_active ? 'webhooks.eventTypes.deactivate' : 'webhooks.eventTypes.activate')}
+                    </Button>
+                  )}
+                </Flex>
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
+      {editing && (
+        <EventTypeModal
+          type={editing}
+          readOnly={!canManage}
+          onClose={() => setEditing(null)}
+          onSaved={async () => {
+            setEditing(null);
+            await types.reload();
+          }}
+        />
+      )}
+    </Box>
+  );
+}

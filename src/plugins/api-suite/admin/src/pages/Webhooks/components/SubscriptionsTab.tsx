@@ -1,0 +1,96 @@
+import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { useCallback, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useApiSuiteClient, type Subscription } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useLoad } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+
+export function subscriptionStatus(subscription: Pick<Subscription, 'is_active' | 'disabled_at'>): 'active' | 'disabled' | 'paused' {
+  if (subscription.is_active) return 'active';
+  return subscription.disabled_at ? 'disabled' : 'paused';
+}
+
+/** Every consumer's subscriptions with status, failure count and last delivery; a row opens its deliveries. */
+export function SubscriptionsTab() {
+  const t = useT();
+  const format = useFormat();
+  const navigate = useNavigate();
+  const client = useApiSuiteClient();
+  const [page, setPage] = useState(1);
+  const list = useLoad(useCallback(() => client.webhooks.subscriptions(page), [client, page]));
+
+  if (list.status === 'error' && !list.data) return <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />;
+  if (!list.data) return <Loader>{t('state.loading')}</Loader>;
+  if (list.data.meta.total === 0) return <EmptyState content={t('webhooks.subscriptions.empty')} />;
+
+  return (
+    <Box>
+      {list.status === 'error' && <ProblemAlert problem={list.problem} />}
+      <Table colCount={6} rowCount={list.data.data.length + 1}>
+        <Thead>
+          <Tr>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.endpoint')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.owner')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.events')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.failures')}</Typography>
+            </Th>
+            <Th>
+              <Typography variant="sigma">{t('webhooks.column.lastDelivery')}</Typography>
+            </Th>
+          </Tr>
+        </Thead>
+        <Tbody>
+          {list.data.data.map((subscription) => (
+            <Tr
+              key={subscription.id}
+              onClick={() => navigate(`subscriptions/${subscription.id}`)}
+              style={{ cursor: 'pointer' }}
+              data-testid="subscription-row"
+            >
+              <Td>
+                <Typography fontWeight="bold" ellipsis style={{ maxWidth: '32rem', display: 'block' }}>
+                  {subscription.endpoint_url}
+                </Typography>
+                {subscription.description && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {subscription.description}
+                  </Typography>
+                )}
+              </Td>
+              <Td>
+                <Typography>{subscription.consumer ? subscription.consumer.username : subscription.consumer_id}</Typography>
+              </Td>
+              <Td>
+                <Typography>{subscription.events.join(', ')}</Typography>
+              </Td>
+              <Td>
+                <StatusBadge status={subscriptionStatus(subscription)} />
+              </Td>
+              <Td>
+                <Typography textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>{format.number(subscription.failure_count)}</Typography>
+              </Td>
+              <Td>
+                <Typography>{format.dateTime(subscription.last_delivery_at)}</Typography>
+              </Td>
+            </Tr>
+          ))}
+        </Tbody>
+      </Table>
+      <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
+    </Box>
+  );
+}

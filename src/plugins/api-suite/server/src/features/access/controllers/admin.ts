@@ -1,0 +1,179 @@
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { UIDS } from '../../../constants';
+import { ApiError, respondAdmin } from '../../../http/errors';
+import { streamEvents } from '../../../http/sse';
+import { getService } from '../../../utils';
+import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
+import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, keyIdParam, planBody, planUpdateBody } from '../validation';
+
+/** The live chart's window: the last hour, a point a minute. */
+const USAGE_WINDOW_MS = 3_600_000;
+
+/** The admin panel acts as an administrator of the API: it may revoke any key. */
+const ADMIN_PANEL = { userId: 0, isAdmin: true };
+
+export interface AdminUsage extends UsageActivity {
+  key_id: number | null;
+  /** This month's use against the chosen key's plan; null for all keys together. */
+  month: UsageReport['month'] | null;
+  from: string;
+  to: string;
+}
+
+/**
+ * `/api-suite/access/*` and `/api-suite/consumers` for the admin panel: plans, keys issued for a
+ * chosen user (the key shown once), revocation, and the last hour's usage, as JSON and as a
+ * stream. The access services do the work.
+ */
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const plans = () => getService(strapi, 'plans');
+  const keys = () => getService(strapi, 'keys');
+
+  const planIdOf = (ctx: Context): number => {
+    const parsed = keyIdParam.safeParse(ctx.params.id);
+    if (!parsed.success) throw new ApiError(404, 'not_found', 'Plan not found');
+    return parsed.data;
+  };
+
+  const assertNameFree = async (name: string | undefined, exceptId?: number) => {
+    if (name === undefined) return;
+    const existing = await plans().findByName(name);
+    if (existing && existing.id !== exceptId) {
+      throw new ApiError(409, 'name_taken', `A plan named "${name}" already exists`, [{ field: 'name', message: 'is already the name of another plan' }]);
+    }
+  };
+
+  const usage = async (keyId: number | undefined): Promise<AdminUsage> => {
+    const to = new Date();
+    const from = new Date(to.getTime() - USAGE_WINDOW_MS);
+    const service = getService(strapi, 'usage');
+    const activity = await service.activity({ keyIds: keyId === undefined ? ALL_KEYS : [keyId], from, to, granularity: 'minute' });
+    const month = keyId === undefined ? null : await service.month([keyId]);
+    return { ...activity, month, key_id: keyId ?? null, from: from.toISOString(), to: to.toISOString() };
+  };
+
+  const usageKey = async (ctx: Context): Promise<number | undefined> => {
+    const query = adminUsageQuery.parse(ctx.query);
+    if (query.key_id !== undefined && !(await keys().findById(query.key_id))) throw new ApiError(404, 'not_found', 'API key not found');
+    return query.key_id;
+  };
+
+  return {
+    async plans(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        ctx.body = { data: await plans().listStored() };
+      });
+    },
+
+    async createPlan(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const body = planBody.parse(ctx.request.body ?? {});
+        await assertNameFree(body.name);
+        ctx.status = 201;
+        ctx.body = { data: await plans().create(body) };
+      });
+    },
+
+    async updatePlan(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const id = planIdOf(ctx);
+        const body = planUpdateBody.parse(ctx.request.body ?? {});
+        if (!(await plans().exists(id))) throw new ApiError(404, 'not_found', 'Plan not found');
+        await assertNameFree(body.name, id);
+        const updated = await plans().update(id, body);
+        if (!updated) throw new ApiError(404, 'not_found', 'Plan not found');
+        ctx.body = { data: updated };
+      });
+    },
+
+    /** Every key (never the key itself), newest first, with its owner and plan. */
+    async keys(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const query = adminKeysQuery.parse(ctx.query);
+        const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
+        const [owners, planList] = await Promise.all([
+          getService(strapi, 'consumers').describeUsers(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id]))),
+          plans().list(),
+        ]);
+        const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
+        ctx.body = {
+          data: data.map((key) => ({
+            ...key,
+            user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
+            plan: key.plan_id === null ? null : { id: key.plan_id, name: planNames.get(key.plan_id) ?? '' },
+          })),
+          meta: { page: query.page, limit: query.limit, total },
+        };
+      });
+    },
+
+    /**
+     * Issue a key for a user on a plan. The key is in this answer and nowhere else: only its hash
+     * is stored, so the admin panel shows it once.
+     */
+    async issueKey(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const body = adminIssueKeyBody.parse(ctx.request.body ?? {});
+        const problems: Array<{ field: string; message: string }> = [];
+        if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) problems.push({ field: 'user_id', message: 'must be an existing user' });
+        if (!(await plans().exists(body.plan_id))) problems.push({ field: 'plan_id', message: 'must be an existing plan' });
+        if (problems.length > 0) throw new ApiError(400, 'validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
+        const issued = await keys().issue({
+          userId: body.user_id,
+          planId: body.plan_id,
+          name: body.name,
+          scopes: body.scopes ?? ['read'],
+          expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+        });
+        ctx.status = 201;
+        ctx.body = { data: issued };
+      });
+    },
+
+    async revokeKey(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const parsed = keyIdParam.safeParse(ctx.params.id);
+        if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
+        await keys().revoke(parsed.data, ADMIN_PANEL);
+        ctx.status = 204;
+        ctx.body = null;
+      });
+    },
+
+    /** The last hour, a point a minute, for every key or `key_id`. */
+    async usage(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        ctx.body = { data: await usage(await usageKey(ctx)) };
+      });
+    },
+
+    /**
+     * The same as Server-Sent Events, every `interval` seconds (5 by default). Authenticated like
+     * every admin route, by the admin session's bearer token: the admin panel reads it with fetch,
+     * since EventSource cannot send that header.
+     */
+    async usageStream(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const keyId = await usageKey(ctx);
+        const { interval } = adminUsageQuery.parse(ctx.query);
+        streamEvents(ctx, {
+          event: 'usage',
+          intervalSeconds: interval,
+          first: await usage(keyId),
+          next: () => usage(keyId),
+          onError: (error) => strapi.log.warn(`[api-suite] admin usage stream: ${error.message}`),
+        });
+      });
+    },
+
+    /** Users-permissions users, for the pickers that choose a key's or a scraper's owner. */
+    async consumers(ctx: Context) {
+      await respondAdmin(ctx, async () => {
+        const query = consumersQuery.parse(ctx.query);
+        const { data, total } = await getService(strapi, 'consumers').search(query.q, query.page, query.limit);
+        ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
+      });
+    },
+  };
+};

@@ -1,0 +1,34 @@
+import type { FeatureRoute } from '../features/types';
+import { PLUGIN_ID } from '../constants';
+
+/**
+ * The plugin's admin-panel permissions, as the admin's permission system names them. Reads and
+ * writes are separate actions so a site can let editors look without letting them change.
+ */
+export const ADMIN_PERMISSIONS = {
+  webhooksRead: `plugin::${PLUGIN_ID}.webhooks.read`,
+  webhooksManage: `plugin::${PLUGIN_ID}.webhooks.manage`,
+  scrapersRead: `plugin::${PLUGIN_ID}.scrapers.read`,
+  scrapersManage: `plugin::${PLUGIN_ID}.scrapers.manage`,
+  accessRead: `plugin::${PLUGIN_ID}.access.read`,
+  accessManage: `plugin::${PLUGIN_ID}.access.manage`,
+} as const;
+
+export type AdminPermission = (typeof ADMIN_PERMISSIONS)[keyof typeof ADMIN_PERMISSIONS];
+
+type Method = FeatureRoute['method'];
+
+/**
+ * An admin-panel route (reached at /api-suite/<path> with the admin session's JWT) open to
+ * admin users holding every one of `actions`.
+ */
+export function adminRoute(method: Method, path: string, handler: string, actions: AdminPermission[]): FeatureRoute {
+  return {
+    method,
+    path,
+    handler,
+    config: {
+      policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions } }],
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { startApp, type TestApp } from '../helpers/app';
+import { assertAdminBuilt } from '../helpers/admin-build';
+import { launchBrowser, openPluginPage, registerFirstAdmin, screenshot, UI_TIMEOUT_MS, waitForCount, type TestBrowser } from '../helpers/browser';
+import { registerUser, type TestUser } from '../helpers/users';
+
+/**
+ * The API access page in a real browser: plans created and edited (server messages under the
+ * fields), a key issued for a user on a plan and shown once with a copy button, the live usage
+ * chart following the key's requests, and the key revoked.
+ */
+let app: TestApp;
+let browser: TestBrowser;
+let alice: TestUser;
+let issuedKey = '';
+
+beforeAll(async () => {
+  assertAdminBuilt();
+  app = await startApp({ serveAdminPanel: true });
+  alice = await registerUser(app);
+  browser = await launchBrowser(app.url);
+}, 120_000);
+
+afterAll(async () => {
+  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
+  await browser?.close();
+  await app?.close();
+});
+
+it('registers the first admin through the /admin form', async () => {
+  await registerFirstAdmin(browser.page, app.url);
+}, 90_000);
+
+it('creates and edits a plan, with the server\'s messages under the fields', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/access?tab=plans', 'API access');
+  await waitForCount(page.getByTestId('plan-row'), 3);
+  await page.getByRole('button', { name: 'New plan' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('input[name="name"]').fill('starter');
+  await dialog.locator('input[name="requests_per_month"]').fill('5000');
+  await dialog.locator('input[name="requests_per_minute"]').fill('0');
+  await dialog.locator('textarea[name="endpoints"]').fill('@public\nGET nowhere');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText('must be at least 1').waitFor();
+  await dialog.getByText(/each entry must be @public, @private/).waitFor();
+  await screenshot(page, 'access-plan-errors');
+
+  await dialog.locator('input[name="requests_per_minute"]').fill('20');
+  await dialog.locator('textarea[name="endpoints"]').fill('@public\nGET /api/v1/scrapers*');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const row = page.getByTestId('plan-row').filter({ hasText: 'starter' });
+  await row.getByText('@public, GET /api/v1/scrapers*').waitFor();
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await dialog.locator('input[name="requests_per_month"]').fill('-1');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await row.getByText('Unlimited').waitFor();
+  await screenshot(page, 'access-plans');
+  const plans = await app.request().get('/api/v1/plans');
+  expect(plans.body.data.find((plan: { name: string }) => plan.name === 'starter')).toMatchObject({ requests_per_month: -1, requests_per_minute: 20 });
+}, 120_000);
+
+it('issues a key for a user on a plan and shows it once, with a copy button', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
+  await page.getByText(/No API keys yet/).waitFor();
+  await page.getByRole('button', { name: 'Issue a key' }).first().click();
+  const dialog = page.getByRole('dialog');
+  const owner = dialog.getByRole('combobox', { name: /User/ });
+  await owner.click();
+  await owner.fill(alice.username);
+  await page.getByRole('option', { name: new RegExp(alice.username) }).click();
+  await dialog.getByRole('combobox', { name: 'Plan' }).click();
+  await page.getByRole('option', { name: 'pro' }).click();
+  await dialog.locator('input[name="name"]').fill('Alice CI');
+  await dialog.getByRole('button', { name: 'Issue key' }).click();
+
+  const shown = page.getByTestId('issued-key');
+  await shown.waitFor();
+  issuedKey = await shown.inputValue();
+  expect(issuedKey).toMatch(/^sk_[A-Za-z0-9]{48}$/);
+  await page.getByRole('dialog').getByText(/nobody can see it again/).waitFor();
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByText('Key copied to the clipboard').waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(issuedKey);
+  await screenshot(page, 'access-key-once');
+
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  const row = page.getByTestId('key-row').filter({ hasText: 'Alice CI' });
+  await row.getByText(`${issuedKey.slice(0, 8)}…`).waitFor();
+  await row.getByText('pro').waitFor();
+  // Gone for good: not in the page, and not after a reload either.
+  expect(await page.content()).not.toContain(issuedKey);
+  await page.reload();
+  await row.waitFor();
+  expect(await page.content()).not.toContain(issuedKey);
+  await screenshot(page, 'access-keys');
+
+  const answer = await app.request().get('/api/v1/articles').set('X-API-Key', issuedKey);
+  expect(answer.status).toBe(200);
+}, 120_000);
+
+it('draws the last hour of usage and follows the key\'s requests live', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/access?tab=usage', 'API access');
+  const chart = page.getByTestId('usage-chart');
+  await chart.waitFor();
+  await page.getByTestId('usage-live').getByText('Live').waitFor();
+  const before = Number(await chart.getAttribute('data-total'));
+  for (let i = 0; i < 4; i += 1) expect((await app.request().get('/api/v1/articles').set('X-API-Key', issuedKey)).status).toBe(200);
+  // The stream sends a new figure every 5 s: wait for one that counts the four requests.
+  const deadline = Date.now() + UI_TIMEOUT_MS;
+  while (Number(await chart.getAttribute('data-total')) < before + 4) {
+    if (Date.now() > deadline) throw new Error(`the chart did not count the 4 requests within ${UI_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await page.getByTestId('usage-total').getByText(String(before + 4)).waitFor();
+  await waitForCount(chart.locator('rect'), 60, { atLeast: true });
+  await screenshot(page, 'access-usage');
+}, 90_000);
+
+it('revokes the key', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
+  const row = page.getByTestId('key-row').filter({ hasText: 'Alice CI' });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
+  await row.getByText('Revoked').waitFor();
+  const refused = await app.request().get('/api/v1/articles').set('X-API-Key', issuedKey);
+  expect(refused.status).toBe(403);
+  expect(refused.body.error.code).toBe('key_revoked');
+}, 90_000);

@@ -1,0 +1,113 @@
+import { startApp, type TestApp } from '../helpers/app';
+import { assertAdminBuilt } from '../helpers/admin-build';
+import { launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { registerUser, type TestUser } from '../helpers/users';
+import { posts, subscribe, waitForPosts, type CreatedSubscription } from '../helpers/webhooks';
+
+/**
+ * The Webhooks page in a real browser: an editor sees every consumer's subscriptions, sends a
+ * test to a local receiver and sees the delivery with its attempt, retries it, re-enables a
+ * disabled subscription, and switches an event type off.
+ */
+let app: TestApp;
+let browser: TestBrowser;
+let receiver: Receiver;
+let alice: TestUser;
+let subscription: CreatedSubscription;
+
+beforeAll(async () => {
+  assertAdminBuilt();
+  receiver = await startReceiver((request) => ({ status: 200, body: `ok ${request.headers['x-webhook-event'] ?? ''}` }));
+  app = await startApp({ serveAdminPanel: true });
+  alice = await registerUser(app);
+  subscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/hooks`, events: ['article.created', 'run.completed'], description: 'Alice CMS sync' });
+  // The test event queued at creation: wait for it so the counts below are ours.
+  await waitForPosts(receiver, 1);
+  browser = await launchBrowser(app.url);
+}, 120_000);
+
+afterAll(async () => {
+  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
+  await browser?.close();
+  await app?.close();
+  await receiver?.close();
+});
+
+it('registers the first admin through the /admin form', async () => {
+  await registerFirstAdmin(browser.page, app.url);
+  await openPluginPage(browser.page, app.url, '', 'API Suite');
+  await browser.page.getByText('Background jobs').waitFor();
+  await screenshot(browser.page, 'overview');
+}, 90_000);
+
+it('sends a test to a local receiver and shows the delivery with its attempt', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/webhooks', 'Webhooks');
+  const row = page.getByTestId('subscription-row').filter({ hasText: `${receiver.url}/hooks` });
+  await row.waitFor();
+  await row.getByText(alice.username).waitFor();
+  await screenshot(page, 'webhooks-subscriptions');
+
+  await row.click();
+  await page.getByRole('heading', { name: `${receiver.url}/hooks`, level: 1 }).waitFor();
+  await waitForCount(page.getByTestId('delivery-row'), 1);
+  const before = posts(receiver).length;
+  await page.getByRole('button', { name: 'Send a test' }).click();
+  await waitForPosts(receiver, before + 1);
+  await page.getByText(/Test delivered: HTTP 200/).waitFor();
+  await waitForCount(page.getByTestId('delivery-row'), 2);
+
+  await page.getByTestId('delivery-row').first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByText('Delivery of webhook.test').waitFor();
+  const attempt = dialog.getByTestId('attempt-row');
+  await waitForCount(attempt, 1);
+  await attempt.first().getByText('200', { exact: true }).waitFor();
+  await attempt.first().getByText('ok webhook.test').waitFor();
+  await screenshot(page, 'webhooks-delivery');
+
+  await dialog.getByRole('button', { name: 'Retry now' }).click();
+  await waitForCount(dialog.getByTestId('attempt-row'), 2);
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await dialog.waitFor({ state: 'hidden' });
+}, 120_000);
+
+it('re-enables a disabled subscription', async () => {
+  const { page } = browser;
+  await app.strapi.db
+    .connection('api_suite_webhook_subscriptions')
+    .where({ uuid: subscription.id })
+    .update({ is_active: false, failure_count: 100, disabled_at: new Date() });
+  await page.reload();
+  await page.getByText('Disabled', { exact: true }).first().waitFor();
+  await page.getByRole('button', { name: 'Re-enable' }).click();
+  await page.getByText('Active', { exact: true }).first().waitFor();
+  await page.getByRole('button', { name: 'Re-enable' }).waitFor({ state: 'detached' });
+  const row = await app.strapi.db.connection('api_suite_webhook_subscriptions').where({ uuid: subscription.id }).first();
+  expect(Number(row.failure_count)).toBe(0);
+  await screenshot(page, 'webhooks-subscription');
+}, 90_000);
+
+it('switches an event type off and describes it', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/webhooks?tab=event-types', 'Webhooks');
+  const row = page.getByTestId('event-type-row').filter({ hasText: 'order.paid' });
+  await row.getByRole('button', { name: 'Switch off' }).click();
+  await row.getByText('Disabled', { exact: true }).waitFor();
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('textarea[name="description"]').fill('Paid orders (off until the shop opens)');
+  await dialog.locator('textarea[name="example_payload"]').fill('{ "id": "o1", ');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText(/Not valid JSON/).waitFor();
+  await dialog.locator('textarea[name="example_payload"]').fill('{ "id": "o1", "status": "paid" }');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await row.getByText('Paid orders (off until the shop opens)').waitFor();
+  await screenshot(page, 'webhooks-event-types');
+
+  const refused = await app.request().post('/api/webhooks/subscriptions').set('Authorization', `Bearer ${alice.jwt}`).send({ endpoint_url: receiver.url, events: ['order.paid'] });
+  expect(refused.status).toBe(422);
+}, 90_000);

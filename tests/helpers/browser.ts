@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { APP_DIR } from './paths';
+
+/**
+ * Debian's chromium driven by playwright-core, headless, for the admin panel's browser tests.
+ * Each test file gets a fresh profile directory; requests to anything but 127.0.0.1 are refused,
+ * so the admin's own calls home never leave the machine.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+export const SCREENSHOTS_DIR = path.join(APP_DIR, 'tests', 'e2e', 'screenshots');
+/** Generous: the machine is shared and the admin bundle is large; every wait is for an element, never a fixed time. */
+export const UI_TIMEOUT_MS = 30_000;
+
+export interface TestBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Every page error and console error, for the test's failure message. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(origin: string): Promise<TestBrowser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'api-suite-e2e-'));
+  // launchPersistentContext passes the profile as --user-data-dir (Playwright refuses it in args).
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1440, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  });
+  context.setDefaultTimeout(UI_TIMEOUT_MS);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1' || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+    return route.abort('blockedbyclient');
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // Refused outside requests (the admin's calls home) and HTTP errors the tests provoke on purpose
+    // (validation) are expected; anything else the page logs as an error is kept.
+    const text = message.text();
+    if (message.type() === 'error' && !text.includes('ERR_BLOCKED_BY_CLIENT') && !text.startsWith('Failed to load resource: the server responded')) {
+      errors.push(`console: ${text}`);
+    }
+  });
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A full-page screenshot under tests/e2e/screenshots/ (not committed). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  const file = path.join(SCREENSHOTS_DIR, `${name}.png`);
+  // Let fonts and the last render settle; the picture is for people, the assertions came before.
+  await page.evaluate('document.fonts.ready');
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return file;
+}
+
+export interface AdminCredentials {
+  email: string;
+  password: string;
+}
+
+export const FIRST_ADMIN: AdminCredentials & { firstname: string; lastname: string } = {
+  firstname: 'Site',
+  lastname: 'Owner',
+  email: 'owner@example.test',
+  password: 'Owner-password-1',
+};
+
+/**
+ * Register the site's first admin as its first visitor does: /admin shows the registration form
+ * while no admin exists; filling it signs the new admin in.
+ */
+export async function registerFirstAdmin(page: Page, appUrl: string, admin = FIRST_ADMIN): Promise<void> {
+  await page.goto(`${appUrl}/admin`);
+  await page.waitForURL(/\/admin\/auth\/register-admin/);
+  await page.locator('input[name="firstname"]').fill(admin.firstname);
+  await page.locator('input[name="lastname"]').fill(admin.lastname);
+  await page.locator('input[name="email"]').fill(admin.email);
+  await page.locator('input[name="password"]').fill(admin.password);
+  await page.locator('input[name="confirmPassword"]').fill(admin.password);
+  await page.getByRole('button', { name: /let's start/i }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/admin/auth'));
+}
+
+/** Sign in through the admin's login form. */
+export async function logIn(page: Page, appUrl: string, credentials: AdminCredentials): Promise<void> {
+  await page.goto(`${appUrl}/admin/auth/login`);
+  await page.locator('input[name="email"]').fill(credentials.email);
+  await page.locator('input[name="password"]').fill(credentials.password);
+  await page.getByRole('button', { name: /^login$/i }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/admin/auth'));
+}
+
+/** Open one of the plugin's pages and wait for its title. */
+export async function openPluginPage(page: Page, appUrl: string, subPath: string, title: string): Promise<void> {
+  await page.goto(`${appUrl}/admin/plugins/api-suite${subPath}`);
+  await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+}
+
+/** Wait until `locator` matches `count` elements (or at least `count` with `atLeast`). */
+export async function waitForCount(locator: Locator, count: number, options: { atLeast?: boolean; timeoutMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? UI_TIMEOUT_MS);
+  for (;;) {
+    const found = await locator.count();
+    if (options.atLeast ? found >= count : found === count) return;
+    if (Date.now() > deadline) throw new Error(`expected ${options.atLeast ? 'at least ' : ''}${count} of ${locator}, found ${found}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
