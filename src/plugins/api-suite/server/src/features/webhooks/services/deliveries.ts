@@ -112,6 +112,9 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
   let successesBuffer = new Map<number, Date>();
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
+  /** The latest write of the buffers, rejecting when it failed (`flushing` never rejects). */
+  let lastWrite: Promise<void> = Promise.resolve();
+  let recordWaiters: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   let sweeper: NodeJS.Timeout | undefined;
   let started = false;
   /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
@@ -212,9 +215,9 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * A job: its sends that are still due, each sent and settled on its own. The job fails (and is
-     * tried again by the queue) only when recording an outcome failed; the sends it already made
-     * are not made again, since their outcome is known here.
+     * A job: its sends that are still due, each sent and settled on its own. The job ends once
+     * their outcomes are stored, and fails (to be tried again by the queue) when they could not
+     * be; the next try skips the sends whose outcome did get stored.
      */
     async handle(job: Job<DeliveryJobData>): Promise<void> {
       const sends = await this.due(unpackSends(job.data));
@@ -225,6 +228,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (failures.length > 0) {
         throw new Error(`${failures.length} of ${sends.length} deliveries could not be recorded: ${(failures[0].reason as Error)?.message ?? failures[0].reason}`);
       }
+      await this.recorded();
     },
 
     /**
@@ -419,16 +423,32 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       attemptsBuffer = [];
       statesBuffer = new Map();
       successesBuffer = new Map();
-      flushing = flushing.then(async () => {
-        if (attempts.length + states.length + successes.length === 0) return;
-        try {
-          await writeBuffers(attempts, states, successes);
-        } catch (error) {
-          // Lost outcomes leave deliveries pending; the sweep sends them again (at least once).
-          strapi.log.error(`[api-suite] webhooks: could not record ${attempts.length} attempts: ${(error as Error).message}`);
-        }
+      const waiters = recordWaiters;
+      recordWaiters = [];
+      const write = flushing.then(() => (attempts.length + states.length + successes.length === 0 ? undefined : writeBuffers(attempts, states, successes)));
+      lastWrite = write;
+      write.then(
+        () => waiters.forEach((waiter) => waiter.resolve()),
+        (error: unknown) => waiters.forEach((waiter) => waiter.reject(error))
+      );
+      flushing = write.catch((error: Error) => {
+        // The jobs waiting on these outcomes fail and are tried again; sends already made are made again (at least once).
+        strapi.log.error(`[api-suite] webhooks: could not record ${attempts.length} attempts: ${error.message}`);
       });
       return flushing;
+    },
+
+    /**
+     * Resolves once the outcomes buffered so far are stored: with the next batched write, not a
+     * write of its own. A job ends only then, so a worker killed between a send and its record
+     * leaves the job to be run again (as stalled) rather than a delivery stuck as pending.
+     */
+    recorded(): Promise<void> {
+      if (attemptsBuffer.length + statesBuffer.size + successesBuffer.size === 0) return lastWrite;
+      return new Promise<void>((resolve, reject) => {
+        recordWaiters.push({ resolve, reject });
+        scheduleFlush();
+      });
     },
 
     /**
