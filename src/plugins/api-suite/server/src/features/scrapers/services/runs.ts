@@ -244,7 +244,9 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
             ? { status: 'failed', error: summary.startError }
             : { status: 'completed', error: null };
       await this.finish(runId, scraper.id, { ...outcome, ...counts });
-      const finished = (await this.get(runId)) as RunRow;
+      const finished = await this.get(runId);
+      // Deleted with its scraper while it wound down: there is nobody left to tell.
+      if (!finished) return;
       // A stop made elsewhere already answered; the event tells the final counts once the run has wound down.
       await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}`, finished);
       if (counts.items_collected > 0) await publish(scraper, 'results.created', finished);
