@@ -9,7 +9,7 @@ import { subscribe, waitForPosts } from '../helpers/webhooks';
 
 /**
  * A read-only editor in a real browser: a role holding the plugin's read actions for webhooks and
- * scrapers only sees those pages, with every write button hidden, and not the API access page.
+ * scrapers only sees those pages, with every write button hidden, and not the API access or Sales pages.
  */
 let app: TestApp;
 let browser: TestBrowser;
@@ -50,6 +50,7 @@ it('signs the editor in through the login form and shows only the pages it may r
   await nav.getByRole('link', { name: 'Webhooks' }).waitFor();
   await nav.getByRole('link', { name: 'Scrapers' }).waitFor();
   expect(await nav.getByRole('link', { name: 'API access' }).count()).toBe(0);
+  expect(await nav.getByRole('link', { name: 'Sales' }).count()).toBe(0);
   await page.goto(`${app.url}/admin/plugins/api-suite/access`);
   await page.getByText(/don't have the permissions/i).waitFor();
 }, 90_000);

@@ -18,6 +18,7 @@ export const API_SUITE_ACTIONS = {
   scrapersManage: 'plugin::api-suite.scrapers.manage',
   accessRead: 'plugin::api-suite.access.read',
   accessManage: 'plugin::api-suite.access.manage',
+  salesRead: 'plugin::api-suite.sales.read',
 } as const;
 
 /**

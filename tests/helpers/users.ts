@@ -42,7 +42,7 @@ export async function makeAdministrator(app: TestApp, user: TestUser): Promise<T
   return user;
 }
 
-async function documentIdOf(app: TestApp, id: number): Promise<string> {
+export async function documentIdOf(app: TestApp, id: number): Promise<string> {
   const row = await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { id }, select: ['documentId'] });
   return row.documentId as string;
 }

@@ -223,6 +223,37 @@ export interface Usage {
   to: string;
 }
 
+/* Sales ----------------------------------------------------------------------------------- */
+
+export type SalesPeriod = 'day' | 'week' | 'month';
+
+export interface SalesFigures {
+  count: number;
+  revenue: number;
+  avgOrder: number;
+  period: SalesPeriod;
+}
+
+export interface SalesReport {
+  currency: string;
+  periods: Record<SalesPeriod, SalesFigures>;
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+
+export interface OrderListing {
+  id: string;
+  document_id: string;
+  status: OrderStatus;
+  total: number;
+  currency: string | null;
+  items: number;
+  buyer: { id: number; username: string; email: string } | null;
+  created_at: string | null;
+  paid_at: string | null;
+  payment_id: string | null;
+}
+
 const base = `/${PLUGIN_ID}`;
 const query = (params: Record<string, string | number | undefined>) => {
   const search = new URLSearchParams();
@@ -281,6 +312,12 @@ export function useApiSuiteClient() {
         usage: (keyId?: number) => data<Usage>(get(`${base}/access/usage${query({ key_id: keyId })}`)),
         /** The path of the usage stream, read with `streamEvents` (an SSE body over fetch). */
         usageStreamPath: (keyId?: number) => `${base}/access/usage/stream${query({ key_id: keyId })}`,
+      },
+
+      sales: {
+        report: () => data<SalesReport>(get(`${base}/sales/report`)),
+        orders: async (page: number, status?: OrderStatus): Promise<Page<OrderListing>> =>
+          (await get<Page<OrderListing>>(`${base}/sales/orders${query({ page, limit: 20, status })}`)).data,
       },
     };
   }, [get, post, put, del]);

@@ -17,6 +17,11 @@ export const PERMISSIONS = {
     read: [{ action: `plugin::${PLUGIN_ID}.access.read`, subject: null }],
     manage: [{ action: `plugin::${PLUGIN_ID}.access.manage`, subject: null }],
   },
+  // Read only: orders change through checkout, Stripe and the content manager, not this page.
+  sales: {
+    read: [{ action: `plugin::${PLUGIN_ID}.sales.read`, subject: null }],
+    manage: [],
+  },
 } as const;
 
 export type Feature = keyof typeof PERMISSIONS;

@@ -6,6 +6,9 @@ type Tone = 'success' | 'danger' | 'warning' | 'neutral' | 'secondary' | 'primar
 const TONES: Record<string, Tone> = {
   active: 'success',
   succeeded: 'success',
+  paid: 'success',
+  shipped: 'primary',
+  delivered: 'success',
   completed: 'success',
   disabled: 'danger',
   failed: 'danger',

@@ -7,6 +7,7 @@ import { useT } from '../utils/useT';
 import { AccessPage } from './Access';
 import { OverviewPage } from './Overview';
 import { PAGES } from './pages';
+import { SalesPage } from './Sales';
 import { ScraperPage } from './Scrapers/Scraper';
 import { ScrapersPage } from './Scrapers';
 import { SubscriptionPage } from './Webhooks/Subscription';
@@ -22,6 +23,7 @@ export const App = () => (
       <Route path="scrapers" element={<Protected feature="scrapers" element={<ScrapersPage />} />} />
       <Route path="scrapers/:id" element={<Protected feature="scrapers" element={<ScraperPage />} />} />
       <Route path="access" element={<Protected feature="access" element={<AccessPage />} />} />
+      <Route path="sales" element={<Protected feature="sales" element={<SalesPage />} />} />
       <Route path="*" element={<Page.Error />} />
     </Routes>
   </Layouts.Root>

@@ -4,10 +4,6 @@ import type { Feature } from '../permissions';
  * The plugin's pages, in menu order: each is one entry in the side navigation and one route
  * under /admin/plugins/api-suite. A feature adds its page here, its permissions in
  * `permissions.ts`, and its element in `App.tsx`.
- *
- * The Sales page (report figures for day, week and month, latest orders) arrives with the
- * commerce feature: `{ path: 'sales', label: 'nav.sales', feature: 'sales' }` after `access`,
- * with `sales.read` registered by the commerce feature's `adminActions` on the server.
  */
 export interface PluginPage {
   /** Route below plugins/api-suite ('' for the overview). */
@@ -23,4 +19,5 @@ export const PAGES: PluginPage[] = [
   { path: 'webhooks', label: 'nav.webhooks', feature: 'webhooks' },
   { path: 'scrapers', label: 'nav.scrapers', feature: 'scrapers' },
   { path: 'access', label: 'nav.access', feature: 'access' },
+  { path: 'sales', label: 'nav.sales', feature: 'sales' },
 ];

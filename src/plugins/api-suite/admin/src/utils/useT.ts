@@ -17,5 +17,6 @@ export function useFormat() {
       value ? `${formatDate(value, { day: 'numeric', month: 'short', year: 'numeric' })} ${formatTime(value, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}` : '—',
     time: (value: string) => formatTime(value, { hour: '2-digit', minute: '2-digit' }),
     number: (value: number) => formatNumber(value),
+    money: (value: number, currency: string) => formatNumber(value, { style: 'currency', currency: currency.toUpperCase() }),
   };
 }

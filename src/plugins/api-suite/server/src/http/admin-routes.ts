@@ -12,6 +12,7 @@ export const ADMIN_PERMISSIONS = {
   scrapersManage: `plugin::${PLUGIN_ID}.scrapers.manage`,
   accessRead: `plugin::${PLUGIN_ID}.access.read`,
   accessManage: `plugin::${PLUGIN_ID}.access.manage`,
+  salesRead: `plugin::${PLUGIN_ID}.sales.read`,
 } as const;
 
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[keyof typeof ADMIN_PERMISSIONS];

@@ -1,11 +1,12 @@
 import type { FeatureModule } from '../types';
 import contentTypes from './content-types';
+import adminSalesController from './controllers/admin';
 import checkoutController from './controllers/checkout';
 import reportsController from './controllers/reports';
 import stripeWebhookController from './controllers/stripe-webhook';
 import { commerceBody } from './middlewares/commerce-body';
 import { registerOrderEvents } from './order-events';
-import { contentApiRoutes } from './routes';
+import { adminRoutes, contentApiRoutes } from './routes';
 import checkout from './services/checkout';
 import orders from './services/orders';
 import salesReports from './services/sales-reports';
@@ -24,9 +25,10 @@ const feature: FeatureModule = {
   },
   contentTypes,
   services: { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports },
-  controllers: { checkout: checkoutController, 'stripe-webhook': stripeWebhookController, reports: reportsController },
+  controllers: { checkout: checkoutController, 'stripe-webhook': stripeWebhookController, reports: reportsController, 'admin-sales': adminSalesController },
   middlewares: { 'commerce-body': commerceBody },
-  routes: { 'content-api': contentApiRoutes },
+  routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  adminActions: [{ uid: 'sales.read', displayName: 'Read the sales report and orders', subCategory: 'sales' }],
 };
 
 export default feature;

@@ -1,3 +1,4 @@
+import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
 import type { FeatureRoute } from '../../types';
 
 /**
@@ -11,4 +12,10 @@ export const contentApiRoutes: FeatureRoute[] = [
   { method: 'POST', path: '/checkout', handler: 'checkout.create', config: open },
   { method: 'POST', path: '/webhook/stripe', handler: 'stripe-webhook.receive', config: open },
   { method: 'GET', path: '/reports/sales', handler: 'reports.sales', config: open },
+];
+
+/** Mounted at /api-suite for the admin panel's Sales page, behind its session and `sales.read`. */
+export const adminRoutes: FeatureRoute[] = [
+  adminRoute('GET', '/sales/report', 'admin-sales.report', [ADMIN_PERMISSIONS.salesRead]),
+  adminRoute('GET', '/sales/orders', 'admin-sales.orders', [ADMIN_PERMISSIONS.salesRead]),
 ];

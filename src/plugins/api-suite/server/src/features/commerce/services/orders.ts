@@ -29,6 +29,22 @@ export interface Order {
   stockReserved: boolean;
 }
 
+/** An order as the admin panel lists it: its own id (the UUID), figures, buyer and dates. */
+export interface OrderListing {
+  id: string;
+  /** Where the content manager opens it. */
+  document_id: string;
+  status: OrderStatus;
+  total: number;
+  currency: string | null;
+  /** Units ordered, all lines together. */
+  items: number;
+  buyer: { id: number; username: string; email: string } | null;
+  created_at: string | null;
+  paid_at: string | null;
+  payment_id: string | null;
+}
+
 export type OrderEventType = 'order.created' | 'order.updated' | 'order.paid';
 
 /** A change to announce once its transaction commits. */
@@ -69,6 +85,40 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
         populate: { user: { select: ['id'] } },
       })) as OrderRecord | null;
       return row ? toOrder(row) : null;
+    },
+
+    /**
+     * The newest orders first (by when they were placed, then by id), a page at a time, with
+     * their buyer: what the admin panel's Sales page lists.
+     */
+    async latest(query: { page: number; limit: number; status?: OrderStatus }): Promise<{ rows: OrderListing[]; total: number }> {
+      const where = query.status ? { status: query.status } : {};
+      const [records, total] = await Promise.all([
+        strapi.db.query(UIDS.order).findMany({
+          where,
+          orderBy: [{ date_created: 'desc' }, { id: 'desc' }],
+          offset: (query.page - 1) * query.limit,
+          limit: query.limit,
+          populate: { user: { select: ['id', 'username', 'email'] } },
+        }) as Promise<Array<OrderRecord & { user?: { id: number; username?: string; email?: string } | null }>>,
+        strapi.db.query(UIDS.order).count({ where }),
+      ]);
+      const rows = records.map((record) => {
+        const order = toOrder(record);
+        return {
+          id: order.uuid,
+          document_id: record.documentId ?? '',
+          status: order.status,
+          total: order.total,
+          currency: order.currency,
+          items: order.items.reduce((sum, item) => sum + item.quantity, 0),
+          buyer: record.user ? { id: record.user.id, username: record.user.username ?? '', email: record.user.email ?? '' } : null,
+          created_at: order.dateCreated?.toISOString() ?? null,
+          paid_at: order.paidAt?.toISOString() ?? null,
+          payment_id: order.paymentId,
+        };
+      });
+      return { rows, total: Number(total) };
     },
 
     /** The event payload: `{ id, status, total, created_at }`, plus `paid_at` and `payment_id` once set. */
@@ -173,6 +223,7 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
 
 interface OrderRecord {
   id: number;
+  documentId?: string;
   uuid: string;
   status: OrderStatus;
   total: number | string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../../../http/errors';
+import { ORDER_STATUSES } from '../content-types';
 
 /** Bodies and queries of the commerce routes (contract section 8), validated at the edge. */
 export const MAX_QUANTITY = 1000;
@@ -56,3 +57,14 @@ export type ReportPeriod = keyof typeof REPORT_PERIODS;
 export function parsePeriod(value: unknown): ReportPeriod {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(REPORT_PERIODS, value) ? (value as ReportPeriod) : 'week';
 }
+
+const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
+const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
+
+/** The admin panel's list of orders: newest first, a page at a time, optionally of one status. */
+export const adminOrdersQuery = z.object({
+  page: pageNumber,
+  limit: pageLimit,
+  status: z.enum(ORDER_STATUSES, { error: `must be one of ${ORDER_STATUSES.join(', ')}` }).optional(),
+});
+export type AdminOrdersQuery = z.infer<typeof adminOrdersQuery>;

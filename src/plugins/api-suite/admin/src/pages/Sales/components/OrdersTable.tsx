@@ -1,0 +1,113 @@
+import { Box, Flex, Link, Loader, SingleSelect, SingleSelectOption, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { useCallback, useState } from 'react';
+import { NavLink } from 'react-router-dom';
+import { useApiSuiteClient, type OrderStatus } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+
+const STATUSES: OrderStatus[] = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
+const ALL = 'all';
+const ORDER_UID = 'plugin::api-suite.order';
+
+/**
+ * The latest orders, newest first: who bought, how many units, the total, the status and when
+ * it was placed and paid. Each opens in the content manager, where editors change its status.
+ */
+export function OrdersTable({ generation, refreshMs }: { generation: number; refreshMs: number }) {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<string>(ALL);
+  const filter = STATUSES.find((candidate) => candidate === status);
+  const orders = useLoad(useCallback(() => client.sales.orders(page, filter), [client, page, filter]), { refreshMs });
+  useReloadWhen(generation, orders.reload);
+
+  return (
+    <Box>
+      <Flex justifyContent="space-between" alignItems="flex-end" paddingBottom={4} gap={4} wrap="wrap">
+        <Typography variant="delta" tag="h2">
+          {t('sales.latest')}
+        </Typography>
+        <Box style={{ minWidth: '20rem' }}>
+          <SingleSelect
+            aria-label={t('sales.filter')}
+            value={status}
+            onChange={(value) => {
+              setStatus(String(value));
+              setPage(1);
+            }}
+          >
+            <SingleSelectOption value={ALL}>{t('sales.filter.all')}</SingleSelectOption>
+            {STATUSES.map((candidate) => (
+              <SingleSelectOption key={candidate} value={candidate}>
+                {t(`status.${candidate}`)}
+              </SingleSelectOption>
+            ))}
+          </SingleSelect>
+        </Box>
+      </Flex>
+      {orders.status === 'error' && <ProblemAlert problem={orders.problem} onRetry={() => void orders.reload()} />}
+      {!orders.data && orders.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+      {orders.data && orders.data.meta.total === 0 && <EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />}
+      {orders.data && orders.data.meta.total > 0 && (
+        <>
+          <Table colCount={7} rowCount={orders.data.data.length + 1}>
+            <Thead>
+              <Tr>
+                {['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => (
+                  <Th key={column}>
+                    <Typography variant="sigma">{t(`sales.column.${column}`)}</Typography>
+                  </Th>
+                ))}
+              </Tr>
+            </Thead>
+            <Tbody>
+              {orders.data.data.map((order) => (
+                <Tr key={order.id} data-testid="order-row">
+                  <Td>
+                    <Link tag={NavLink} to={`/content-manager/collection-types/${ORDER_UID}/${order.document_id}`} title={order.id}>
+                      <span style={{ fontFamily: 'monospace' }}>{`${order.id.slice(0, 8)}…`}</span>
+                    </Link>
+                  </Td>
+                  <Td>
+                    {order.buyer ? (
+                      <Flex direction="column" alignItems="flex-start">
+                        <Typography>{order.buyer.username}</Typography>
+                        <Typography variant="pi" textColor="neutral600">
+                          {order.buyer.email}
+                        </Typography>
+                      </Flex>
+                    ) : (
+                      <Typography>—</Typography>
+                    )}
+                  </Td>
+                  <Td>
+                    <Typography>{format.number(order.items)}</Typography>
+                  </Td>
+                  <Td>
+                    <Typography>{order.currency ? format.money(order.total, order.currency) : format.number(order.total)}</Typography>
+                  </Td>
+                  <Td>
+                    <StatusBadge status={order.status} />
+                  </Td>
+                  <Td>
+                    <Typography>{format.dateTime(order.created_at)}</Typography>
+                  </Td>
+                  <Td>
+                    <Typography>{format.dateTime(order.paid_at)}</Typography>
+                  </Td>
+                </Tr>
+              ))}
+            </Tbody>
+          </Table>
+          <Pager page={orders.data.meta.page} limit={orders.data.meta.limit} total={orders.data.meta.total} onPage={setPage} />
+        </>
+      )}
+    </Box>
+  );
+}

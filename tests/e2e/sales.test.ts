@@ -1,0 +1,98 @@
+import { startApp, type TestApp } from '../helpers/app';
+import { assertAdminBuilt } from '../helpers/admin-build';
+import { FIRST_ADMIN, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { checkout, createProduct, sendStripeEvent, sessionEvent, stripeEnv } from '../helpers/commerce';
+import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
+import { registerUser, type TestUser } from '../helpers/users';
+
+/**
+ * The Sales page in a real browser: empty at first and saying so, then, after two checkouts
+ * against the local Stripe stub and one payment confirmed by a signed Stripe webhook, the day,
+ * week and month figures count the paid order and the latest orders list both, filterable by
+ * status, each opening in the content manager.
+ */
+let app: TestApp;
+let stub: StripeStub;
+let browser: TestBrowser;
+let alice: TestUser;
+let bob: TestUser;
+
+beforeAll(async () => {
+  assertAdminBuilt();
+  stub = await startStripeStub();
+  app = await startApp({ serveAdminPanel: true, env: stripeEnv(stub) });
+  alice = await registerUser(app);
+  bob = await registerUser(app);
+  browser = await launchBrowser(app.url);
+}, 120_000);
+
+afterAll(async () => {
+  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
+  await browser?.close();
+  await app?.close();
+  await stub?.close();
+});
+
+/** A full-access API token made with the first admin's credentials (registered in the browser). */
+async function apiToken(): Promise<string> {
+  const login = await app.request().post('/admin/login').send({ email: FIRST_ADMIN.email, password: FIRST_ADMIN.password });
+  expect(login.status).toBe(200);
+  const created = await app
+    .request()
+    .post('/admin/api-tokens')
+    .set('Authorization', `Bearer ${login.body.data.token}`)
+    .send({ name: 'e2e-sales', type: 'full-access', lifespan: null, description: 'products for the sales test' });
+  expect(created.status).toBe(201);
+  return created.body.data.accessKey as string;
+}
+
+it('registers the first admin through the /admin form', async () => {
+  await registerFirstAdmin(browser.page, app.url);
+}, 90_000);
+
+it('says what to do while there are no orders', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/sales', 'Sales');
+  await page.getByText(/No orders yet/).waitFor();
+  await page.getByTestId('sales-month-revenue').getByText('€0.00').waitFor();
+  await screenshot(page, 'sales-empty');
+}, 60_000);
+
+it('shows the figures and the latest orders once buyers check out and pay', async () => {
+  const token = await apiToken();
+  const lamp = await createProduct(app, token, { name: 'Desk lamp', price: 12.5, stock: 10 });
+  const paid = await checkout(app, alice, { items: [{ product_id: lamp.id, quantity: 2 }] });
+  expect(paid.status).toBe(200);
+  const pending = await checkout(app, bob, { items: [{ product_id: lamp.id, quantity: 1 }] });
+  expect(pending.status).toBe(200);
+  const session = [...stub.sessions.values()].find((candidate) => candidate.metadata.order_id === paid.body.data.orderId);
+  if (!session) throw new Error('the checkout made no session in the Stripe stub');
+  const payment = sessionEvent('checkout.session.completed', { id: session.id, metadata: { order_id: paid.body.data.orderId }, amount_total: 2500 });
+  expect((await sendStripeEvent(app, payment)).status).toBe(200);
+
+  const { page } = browser;
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await waitForCount(page.getByTestId('order-row'), 2);
+  // Only the paid order is a sale: 2 × 12.50 in every period.
+  for (const period of ['day', 'week', 'month']) {
+    await page.getByTestId(`sales-${period}-revenue`).getByText('€25.00').waitFor();
+    await page.getByTestId(`sales-${period}-count`).getByText('1').waitFor();
+    await page.getByTestId(`sales-${period}-average`).getByText('€25.00').waitFor();
+  }
+  const newest = page.getByTestId('order-row').first();
+  await newest.getByText(bob.email).waitFor();
+  await newest.getByText('Pending').waitFor();
+  const alicesRow = page.getByTestId('order-row').filter({ hasText: alice.username });
+  await alicesRow.getByText('Paid', { exact: true }).waitFor();
+  await alicesRow.getByText('€25.00').waitFor();
+  await screenshot(page, 'sales');
+
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Paid' }).click();
+  await waitForCount(page.getByTestId('order-row'), 1);
+  await page.getByTestId('order-row').getByText(alice.email).waitFor();
+
+  // The order opens in the content manager, where its status is edited.
+  await page.getByTestId('order-row').getByRole('link').click();
+  await page.waitForURL(/\/admin\/content-manager\/collection-types\/plugin::api-suite\.order\/[a-z0-9]+/);
+}, 120_000);
