@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { launchBrowser, openPluginPage, registerFirstAdmin, screenshot, UI_TIMEOUT_MS, waitForCount, type TestBrowser } from '../helpers/browser';
+import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, UI_TIMEOUT_MS, waitForCount, type TestBrowser } from '../helpers/browser';
 import { registerUser, type TestUser } from '../helpers/users';
 
 /**
@@ -20,11 +20,7 @@ beforeAll(async () => {
   browser = await launchBrowser(app.url);
 }, 120_000);
 
-afterAll(async () => {
-  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
-  await browser?.close();
-  await app?.close();
-});
+afterAll(() => closeBrowserTest(browser, app));
 
 it('registers the first admin through the /admin form', async () => {
   await registerFirstAdmin(browser.page, app.url);

@@ -1,7 +1,7 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
 import { API_SUITE_ACTIONS, createAdminEditor, type AdminEditor } from '../helpers/admin-users';
-import { launchBrowser, logIn, openPluginPage, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { closeBrowserTest, launchBrowser, logIn, openPluginPage, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startSite, type TestSite } from '../helpers/site';
 import { registerUser, type TestUser } from '../helpers/users';
@@ -34,13 +34,7 @@ beforeAll(async () => {
   browser = await launchBrowser(app.url);
 }, 120_000);
 
-afterAll(async () => {
-  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
-  await browser?.close();
-  await app?.close();
-  await site?.close();
-  await receiver?.close();
-});
+afterAll(() => closeBrowserTest(browser, app, site, receiver));
 
 it('signs the editor in through the login form and shows only the pages it may read', async () => {
   const { page } = browser;

@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { FIRST_ADMIN, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { closeBrowserTest, FIRST_ADMIN, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
 import { checkout, createProduct, sendStripeEvent, sessionEvent, stripeEnv } from '../helpers/commerce';
 import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
 import { registerUser, type TestUser } from '../helpers/users';
@@ -26,12 +26,7 @@ beforeAll(async () => {
   browser = await launchBrowser(app.url);
 }, 120_000);
 
-afterAll(async () => {
-  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
-  await browser?.close();
-  await app?.close();
-  await stub?.close();
-});
+afterAll(() => closeBrowserTest(browser, app, stub));
 
 /** A full-access API token made with the first admin's credentials (registered in the browser). */
 async function apiToken(): Promise<string> {

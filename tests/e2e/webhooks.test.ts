@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { registerUser, type TestUser } from '../helpers/users';
 import { posts, subscribe, waitForPosts, type CreatedSubscription } from '../helpers/webhooks';
@@ -27,12 +27,7 @@ beforeAll(async () => {
   browser = await launchBrowser(app.url);
 }, 120_000);
 
-afterAll(async () => {
-  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
-  await browser?.close();
-  await app?.close();
-  await receiver?.close();
-});
+afterAll(() => closeBrowserTest(browser, app, receiver));
 
 it('registers the first admin through the /admin form', async () => {
   await registerFirstAdmin(browser.page, app.url);

@@ -134,3 +134,13 @@ export async function waitForCount(locator: Locator, count: number, options: { a
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * The end of a browser test file: report what the page logged as errors, then close the
+ * browser and everything the file started (the app, receivers, sites, stubs), in that order.
+ */
+export async function closeBrowserTest(browser: TestBrowser | undefined, ...started: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
+  if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
+  await browser?.close();
+  for (const resource of started) await resource?.close();
+}
