@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSite, type TestSite } from '../../helpers/site';
@@ -340,5 +341,41 @@ describe('run events and exports', () => {
     expect(rows[1]).toMatch(/,A,http:\/\/127\.0\.0\.1:\d+\/items\/a$/);
 
     expect((await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=xml`).set(as(bob))).status).toBe(400);
+  });
+
+  it('cuts an export short when reading the results fails midway, and keeps serving', async () => {
+    const scraper = await createScraper(bob, { selectors: SELECTORS });
+    await runToEnd(bob, scraper.id);
+    const runs = app.strapi.plugin('api-suite').service('scraper-runs') as { allResults: (...args: unknown[]) => AsyncIterable<unknown> };
+    const original = runs.allResults;
+    // The first result, then the database goes away.
+    runs.allResults = (...args: unknown[]) =>
+      (async function* failing() {
+        for await (const result of original.apply(runs, args)) {
+          yield result;
+          throw new Error('connection to the database lost');
+        }
+      })();
+    try {
+      for (const format of ['csv', 'ndjson']) {
+        const outcome = await new Promise<{ status: number; text: string; complete: boolean }>((resolve, reject) => {
+          const request = http.get(`${app.url}/api/v1/scrapers/${scraper.id}/results?format=${format}`, { headers: { Authorization: `Bearer ${bob.jwt}` } }, (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text, complete: res.complete }));
+            res.on('error', () => resolve({ status: res.statusCode ?? 0, text, complete: false }));
+            res.on('aborted', () => resolve({ status: res.statusCode ?? 0, text, complete: false }));
+          });
+          request.on('error', reject);
+        });
+        // Headers were sent before the failure: the only honest signal left is a cut-off body.
+        expect([format, outcome.status, outcome.complete]).toEqual([format, 200, false]);
+      }
+    } finally {
+      runs.allResults = original;
+    }
+    // The process is still up and answers.
+    const after = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=csv`).set(as(bob));
+    expect(after.status).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
@@ -12,8 +12,26 @@ import type { ScraperRow } from '../services/scrapers';
 import { createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
 
 /** `/api/v1/scrapers*` and `/api/v1/webhooks` (contract section 4): the caller's own scrapers; others' answer 404. */
+/**
+ * A streamed export's body. Its headers (200) are sent with the first rows, so a read that fails
+ * midway (the database gone) can only cut the response short: the connection is closed before the
+ * chunked body's end, which every HTTP client reports as an incomplete download. Koa alone would
+ * leave such a response hanging, and a plain `pipe` would make the error an uncaught exception.
+ */
+function exportBody(ctx: Context, streams: [Readable, ...Transform[]], onFailure: (error: Error) => void): PassThrough {
+  const body = new PassThrough();
+  pipeline([...streams, body], (error) => {
+    if (!error) return;
+    // A client that leaves early is no news; anything else is.
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') onFailure(error);
+    ctx.res.destroy();
+  });
+  return body;
+}
+
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const scrapers = () => getService(strapi, 'scrapers');
+  const exportFailed = (row: ScraperRow) => (error: Error) => strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
   const runs = () => getService(strapi, 'scraper-runs');
 
   const owned = async (ctx: Context): Promise<ScraperRow> => {
@@ -138,23 +156,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           // attachment() guesses a type from the extension: the exact type is set after it.
           ctx.attachment(`${name}.ndjson`);
           ctx.type = 'application/x-ndjson';
-          ctx.body = Readable.from(
-            (async function* ndjson() {
-              for await (const result of results) yield `${JSON.stringify(result)}\n`;
-            })()
-          );
+          ctx.body = exportBody(ctx, [
+            Readable.from(
+              (async function* ndjson() {
+                for await (const result of results) yield `${JSON.stringify(result)}\n`;
+              })()
+            ),
+          ], exportFailed(row));
           return;
         }
         const fields = csvFields(row);
         ctx.attachment(`${name}.csv`);
         ctx.type = 'text/csv; charset=utf-8';
-        ctx.body = Readable.from(
+        const rows = Readable.from(
           (async function* rows() {
             for await (const result of results) {
               yield [result.id, result.run_id, result.url, result.created_at, ...fields.map((field) => csvValue(result.data[field.key]))];
             }
           })()
-        ).pipe(stringify({ header: true, columns: ['id', 'run_id', 'url', 'created_at', ...fields.map((field) => field.column)] }));
+        );
+        ctx.body = exportBody(ctx, [rows, stringify({ header: true, columns: ['id', 'run_id', 'url', 'created_at', ...fields.map((field) => field.column)] })], exportFailed(row));
       });
     },
 
