@@ -53,7 +53,7 @@ async function withStrapi(env, fn) {
   }
 }
 
-/** Start a server process (`nodeArgs` go to node itself); resolves with its URL and a stop function. */
+/** Start a server process (`nodeArgs` go to node itself); resolves with its URL, its pid and a stop function. */
 function serve(env, nodeArgs = []) {
   const child = spawn(process.execPath, [...nodeArgs, path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
     cwd: APP_DIR,
@@ -71,6 +71,8 @@ function serve(env, nodeArgs = []) {
         const exited = new Promise((done) => child.once('exit', done));
         resolve({
           url: `http://127.0.0.1:${match[1]}`,
+          // For figures read from /proc/<pid> (bench/scrapers: the server's CPU time).
+          pid: child.pid,
           stop: async () => {
             child.kill('SIGTERM');
             await exited;
