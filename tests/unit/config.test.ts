@@ -16,6 +16,7 @@ describe('plugin config', () => {
     expect(defaults.webhooks.retryScheduleSeconds).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(defaults.jobs.redisUrl).toBeUndefined();
     expect(defaults.frontendOrigin).toBe('http://localhost:3000');
+    expect(defaults.scrapers.pageConcurrency).toBe(4);
   });
 
   it('reads the environment', () => {
@@ -26,6 +27,11 @@ describe('plugin config', () => {
     expect(defaults.webhooks.retryScheduleSeconds).toEqual([1, 2, 3]);
     expect(defaults.outbound.allowPrivate).toBe(false);
     expect(defaults.frontendOrigin).toBe('https://shop.example');
+    const scrapers = config.default({ env: envFrom({ SCRAPER_PAGE_CONCURRENCY: '12' }) }).scrapers;
+    expect(scrapers.pageConcurrency).toBe(12);
+    for (const pageConcurrency of [0, 33]) {
+      expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, pageConcurrency } })).toThrow(/scrapers\.pageConcurrency/);
+    }
   });
 
   it('refuses bad values at boot with a message naming each key', () => {

@@ -78,6 +78,33 @@ describe('crawl', () => {
     expect(ignoring.items.some((item) => item.url.endsWith('/private/secret'))).toBe(true);
   });
 
+  it('keeps as many page requests in flight as its concurrency, and no more', async () => {
+    // Twenty pages that each answer after 100 ms, all linked from the first.
+    let inFlight = 0;
+    let most = 0;
+    const slow = http.createServer((req, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        if (req.url === '/robots.txt') return res.writeHead(404).end();
+        const links = req.url === '/' ? Array.from({ length: 19 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('') : '';
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${req.url}</title></head><body>${links}</body></html>`);
+      }, 100);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const startUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
+      for (const concurrency of [4, 8]) {
+        most = 0;
+        const summary = await crawl(options({ startUrl, followLinks: true, rateLimit: 100, concurrency }));
+        expect([concurrency, summary.pagesFetched, most]).toEqual([concurrency, 20, concurrency]);
+      }
+    } finally {
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
   it('stops within a second while a request hangs', async () => {
     const controller = new AbortController();
     const running = crawl(options({ startUrl: `${site.url}/hang`, signal: controller.signal }));

@@ -79,6 +79,11 @@ export const configSchema = z
         ),
         /** Runs executed at once by this process. */
         concurrency: z.number().int().min(1).max(100),
+        /**
+         * Page requests one run keeps in flight. With `rate_limit` r and pages answering in t
+         * seconds, a run reaches its rate only if this is at least r × t.
+         */
+        pageConcurrency: z.number().int().min(1).max(32),
         /** Whether this process executes runs and schedule ticks. */
         worker: z.boolean(),
       })
@@ -172,6 +177,7 @@ export default {
     scrapers: {
       proxyPools: parseProxyPools(env('SCRAPER_PROXY_POOLS')),
       concurrency: env.int('SCRAPER_CONCURRENCY', 4) as number,
+      pageConcurrency: env.int('SCRAPER_PAGE_CONCURRENCY', 4) as number,
       worker: parseBoolean(env('SCRAPER_WORKER'), true, 'SCRAPER_WORKER'),
     },
     commerce: {

@@ -259,7 +259,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       callbacks: { onItems: (items: Array<{ url: string; data: Record<string, unknown> }>) => Promise<void>; onPage: (page: { ok: boolean }) => void }
     ): Promise<CrawlSummary> {
       const outbound = getService(strapi, 'platform').outbound();
-      const pools = getConfig(strapi).scrapers.proxyPools;
+      const { proxyPools: pools, pageConcurrency } = getConfig(strapi).scrapers;
       const proxies = scraper.proxy_pool ? (pools[scraper.proxy_pool] ?? []) : [];
       if (scraper.proxy_pool && proxies.length === 0) throw new Error(`proxy pool "${scraper.proxy_pool}" is no longer configured`);
       return crawl({
@@ -267,6 +267,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         maxPages: scraper.max_pages ?? 100,
         followLinks: toBool(scraper.follow_links),
         rateLimit: scraper.rate_limit ?? 5,
+        concurrency: pageConcurrency,
         headers: fromJson<Record<string, string>>(scraper.headers, {}),
         proxies,
         respectRobotsTxt: scraper.respect_robots_txt === null ? true : toBool(scraper.respect_robots_txt),
