@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { crawl, parseSelector, validateSelectors, type CrawlOptions } from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
+import { crawl, createRateLimiter, parseSelector, validateSelectors, type CrawlOptions } from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
 import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
 import { startSite, type TestSite } from '../helpers/site';
 
@@ -77,6 +77,28 @@ describe('crawl', () => {
     expect(all.pagesFetched).toBe(respecting.pagesFetched + 2);
     expect(ignoring.items.some((item) => item.url.endsWith('/private/secret'))).toBe(true);
   });
+
+  it('rate limiter: never more than the rate in any second, nor a burst after the event loop stalls', async () => {
+    const limiter = createRateLimiter(50);
+    const signal = new AbortController().signal;
+    const starts: number[] = [];
+    // 8 workers, as a crawl has, each starting requests as fast as the limiter lets it.
+    const worker = async () => {
+      while (starts.length < 120) {
+        await limiter.wait(signal);
+        starts.push(performance.now());
+        // Now and then the event loop is blocked for 100 ms (a large page parsed, say).
+        if (starts.length % 40 === 0) {
+          const until = performance.now() + 100;
+          while (performance.now() < until);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    for (let i = 0; i + 50 < starts.length; i += 1) expect(starts[i + 50] - starts[i]).toBeGreaterThanOrEqual(999);
+    // Spaced 20 ms apart, also right after a stall (a timer may fire up to a millisecond early).
+    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(19);
+  }, 20_000);
 
   it('keeps as many page requests in flight as its concurrency, and no more', async () => {
     // Twenty pages that each answer after 100 ms, all linked from the first.

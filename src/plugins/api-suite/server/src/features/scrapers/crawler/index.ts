@@ -249,17 +249,36 @@ async function loadRobots(start: URL, fetchPage: (url: string, accept: string) =
   }
 }
 
-/** Starts are spaced 1000/rate ms apart: never more than `rate` in any one second. */
-function createRateLimiter(rate: number) {
-  const interval = 1000 / Math.max(1, rate);
-  let next = 0;
+/**
+ * Never more than `rate` starts in any one second, spaced about 1000/rate ms apart. Waiters take
+ * their turns one after another and each is timed from the previous start as it really happened,
+ * so a stalled event loop delays the starts that follow instead of letting them out together;
+ * and the last `rate` start times are kept, so no 1000 ms window ever holds more than `rate`.
+ */
+export function createRateLimiter(rate: number, clock: () => number = Date.now) {
+  const perSecond = Math.max(1, Math.floor(rate));
+  const interval = 1000 / perSecond;
+  const recent: number[] = [];
+  let last = Number.NEGATIVE_INFINITY;
+  let turns: Promise<void> = Promise.resolve();
   return {
-    async wait(signal: AbortSignal): Promise<void> {
-      const now = Date.now();
-      const at = Math.max(now, next);
-      next = at + interval;
-      if (at > now) await sleep(at - now, signal);
-      if (signal.aborted) throw signal.reason ?? new Error('aborted');
+    wait(signal: AbortSignal): Promise<void> {
+      const turn = turns.then(async () => {
+        for (;;) {
+          if (signal.aborted) throw signal.reason ?? new Error('aborted');
+          const now = clock();
+          const windowOpensAt = recent.length < perSecond ? now : recent[0] + 1000;
+          const at = Math.max(now, last + interval, windowOpensAt);
+          if (at <= now) break;
+          await sleep(at - now, signal);
+        }
+        last = clock();
+        recent.push(last);
+        if (recent.length > perSecond) recent.shift();
+      });
+      // One waiter's abort does not hold up the others.
+      turns = turn.catch(() => undefined);
+      return turn;
     },
   };
 }
