@@ -96,8 +96,11 @@ describe('crawl', () => {
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     for (let i = 0; i + 50 < starts.length; i += 1) expect(starts[i + 50] - starts[i]).toBeGreaterThanOrEqual(999);
-    // Spaced 20 ms apart, also right after a stall (a timer may fire up to a millisecond early).
-    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(19);
+    // Never let out together after a stall: at least half the 20 ms interval apart (a timer may fire up to a millisecond early).
+    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(9);
+    // And the rate is kept: 120 starts at 50 a second take 2.38 s plus the three 100 ms stalls
+    // (time a full window lost cannot be made up without breaking the rate); a loaded machine's late timers get slack.
+    expect(starts[starts.length - 1] - starts[0]).toBeLessThan(3_200);
   }, 20_000);
 
   it('keeps as many page requests in flight as its concurrency, and no more', async () => {

@@ -250,25 +250,29 @@ async function loadRobots(start: URL, fetchPage: (url: string, accept: string) =
 }
 
 /**
- * Never more than `rate` starts in any one second, spaced about 1000/rate ms apart. Waiters take
- * their turns one after another and each is timed from the previous start as it really happened,
- * so a stalled event loop delays the starts that follow instead of letting them out together;
- * and the last `rate` start times are kept, so no 1000 ms window ever holds more than `rate`.
+ * Never more than `rate` starts in any one second, about 1000/rate ms apart. Waiters take their
+ * turns one after another on a fixed schedule (late timers do not slow the rate down), but a
+ * start also waits until (a) the last `rate` real starts leave room in the past 1000 ms and (b)
+ * half an interval has passed since the previous real start: after a stalled event loop the
+ * queued starts catch up at twice the pace at most, never all at once, and never beyond the rate.
  */
 export function createRateLimiter(rate: number, clock: () => number = Date.now) {
   const perSecond = Math.max(1, Math.floor(rate));
   const interval = 1000 / perSecond;
   const recent: number[] = [];
+  let planned = Number.NEGATIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let turns: Promise<void> = Promise.resolve();
   return {
     wait(signal: AbortSignal): Promise<void> {
       const turn = turns.then(async () => {
+        const slot = Math.max(clock(), planned);
+        planned = slot + interval;
         for (;;) {
           if (signal.aborted) throw signal.reason ?? new Error('aborted');
           const now = clock();
           const windowOpensAt = recent.length < perSecond ? now : recent[0] + 1000;
-          const at = Math.max(now, last + interval, windowOpensAt);
+          const at = Math.max(slot, last + interval / 2, windowOpensAt);
           if (at <= now) break;
           await sleep(at - now, signal);
         }
