@@ -118,32 +118,23 @@ async function main() {
     }
 
     const med = (list, key) => median(list.map((entry) => entry[key]));
+    /** One crawler's figures: medians over the rounds, the worst second, and every round's rate and CPU. */
+    const crawlFigures = (list, keys) => ({
+      requests_per_s: med(list, 'requests_per_s'),
+      rate_limit_ratio: round3(med(list, 'requests_per_s') / RATE_LIMIT),
+      max_requests_in_any_second: Math.max(...list.map((entry) => entry.max_requests_in_any_second)),
+      ...Object.fromEntries(keys.map((key) => [key, med(list, key)])),
+      rounds_requests_per_s: list.map((entry) => entry.requests_per_s),
+      rounds_cpu_ms_per_page: list.map((entry) => entry.cpu_ms_per_page),
+    });
     const pluginFigures = {
       pages_crawled: pages,
       items_stored: expectedItems,
-      requests_per_s: med(plugin, 'requests_per_s'),
-      rate_limit_ratio: round3(med(plugin, 'requests_per_s') / RATE_LIMIT),
-      max_requests_in_any_second: Math.max(...plugin.map((entry) => entry.max_requests_in_any_second)),
-      start_latency_ms: med(plugin, 'start_latency_ms'),
-      run_answer_ms: med(plugin, 'run_answer_ms'),
-      run_ms: med(plugin, 'run_ms'),
-      items_per_s: med(plugin, 'items_per_s'),
-      last_request_to_finished_ms: med(plugin, 'last_request_to_finished_ms'),
-      cpu_ms_per_page: med(plugin, 'cpu_ms_per_page'),
-      rounds_requests_per_s: plugin.map((entry) => entry.requests_per_s),
-      rounds_cpu_ms_per_page: plugin.map((entry) => entry.cpu_ms_per_page),
+      ...crawlFigures(plugin, ['start_latency_ms', 'run_answer_ms', 'run_ms', 'items_per_s', 'last_request_to_finished_ms', 'cpu_ms_per_page']),
     };
     const baselineFigures = {
       crawler: 'undici + cheerio + robots-parser, better-sqlite3 batches of 200',
-      requests_per_s: med(plain, 'requests_per_s'),
-      rate_limit_ratio: round3(med(plain, 'requests_per_s') / RATE_LIMIT),
-      max_requests_in_any_second: Math.max(...plain.map((entry) => entry.max_requests_in_any_second)),
-      start_latency_ms: med(plain, 'start_latency_ms'),
-      run_ms: med(plain, 'run_ms'),
-      items_per_s: med(plain, 'items_per_s'),
-      cpu_ms_per_page: med(plain, 'cpu_ms_per_page'),
-      rounds_requests_per_s: plain.map((entry) => entry.requests_per_s),
-      rounds_cpu_ms_per_page: plain.map((entry) => entry.cpu_ms_per_page),
+      ...crawlFigures(plain, ['start_latency_ms', 'run_ms', 'items_per_s', 'cpu_ms_per_page']),
     };
     const exportFigures = {
       rows: expectedItems,
