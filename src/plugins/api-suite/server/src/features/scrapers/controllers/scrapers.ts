@@ -11,7 +11,6 @@ import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
 
-/** `/api/v1/scrapers*` and `/api/v1/webhooks` (contract section 4): the caller's own scrapers; others' answer 404. */
 /**
  * A streamed export's body. Its headers (200) are sent with the first rows, so a read that fails
  * midway (the database gone) can only cut the response short: the connection is closed before the
@@ -29,10 +28,11 @@ function exportBody(ctx: Context, streams: [Readable, ...Transform[]], onFailure
   return body;
 }
 
+/** `/api/v1/scrapers*` and `/api/v1/webhooks` (contract section 4): the caller's own scrapers; others' answer 404. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const scrapers = () => getService(strapi, 'scrapers');
-  const exportFailed = (row: ScraperRow) => (error: Error) => strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
   const runs = () => getService(strapi, 'scraper-runs');
+  const exportFailed = (row: ScraperRow) => (error: Error) => strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
 
   const owned = async (ctx: Context): Promise<ScraperRow> => {
     const caller = consumerOf(ctx);
