@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimit, pageNumber } from '../../../http/paging';
 
 /** Bodies and queries of the access routes, validated at the edge; their inferred types feed the controllers. */
 const scope = z.enum(['read', 'write']);
@@ -24,9 +25,6 @@ export const createKeyBody = z
   })
   .strict();
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
-
-const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
-const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
 
 export const listKeysQuery = z.object({
   page: pageNumber,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimit, pageNumber } from '../../../http/paging';
 import { ApiError } from '../../../http/errors';
 import { ORDER_STATUSES } from '../content-types';
 
@@ -57,9 +58,6 @@ export type ReportPeriod = keyof typeof REPORT_PERIODS;
 export function parsePeriod(value: unknown): ReportPeriod {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(REPORT_PERIODS, value) ? (value as ReportPeriod) : 'week';
 }
-
-const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
-const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
 
 /** The admin panel's list of orders: newest first, a page at a time, optionally of one status. */
 export const adminOrdersQuery = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimit, pageNumber } from '../../../http/paging';
 import { assertValidCronSchedule } from '../../../jobs';
 import { validateSelectors } from '../crawler';
 
@@ -90,9 +91,6 @@ export const updateScraperBody = createScraperBody
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
 export type UpdateScraperBody = z.infer<typeof updateScraperBody>;
-
-const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
-const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
 
 export const listQuery = z.object({ page: pageNumber, limit: pageLimit });
 

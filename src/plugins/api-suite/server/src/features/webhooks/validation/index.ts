@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimit, pageNumber } from '../../../http/paging';
 import { isReservedHeader } from '../services/subscriptions';
 
 /** Bodies and queries of the webhook routes (contract section 3), validated at the edge. */
@@ -69,9 +70,6 @@ export const updateSubscriptionBody = z
   .strict()
   .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
 export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBody>;
-
-const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
-const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
 
 export const listQuery = z.object({ page: pageNumber, limit: pageLimit });
 
