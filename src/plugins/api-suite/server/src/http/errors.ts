@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 
 /**
  * A refusal with the contract's status, code and message. Thrown anywhere below a controller
- * and turned into the body of its route family by `respond` (one formatter per family).
+ * and turned into the body of its route family by that family's `responder` (one shape per family).
  */
 export class ApiError extends Error {
   constructor(
@@ -33,19 +33,31 @@ export function fromZod(error: ZodError): ApiError {
 }
 
 /**
- * Run a controller body and answer any ApiError or ZodError in the family's shape; anything else
- * is a real fault and goes on to Strapi's error middleware (a 500 with nothing leaked).
+ * What a route answers for a fault that is not a refusal, where its family promises its own shape
+ * even for a 500 ("Checkout failed"): the fault is logged and answered in that shape.
  */
-export async function respondV1(ctx: Context, handler: () => Promise<void>): Promise<void> {
-  try {
-    await handler();
-  } catch (caught) {
-    const error = caught instanceof ZodError ? fromZod(caught) : caught;
-    if (!(error instanceof ApiError)) throw error;
-    if (error.headers) ctx.set(error.headers);
-    ctx.status = error.status;
-    ctx.body = v1ErrorBody(error);
-  }
+export type Unexpected = (error: unknown) => ApiError;
+
+type Respond = (ctx: Context, handler: () => Promise<void>, unexpected?: Unexpected) => Promise<void>;
+
+/**
+ * The runner of one route family: it runs a controller body and answers any ApiError or ZodError
+ * in the family's `shape`; any other fault goes to `unexpected` when given, else on to Strapi's
+ * error middleware (a 500 with nothing leaked).
+ */
+function responder(shape: (error: ApiError) => unknown): Respond {
+  return async (ctx, handler, unexpected) => {
+    try {
+      await handler();
+    } catch (caught) {
+      const known = caught instanceof ZodError ? fromZod(caught) : caught;
+      if (!(known instanceof ApiError) && !unexpected) throw caught;
+      const error = known instanceof ApiError ? known : (unexpected as Unexpected)(caught);
+      if (error.headers) ctx.set(error.headers);
+      ctx.status = error.status;
+      ctx.body = shape(error);
+    }
+  };
 }
 
 /**
@@ -62,18 +74,6 @@ export function webhooksErrorBody(error: ApiError): Record<string, unknown> {
   return { error: error.message, code: error.code, ...extra };
 }
 
-export async function respondWebhooks(ctx: Context, handler: () => Promise<void>): Promise<void> {
-  try {
-    await handler();
-  } catch (caught) {
-    const error = caught instanceof ZodError ? fromZod(caught) : caught;
-    if (!(error instanceof ApiError)) throw error;
-    if (error.headers) ctx.set(error.headers);
-    ctx.status = error.status;
-    ctx.body = webhooksErrorBody(error);
-  }
-}
-
 /**
  * `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`, one entry per
  * problem (each bad field of a validation error has its own, as has each product short of stock).
@@ -87,38 +87,6 @@ export function commerceErrorBody(error: ApiError): { errors: Array<{ message: s
     };
   }
   return { errors: [{ message: error.message }] };
-}
-
-/**
- * What a route answers for a fault that is not a refusal: these routes promise their own shape
- * even for a 500 ("Checkout failed"), so the fault is logged and answered in it.
- */
-export type Unexpected = (error: unknown) => ApiError;
-
-export async function respondCommerce(ctx: Context, handler: () => Promise<void>, unexpected?: Unexpected): Promise<void> {
-  try {
-    await handler();
-  } catch (caught) {
-    const known = caught instanceof ZodError ? fromZod(caught) : caught;
-    if (!(known instanceof ApiError) && !unexpected) throw caught;
-    const error = known instanceof ApiError ? known : (unexpected as Unexpected)(caught);
-    if (error.headers) ctx.set(error.headers);
-    ctx.status = error.status;
-    ctx.body = commerceErrorBody(error);
-  }
-}
-
-/** `/api/webhook/stripe`: `{ error: "<message>" }`. */
-export async function respondStripe(ctx: Context, handler: () => Promise<void>, unexpected?: Unexpected): Promise<void> {
-  try {
-    await handler();
-  } catch (caught) {
-    const known = caught instanceof ZodError ? fromZod(caught) : caught;
-    if (!(known instanceof ApiError) && !unexpected) throw caught;
-    const error = known instanceof ApiError ? known : (unexpected as Unexpected)(caught);
-    ctx.status = error.status;
-    ctx.body = { error: error.message };
-  }
 }
 
 /**
@@ -168,14 +136,9 @@ export function adminErrorBody(error: ApiError) {
   return { data: null, error: { status: error.status, name: error.code, message: error.message, details } };
 }
 
-export async function respondAdmin(ctx: Context, handler: () => Promise<void>): Promise<void> {
-  try {
-    await handler();
-  } catch (caught) {
-    const error = caught instanceof ZodError ? fromZod(caught) : caught;
-    if (!(error instanceof ApiError)) throw error;
-    if (error.headers) ctx.set(error.headers);
-    ctx.status = error.status;
-    ctx.body = adminErrorBody(error);
-  }
-}
+export const respondV1 = responder(v1ErrorBody);
+export const respondWebhooks = responder(webhooksErrorBody);
+export const respondCommerce = responder(commerceErrorBody);
+/** `/api/webhook/stripe`: `{ error: "<message>" }`. */
+export const respondStripe = responder((error) => ({ error: error.message }));
+export const respondAdmin = responder(adminErrorBody);
