@@ -1,13 +1,10 @@
+import { editable } from '../../plugin-options';
+
 /**
  * Plans, API keys and usage records. Keys keep only the SHA-256 of the secret and its first
  * eight characters; usage records are written in batches straight through knex, so they carry
  * the key's id as a plain column rather than a relation.
  */
-const adminOnly = {
-  'content-manager': { visible: true },
-  'content-type-builder': { visible: false },
-};
-
 export default {
   plan: {
     schema: {
@@ -15,7 +12,7 @@ export default {
       collectionName: 'api_suite_plans',
       info: { singularName: 'plan', pluralName: 'plans', displayName: 'API plan', description: 'Quotas and reachable endpoints sold with API keys' },
       options: { draftAndPublish: false },
-      pluginOptions: adminOnly,
+      pluginOptions: editable,
       attributes: {
         name: { type: 'string', required: true, unique: true, maxLength: 100 },
         requests_per_month: { type: 'integer', required: true, min: -1 },
@@ -32,7 +29,7 @@ export default {
       collectionName: 'api_suite_api_keys',
       info: { singularName: 'api-key', pluralName: 'api-keys', displayName: 'API key', description: 'Keys are shown once at creation; only their hash is stored' },
       options: { draftAndPublish: false },
-      pluginOptions: adminOnly,
+      pluginOptions: editable,
       attributes: {
         name: { type: 'string', maxLength: 100 },
         key_prefix: { type: 'string', required: true, maxLength: 8, configurable: false },
@@ -58,7 +55,7 @@ export default {
       collectionName: 'api_suite_usage_records',
       info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per key-authenticated request' },
       options: { draftAndPublish: false },
-      pluginOptions: adminOnly,
+      pluginOptions: editable,
       attributes: {
         api_key_id: { type: 'integer', required: true },
         endpoint: { type: 'string', required: true },

@@ -1,3 +1,5 @@
+import { editable, internal } from '../../plugin-options';
+
 /**
  * Orders and the Stripe events already applied to them (contract section 8). An order is
  * addressed by its own UUID (`uuid`), which is what the API, the Stripe metadata and the order
@@ -5,14 +7,6 @@
  * Checkout and the Stripe webhook write orders straight through knex inside their transactions;
  * editors change an order's status in the admin panel, which publishes `order.updated` too.
  */
-const editable = {
-  'content-manager': { visible: true },
-  'content-type-builder': { visible: false },
-};
-const internal = {
-  'content-manager': { visible: false },
-  'content-type-builder': { visible: false },
-};
 
 export const ORDER_STATUSES = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -1,13 +1,10 @@
+import { editable } from '../../plugin-options';
+
 /**
  * Scrapers, their runs and the results they collect (contract section 4). Each belongs to the
  * consumer that created it (`consumer_id`). Runs and results are written by the run worker
  * straight through knex, so they refer to their scraper and run by plain integer columns.
  */
-const editable = {
-  'content-manager': { visible: true },
-  'content-type-builder': { visible: false },
-};
-
 export default {
   scraper: {
     schema: {

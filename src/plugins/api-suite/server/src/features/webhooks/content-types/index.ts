@@ -1,3 +1,5 @@
+import { editable, internal } from '../../plugin-options';
+
 /**
  * Webhook subscriptions, the event types they may name, and the delivery records with their
  * attempts (contract section 3). Every record is addressed by a UUID of its own (`uuid`), which
@@ -5,15 +7,6 @@
  * batches, so references between them are plain columns rather than relations, with an index for
  * every query the engine makes.
  */
-const editable = {
-  'content-manager': { visible: true },
-  'content-type-builder': { visible: false },
-};
-const internal = {
-  'content-manager': { visible: false },
-  'content-type-builder': { visible: false },
-};
-
 export default {
   'webhook-subscription': {
     schema: {
