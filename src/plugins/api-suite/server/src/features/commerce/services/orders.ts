@@ -69,22 +69,18 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
   const ordersTable = () => tableOf(strapi, UIDS.order);
   const productUid = () => getConfig(strapi).contentTypes.product as UID.ContentType;
   const productsTable = () => tableOf(strapi, productUid());
+  const findOne = async (where: { uuid: string } | { documentId: string }): Promise<Order | null> => {
+    const row = (await strapi.db.query(UIDS.order).findOne({ where, populate: { user: { select: ['id'] } } })) as OrderRecord | null;
+    return row ? toOrder(row) : null;
+  };
 
   return {
-    async findByUuid(uuid: string): Promise<Order | null> {
-      const row = (await strapi.db.query(UIDS.order).findOne({
-        where: { uuid },
-        populate: { user: { select: ['id'] } },
-      })) as OrderRecord | null;
-      return row ? toOrder(row) : null;
+    findByUuid(uuid: string): Promise<Order | null> {
+      return findOne({ uuid });
     },
 
-    async findByDocumentId(documentId: string): Promise<Order | null> {
-      const row = (await strapi.db.query(UIDS.order).findOne({
-        where: { documentId },
-        populate: { user: { select: ['id'] } },
-      })) as OrderRecord | null;
-      return row ? toOrder(row) : null;
+    findByDocumentId(documentId: string): Promise<Order | null> {
+      return findOne({ documentId });
     },
 
     /**
