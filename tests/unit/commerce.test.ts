@@ -6,15 +6,7 @@ import { inLockOrder, mergeLines } from '../../src/plugins/api-suite/server/src/
 import { toMinorUnits } from '../../src/plugins/api-suite/server/src/features/commerce/services/stripe';
 import { parseCheckout, parsePeriod } from '../../src/plugins/api-suite/server/src/features/commerce/validation';
 import { ApiError, bodyParserError, commerceErrorBody, fromZod } from '../../src/plugins/api-suite/server/src/http/errors';
-
-type Env = Parameters<typeof config.default>[0]['env'];
-
-function envFrom(values: Record<string, string>): Env {
-  const env = ((key: string, fallback?: string) => values[key] ?? fallback) as Env;
-  env.bool = (key: string, fallback?: boolean) => (key in values ? values[key] === 'true' : fallback);
-  env.int = (key: string, fallback?: number) => (key in values ? Number(values[key]) : fallback);
-  return env;
-}
+import { envFrom } from '../helpers/env';
 
 describe('commerce config', () => {
   it('defaults: no Stripe keys, euros, return URLs on the frontend, the seed\'s search collections', () => {

@@ -1,13 +1,5 @@
 import config, { parseBoolean, parseSchedule } from '../../src/plugins/api-suite/server/src/config';
-
-type Env = Parameters<typeof config.default>[0]['env'];
-
-function envFrom(values: Record<string, string>): Env {
-  const env = ((key: string, fallback?: string) => values[key] ?? fallback) as Env;
-  env.bool = (key: string, fallback?: boolean) => (key in values ? values[key] === 'true' : fallback);
-  env.int = (key: string, fallback?: number) => (key in values ? Number(values[key]) : fallback);
-  return env;
-}
+import { envFrom } from '../helpers/env';
 
 describe('plugin config', () => {
   it('has valid defaults', () => {
