@@ -27,12 +27,11 @@
  * a fresh database is created and dropped) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
  */
 const path = require('node:path');
-const { fork } = require('node:child_process');
 const { Pool } = require('undici');
 const { Client } = require('pg');
 const { Redis } = require('ioredis');
 const { Webhook } = require('standardwebhooks');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median } = require('./lib/app');
 
 const args = parseArgs();
 const rate = Number(args.rate ?? 10_000);
@@ -233,28 +232,10 @@ async function prepare(strapi) {
 
 /** The receiver in its own process; `send` and `ask` talk to it over IPC. */
 async function startReceiver() {
-  const child = fork(path.join(__dirname, 'lib', 'webhook-receiver.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise((resolve) => child.once('message', (message) => resolve(message.port)));
-  const url = `http://127.0.0.1:${port}`;
+  const helper = await forkHelper(path.join(__dirname, 'lib', 'webhook-receiver.js'));
+  const url = `http://127.0.0.1:${helper.port}`;
   process.env.BENCH_RECEIVER_URL = url;
-  let asked = 0;
-  return {
-    url,
-    send: (message) => child.send(message),
-    ask(since) {
-      const id = (asked += 1);
-      return new Promise((resolve) => {
-        const listener = (message) => {
-          if (message.report !== id) return;
-          child.off('message', listener);
-          resolve(message);
-        };
-        child.on('message', listener);
-        child.send({ report: id, since });
-      });
-    },
-    kill: () => child.kill(),
-  };
+  return { url, send: helper.send, ask: (since) => helper.ask({ since }), kill: helper.kill };
 }
 
 async function reset(receiver) {

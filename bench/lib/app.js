@@ -6,7 +6,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { fork, spawn } = require('node:child_process');
 
 const APP_DIR = path.resolve(__dirname, '..', '..');
 const DIST_DIR = path.join(APP_DIR, 'dist');
@@ -84,6 +84,36 @@ function serve(env, nodeArgs = []) {
   });
 }
 
+/**
+ * Fork a helper process of the benchmark (a receiver, a stub) that sends `{ port }` once it
+ * listens and answers `{ report: id, ...query }` with its figures as `{ report: id, ... }`.
+ */
+async function forkHelper(file) {
+  const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.port));
+    child.once('exit', (code) => reject(new Error(`${path.basename(file)} exited with ${code}`)));
+  });
+  let asked = 0;
+  return {
+    port,
+    send: (message) => child.send(message),
+    ask(query = {}) {
+      const id = (asked += 1);
+      return new Promise((resolve) => {
+        const listener = (message) => {
+          if (message.report !== id) return;
+          child.off('message', listener);
+          resolve(message);
+        };
+        child.on('message', listener);
+        child.send({ ...query, report: id });
+      });
+    },
+    kill: () => child.kill(),
+  };
+}
+
 /** `--name value` pairs from the command line, as strings. */
 function parseArgs(argv = process.argv.slice(2)) {
   return Object.fromEntries(argv.join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(/\s+/)));
@@ -98,4 +128,4 @@ function progress(message) {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, progress, parseArgs, median };
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median };

@@ -105,31 +105,9 @@ function createSession(form, base) {
 
 /** Fork this file as a stub process; resolves with `{ host, port, protocol, report(), kill() }`. */
 async function forkStripeStub() {
-  const { fork } = require('node:child_process');
-  const child = fork(__filename, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`the Stripe stub exited with ${code}`)));
-  });
-  let asked = 0;
-  return {
-    host: '127.0.0.1',
-    port,
-    protocol: 'http',
-    report() {
-      const id = (asked += 1);
-      return new Promise((resolve) => {
-        const listener = (message) => {
-          if (message.report !== id) return;
-          child.off('message', listener);
-          resolve(message);
-        };
-        child.on('message', listener);
-        child.send({ report: id });
-      });
-    },
-    kill: () => child.kill(),
-  };
+  const { forkHelper } = require('./app');
+  const helper = await forkHelper(__filename);
+  return { host: '127.0.0.1', port: helper.port, protocol: 'http', report: () => helper.ask(), kill: helper.kill };
 }
 
 if (require.main === module && process.send) {
