@@ -2,10 +2,12 @@ import type { Core } from '@strapi/strapi';
 import { registerContentWebhook } from './bootstrap/content-webhook';
 import { seedDemoData } from './bootstrap/demo-data';
 import { grantPublicReadOnce } from './bootstrap/public-permissions';
+import { enforceVisibility } from './lib/visibility';
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
     registerContentWebhook(strapi);
+    enforceVisibility(strapi);
   },
 
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {

@@ -308,7 +308,7 @@ const components: OpenApiDocument['components'] = {
       properties: {
         id: integer({ minimum: 1 }),
         status: { type: 'string', enum: ['idle', 'pending', 'running', 'completed', 'failed', 'stopped'], description: 'The latest run\'s status, or `idle` before the first run.' },
-        last_run: { anyOf: [schema('ScraperRun'), { type: 'null' }] },
+        last_run: nullable('string', { format: 'date-time', description: 'When the latest run started (when it was asked for, while it is pending); null before the first run.' }),
         items_count: integer({ minimum: 0, description: 'The latest run\'s `items_collected`.' }),
       },
     },
@@ -349,8 +349,16 @@ const components: OpenApiDocument['components'] = {
       additionalProperties: false,
       properties: {
         url: { type: 'string', format: 'uri', maxLength: 2048, description: 'Where the signed deliveries go (Standard Webhooks signatures).' },
-        events: { type: 'array', minItems: 1, maxItems: 5, uniqueItems: true, items: schema('RunEvent'), description: 'Default: all five run events.' },
+        events: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          items: { type: 'string', minLength: 1, maxLength: 100 },
+          description: 'Run event types (`run.started`, `run.completed`, `run.failed`, `run.stopped`, `results.created`); any other, unknown or switched-off type is 422 `invalid_events`, as on `POST /api/webhooks/subscriptions`. Default: all five.',
+        },
         description: { type: 'string', maxLength: 1000 },
+        headers: { type: 'object', maxProperties: 20, additionalProperties: { type: 'string', maxLength: 1000 }, description: 'Extra headers sent with each delivery.' },
+        timeout_seconds: integer({ minimum: 1, maximum: 30 }),
       },
     },
     RunEventsWebhook: {
@@ -691,7 +699,7 @@ const components: OpenApiDocument['components'] = {
     },
     Forbidden: {
       description:
-        'Valid credentials that may not do this: `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, `forbidden` (a role without the permission, or a non-administrator naming `plan_id`/`user_id`), `consumer_required` (the shared key on a consumer\'s route). Refusals of a key with a plan carry the rate-limit headers as they stand (a 403 is not counted).',
+        'Valid credentials that may not do this: `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, `forbidden` (a user whose role may not write articles, or a non-administrator naming `plan_id`/`user_id`), `consumer_required` (the shared key on a consumer\'s route). Refusals of a key with a plan carry the rate-limit headers as they stand (a 403 is not counted).',
       headers: rateLimitHeaders,
       content: json(schema('Error')),
     },

@@ -80,6 +80,21 @@ describe('refusals, in order', () => {
     expect(response.body).toEqual(refusal('key_revoked', 'The API key has been revoked'));
   });
 
+  it('403 key_expired, not key_revoked, for a key both expired and revoked (expired is checked first)', async () => {
+    const both = await issueKey(app, alice, { expires_at: new Date(Date.now() + 1500).toISOString() });
+    await app.request().delete(`/api/v1/keys/${both.id}`).set('Authorization', `Bearer ${alice.jwt}`).expect(204);
+    expect((await app.request().get('/api/v1/keys').set('X-API-Key', both.key)).body).toEqual(refusal('key_revoked', 'The API key has been revoked'));
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const response = await app.request().get('/api/v1/keys').set('X-API-Key', both.key);
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual(refusal('key_expired', 'The API key has expired'));
+    const listed = await app.request().get('/api/v1/keys?limit=100').set('Authorization', `Bearer ${alice.jwt}`);
+    expect(listed.body.data.find((key: { id: number }) => key.id === both.id).status).toBe('expired');
+    const token = await app.request().post('/api/v1/oauth/token').send({ grant_type: 'client_credentials', client_id: both.client_id, client_secret: both.key });
+    expect(token.status).toBe(401);
+    expect(token.body).toEqual({ error: 'invalid_client', error_description: 'the key is expired' });
+  });
+
   it('403 endpoint_not_in_plan for a route outside the key\'s plan, with the rate-limit headers', async () => {
     const response = await app.request().get('/api/webhooks/subscriptions').set('X-API-Key', freeKey.key);
     expect(response.status).toBe(403);

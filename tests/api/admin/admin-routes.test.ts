@@ -203,7 +203,7 @@ describe('scrapers', () => {
       .set(as(owner))
       .send({ name: 'Shop', url: `${site.url}/`, user_id: alice.id, schedule: '0 3 * * *', selectors: { item: '.product', fields: { name: '.name' } } });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Shop', status: 'idle', next_run_at: expect.any(String), owner: { id: alice.id }, last_run: null });
+    expect(created.body.data).toMatchObject({ name: 'Shop', status: 'idle', next_run_at: expect.any(String), owner: { id: alice.id }, latest_run: null });
     const id = created.body.data.id as number;
     // It is the consumer's own: the API shows it to Alice.
     const mine = await app.request().get(`/api/v1/scrapers/${id}`).set(as(alice.jwt));
@@ -227,7 +227,7 @@ describe('scrapers', () => {
     expect(stop.body.error.name).toBe('not_running');
 
     const edited = await app.request().put(`/api-suite/scrapers/${id}`).set(as(owner)).send({ schedule: null, max_pages: 5 });
-    expect(edited.body.data).toMatchObject({ schedule: null, next_run_at: null, max_pages: 5, last_run: { id: runId, status: 'completed' } });
+    expect(edited.body.data).toMatchObject({ schedule: null, next_run_at: null, max_pages: 5, latest_run: { id: runId, status: 'completed' } });
     expect((await app.request().delete(`/api-suite/scrapers/${id}`).set(as(owner))).status).toBe(204);
     expect((await app.request().get(`/api-suite/scrapers/${id}`).set(as(owner))).status).toBe(404);
   }, 60_000);

@@ -60,15 +60,34 @@ describe('credentials', () => {
     expect(readOnly.body.error.code).toBe('insufficient_scope');
   });
 
-  it('holds users signed in with a JWT to their role\'s permissions', async () => {
+  it('lets any signed-in user read with a JWT, and holds their writes to their role\'s permissions', async () => {
     const bob = await registerUser(app);
-    const refused = await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`);
+    const draft = await api().post('/api/v1/articles', { title: 'A draft Bob may read', status: 'draft' });
+    expect(draft.status).toBe(201);
+    const list = await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`);
+    expect(list.status).toBe(200);
+    // The same view a key holder has: every status.
+    const withKey = await app.request().get('/api/v1/articles').set('X-API-Key', freeKey.key);
+    expect(list.body).toEqual(withKey.body);
+    expect(list.body.data).toContainEqual(draft.body.data);
+    const one = await app.request().get(`/api/v1/articles/${draft.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`);
+    expect(one.body).toEqual({ data: draft.body.data });
+    expect((await app.request().get(`/api/v1/articles/${draft.body.data.id}/comments`).set('Authorization', `Bearer ${bob.jwt}`)).status).toBe(200);
+    const refused = await app.request().post('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'x' });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: { code: 'forbidden', message: 'Your role may not read articles' } });
+    expect(refused.body).toEqual({ error: { code: 'forbidden', message: 'Your role may not create articles' } });
     const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-    await app.strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.find', role: role.id } });
-    expect((await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`)).status).toBe(200);
-    expect((await app.request().post('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'x' })).status).toBe(403);
+    await app.strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.create', role: role.id } });
+    const created = await app.request().post('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'Written by Bob' });
+    expect(created.status).toBe(201);
+    const patched = await app.request().patch(`/api/v1/articles/${created.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'y' });
+    expect(patched.status).toBe(403);
+    expect(patched.body).toEqual({ error: { code: 'forbidden', message: 'Your role may not update articles' } });
+    expect((await app.request().delete(`/api/v1/articles/${created.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`)).status).toBe(403);
+    await api().delete(`/api/v1/articles/${created.body.data.id}`);
+    await api().delete(`/api/v1/articles/${draft.body.data.id}`);
+    const invalid = await app.request().get('/api/v1/articles').set('Authorization', 'Bearer not.a.jwt');
+    expect(invalid.status).toBe(401);
   });
 });
 

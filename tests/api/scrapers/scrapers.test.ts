@@ -169,7 +169,7 @@ describe('runs', () => {
     ]);
     expect(results.body.data[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: expect.any(Object), created_at: expect.stringMatching(ISO) });
     const status = await app.request().get(`/api/v1/scrapers/${scraper.id}/status`).set(as(alice));
-    expect(status.body).toEqual({ id: scraper.id, status: 'completed', last_run: run, items_count: 3 });
+    expect(status.body).toEqual({ id: scraper.id, status: 'completed', last_run: run.started_at, items_count: 3 });
     const scraperView = await app.request().get(`/api/v1/scrapers/${scraper.id}`).set(as(alice));
     expect(scraperView.body.status).toBe('idle');
   });
@@ -280,8 +280,18 @@ describe('run events and exports', () => {
     });
     const other = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: `${receiver.url}/runs/bob`, events: ['run.failed'] });
     expect(other.status).toBe(201);
-    const invalid = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: `${receiver.url}/runs/bob`, events: ['order.paid'] });
-    expect(invalid.status).toBe(400);
+    // One creation path with POST /api/webhooks/subscriptions: unknown, inactive and (here) non-run event types are 422 invalid_events.
+    for (const events of [['order.paid'], ['run.failed', 'no.such.event'], ['*']]) {
+      const invalid = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: `${receiver.url}/runs/bob`, events });
+      const named = events.filter((event) => event !== 'run.failed');
+      expect({ status: invalid.status, body: invalid.body }).toEqual({
+        status: 422,
+        body: { error: { code: 'invalid_events', message: `Unknown or inactive event types: ${named.join(', ')}`, details: { invalid_events: named } } },
+      });
+    }
+    const malformed = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: 'ftp://example.test', events: [] });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe('validation_error');
 
     const scraper = await createScraper(alice, { url: `${site.url}/fail` });
     const run = await runToEnd(alice, scraper.id);

@@ -1,4 +1,4 @@
 import { factories } from '@strapi/strapi';
-import { visibleOnly } from '../../../lib/visibility';
 
-export default factories.createCoreController('api::article.article', ({ strapi }) => visibleOnly(strapi, 'api::article.article', { visible: { status: 'published' } }));
+// What the Public role sees of articles (status published) is enforced for every content-API read by src/lib/visibility.ts.
+export default factories.createCoreController('api::article.article');

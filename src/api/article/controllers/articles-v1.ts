@@ -3,25 +3,33 @@ import type { Context } from 'koa';
 import { callerOf, v1Http } from '../../../lib/v1';
 import { articleRef, commentsQuery, createBody, includeQuery, listQuery, patchBody, putBody } from '../validation/v1';
 
-type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
+type Write = 'create' | 'update' | 'delete';
 
 /**
  * /api/v1/articles (contract section 6). The api-suite access middleware has already
- * authenticated the caller and, for keys and OAuth tokens, checked the plan and the scope;
- * users signed in with a JWT are held to their role's permissions on articles here.
+ * authenticated the caller and, for keys and OAuth tokens, checked the plan and the scope.
+ * Reads need nothing more than that valid credential, whoever holds it, and show what a key
+ * holder sees (every status): any signed-in user can issue themselves a key, so a narrower view
+ * for the same user's JWT would hide nothing. Writes by users signed in with a JWT are held to
+ * their role's permissions on articles here.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const { ApiError, respondV1 } = v1Http(strapi);
   const articles = () => strapi.service('api::article.articles-v1') as ReturnType<typeof import('../services/articles-v1').default>;
 
-  const allow = async (ctx: Context, action: Action) => {
+  /** Reads: a valid credential, whatever its kind (callerOf answers 401 without one). */
+  const allowRead = (ctx: Context) => {
+    callerOf(strapi, ctx);
+  };
+
+  const allowWrite = async (ctx: Context, action: Write) => {
     const caller = callerOf(strapi, ctx);
     if (caller.kind !== 'user' || caller.isAdmin) return;
     const user = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: caller.userId }, populate: { role: { select: ['id'] } } });
     const granted = user?.role
       ? await strapi.db.query('plugin::users-permissions.permission').count({ where: { role: { id: user.role.id }, action: `api::article.article.${action}` } })
       : 0;
-    if (granted === 0) throw new ApiError(403, 'forbidden', `Your role may not ${action === 'find' || action === 'findOne' ? 'read' : action} articles`);
+    if (granted === 0) throw new ApiError(403, 'forbidden', `Your role may not ${action} articles`);
   };
 
   const ref = (ctx: Context): string => {
@@ -33,7 +41,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     async find(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'find');
+        allowRead(ctx);
         const query = listQuery.parse(ctx.query);
         ctx.body = await articles().list(query, query.limit ?? query.per_page ?? 20);
       });
@@ -41,7 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async findOne(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'findOne');
+        allowRead(ctx);
         const { include } = includeQuery.parse(ctx.query);
         ctx.body = { data: await articles().findOne(ref(ctx), include) };
       });
@@ -49,7 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async create(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'create');
+        await allowWrite(ctx, 'create');
         const body = createBody.parse(ctx.request.body ?? {});
         ctx.status = 201;
         ctx.body = { data: await articles().create(body) };
@@ -58,7 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async replace(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'update');
+        await allowWrite(ctx, 'update');
         const id = ref(ctx);
         ctx.body = { data: await articles().update(id, putBody.parse(ctx.request.body ?? {}), 'put') };
       });
@@ -66,7 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async patch(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'update');
+        await allowWrite(ctx, 'update');
         const id = ref(ctx);
         ctx.body = { data: await articles().update(id, patchBody.parse(ctx.request.body ?? {}), 'patch') };
       });
@@ -74,7 +82,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async remove(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'delete');
+        await allowWrite(ctx, 'delete');
         await articles().remove(ref(ctx));
         ctx.status = 204;
         ctx.body = null;
@@ -83,7 +91,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async comments(ctx: Context) {
       await respondV1(ctx, async () => {
-        await allow(ctx, 'findOne');
+        allowRead(ctx);
         const id = ref(ctx);
         const { page, limit } = commentsQuery.parse(ctx.query);
         ctx.body = await articles().comments(id, page, limit);

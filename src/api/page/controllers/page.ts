@@ -1,4 +1,4 @@
 import { factories } from '@strapi/strapi';
-import { visibleOnly } from '../../../lib/visibility';
 
-export default factories.createCoreController('api::page.page', ({ strapi }) => visibleOnly(strapi, 'api::page.page', { publishedOnly: true }));
+// What the Public role sees of pages (the published version only) is enforced for every content-API read by src/lib/visibility.ts.
+export default factories.createCoreController('api::page.page');

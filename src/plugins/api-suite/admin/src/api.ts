@@ -135,7 +135,7 @@ export interface Scraper {
   created_at: string | null;
   updated_at: string | null;
   owner: Consumer | null;
-  last_run: Run | null;
+  latest_run: Run | null;
 }
 
 export interface ScraperInput {

@@ -35,7 +35,7 @@ export function ScraperPage() {
   const [editing, setEditing] = useState(false);
   const { run, busy } = useAction();
 
-  const latest = scraper.data?.last_run ?? null;
+  const latest = scraper.data?.latest_run ?? null;
   const isRunning = scraper.data?.status === 'running';
   useEffect(() => setRunning(isRunning), [isRunning]);
   // The run history and results follow the latest run's progress and outcome.

@@ -86,11 +86,11 @@ export function ScrapersPage() {
                       <StatusBadge status={scraper.status} />
                     </Td>
                     <Td>
-                      {scraper.last_run ? (
+                      {scraper.latest_run ? (
                         <Box>
-                          <StatusBadge status={scraper.last_run.status} />{' '}
+                          <StatusBadge status={scraper.latest_run.status} />{' '}
                           <Typography variant="pi" textColor="neutral600">
-                            {t('scrapers.items', { count: scraper.last_run.items_collected })}
+                            {t('scrapers.items', { count: scraper.latest_run.items_collected })}
                           </Typography>
                         </Box>
                       ) : (

@@ -11,8 +11,13 @@ import type { SubscriptionInput, SubscriptionRow } from './services/subscription
  * checked (422 endpoint_not_allowed), the row written, a test event queued, and the reachability
  * probed without delaying the answer.
  */
-export async function createSubscription(strapi: Core.Strapi, consumerId: string, input: SubscriptionInput): Promise<{ row: SubscriptionRow; secret: string }> {
-  await checkEvents(strapi, input.events);
+export async function createSubscription(
+  strapi: Core.Strapi,
+  consumerId: string,
+  input: SubscriptionInput,
+  options: { allowedEvents?: readonly string[] } = {}
+): Promise<{ row: SubscriptionRow; secret: string }> {
+  await checkEvents(strapi, input.events, options.allowedEvents);
   await checkEndpoint(strapi, input.endpoint_url);
   const created = await getService(strapi, 'webhook-subscriptions').create(consumerId, input);
   await getService(strapi, 'webhooks').publishTo(created.row.id, TEST_EVENT_TYPE, testPayload(created.row));
@@ -20,9 +25,15 @@ export async function createSubscription(strapi: Core.Strapi, consumerId: string
   return created;
 }
 
-export async function checkEvents(strapi: Core.Strapi, events: string[] | undefined): Promise<void> {
+/**
+ * 422 invalid_events naming every event type that is unknown, switched off, or outside
+ * `allowed` (a route that subscribes to one family of events, such as the scrapers' run events).
+ */
+export async function checkEvents(strapi: Core.Strapi, events: string[] | undefined, allowed?: readonly string[]): Promise<void> {
   if (!events) return;
-  const unknown = await getService(strapi, 'webhook-event-types').unknown(events);
+  const refused = new Set(await getService(strapi, 'webhook-event-types').unknown(events));
+  if (allowed) for (const event of events) if (!allowed.includes(event)) refused.add(event);
+  const unknown = events.filter((event) => refused.has(event));
   if (unknown.length > 0) {
     throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
   }

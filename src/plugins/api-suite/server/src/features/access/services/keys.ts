@@ -221,9 +221,14 @@ function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): 
   };
 }
 
+/**
+ * What a key is now, in the order verification checks it (expired before revoked): the one
+ * definition behind the middleware's refusal, the OAuth token endpoint and the `status` lists show,
+ * so a key listed as expired also answers key_expired.
+ */
 export function effectiveStatus(status: KeyStatus, expiresAt: number | null, now = Date.now()): KeyStatus {
-  if (status === 'revoked') return 'revoked';
   if (status === 'expired' || (expiresAt !== null && expiresAt <= now)) return 'expired';
+  if (status === 'revoked') return 'revoked';
   return 'active';
 }
 

@@ -41,7 +41,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return Promise.all(
       rows.map(async (row) => {
         const latest = await runs().latest(row.id);
-        return { ...scrapers().present(row), owner: owners.get(row.consumer_id) ?? null, last_run: latest ? presentRun(latest) : null };
+        return { ...scrapers().present(row), owner: owners.get(row.consumer_id) ?? null, latest_run: latest ? presentRun(latest) : null };
       })
     );
   };

@@ -116,9 +116,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondV1(ctx, async () => {
         const row = await owned(ctx);
         const latest = await runs().latest(row.id);
-        ctx.body = latest
-          ? { id: row.id, status: latest.status, last_run: presentRun(latest), items_count: latest.items_collected ?? 0 }
-          : { id: row.id, status: 'idle', last_run: null, items_count: 0 };
+        if (!latest) {
+          ctx.body = { id: row.id, status: 'idle', last_run: null, items_count: 0 };
+          return;
+        }
+        // last_run is the latest run's start time (seed 001); a run still pending has not started, so it is when it was asked for.
+        const run = presentRun(latest);
+        ctx.body = { id: row.id, status: run.status, last_run: run.started_at ?? run.created_at, items_count: run.items_collected };
       });
     },
 
@@ -184,8 +188,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondV1(ctx, async () => {
         const caller = consumerOf(ctx);
         const body = runEventsWebhookBody.parse(ctx.request.body ?? {});
-        const events = body.events ?? [...RUN_EVENTS];
-        const { row, secret } = await createSubscription(strapi, caller.consumerId as string, { endpoint_url: body.url, events, description: body.description });
+        const { url, events = [...RUN_EVENTS], ...rest } = body;
+        // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
+        const { row, secret } = await createSubscription(strapi, caller.consumerId as string, { ...rest, endpoint_url: url, events }, { allowedEvents: RUN_EVENTS });
         const view = getService(strapi, 'webhook-subscriptions').present(row);
         ctx.status = 201;
         ctx.body = { id: view.id, url: view.endpoint_url, events: view.events, secret, created_at: view.created_at };

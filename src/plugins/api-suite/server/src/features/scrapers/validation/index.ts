@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageLimit, pageNumber } from '../../../http/paging';
 import { assertValidCronSchedule } from '../../../jobs';
+import { createSubscriptionBody } from '../../webhooks/validation';
 import { validateSelectors } from '../crawler';
 
 /** Bodies and queries of the scraper routes (contract section 4), validated at the edge. */
@@ -103,16 +104,9 @@ export const resultsQuery = z.object({
 
 export const idParam = z.coerce.number().int().positive().max(MAX_ID);
 
-export const runEventsWebhookBody = z
-  .object({
-    url: httpUrl,
-    events: z
-      .array(z.enum(RUN_EVENTS, { message: `must be among ${RUN_EVENTS.join(', ')}` }))
-      .min(1, 'must name at least one event')
-      .max(RUN_EVENTS.length)
-      .optional(),
-    description: z.string().max(1000).optional(),
-  })
+export const runEventsWebhookBody = createSubscriptionBody
+  .omit({ endpoint_url: true, events: true })
+  .extend({ url: createSubscriptionBody.shape.endpoint_url, events: createSubscriptionBody.shape.events.optional() })
   .strict();
 
 /**
