@@ -21,6 +21,9 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig, pro
   fs.rmSync(TEST_TMP_DIR, { recursive: true, force: true });
   fs.mkdirSync(TEST_TMP_DIR, { recursive: true });
   process.env.NODE_ENV = 'test';
+  // Compiled output of a source that no longer exists would still be loaded (a removed route would
+  // keep answering): start the app's compiled code from nothing. The admin build (dist/build) stays.
+  for (const folder of ['src', 'config']) fs.rmSync(path.join(APP_DIR, 'dist', folder), { recursive: true, force: true });
   await compileStrapi({ appDir: APP_DIR });
   const browserTests = browserTestsSelected(globalConfig, projectConfig);
   // Before any test file starts: `strapi build` also recompiles the app that test files load.

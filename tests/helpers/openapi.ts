@@ -1,6 +1,19 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument, type HttpMethod, type JsonObject, type OperationObject } from '../../src/api/openapi/document';
+import type { HttpMethod, JsonObject, OpenApiDocument } from '../../src/plugins/api-suite/server/src/contract/openapi';
+
+type OperationObject = JsonObject & { operationId: string; responses: Record<string, JsonObject> };
+
+/**
+ * The document the checks use: the one the app serves (generated from the zod schemas), handed
+ * over by the test file once it has booted the app.
+ */
+let openApiDocument: OpenApiDocument;
+export function useOpenApiDocument(document: OpenApiDocument): void {
+  openApiDocument = document;
+  ajvInstance = undefined;
+  validators.clear();
+}
 
 /**
  * Checks real answers against the OpenAPI document, so the document cannot drift from the code:
@@ -11,7 +24,7 @@ import { openApiDocument, type HttpMethod, type JsonObject, type OperationObject
  */
 
 const DOCUMENT_ID = 'https://openapi.local/api/v1/openapi.json';
-const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
 
 export interface SpecResponse {
   status: number;
@@ -81,7 +94,7 @@ function describeErrors(errors: ErrorObject[] | null | undefined): string {
 function operationOf(method: string, pathTemplate: string): OperationObject {
   const pathItem = openApiDocument.paths[pathTemplate];
   if (!pathItem) throw new Error(`OpenAPI: the path ${pathTemplate} is not documented`);
-  const operation = pathItem[method.toLowerCase() as HttpMethod];
+  const operation = pathItem[method.toLowerCase() as HttpMethod] as OperationObject | undefined;
   if (!operation) throw new Error(`OpenAPI: ${method.toUpperCase()} ${pathTemplate} is not documented`);
   return operation;
 }
@@ -172,7 +185,7 @@ export function compileAllResponseSchemas(): number {
   let compiled = 0;
   for (const [path, item] of Object.entries(openApiDocument.paths)) {
     for (const method of METHODS) {
-      const operation = item[method];
+      const operation = item[method] as OperationObject | undefined;
       if (!operation) continue;
       for (const [status, declared] of Object.entries(operation.responses)) {
         const { node, at } = follow(declared, pointer('paths', path, method, 'responses', status));

@@ -3,10 +3,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { openApiDocument } from '../../../src/api/openapi/document';
+import { z } from 'zod';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../../src/plugins/api-suite/server/src/contract/openapi';
+import { scraper } from '../../../src/plugins/api-suite/server/src/features/scrapers/validation/responses';
+import { scrapersApi } from '../../../src/plugins/api-suite/server/src/features/scrapers/validation/openapi';
 import { startApp, type TestApp } from '../../helpers/app';
 import { awayFromMinuteEdge, createPlan, issueKey, planId, type IssuedKey } from '../../helpers/keys';
-import { compileAllResponseSchemas, documentedOperations, expectResponseToMatchSpec, expectToMatchSchema, type SpecResponse } from '../../helpers/openapi';
+import { compileAllResponseSchemas, documentedOperations, expectResponseToMatchSpec, expectToMatchSchema, useOpenApiDocument, type SpecResponse } from '../../helpers/openapi';
 import { APP_DIR } from '../../helpers/paths';
 import { startSite, type TestSite } from '../../helpers/site';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
@@ -21,9 +24,12 @@ let admin: TestUser;
 let readKey: IssuedKey;
 let writeKey: IssuedKey;
 let freeKey: IssuedKey;
+let openApiDocument: OpenApiDocument;
 
 beforeAll(async () => {
   app = await startApp();
+  openApiDocument = (await app.request().get('/api/v1/openapi.json')).body as OpenApiDocument;
+  useOpenApiDocument(openApiDocument);
   alice = await registerUser(app);
   admin = await makeAdministrator(app, await registerUser(app));
   // The pro plan (100 requests a minute, public and private endpoints) keeps this file clear of
@@ -50,7 +56,7 @@ describe('the document', () => {
     const response = await app.request().get('/api/v1/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.body).toEqual(JSON.parse(JSON.stringify(openApiDocument)));
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(app.strapi.plugin('api-suite').service('openapi').document())));
     expect(response.body.openapi).toBe('3.1.0');
     expect(response.body.info).toMatchObject({ title: 'API business', version: '1.0.0' });
     check(response, 'GET', '/api/v1/openapi.json');
@@ -59,12 +65,22 @@ describe('the document', () => {
   it('has an operationId, a summary, tags and responses on every operation, and compiles with Ajv', () => {
     const ids = new Set<string>();
     for (const { method, path: template } of documentedOperations()) {
-      const operation = openApiDocument.paths[template][method.toLowerCase() as 'get'];
+      const operation = openApiDocument.paths[template][method.toLowerCase() as 'get'] as { operationId: string };
       expect(operation).toMatchObject({ operationId: expect.any(String), summary: expect.any(String), tags: expect.any(Array) });
       expect(ids.has(operation!.operationId)).toBe(false);
       ids.add(operation!.operationId);
     }
     expect(compileAllResponseSchemas()).toBeGreaterThan(30);
+  });
+
+  it('is generated from the zod schemas the routes answer in: a field of a schema is a field of the document', () => {
+    // The served component is the zod schema's own JSON Schema: every field, and nothing else.
+    expect(Object.keys(openApiDocument.components.schemas.Scraper.properties as object).sort()).toEqual(Object.keys(scraper.shape).sort());
+    // Change one schema and the document changes with it, through the same builder the app uses.
+    const changed = { ...scrapersApi, components: { ...scrapersApi.components, Scraper: scraper.extend({ colour: z.string().meta({ description: 'A new field.' }) }) } };
+    const document = buildOpenApiDocument({ title: 't', version: '1' }, [changed]);
+    expect((document.components.schemas.Scraper.properties as Record<string, unknown>).colour).toEqual({ type: 'string', description: 'A new field.' });
+    expect(document.components.schemas.Scraper.required).toContain('colour');
   });
 
   it('documents every /api/v1 route the app serves, and nothing it does not', () => {

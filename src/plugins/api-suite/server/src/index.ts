@@ -36,6 +36,8 @@ export function mergeFeatures(modules: FeatureModule[]) {
       admin: { type: 'admin' as const, routes: routesOf('admin') },
     },
     async register(context: { strapi: Core.Strapi }) {
+      const openapi = context.strapi.plugin(PLUGIN_ID).service('openapi') as { add(description: NonNullable<FeatureModule['api']>): void };
+      for (const module of modules) if (module.api) openapi.add(module.api);
       for (const module of modules) await module.register?.(context);
     },
     async bootstrap(context: { strapi: Core.Strapi }) {

@@ -13,6 +13,7 @@ import type { SalesReportsService } from './features/commerce/services/sales-rep
 import type { StripeService } from './features/commerce/services/stripe';
 import type { StripeEventsService } from './features/commerce/services/stripe-events';
 import type { HttpService } from './features/platform/services/http';
+import type { OpenApiService } from './features/platform/services/openapi';
 import type { PlatformService } from './features/platform/services/platform';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
@@ -26,6 +27,7 @@ import type { WebhooksService } from './features/webhooks/services/webhooks';
 export interface Services {
   platform: PlatformService;
   http: HttpService;
+  openapi: OpenApiService;
   consumers: ConsumersService;
   keys: KeysService;
   plans: PlansService;

@@ -1,3 +1,4 @@
+import type { ApiDescription } from '../contract/openapi';
 import type { Core } from '@strapi/strapi';
 
 export type Factory<T> = (context: { strapi: Core.Strapi }) => T;
@@ -37,6 +38,8 @@ export interface FeatureModule {
     'content-api'?: FeatureRoute[];
     admin?: FeatureRoute[];
   };
+  /** Its routes as the OpenAPI document shows them (zod schemas of requests and answers). */
+  api?: ApiDescription;
   /** Registered with the admin's permission system at bootstrap, before any feature's own bootstrap. */
   adminActions?: AdminAction[];
 }

@@ -18,6 +18,7 @@ import keys from './services/keys';
 import oauth from './services/oauth';
 import plans from './services/plans';
 import usage from './services/usage';
+import { accessApi } from './validation/openapi';
 
 /**
  * Who may call the API and how much: consumers and the administrator role, API keys with
@@ -81,6 +82,7 @@ const feature: FeatureModule = {
   middlewares: { access: accessMiddleware, 'access-guard': accessGuard },
   policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  api: accessApi,
   adminActions: [
     { uid: 'access.read', displayName: 'Read plans, keys and usage', subCategory: 'api access' },
     { uid: 'access.manage', displayName: 'Create and edit plans, issue and revoke keys', subCategory: 'api access' },

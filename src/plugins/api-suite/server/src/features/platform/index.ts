@@ -4,6 +4,8 @@ import health from './controllers/health';
 import { registerContentStatusBridge } from './content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import http from './services/http';
+import openapi from './services/openapi';
+import openapiController from './controllers/openapi';
 import platform from './services/platform';
 
 /** Shared infrastructure (jobs port, outbound client) and the plugin's health route. */
@@ -21,8 +23,8 @@ const feature: FeatureModule = {
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();
   },
-  services: { platform, http },
-  controllers: { health },
+  services: { platform, http, openapi },
+  controllers: { health, openapi: openapiController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
 };
 

@@ -7,6 +7,7 @@ import scrapersController from './controllers/scrapers';
 import { adminRoutes, contentApiRoutes } from './routes';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
+import { scrapersApi } from './validation/openapi';
 
 /**
  * Scraper control (contract section 4): registered scrapers crawled on demand and on schedule
@@ -36,6 +37,7 @@ const feature: FeatureModule = {
   services: { scrapers, 'scraper-runs': runs },
   controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  api: scrapersApi,
   adminActions: [
     { uid: 'scrapers.read', displayName: 'Read scrapers, runs and results', subCategory: 'scrapers' },
     { uid: 'scrapers.manage', displayName: 'Create, edit, delete, run and stop scrapers', subCategory: 'scrapers' },

@@ -7,6 +7,8 @@ export const contentApiRoutes: FeatureRoute[] = [
     handler: 'health.check',
     config: { auth: false },
   },
+  // Open to anyone (the access middleware lets this path through without credentials).
+  { method: 'GET', path: '/v1/openapi.json', handler: 'openapi.document', config: { auth: false, prefix: '' } },
 ];
 
 export const adminRoutes: FeatureRoute[] = [

@@ -8,7 +8,7 @@ import { validateSelectors } from '../crawler';
 const MAX_ID = 2_147_483_647;
 export const MAX_HEADERS = 20;
 export const MAX_PAGES_LIMIT = 10_000;
-export const RUN_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created'] as const;
+export { RUN_EVENTS } from './responses';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1000}$/;

@@ -1,0 +1,10 @@
+/**
+ * The plugin's HTTP contract as code: the zod schemas of what its routes answer, the types inferred
+ * from them, and the OpenAPI machinery. The admin panel (and any client in this repository)
+ * imports response types from here, never copies of them, so a changed field breaks their type
+ * check instead of their screen.
+ */
+export type { ApiDescription, Operation, OpenApiDocument, ResponseSpec, Security } from './openapi';
+export type { ContractKit } from './kit';
+export type { ApiKey, NewApiKey, Plan, UsageReport } from '../features/access/validation/responses';
+export type { Scraper, ScraperResult, ScraperRun } from '../features/scrapers/validation/responses';

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { guarded, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
+import { shared, type ApiDescription } from '../../../contract/openapi';
+import { createKeyBody, keyIdParam, listKeysQuery, usageQuery, usageStreamQuery } from './index';
+import * as answers from './responses';
+
+/** The account routes (`/api/v1/keys*`, `/api/v1/usage*`, `/api/v1/oauth/token`, `/api/v1/plans`) as the OpenAPI document shows them. */
+
+const usageDescription =
+  'Requests made with the caller\'s keys (or one of them) between `from` and `to`: the total, the count by status code, a time series with every bucket, and this month\'s quota.';
+
+const usageParameters = {
+  from: 'Start of the range, ISO 8601 with a time zone (default: 24 hours before `to`).',
+  to: 'End of the range, exclusive (default: now).',
+  granularity: 'Bucket size of `series`; the range may hold at most 1,500 buckets (else 400).',
+  key_id: "One of the caller's keys (any key for administrators; 404 otherwise). Default: all the caller's keys.",
+  interval: 'Seconds between events.',
+};
+
+export const accessApi: ApiDescription = {
+  tags: [
+    { name: 'Keys', description: 'API keys of the caller (of everyone, for administrators).' },
+    { name: 'Usage', description: 'Requests made with the caller\'s keys, and the monthly quota.' },
+    { name: 'OAuth', description: 'OAuth 2.0 client credentials for API keys.' },
+    { name: 'Plans', description: 'The price list: quotas and endpoints of each plan.' },
+  ],
+  components: {
+    Scope: answers.scope,
+    KeyStatus: answers.keyStatus,
+    ApiKey: answers.apiKey,
+    NewApiKey: answers.newApiKey,
+    KeyCreated: answers.keyCreated,
+    KeyList: answers.keyList,
+    Plan: answers.plan,
+    PlanList: answers.planList,
+    UsageReport: answers.usageReport,
+    UsageResponse: answers.usageResponse,
+    TokenRequest: answers.tokenRequest,
+    TokenResponse: answers.tokenResponse,
+  },
+  operations: [
+    {
+      method: 'post',
+      path: '/api/v1/keys',
+      operationId: 'createKey',
+      summary: 'Issue an API key',
+      description:
+        'The key is in the answer and nowhere else. New keys of non-administrators get the default plan; a key or OAuth token cannot mint a key with scopes it lacks. Unknown fields are refused (400); `plan_id` and `user_id` are for administrators (others get 403 `forbidden`; an unknown one is 422 `unknown_plan` / `unknown_user`).',
+      tags: ['Keys'],
+      security: 'write',
+      body: { required: false, json: createKeyBody },
+      responses: guarded({ '201': ok('The new key, with the key itself.', answers.keyCreated), '400': shared('BadRequest'), '422': shared('UnprocessableEntity') }),
+    },
+    {
+      method: 'get',
+      path: '/api/v1/keys',
+      operationId: 'listKeys',
+      summary: 'List API keys',
+      description: "The caller's keys, newest first; administrators see every consumer's keys and may filter with `user_id`.",
+      tags: ['Keys'],
+      security: 'read',
+      query: listKeysQuery,
+      parameterDescriptions: { user_id: 'Administrators: only this user\'s keys (ignored for others).' },
+      responses: guarded({ '200': ok('A page of keys.', answers.keyList), '400': shared('BadRequest') }),
+    },
+    {
+      method: 'delete',
+      path: '/api/v1/keys/{id}',
+      operationId: 'revokeKey',
+      summary: 'Revoke an API key',
+      description: 'The key stops working at once; its record is kept. Revoking twice is still 204; another consumer\'s key is 404.',
+      tags: ['Keys'],
+      security: 'write',
+      params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
+      responses: guarded({ '204': shared('NoContent'), '404': shared('NotFound') }),
+    },
+    {
+      method: 'get',
+      path: '/api/v1/usage',
+      operationId: 'getUsage',
+      summary: 'Usage of the caller\'s keys',
+      description: usageDescription,
+      tags: ['Usage'],
+      security: 'read',
+      query: usageQuery,
+      parameterDescriptions: usageParameters,
+      responses: guarded({ '200': ok('The usage report.', answers.usageResponse), '400': shared('BadRequest'), '404': shared('NotFound') }),
+    },
+    {
+      method: 'get',
+      path: '/api/v1/usage/stream',
+      operationId: 'streamUsage',
+      summary: 'Usage as Server-Sent Events',
+      description:
+        usageDescription +
+        '\n\nA `text/event-stream` that starts with a `retry:` field (the interval in milliseconds), then sends an `usage` event at once and every `interval` seconds until the client goes away:\n\n' +
+        '```\nid: 1\nevent: usage\ndata: {"total":12,"by_status":{"200":12},"series":[…],"month":{"used":12,"quota":1000,"remaining":988}}\n```\n\n' +
+        'Each event\'s `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.',
+      tags: ['Usage'],
+      security: 'read',
+      query: usageStreamQuery,
+      parameterDescriptions: usageParameters,
+      responses: guarded({
+        '200': {
+          description: 'The event stream; each `usage` event carries a `UsageReport` as JSON in its `data` field.',
+          headers: rateLimitHeaders,
+          content: { 'text/event-stream': { text: 'Server-Sent Events: `retry:`, then `event: usage` with `data:` a UsageReport.' } },
+        },
+        '400': shared('BadRequest'),
+        '404': shared('NotFound'),
+      }),
+    },
+    {
+      method: 'post',
+      path: '/api/v1/oauth/token',
+      operationId: 'issueToken',
+      summary: 'Exchange client credentials for an access token',
+      description:
+        'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): `client_id` is the key\'s, `client_secret` the full key. Errors follow RFC 6749 section 5.2. Answers are never cached.',
+      tags: ['OAuth'],
+      security: 'open',
+      body: { required: true, content: { 'application/json': answers.tokenRequest, 'application/x-www-form-urlencoded': answers.tokenRequest } },
+      responses: {
+        '200': {
+          description: 'An access token.',
+          headers: {
+            'Cache-Control': { description: 'Always `no-store`.', schema: { const: 'no-store' } },
+            Pragma: { description: 'Always `no-cache`.', schema: { const: 'no-cache' } },
+          },
+          json: answers.tokenResponse,
+        },
+        '400': {
+          description: '`invalid_request` (missing or malformed fields), `unsupported_grant_type`, or `invalid_scope` (a scope the key does not have).',
+          content: { 'application/json': oauthErrorBody },
+        },
+        '401': {
+          description: '`invalid_client`: unknown client, wrong secret, or a revoked or expired key.',
+          headers: { 'WWW-Authenticate': { description: 'The Basic challenge.', required: true, schema: { type: 'string', pattern: '^Basic ' } } },
+          content: { 'application/json': oauthErrorBody },
+        },
+      },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/plans',
+      operationId: 'listPlans',
+      summary: 'List plans',
+      description: 'The price list, cheapest first. Open to anyone.',
+      tags: ['Plans'],
+      security: 'open',
+      responses: { '200': { description: 'Every plan.', json: answers.planList } },
+    },
+  ],
+};

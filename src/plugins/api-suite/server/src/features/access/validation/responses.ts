@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { pageOf } from '../../../contract/common';
+
+/** What the access routes answer (keys, plans, usage, OAuth tokens): the one description behind the OpenAPI document and the admin's types. */
+
+const id = z.int().min(1);
+const dateTime = z.iso.datetime();
+
+export const scope = z.enum(['read', 'write']);
+export const keyStatus = z.enum(['active', 'revoked', 'expired']).meta({ description: '`expired` once `expires_at` has passed (also for a revoked key).' });
+const keyPrefix = z.string().length(8).regex(/^sk_/).meta({ description: 'The first 8 characters of the key.' });
+const clientId = z.string().regex(/^ci_[A-Za-z0-9]{24}$/).meta({ description: 'The OAuth client id of this key.' });
+
+export const apiKey = z
+  .object({
+    id,
+    name: z.string().nullable(),
+    key_prefix: keyPrefix,
+    client_id: clientId,
+    plan_id: z.int().nullable(),
+    user_id: z.int().nullable(),
+    scopes: z.array(scope).meta({ uniqueItems: true }),
+    status: keyStatus,
+    expires_at: dateTime.nullable(),
+    revoked_at: dateTime.nullable(),
+    created_at: dateTime,
+  })
+  .meta({ description: 'A key as listed: never the key itself.' });
+export type ApiKey = z.infer<typeof apiKey>;
+
+export const newApiKey = apiKey
+  .omit({ revoked_at: true })
+  .extend({ key: z.string().regex(/^sk_[A-Za-z0-9]{48}$/), scopes: z.array(scope).min(1).meta({ uniqueItems: true }) })
+  .meta({ description: 'A key just issued. `key` is shown here and never again (only its SHA-256 hash is stored).' });
+export type NewApiKey = z.infer<typeof newApiKey>;
+
+export const keyCreated = z.object({ data: newApiKey });
+export const keyList = pageOf(apiKey);
+
+export const plan = z.object({
+  id,
+  name: z.string(),
+  requests_per_month: z.int().min(-1).meta({ description: '-1 for unlimited.' }),
+  requests_per_minute: z.int().min(0),
+  endpoints: z
+    .array(z.string().regex(/^\S+ \S+$/))
+    .meta({ description: 'Resolved `"<METHOD> <path>"` entries; `*` stands for any method or for the rest of a path.', examples: [['GET /api/v1/articles*'], ['* *']] }),
+  price_monthly: z.number().min(0),
+});
+export type Plan = z.infer<typeof plan>;
+export const planList = z.object({ data: z.array(plan) });
+
+export const usageReport = z.object({
+  total: z.int().min(0),
+  by_status: z
+    .record(z.string().regex(/^[1-5][0-9]{2}$/), z.int().min(0))
+    .meta({ description: 'Requests by HTTP status code.', examples: [{ '200': 12, '429': 1 }] }),
+  series: z
+    .array(z.object({ t: dateTime.meta({ description: 'Start of the bucket.' }), count: z.int().min(0) }))
+    .meta({ description: 'Every bucket from `from` to `to`, zeros included.' }),
+  month: z
+    .object({
+      used: z.int().min(0),
+      quota: z.int().min(-1),
+      remaining: z.int().min(0).nullable().meta({ description: 'quota − used, or null when unlimited.' }),
+    })
+    .meta({ description: 'This calendar month (UTC) against the plans\' monthly quota, summed over the keys (-1 when any is unlimited).' }),
+});
+export type UsageReport = z.infer<typeof usageReport>;
+export const usageResponse = z.object({ data: usageReport });
+
+/**
+ * The token request as RFC 6749 section 4.4 has it. The token endpoint reads it by hand rather
+ * than with this schema, because every refusal must be an RFC error (`invalid_request`, …), not a
+ * validation_error; this schema is what the document shows.
+ */
+export const tokenRequest = z
+  .object({
+    grant_type: z.enum(['client_credentials']),
+    client_id: clientId.optional().meta({ description: 'The key\'s `client_id`.' }),
+    client_secret: z.string().optional().meta({ description: 'The full API key.' }),
+    scope: z.string().optional().meta({ description: 'Space-separated; a subset of the key\'s scopes (default: all of them).', examples: ['read', 'read write'] }),
+  })
+  .meta({ description: 'RFC 6749 section 4.4. The client may authenticate with HTTP Basic (`client_id:client_secret`) instead of the body fields, but not both.' });
+
+export const tokenResponse = z.object({
+  access_token: z.string().meta({ description: 'An HS256 JWT; stops working as soon as its key is revoked.' }),
+  token_type: z.literal('Bearer'),
+  expires_in: z.literal(3600),
+  scope: z.string().meta({ description: 'The granted scopes, space-separated.' }),
+});

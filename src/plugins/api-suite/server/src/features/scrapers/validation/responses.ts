@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { pageOf } from '../../../contract/common';
+
+/** The events a run publishes (and `POST /api/v1/webhooks` subscribes to). */
+export const RUN_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created'] as const;
+
+/** What the scraper routes answer: the one description behind the OpenAPI document and the admin's types. */
+
+const id = z.int().min(1);
+const dateTime = z.iso.datetime();
+
+export const scraperSelectors = z
+  .object({
+    item: z.string().min(1).optional(),
+    fields: z.record(z.string(), z.string().min(1)).meta({ minProperties: 1, maxProperties: 50 }),
+  })
+  .meta({
+    description:
+      'What to extract: with `item`, one result per element matching it, its fields relative to that element; without, one result per page. Each field is `"css"` (the text, trimmed) or `"css@attr"` (an attribute; `href` and `src` made absolute). Without any selectors each page yields `{ url, title }`.',
+  });
+
+export const scraper = z.object({
+  id,
+  name: z.string().min(1).max(200),
+  url: z.url(),
+  schedule: z.string().nullable().meta({ description: 'A cron expression: 5 fields (minute first) or 6 (second first).' }),
+  proxy_pool: z.string().nullable().meta({ description: 'A pool configured with `SCRAPER_PROXY_POOLS`.' }),
+  rate_limit: z.int().min(1).max(100).meta({ description: 'Requests a second, at most.' }),
+  headers: z.record(z.string(), z.string()),
+  max_pages: z.int().min(1).max(10_000),
+  follow_links: z.boolean().meta({ description: 'Follow links to the start URL\'s host.' }),
+  selectors: scraperSelectors.nullable(),
+  respect_robots_txt: z.boolean(),
+  status: z.enum(['idle', 'running']).meta({ description: '`running` while a run is pending or running.' }),
+  next_run_at: dateTime.nullable().meta({ description: 'The next tick of `schedule`; null without one.' }),
+  skipped_runs: z.int().min(0).meta({ description: 'Scheduled ticks that found a run in progress and started nothing.' }),
+  last_skipped_at: dateTime.nullable(),
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+export type Scraper = z.infer<typeof scraper>;
+
+export const runStatus = z.enum(['pending', 'running', 'completed', 'failed', 'stopped']);
+
+export const scraperRun = z.object({
+  id,
+  scraper_id: id,
+  status: runStatus,
+  trigger: z.enum(['manual', 'schedule']),
+  started_at: dateTime.nullable(),
+  finished_at: dateTime.nullable(),
+  items_collected: z.int().min(0),
+  pages_fetched: z.int().min(0).meta({ description: 'Pages that got an answer (robots.txt not counted).' }),
+  pages_failed: z.int().min(0).meta({ description: 'Pages after the start page that failed; they do not fail the run.' }),
+  error: z.string().nullable().meta({ description: 'Why a run failed: the start URL\'s answer or error, or `interrupted: …` when its process died.' }),
+  created_at: dateTime,
+});
+export type ScraperRun = z.infer<typeof scraperRun>;
+
+export const scraperResult = z.object({
+  id,
+  run_id: id,
+  url: z.string().meta({ description: 'The page the item came from.' }),
+  data: z.record(z.string(), z.unknown()).meta({ description: 'The selector fields (or `url` and `title`).' }),
+  created_at: dateTime,
+});
+export type ScraperResult = z.infer<typeof scraperResult>;
+
+export const scraperStatus = z.object({
+  id,
+  status: z.enum(['idle', ...runStatus.options]).meta({ description: 'The latest run\'s status, or `idle` before the first run.' }),
+  last_run: dateTime.nullable().meta({ description: 'When the latest run started (when it was asked for, while it is pending); null before the first run.' }),
+  items_count: z.int().min(0).meta({ description: 'The latest run\'s `items_collected`.' }),
+});
+
+export const runStarted = z.object({ run_id: id, status: z.literal('started') });
+export const runStopped = z.object({ run_id: id, status: z.literal('stopped') });
+
+export const runEventsWebhook = z
+  .object({
+    id: z.uuid(),
+    url: z.url(),
+    events: z.array(z.enum(RUN_EVENTS)),
+    secret: z.string().regex(/^[A-Za-z0-9]{32}$/),
+    created_at: dateTime,
+  })
+  .meta({ description: 'A webhook subscription (managed under `/api/webhooks/subscriptions`); the secret is shown here only.' });
+
+export const scraperList = pageOf(scraper);
+export const scraperRunList = pageOf(scraperRun);
+export const scraperResultList = pageOf(scraperResult);
