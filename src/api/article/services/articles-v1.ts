@@ -1,33 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { freeSlug } from '../../../lib/slug';
 import { v1Http } from '../../../lib/v1';
+import type { V1Article, V1Comment } from '../validation/responses';
 import { splitList, type ArticleInput, type ListQuery } from '../validation/v1';
 
 const ARTICLE = 'api::article.article';
 const AUTHOR = 'api::author.author';
 const COMMENT = 'api::comment.comment';
 
-export interface V1Article {
-  id: string;
-  title: string;
-  slug: string | null;
-  status: 'draft' | 'published' | 'archived';
-  excerpt: string | null;
-  body: string | null;
-  author_id: number | null;
-  createdAt: string;
-  updatedAt: string;
-  author?: { id: number; name: string } | null;
-  comments?: V1Comment[];
-}
-
-export interface V1Comment {
-  id: number;
-  body: string;
-  author_name: string | null;
-  article_id: string;
-  createdAt: string;
-}
+export type { V1Article, V1Comment };
 
 interface ArticleRow {
   id: number;

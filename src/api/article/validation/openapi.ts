@@ -1,57 +1,15 @@
 import { z } from 'zod';
 import type { ContractKit } from '../../../plugins/api-suite/server/src/contract/kit';
 import type { ApiDescription } from '../../../plugins/api-suite/server/src/contract/openapi';
-import { articleRef, commentsQuery, createBody, includeQuery, listQuery, patchBody, putBody, STATUSES } from './v1';
+import { article, articleList, articleResponse, articleStatus, authorSummary, comment, commentList, keysetMeta, offsetMeta } from './responses';
+import { articleRef, commentsQuery, createBody, includeQuery, listQuery, patchBody, putBody } from './v1';
 
 /**
  * `/api/v1/articles` as the OpenAPI document shows it: the zod schemas the routes validate with
- * (`./v1`) and answer in (below). The api-suite plugin assembles the document; it hands over its
+ * (`./v1`) and answer in (`./responses`). The api-suite plugin assembles the document; it hands over its
  * shared pieces (error responses, rate-limit headers) as `kit` at run time, since the host app is
  * compiled without the plugin's source.
  */
-
-const dateTime = z.iso.datetime();
-
-export const articleStatus = z.enum(STATUSES);
-
-export const authorSummary = z.object({ id: z.int().min(1), name: z.string() });
-
-export const comment = z.object({
-  id: z.int().min(1),
-  body: z.string(),
-  author_name: z.string().nullable(),
-  article_id: z.uuid().meta({ description: "The article's UUID." }),
-  createdAt: dateTime,
-});
-export type V1Comment = z.infer<typeof comment>;
-
-export const article = z.object({
-  id: z.uuid(),
-  title: z.string().max(200),
-  slug: z.string(),
-  status: articleStatus,
-  excerpt: z.string().nullable(),
-  body: z.string().nullable(),
-  author_id: z.int().nullable(),
-  createdAt: dateTime,
-  updatedAt: dateTime,
-  author: authorSummary.nullable().optional().meta({ description: 'Present with `include=author`; null when the article has no author.' }),
-  comments: z.array(comment).optional().meta({ description: 'Present with `include=comments`, oldest first.' }),
-});
-export type V1Article = z.infer<typeof article>;
-
-export const offsetMeta = z.object({ page: z.int().min(1), limit: z.int().min(1).max(100), total: z.int().min(0), pages: z.int().min(0) });
-export const keysetMeta = z.object({
-  limit: z.int().min(1).max(100),
-  next_after_id: z.uuid().nullable().meta({ description: 'The last item\'s id when `has_more`, else null: pass it as `after_id` for the next page.' }),
-  has_more: z.boolean(),
-});
-export const articleList = z.object({
-  data: z.array(article),
-  meta: z.union([offsetMeta, keysetMeta]).meta({ description: 'Offset paging by default; keyset paging when `after_id` is given.' }),
-});
-export const articleResponse = z.object({ data: article });
-export const commentList = z.object({ data: z.array(comment), meta: offsetMeta });
 
 const articleId = z.object({
   id: articleRef.meta({ description: "The article's UUID or its numeric id; anything else, or an unknown one, is 404." }),

@@ -1,11 +1,16 @@
 import { useFetchClient } from '@strapi/strapi/admin';
 import { useMemo } from 'react';
+import type * as Contract from '../../server/src/contract';
 import { PLUGIN_ID } from './pluginId';
 
 /**
  * The one typed client for the plugin's admin routes (`/api-suite/*`, server `routes.admin` of
  * each feature). Every call goes through the admin's fetch client, which sends the session's
  * token and refreshes it; failures throw its FetchError, read by `utils/errors`.
+ *
+ * Resources the public API also answers (scrapers, runs, results, keys, plans, usage) take their
+ * types from the server's contract (the zod schemas the routes answer in), extended by what the
+ * admin routes add; a field changed there breaks this type check, not the screen.
  */
 
 export interface Overview {
@@ -95,45 +100,12 @@ export type EventTypePatch = Partial<Pick<EventType, 'description' | 'example_pa
 
 /* Scrapers -------------------------------------------------------------------------------- */
 
-export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
+export type Run = Contract.ScraperRun;
+export type RunStatus = Run['status'];
+export type Selectors = NonNullable<Contract.Scraper['selectors']>;
 
-export interface Run {
-  id: number;
-  scraper_id: number;
-  status: RunStatus;
-  trigger: 'manual' | 'schedule';
-  started_at: string | null;
-  finished_at: string | null;
-  items_collected: number;
-  pages_fetched: number;
-  pages_failed: number;
-  error: string | null;
-  created_at: string | null;
-}
-
-export interface Selectors {
-  item?: string;
-  fields: Record<string, string>;
-}
-
-export interface Scraper {
-  id: number;
-  name: string;
-  url: string;
-  schedule: string | null;
-  proxy_pool: string | null;
-  rate_limit: number;
-  headers: Record<string, string>;
-  max_pages: number;
-  follow_links: boolean;
-  selectors: Selectors | null;
-  respect_robots_txt: boolean;
-  status: 'idle' | 'running';
-  next_run_at: string | null;
-  skipped_runs: number;
-  last_skipped_at: string | null;
-  created_at: string | null;
-  updated_at: string | null;
+/** A scraper as the admin routes answer it: the API's, with its owner and latest run. */
+export interface Scraper extends Contract.Scraper {
   owner: Consumer | null;
   latest_run: Run | null;
 }
@@ -152,23 +124,12 @@ export interface ScraperInput {
   respect_robots_txt: boolean;
 }
 
-export interface ScrapeResult {
-  id: number;
-  run_id: number;
-  url: string;
-  data: Record<string, unknown>;
-  created_at: string | null;
-}
+export type ScrapeResult = Contract.ScraperResult;
 
 /* Access ---------------------------------------------------------------------------------- */
 
-export interface Plan {
-  id: number;
-  name: string;
-  requests_per_month: number;
-  requests_per_minute: number;
-  endpoints: string[];
-  price_monthly: number;
+/** A plan as the admin routes answer it: the API's, with endpoints as stored (`@public`, …), the default flag and its number of keys. */
+export interface Plan extends Contract.Plan {
   is_default: boolean;
   keys: number;
 }
@@ -183,20 +144,10 @@ export interface PlanInput {
   is_default: boolean;
 }
 
-export type Scope = 'read' | 'write';
+export type Scope = Contract.ApiKey['scopes'][number];
 
-export interface ApiKey {
-  id: number;
-  name: string | null;
-  key_prefix: string;
-  client_id: string;
-  plan_id: number | null;
-  user_id: number | null;
-  scopes: Scope[];
-  status: 'active' | 'revoked' | 'expired';
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
+/** A key as the admin routes list it: the API's, with its user and plan. */
+export interface ApiKey extends Contract.ApiKey {
   user: Consumer | null;
   plan: { id: number; name: string } | null;
 }
@@ -213,11 +164,9 @@ export interface IssueKeyInput {
   scopes: Scope[];
 }
 
-export interface Usage {
-  total: number;
-  by_status: Record<string, number>;
-  series: Array<{ t: string; count: number }>;
-  month: { used: number; quota: number; remaining: number | null } | null;
+/** Usage as the admin routes answer it: the API's report, for one key or all, with its range. */
+export interface Usage extends Omit<Contract.UsageReport, 'month'> {
+  month: Contract.UsageReport['month'] | null;
   key_id: number | null;
   from: string;
   to: string;

@@ -210,6 +210,13 @@ export function toIso(value: unknown): string | null {
   return toDate(value)?.toISOString() ?? null;
 }
 
+/** A NOT NULL datetime column (a row's created_at): a missing or unreadable value is a fault, not null. */
+export function toIsoRequired(value: unknown, column: string): string {
+  const iso = toIso(value);
+  if (iso === null) throw new Error(`api-suite: the ${column} column held no date: ${String(value)}`);
+  return iso;
+}
+
 /** A JSON column: parsed already by pg, a string in SQLite. */
 export function fromJson<T>(value: unknown, fallback: T): T {
   if (value === null || value === undefined) return fallback;

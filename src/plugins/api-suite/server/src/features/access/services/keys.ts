@@ -4,6 +4,7 @@ import { notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
 import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from '../endpoints';
+import type { ApiKey } from '../validation/responses';
 
 export type Scope = 'read' | 'write';
 export type KeyStatus = 'active' | 'revoked' | 'expired';
@@ -21,19 +22,8 @@ export interface KeyEntry {
 }
 
 /** A key as the API shows it: never the key itself, never its hash. */
-export interface PublicKey {
-  id: number;
-  name: string | null;
-  key_prefix: string;
-  client_id: string;
-  plan_id: number | null;
-  user_id: number | null;
-  scopes: Scope[];
-  status: KeyStatus;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
+/** A key as the API answers it: the response schema's type, so the two cannot drift. */
+export type PublicKey = ApiKey;
 
 export interface IssueInput {
   userId: number;

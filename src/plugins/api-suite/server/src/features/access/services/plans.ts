@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { getConfig } from '../../../utils';
 import { resolveEndpoints } from '../endpoints';
+import type { Plan } from '../validation/responses';
 
 /** The three tiers every site starts with (contract section 5); editors change them in the admin panel. */
 export const DEFAULT_PLANS = [
@@ -10,14 +11,8 @@ export const DEFAULT_PLANS = [
   { name: 'enterprise', requests_per_month: -1, requests_per_minute: 1_000, endpoints: ['* *'], price_monthly: 499, is_default: false },
 ];
 
-export interface PublicPlan {
-  id: number;
-  name: string;
-  requests_per_month: number;
-  requests_per_minute: number;
-  endpoints: string[];
-  price_monthly: number;
-}
+/** A plan as `GET /api/v1/plans` answers it: the response schema's type. */
+export type PublicPlan = Plan;
 
 const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
   /** First boot: create the three tiers when no plan exists at all. */

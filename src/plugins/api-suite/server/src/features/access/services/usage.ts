@@ -3,6 +3,7 @@ import { UIDS } from '../../../constants';
 import { createMemoryQuotaCounter, createRedisQuotaCounter, type QuotaCounter } from '../quota';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
+import type { UsageReport as ContractUsageReport } from '../validation/responses';
 
 export type Granularity = 'minute' | 'hour' | 'day';
 
@@ -15,15 +16,9 @@ export interface UsageRecord {
   created_at: Date;
 }
 
-export interface UsageActivity {
-  total: number;
-  by_status: Record<string, number>;
-  series: Array<{ t: string; count: number }>;
-}
-
-export interface UsageReport extends UsageActivity {
-  month: { used: number; quota: number; remaining: number | null };
-}
+/** The report `GET /api/v1/usage` answers in `data`: the response schema's type. */
+export type UsageReport = ContractUsageReport;
+export type UsageActivity = Omit<UsageReport, 'month'>;
 
 /** Every key at once: the admin panel's view of the whole API's traffic. */
 export const ALL_KEYS = Symbol('all keys');

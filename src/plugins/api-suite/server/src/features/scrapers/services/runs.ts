@@ -1,12 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, fromJson, tableOf, toBool, toCount, toIso } from '../../../db';
+import { insertChunked, fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../../db';
 import type { Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import { crawl, type CrawlSummary } from '../crawler';
 import type { ScraperSelectors } from '../validation';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
+import type { ScraperResult, ScraperRun } from '../validation/responses';
 
 export const RUN_QUEUE = 'scraper-runs';
 const RUN_JOB = 'run';
@@ -387,11 +388,11 @@ interface ResultRow {
   created_at: unknown;
 }
 
-function presentResult(row: ResultRow) {
-  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), created_at: toIso(row.created_at) };
+function presentResult(row: ResultRow): ScraperResult {
+  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), created_at: toIsoRequired(row.created_at, 'created_at') };
 }
 
-export function presentRun(run: RunRow) {
+export function presentRun(run: RunRow): ScraperRun {
   return {
     id: run.id,
     scraper_id: run.scraper_id,
@@ -403,7 +404,7 @@ export function presentRun(run: RunRow) {
     pages_fetched: run.pages_fetched ?? 0,
     pages_failed: run.pages_failed ?? 0,
     error: run.error ?? null,
-    created_at: toIso(run.created_at),
+    created_at: toIsoRequired(run.created_at, 'created_at'),
   };
 }
 

@@ -2,9 +2,10 @@ import type { Core } from '@strapi/strapi';
 import { createTask } from 'node-cron';
 import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { fromJson, tableOf, toBool, toCount, toIso } from '../../../db';
+import { fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../../db';
 import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
+import type { Scraper } from '../validation/responses';
 
 export interface ScraperRow {
   id: number;
@@ -139,7 +140,8 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
       return count;
     },
 
-    present(row: ScraperRow) {
+    /** A scraper as the API answers it (typed by the response schema, so the two cannot drift). */
+    present(row: ScraperRow): Scraper {
       return {
         id: row.id,
         name: row.name,
@@ -156,8 +158,8 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         next_run_at: nextRunAt(row.schedule),
         skipped_runs: row.skipped_ticks ?? 0,
         last_skipped_at: toIso(row.last_skipped_at),
-        created_at: toIso(row.created_at),
-        updated_at: toIso(row.updated_at),
+        created_at: toIsoRequired(row.created_at, 'created_at'),
+        updated_at: toIsoRequired(row.updated_at, 'updated_at'),
       };
     },
   };
