@@ -59,11 +59,13 @@ describe('plan endpoints', () => {
 });
 
 describe('key status', () => {
-  it('is expired once expires_at has passed, and revoked wins over expired', () => {
+  it('is expired once expires_at has passed, and expired wins over revoked (verification checks expired first)', () => {
     const now = Date.UTC(2026, 0, 1);
     expect(effectiveStatus('active', null, now)).toBe('active');
     expect(effectiveStatus('active', now + 1, now)).toBe('active');
     expect(effectiveStatus('active', now, now)).toBe('expired');
-    expect(effectiveStatus('revoked', now - 1, now)).toBe('revoked');
+    expect(effectiveStatus('revoked', now - 1, now)).toBe('expired');
+    expect(effectiveStatus('revoked', now + 1, now)).toBe('revoked');
+    expect(effectiveStatus('revoked', null, now)).toBe('revoked');
   });
 });
