@@ -34,65 +34,19 @@ export interface Consumer {
 
 /* Webhooks -------------------------------------------------------------------------------- */
 
-export interface Subscription {
-  id: string;
-  consumer_id: string;
+/** A subscription as the admin routes answer it: the API's, with its consumer. */
+export interface Subscription extends Contract.Subscription {
   consumer: Consumer | null;
-  endpoint_url: string;
-  description: string;
-  events: string[];
-  is_active: boolean;
-  headers: Record<string, string>;
-  timeout_seconds: number;
-  created_at: string | null;
-  updated_at: string | null;
-  last_delivery_at: string | null;
-  failure_count: number;
-  disabled_at: string | null;
-  secret_rotated_at: string | null;
-  rotation_recommended: boolean;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'retrying' | 'cancelled';
+export type Delivery = Contract.Delivery;
+export type DeliveryStatus = Delivery['status'];
+export type Attempt = Contract.Attempt;
+export type DeliveryDetail = Contract.DeliveryDetail;
+export type TestOutcome = Contract.TestOutcome;
 
-export interface Delivery {
-  id: string;
-  subscription_id: string;
-  event_id: string;
-  event_type: string;
-  payload: unknown;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: string | null;
-  response_status: number | null;
-  created_at: string | null;
-  delivered_at: string | null;
-}
-
-export interface Attempt {
-  attempt: number;
-  at: string | null;
-  status_code: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  response_body: string | null;
-}
-
-export interface DeliveryDetail extends Omit<Delivery, 'attempts'> {
-  attempts: Attempt[];
-}
-
-export interface TestOutcome {
-  delivery_id: string;
-  delivered: boolean;
-  status_code: number | null;
-  duration_ms: number;
-}
-
-export interface EventType {
-  name: string;
-  description: string;
-  example_payload: unknown;
+/** An event type as the admin routes answer it: the API's, with whether it is switched on. */
+export interface EventType extends Contract.EventType {
   is_active: boolean;
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
-import { dialectOf, fromJson, insertRows, rowsOf, tableOf, toBool, toCount, toDate, toIso, updateMany, type Column } from '../../../db';
+import { dialectOf, fromJson, insertRows, rowsOf, tableOf, toBool, toCount, toDate, toIso, toIsoRequired, updateMany, type Column } from '../../../db';
 import type { Job, JobDefinition } from '../../../jobs';
 import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../outbound';
 import { getConfig, getService } from '../../../utils';
@@ -10,6 +10,7 @@ import { TEST_EVENT_TYPE } from '../event-catalog';
 import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../retry';
 import { signatureHeader } from '../signing';
 import type { DeliveryTarget } from './subscriptions';
+import type { Attempt, Delivery } from '../validation/responses';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 const DELIVER_JOB = 'deliver';
@@ -562,7 +563,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       return ((await knex()(table()).select('*').where({ uuid }).first()) as DeliveryRow | undefined) ?? null;
     },
 
-    async attemptsOf(uuid: string) {
+    async attemptsOf(uuid: string): Promise<Attempt[]> {
       const rows = (await knex()(attemptsTable())
         .select('attempt', 'at', 'status_code', 'duration_ms', 'error', 'response_body')
         .where({ delivery_uuid: uuid })
@@ -570,7 +571,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
         .orderBy('id', 'asc')) as Array<Omit<AttemptRecord, 'delivery_uuid' | 'at'> & { at: unknown }>;
       return rows.map((row) => ({
         attempt: row.attempt,
-        at: toIso(row.at),
+        at: toIsoRequired(row.at, 'at'),
         status_code: row.status_code ?? null,
         duration_ms: row.duration_ms ?? null,
         error: row.error ?? null,
@@ -578,7 +579,8 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       }));
     },
 
-    present(row: DeliveryRow, subscriptionUuid: string) {
+    /** A delivery as the API answers it (typed by the response schema, so the two cannot drift). */
+    present(row: DeliveryRow, subscriptionUuid: string): Delivery {
       return {
         id: row.uuid,
         subscription_id: subscriptionUuid,
@@ -589,7 +591,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
         attempts: row.attempts ?? 0,
         next_attempt_at: toIso(row.next_attempt_at),
         response_status: row.response_status ?? null,
-        created_at: toIso(row.created_at),
+        created_at: toIsoRequired(row.created_at, 'created_at'),
         delivered_at: toIso(row.delivered_at),
       };
     },

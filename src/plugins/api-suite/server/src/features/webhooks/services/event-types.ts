@@ -3,12 +3,10 @@ import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool } from '../../../db';
 import { EVENT_CATALOG, WILDCARD } from '../event-catalog';
+import type { EventType as ContractEventType } from '../validation/responses';
 
-export interface EventType {
-  name: string;
-  description: string;
-  example_payload: unknown;
-}
+/** An event type as `GET /api/webhooks/event-types` lists it: the response schema's type. */
+export type EventType = ContractEventType;
 
 export interface EventTypePatch {
   description?: string;

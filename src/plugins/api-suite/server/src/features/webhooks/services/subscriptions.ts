@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { fromJson, tableOf, toBool, toCount, toDate, toIso, type Knex } from '../../../db';
+import { fromJson, tableOf, toBool, toCount, toDate, toIso, toIsoRequired, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { createSecretBox, type SecretBox } from '../secret-box';
 import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from '../signing';
 import { WILDCARD } from '../event-catalog';
+import type { Subscription } from '../validation/responses';
 
 /** A subscription row as knex reads it. */
 export interface SubscriptionRow {
@@ -230,7 +231,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** The API's view of a subscription: never a secret. */
-    present(row: SubscriptionRow) {
+    /** A subscription as the API answers it (typed by the response schema, so the two cannot drift). */
+    present(row: SubscriptionRow): Subscription {
       const rotatedOrCreated = toDate(row.secret_rotated_at) ?? toDate(row.created_at);
       return {
         id: row.uuid,
@@ -241,8 +243,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         is_active: toBool(row.is_active),
         headers: fromJson<Record<string, string>>(row.headers, {}),
         timeout_seconds: row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
-        created_at: toIso(row.created_at),
-        updated_at: toIso(row.updated_at),
+        created_at: toIsoRequired(row.created_at, 'created_at'),
+        updated_at: toIsoRequired(row.updated_at, 'updated_at'),
         last_delivery_at: toIso(row.last_delivery_at),
         failure_count: row.failure_count ?? 0,
         disabled_at: toIso(row.disabled_at),

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * What the webhook routes answer: the one description behind the services' presenters and the
+ * admin's types (and, next, the OpenAPI document's `/api/webhooks` part).
+ */
+
+const dateTime = z.iso.datetime();
+
+export const subscription = z.object({
+  id: z.uuid(),
+  consumer_id: z.uuid(),
+  endpoint_url: z.url(),
+  description: z.string(),
+  events: z.array(z.string()),
+  is_active: z.boolean(),
+  headers: z.record(z.string(), z.string()),
+  timeout_seconds: z.int().min(1).max(30),
+  created_at: dateTime,
+  updated_at: dateTime,
+  last_delivery_at: dateTime.nullable(),
+  failure_count: z.int().min(0),
+  disabled_at: dateTime.nullable(),
+  secret_rotated_at: dateTime.nullable(),
+  rotation_recommended: z.boolean().meta({ description: 'True once the secret is older than the recommended 90 days.' }),
+});
+export type Subscription = z.infer<typeof subscription>;
+
+export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'retrying', 'cancelled']);
+
+export const delivery = z.object({
+  id: z.uuid().meta({ description: 'Also the `webhook-id` header, stable across retries.' }),
+  subscription_id: z.uuid(),
+  event_id: z.string(),
+  event_type: z.string(),
+  payload: z.unknown().meta({ description: 'The published payload: the body\'s `data`.' }),
+  status: deliveryStatus,
+  attempts: z.int().min(0),
+  next_attempt_at: dateTime.nullable().meta({ description: 'Null when no further attempt is scheduled.' }),
+  response_status: z.int().nullable(),
+  created_at: dateTime,
+  delivered_at: dateTime.nullable(),
+});
+export type Delivery = z.infer<typeof delivery>;
+
+export const attempt = z.object({
+  attempt: z.int().min(1),
+  at: dateTime,
+  status_code: z.int().nullable(),
+  duration_ms: z.int().min(0).nullable(),
+  error: z.string().nullable(),
+  response_body: z.string().nullable().meta({ description: 'The first characters of the receiver\'s answer.' }),
+});
+export type Attempt = z.infer<typeof attempt>;
+
+export const deliveryDetail = delivery.omit({ attempts: true }).extend({ attempts: z.array(attempt) });
+export type DeliveryDetail = z.infer<typeof deliveryDetail>;
+
+export const testOutcome = z.object({
+  delivery_id: z.uuid(),
+  delivered: z.boolean(),
+  status_code: z.int().nullable(),
+  duration_ms: z.int().min(0),
+});
+export type TestOutcome = z.infer<typeof testOutcome>;
+
+export const eventType = z.object({ name: z.string(), description: z.string(), example_payload: z.unknown() });
+export type EventType = z.infer<typeof eventType>;
