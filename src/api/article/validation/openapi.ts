@@ -30,6 +30,14 @@ const listParameters = {
 
 export function articlesApi({ guarded, ok, shared }: ContractKit): ApiDescription {
   const tags = ['Articles'];
+  // PUT and PATCH answer alike.
+  const changed = guarded({
+    '200': ok('The article as it now is.', articleResponse),
+    '400': shared('BadRequest'),
+    '404': shared('NotFound'),
+    '409': shared('Conflict'),
+    '422': shared('UnprocessableEntity'),
+  });
   return {
     tags: [{ name: 'Articles', description: 'Editorial articles and their comments.' }],
     components: {
@@ -90,13 +98,7 @@ export function articlesApi({ guarded, ok, shared }: ContractKit): ApiDescriptio
         security: 'write',
         params: articleId,
         body: { required: true, json: putBody },
-        responses: guarded({
-          '200': ok('The article as it now is.', articleResponse),
-          '400': shared('BadRequest'),
-          '404': shared('NotFound'),
-          '409': shared('Conflict'),
-          '422': shared('UnprocessableEntity'),
-        }),
+        responses: changed,
       },
       {
         method: 'patch',
@@ -108,13 +110,7 @@ export function articlesApi({ guarded, ok, shared }: ContractKit): ApiDescriptio
         security: 'write',
         params: articleId,
         body: { required: true, json: patchBody },
-        responses: guarded({
-          '200': ok('The article as it now is.', articleResponse),
-          '400': shared('BadRequest'),
-          '404': shared('NotFound'),
-          '409': shared('Conflict'),
-          '422': shared('UnprocessableEntity'),
-        }),
+        responses: changed,
       },
       {
         method: 'delete',
