@@ -11,6 +11,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { awayFromMinuteEdge, createPlan, issueKey, planId, type IssuedKey } from '../../helpers/keys';
 import { compileAllResponseSchemas, documentedOperations, expectResponseToMatchSpec, expectToMatchSchema, useOpenApiDocument, type SpecResponse } from '../../helpers/openapi';
 import { APP_DIR } from '../../helpers/paths';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSite, type TestSite } from '../../helpers/site';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
@@ -83,10 +84,10 @@ describe('the document', () => {
     expect(document.components.schemas.Scraper.required).toContain('colour');
   });
 
-  it('documents every /api/v1 route the app serves, and nothing it does not', () => {
+  it('documents every /api/v1 and /api/webhooks route the app serves, and nothing it does not', () => {
     const served = new Set<string>();
     for (const layer of app.strapi.server.listRoutes() as Array<{ path: string; methods: string[] }>) {
-      if (!layer.path.startsWith('/api/v1/')) continue;
+      if (!layer.path.startsWith('/api/v1/') && !layer.path.startsWith('/api/webhooks/')) continue;
       const template = layer.path.replace(/:(\w+)/g, '{$1}');
       for (const method of layer.methods) if (method !== 'HEAD') served.add(`${method} ${template}`);
     }
@@ -430,3 +431,48 @@ function firstEvent(url: string, headers: Record<string, string>): Promise<{ sta
     });
   });
 }
+
+describe('webhooks', () => {
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  it('every /api/webhooks route answers as documented, refusals in the flat shape included', async () => {
+    const key = writeKey.key;
+    const post = (path: string, body?: object) => app.request().post(path).set('X-API-Key', key).send(body);
+    expect(check(await post('/api/webhooks/subscriptions', { endpoint_url: 'nope', events: [] }), 'POST', '/api/webhooks/subscriptions').status).toBe(400);
+    expect(check(await post('/api/webhooks/subscriptions', { endpoint_url: `${receiver.url}/x`, events: ['no.such'] }), 'POST', '/api/webhooks/subscriptions').status).toBe(422);
+    const created = check(await post('/api/webhooks/subscriptions', { endpoint_url: `${receiver.url}/doc`, events: ['*'] }), 'POST', '/api/webhooks/subscriptions');
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const get = (path: string) => app.request().get(path).set('X-API-Key', key);
+    expect(check(await get('/api/webhooks/subscriptions'), 'GET', '/api/webhooks/subscriptions').status).toBe(200);
+    expect(check(await get(`/api/webhooks/subscriptions/${id}`), 'GET', '/api/webhooks/subscriptions/{id}').status).toBe(200);
+    expect(check(await get('/api/webhooks/subscriptions/00000000-0000-4000-8000-000000000000'), 'GET', '/api/webhooks/subscriptions/{id}').status).toBe(404);
+    const patched = await app.request().patch(`/api/webhooks/subscriptions/${id}`).set('X-API-Key', key).send({ description: 'documented' });
+    expect(check(patched, 'PATCH', '/api/webhooks/subscriptions/{id}').status).toBe(200);
+    expect(check(await post(`/api/webhooks/subscriptions/${id}/test`), 'POST', '/api/webhooks/subscriptions/{id}/test').status).toBe(200);
+    expect(check(await post(`/api/webhooks/subscriptions/${id}/rotate-secret`), 'POST', '/api/webhooks/subscriptions/{id}/rotate-secret').status).toBe(200);
+    const deliveries = check(await get(`/api/webhooks/subscriptions/${id}/deliveries`), 'GET', '/api/webhooks/subscriptions/{id}/deliveries');
+    expect(deliveries.body.data.length).toBeGreaterThan(0);
+    const deliveryId = deliveries.body.data[0].id as string;
+    expect(check(await get(`/api/webhooks/deliveries/${deliveryId}`), 'GET', '/api/webhooks/deliveries/{id}').body.attempts.length).toBeGreaterThan(0);
+    expect(check(await post(`/api/webhooks/deliveries/${deliveryId}/retry`), 'POST', '/api/webhooks/deliveries/{id}/retry').status).toBe(202);
+    expect(check(await get('/api/webhooks/event-types'), 'GET', '/api/webhooks/event-types').status).toBe(200);
+    // Publishing: a consumer is refused in the flat shape, an administrator publishes one event and a batch.
+    const refused = check(await post('/api/webhooks/events', { type: 'order.paid', payload: {} }), 'POST', '/api/webhooks/events');
+    expect(refused.status).toBe(403);
+    const asAdmin = (body: object) => app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send(body);
+    expect(check(await asAdmin({ type: 'order.paid', payload: { id: 'x' } }), 'POST', '/api/webhooks/events').status).toBe(202);
+    expect(check(await asAdmin({ events: [{ type: 'order.paid', payload: {} }] }), 'POST', '/api/webhooks/events').status).toBe(202);
+    expect(check(await asAdmin({ type: 'no.such', payload: {} }), 'POST', '/api/webhooks/events').status).toBe(422);
+    expect(check(await asAdmin({ nope: true }), 'POST', '/api/webhooks/events').status).toBe(400);
+    expect(check(await app.request().delete(`/api/webhooks/subscriptions/${id}`).set('X-API-Key', key), 'DELETE', '/api/webhooks/subscriptions/{id}').status).toBe(204);
+  });
+});

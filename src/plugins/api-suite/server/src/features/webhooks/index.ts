@@ -15,6 +15,7 @@ import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
 import webhooks from './services/webhooks';
 import { generateSecret } from './signing';
+import { webhooksApi } from './validation/openapi';
 
 /**
  * Signed webhook subscriptions and the delivery engine (contract section 3): publishing writes
@@ -91,6 +92,7 @@ const feature: FeatureModule = {
     'admin-webhooks': adminController,
   },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
+  api: webhooksApi,
   adminActions: [
     { uid: 'webhooks.read', displayName: 'Read subscriptions, deliveries and event types', subCategory: 'webhooks' },
     { uid: 'webhooks.manage', displayName: 'Test, retry, re-enable and edit event types', subCategory: 'webhooks' },

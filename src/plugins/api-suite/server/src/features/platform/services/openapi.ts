@@ -14,10 +14,10 @@ const INFO = {
   title: 'API business',
   version: '1.0.0',
   description:
-    'The versioned API of the site: articles, scrapers, and the account routes behind API keys (keys, usage, OAuth client credentials, plans).\n\n' +
+    'The versioned API of the site: articles, scrapers, the account routes behind API keys (keys, usage, OAuth client credentials, plans), and signed webhook subscriptions (`/api/webhooks`).\n\n' +
     'Credentials: an API key (`X-API-Key`, `Authorization: Bearer sk_…` or `?api_key=`), an OAuth access token, or a users-permissions JWT. API keys need the `read` scope for GET and HEAD and `write` for everything else; their plan limits the endpoints, the requests a minute and the requests a month. ' +
     'Every key-authenticated answer carries the `X-RateLimit-*` headers and the IETF `RateLimit-Policy` / `RateLimit` fields.\n\n' +
-    'Errors are `{ "error": { "code", "message", "details"? } }`, except on the token endpoint, which answers RFC 6749 errors. Request bodies are flat JSON objects.',
+    'Errors are `{ "error": { "code", "message", "details"? } }`, except on the token endpoint, which answers RFC 6749 errors, and on the webhook routes\' own refusals, which are `{ "error": "<message>", "code", …extra }`. Request bodies are flat JSON objects.',
   license: { name: 'MIT', identifier: 'MIT' },
 };
 

@@ -122,3 +122,6 @@ export const eventTypeUpdateBody = z
   .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
 
 export const eventTypeNameParam = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/);
+
+/** The publish body as the OpenAPI document shows it: one event, or a batch (parsed by `parsePublishBody`). */
+export const publishBody = z.union([event, batch]);

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import { errorBody, pageOf, rateLimitHeaders } from '../../../contract/common';
+import { schemaRef, shared, type ApiDescription, type JsonObject, type ResponseSpec, type SharedResponse } from '../../../contract/openapi';
+import { createSubscriptionBody, deliveriesQuery, listQuery, publishBody, updateSubscriptionBody, uuidParam } from './index';
+import * as answers from './responses';
+
+/**
+ * The webhook routes (`/api/webhooks/*`) as the OpenAPI document shows them. Their own refusals
+ * use the flat `{ error, code, …extra }` body; the key middleware's (401, 403, 429) keep the
+ * `/api/v1` shape on every route it guards, as everywhere.
+ */
+
+export const webhooksErrorBody = z
+  .looseObject({ error: z.string().meta({ description: 'What went wrong.' }), code: z.string().regex(/^[a-z0-9]+(_[a-z0-9]+)*$/) })
+  .meta({
+    description:
+      'The `/api/webhooks` error body: `{ "error": "<message>", "code", …extra }`. A 422 on unknown events adds `invalid_events`; a 400 lists every bad field in `details`.',
+  });
+
+const flatError = (description: string): JsonObject => ({
+  description,
+  headers: rateLimitHeaders,
+  content: { 'application/json': { schema: schemaRef('WebhooksError') } },
+});
+
+/** The key middleware's refusals, then the route's own in the flat shape. */
+const guarded = (responses: Record<string, ResponseSpec | SharedResponse>): Record<string, ResponseSpec | SharedResponse> => ({
+  ...responses,
+  '401': shared('Unauthorized'),
+  '403': responses['403'] ?? shared('Forbidden'),
+  '429': shared('TooManyRequests'),
+});
+
+const ok = (description: string, json: z.ZodType): ResponseSpec => ({ description, json, headers: rateLimitHeaders });
+
+const subscriptionId = z.object({ id: uuidParam.meta({ description: 'The subscription\'s id; another consumer\'s is 404.' }) });
+const deliveryId = z.object({ id: uuidParam.meta({ description: 'The delivery\'s id (its `webhook-id`).' }) });
+const tags = ['Webhooks'];
+
+const created = z.object({
+  id: z.uuid(),
+  endpoint_url: z.url(),
+  events: z.array(z.string()),
+  secret: z.string().regex(/^[A-Za-z0-9]{32}$/).meta({ description: 'Shown here and at rotation only.' }),
+  created_at: z.iso.datetime(),
+  test_sent: z.literal(true),
+});
+const rotated = z.object({ secret: z.string().regex(/^[A-Za-z0-9]{32}$/), valid_until: z.iso.datetime().meta({ description: 'Until when the previous secret still signs.' }), note: z.string() });
+const retried = z.object({ delivery_id: z.uuid(), status: z.literal('queued') });
+const subscriptionList = pageOf(answers.subscription);
+const deliveryList = pageOf(answers.delivery);
+const published = z.union([
+  z.object({ event_id: z.string(), deliveries: z.int().min(0) }),
+  z.object({ event_ids: z.array(z.string()), deliveries: z.int().min(0) }),
+]);
+
+export const webhooksApi: ApiDescription = {
+  tags: [{ name: 'Webhooks', description: 'Signed webhook subscriptions of the caller, their deliveries, and publishing events.' }],
+  components: {
+    WebhooksError: webhooksErrorBody,
+    Subscription: answers.subscription,
+    SubscriptionCreated: created,
+    SubscriptionList: subscriptionList,
+    DeliveryList: deliveryList,
+    Delivery: answers.delivery,
+    DeliveryAttempt: answers.attempt,
+    DeliveryDetail: answers.deliveryDetail,
+    TestOutcome: answers.testOutcome,
+    EventType: answers.eventType,
+  },
+  extra: {
+    responses: {
+      WebhooksBadRequest: flatError('Invalid input (`validation_error`), every bad field in `details`.'),
+      WebhooksNotFound: flatError('Unknown, or another consumer\'s (`not_found`).'),
+      WebhooksUnprocessable: flatError('Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or an address the server may not reach (`endpoint_not_allowed`).'),
+    },
+  },
+  operations: [
+    {
+      method: 'post',
+      path: '/api/webhooks/subscriptions',
+      operationId: 'createSubscription',
+      summary: 'Subscribe an endpoint to events',
+      description: 'The secret is in the answer and at rotation only. A signed `webhook.test` event is queued at once; the reachability probe never delays the answer.',
+      tags,
+      security: 'write',
+      body: { required: true, json: createSubscriptionBody },
+      responses: guarded({ '201': ok('The subscription, with its secret.', created), '400': shared('WebhooksBadRequest'), '422': shared('WebhooksUnprocessable') }),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/subscriptions',
+      operationId: 'listSubscriptions',
+      summary: 'List the caller\'s subscriptions',
+      tags,
+      security: 'read',
+      query: listQuery,
+      responses: guarded({ '200': ok('A page of subscriptions.', subscriptionList), '400': shared('WebhooksBadRequest') }),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/subscriptions/{id}',
+      operationId: 'getSubscription',
+      summary: 'One subscription',
+      tags,
+      security: 'read',
+      params: subscriptionId,
+      responses: guarded({ '200': ok('The subscription.', answers.subscription), '404': shared('WebhooksNotFound') }),
+    },
+    {
+      method: 'patch',
+      path: '/api/webhooks/subscriptions/{id}',
+      operationId: 'updateSubscription',
+      summary: 'Change a subscription',
+      description: '`is_active: true` re-enables a disabled subscription with `failure_count` 0.',
+      tags,
+      security: 'write',
+      params: subscriptionId,
+      body: { required: true, json: updateSubscriptionBody },
+      responses: guarded({ '200': ok('The subscription.', answers.subscription), '400': shared('WebhooksBadRequest'), '404': shared('WebhooksNotFound'), '422': shared('WebhooksUnprocessable') }),
+    },
+    {
+      method: 'delete',
+      path: '/api/webhooks/subscriptions/{id}',
+      operationId: 'deleteSubscription',
+      summary: 'Delete a subscription',
+      tags,
+      security: 'write',
+      params: subscriptionId,
+      responses: guarded({ '204': shared('NoContent'), '404': shared('WebhooksNotFound') }),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/subscriptions/{id}/test',
+      operationId: 'testSubscription',
+      summary: 'Send a signed test event now',
+      description: 'Sent at once and recorded as a delivery; not retried.',
+      tags,
+      security: 'write',
+      params: subscriptionId,
+      responses: guarded({ '200': ok('How the test went.', answers.testOutcome), '404': shared('WebhooksNotFound') }),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/subscriptions/{id}/rotate-secret',
+      operationId: 'rotateSubscriptionSecret',
+      summary: 'Rotate the signing secret',
+      description: 'For 10 minutes every delivery carries both signatures, the new one first.',
+      tags,
+      security: 'write',
+      params: subscriptionId,
+      responses: guarded({ '200': ok('The new secret, shown once.', rotated), '404': shared('WebhooksNotFound') }),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/subscriptions/{id}/deliveries',
+      operationId: 'listDeliveries',
+      summary: 'A subscription\'s deliveries',
+      description: 'Newest first.',
+      tags,
+      security: 'read',
+      params: subscriptionId,
+      query: deliveriesQuery,
+      responses: guarded({
+        '200': ok('A page of deliveries.', deliveryList),
+        '400': shared('WebhooksBadRequest'),
+        '404': shared('WebhooksNotFound'),
+      }),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/deliveries/{id}',
+      operationId: 'getDelivery',
+      summary: 'One delivery with its payload and attempts',
+      tags,
+      security: 'read',
+      params: deliveryId,
+      responses: guarded({ '200': ok('The delivery.', answers.deliveryDetail), '404': shared('WebhooksNotFound') }),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/deliveries/{id}/retry',
+      operationId: 'retryDelivery',
+      summary: 'Send a delivery again',
+      description: 'Queued with the same `webhook-id`. A disabled subscription is 409 `subscription_inactive`.',
+      tags,
+      security: 'write',
+      params: deliveryId,
+      responses: guarded({ '202': ok('Queued.', retried), '404': shared('WebhooksNotFound'), '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: webhooksErrorBody } }),
+    },
+    {
+      method: 'get',
+      path: '/api/webhooks/event-types',
+      operationId: 'listEventTypes',
+      summary: 'The event types one may subscribe to',
+      description: 'The active ones, each with an example payload. `*` subscribes to every type.',
+      tags,
+      security: 'read',
+      responses: guarded({ '200': ok('Every active event type.', z.object({ data: z.array(answers.eventType) })) }),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/events',
+      operationId: 'publishEvents',
+      summary: 'Publish an event, or a batch of up to 1,000',
+      description: 'Administrators only. One delivery per active subscription whose events hold the type or `*`; publishing never waits for a delivery.',
+      tags,
+      security: 'write',
+      body: { required: true, json: publishBody },
+      responses: guarded({
+        '202': ok('The event ids and the number of deliveries created.', published),
+        '400': shared('WebhooksBadRequest'),
+        '403': {
+          description: 'The key middleware\'s refusals (`/api/v1` shape), or a caller who is not an administrator (`forbidden`, flat shape).',
+          headers: rateLimitHeaders,
+          content: { 'application/json': z.union([errorBody, webhooksErrorBody]) },
+        },
+        '422': shared('WebhooksUnprocessable'),
+      }),
+    },
+  ],
+};
