@@ -1,6 +1,5 @@
 import type { Core } from '@strapi/strapi';
 import type { OpenApiService } from './plugins/api-suite/server/src/features/platform/services/openapi';
-import { registerContentWebhook } from './bootstrap/content-webhook';
 import { seedDemoData } from './bootstrap/demo-data';
 import { grantPublicReadOnce } from './bootstrap/public-permissions';
 import { articlesApi } from './api/article/validation/openapi';
@@ -8,7 +7,6 @@ import { enforceVisibility } from './lib/visibility';
 
 export default {
   register({ strapi }: { strapi: Core.Strapi }) {
-    registerContentWebhook(strapi);
     enforceVisibility(strapi);
     // The articles' routes in the plugin's OpenAPI document (GET /api/v1/openapi.json).
     (strapi.plugin('api-suite').service('openapi') as OpenApiService).add(articlesApi);

@@ -132,6 +132,17 @@ export const configSchema = z
       })
       .strict(),
     frontendOrigin: z.string().url(),
+    /** Where committed content changes are announced (`CONTENT_WEBHOOK_URL`); none: off. */
+    contentWebhookUrl: z
+      .string()
+      .refine((value) => {
+        try {
+          return ['http:', 'https:'].includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, 'CONTENT_WEBHOOK_URL must be an absolute http: or https: URL')
+      .optional(),
   })
   .strict();
 
@@ -205,6 +216,7 @@ export default {
       defaultCollections: ['articles', 'products'],
     },
     frontendOrigin: frontendOriginOf(env),
+    contentWebhookUrl: env('CONTENT_WEBHOOK_URL')?.trim() || undefined,
   }),
   validator(config: unknown): void {
     const result = configSchema.safeParse(config);

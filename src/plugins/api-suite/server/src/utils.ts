@@ -12,6 +12,7 @@ import type { OrdersService } from './features/commerce/services/orders';
 import type { SalesReportsService } from './features/commerce/services/sales-reports';
 import type { StripeService } from './features/commerce/services/stripe';
 import type { StripeEventsService } from './features/commerce/services/stripe-events';
+import type { ContentChangesService } from './features/platform/services/content-changes';
 import type { HttpService } from './features/platform/services/http';
 import type { OpenApiService } from './features/platform/services/openapi';
 import type { PlatformService } from './features/platform/services/platform';
@@ -27,6 +28,7 @@ import type { WebhooksService } from './features/webhooks/services/webhooks';
 export interface Services {
   platform: PlatformService;
   http: HttpService;
+  'content-changes': ContentChangesService;
   openapi: OpenApiService;
   consumers: ConsumersService;
   keys: KeysService;

@@ -3,6 +3,8 @@ import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
 import { registerContentStatusBridge } from './content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
+import contentChanges from './services/content-changes';
+import { contentWebhookListener } from './services/content-webhook';
 import http from './services/http';
 import openapi from './services/openapi';
 import openapiController from './controllers/openapi';
@@ -13,6 +15,10 @@ const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {
     registerContentStatusBridge(strapi);
+    // The one subscriber to content changes; the webhooks feature and the content-change webhook listen to it.
+    getService(strapi, 'content-changes').subscribe();
+    const contentWebhookUrl = getConfig(strapi).contentWebhookUrl;
+    if (contentWebhookUrl) getService(strapi, 'content-changes').listen(contentWebhookListener(strapi, contentWebhookUrl));
     if (getConfig(strapi).outbound.allowPrivate) {
       strapi.log.warn(
         '[api-suite] OUTBOUND_ALLOW_PRIVATE is on: webhook endpoints and scraper URLs may reach loopback and private addresses. ' +
@@ -23,7 +29,7 @@ const feature: FeatureModule = {
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();
   },
-  services: { platform, http, openapi },
+  services: { platform, http, openapi, 'content-changes': contentChanges },
   controllers: { health, openapi: openapiController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
 };

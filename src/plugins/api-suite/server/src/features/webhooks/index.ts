@@ -3,13 +3,13 @@ import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
-import { registerContentEvents } from './content-events';
 import contentTypes from './content-types';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
 import eventsController from './controllers/events';
 import subscriptionsController from './controllers/subscriptions';
 import { adminRoutes, contentApiRoutes } from './routes';
+import { contentEventsListener } from './services/content-events';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
@@ -25,7 +25,8 @@ import { webhooksApi } from './validation/openapi';
 const feature: FeatureModule = {
   name: 'webhooks',
   register({ strapi }) {
-    registerContentEvents(strapi);
+    const listener = contentEventsListener(strapi);
+    if (listener) getService(strapi, 'content-changes').listen(listener);
   },
   async bootstrap({ strapi }) {
     const resyncAfterCommit = (id: number | undefined) =>

@@ -2,7 +2,7 @@ import type { Core, UID } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { productPayload } from '../../webhooks/content-events';
+import { productPayload } from './product-payload';
 import type { OrderStatus } from '../content-types';
 
 export interface OrderItem {

@@ -1,0 +1,121 @@
+import type { Core, UID } from '@strapi/strapi';
+
+/**
+ * The one subscriber to content changes: a single document-service middleware that notes each
+ * change of a watched document and, once the change is committed, hands the changes to the
+ * listeners that watch them. The webhook event publisher (article and product events) and the
+ * content-change webhook (`CONTENT_WEBHOOK_URL`) are its listeners, so both see the same changes
+ * at the same moment, whatever made them (the v1 API, the Content Manager, a script), and a save
+ * that is rolled back announces nothing to either.
+ */
+
+export type Row = Record<string, unknown> & { id?: number; documentId?: string };
+
+export interface ContentChange {
+  uid: string;
+  /** The document-service action: create, clone, update, delete, publish, unpublish. */
+  action: string;
+  documentId: string;
+  /** The document as it was before the change, read inside its transaction (listeners that ask for fields only). */
+  before: Row | null;
+  /** The document as the change left it, read inside its transaction (null after a delete). */
+  after: Row | null;
+}
+
+export interface ContentListener {
+  /** For the logs. */
+  name: string;
+  watches(uid: string, action: string): boolean;
+  /** Fields to read before and after the change, inside its transaction; none: the listener reads for itself. */
+  fields?(uid: string): string[] | undefined;
+  /** The committed changes of one transaction, in order; called on a later turn of the event loop. */
+  committed(changes: ContentChange[]): void;
+}
+
+const ACTIONS = new Set(['create', 'clone', 'update', 'delete', 'publish', 'unpublish']);
+
+const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const listeners: ContentListener[] = [];
+  // One batch per outer transaction: a save made of several document calls (the admin panel's
+  // "save and publish" is an update then a publish in one transaction) is handed over at once.
+  const batches = new WeakMap<object, Array<{ change: ContentChange; to: ContentListener[] }>>();
+
+  const handOver = (entries: Array<{ change: ContentChange; to: ContentListener[] }>) => {
+    for (const listener of listeners) {
+      const changes = entries.filter((entry) => entry.to.includes(listener)).map((entry) => entry.change);
+      if (changes.length === 0) continue;
+      try {
+        listener.committed(changes);
+      } catch (error) {
+        strapi.log.error(`[api-suite] ${listener.name}: ${(error as Error).message}`);
+      }
+    }
+  };
+
+  const afterCommit = (change: ContentChange, to: ContentListener[]) => {
+    if (!strapi.db.inTransaction()) {
+      // The document service committed its own transaction before next() resolved; the next turn
+      // of the event loop lets the caller's answer go out before any listener's work starts.
+      setImmediate(() => handOver([{ change, to }]));
+      return;
+    }
+    // Inside someone else's transaction: joining it (a nested call reuses it) is the way to reach
+    // its onCommit, so nothing is handed over for a change that is rolled back.
+    void strapi.db
+      .transaction(({ trx, onCommit }) => {
+        let batch = batches.get(trx);
+        if (!batch) {
+          const created: Array<{ change: ContentChange; to: ContentListener[] }> = [];
+          batches.set(trx, created);
+          batch = created;
+          onCommit(() => {
+            batches.delete(trx);
+            setImmediate(() => handOver(created));
+          });
+        }
+        batch.push({ change, to });
+      })
+      .catch((error: unknown) => strapi.log.warn(`[api-suite] content changes: could not wait for the commit: ${(error as Error).message}`));
+  };
+
+  const read = async (uid: string, documentId: string, fields: string[]): Promise<Row | null> =>
+    (await strapi.db.query(uid as UID.ContentType).findOne({ where: { documentId }, select: fields, orderBy: { id: 'asc' } })) as Row | null;
+
+  return {
+    listen(listener: ContentListener): void {
+      listeners.push(listener);
+    },
+
+    /** Registered once, at the plugin's register. */
+    subscribe(): void {
+      strapi.documents.use(async (ctx, next) => {
+        if (!ACTIONS.has(ctx.action)) return next();
+        const to = listeners.filter((listener) => listener.watches(ctx.uid, ctx.action));
+        if (to.length === 0) return next();
+        const fields = [...new Set(to.flatMap((listener) => listener.fields?.(ctx.uid) ?? []))];
+        const params = ctx.params as { documentId?: string } | undefined;
+        const before = fields.length > 0 && params?.documentId && ctx.action !== 'create' ? await read(ctx.uid, params.documentId, fields) : null;
+        const result = await next();
+        const documentId = changedDocumentId(params, result);
+        if (!documentId) return result;
+        // Read now, inside the change's transaction, so a change describes itself even when the
+        // next one follows before the commit.
+        const after = fields.length > 0 && ctx.action !== 'delete' ? await read(ctx.uid, documentId, fields) : null;
+        afterCommit({ uid: ctx.uid, action: ctx.action, documentId, before, after }, to);
+        return result;
+      });
+    },
+  };
+};
+
+/** The document a call changed, or undefined when it changed nothing (an update of an unknown document, a publish with no draft). */
+function changedDocumentId(params: { documentId?: string } | undefined, result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  const record = result as { entries?: unknown; documentId?: unknown };
+  if (Array.isArray(record.entries) && record.entries.length === 0) return undefined;
+  if (typeof record.documentId === 'string') return record.documentId;
+  return typeof params?.documentId === 'string' ? params.documentId : undefined;
+}
+
+export type ContentChangesService = ReturnType<typeof contentChangesService>;
+export default contentChangesService;
