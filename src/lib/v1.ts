@@ -8,7 +8,7 @@ import type { Context } from 'koa';
  */
 export interface V1Http {
   ApiError: new (status: number, code: string, message: string, details?: unknown) => Error;
-  respondV1(ctx: Context, handler: () => Promise<void>): Promise<void>;
+  respondNestedError(ctx: Context, handler: () => Promise<void>): Promise<void>;
 }
 
 export function v1Http(strapi: Core.Strapi): V1Http {

@@ -1,5 +1,5 @@
-import { API_KEY_PATTERN, generateApiKey, generateClientId, hashApiKey, keyPrefixOf, randomAlphanumeric, safeEqual } from '../../src/plugins/api-suite/server/src/features/access/credentials';
-import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/endpoints';
+import { API_KEY_PATTERN, generateApiKey, generateClientId, hashApiKey, keyPrefixOf, randomAlphanumeric, safeEqual } from '../../src/plugins/api-suite/server/src/features/access/services/credentials';
+import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/services/endpoints';
 import { effectiveStatus } from '../../src/plugins/api-suite/server/src/features/access/services/keys';
 
 describe('API key credentials', () => {

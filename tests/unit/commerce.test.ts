@@ -5,7 +5,7 @@ import { RAW_BODY, rawBodyOf } from '../../src/plugins/api-suite/server/src/feat
 import { inLockOrder, mergeLines } from '../../src/plugins/api-suite/server/src/features/commerce/services/orders';
 import { toMinorUnits } from '../../src/plugins/api-suite/server/src/features/commerce/services/stripe';
 import { parseCheckout, parsePeriod } from '../../src/plugins/api-suite/server/src/features/commerce/validation';
-import { ApiError, bodyParserError, commerceErrorBody, fromZod } from '../../src/plugins/api-suite/server/src/http/errors';
+import { ApiError, bodyParserError, errorListBody, fromZod } from '../../src/plugins/api-suite/server/src/http/errors';
 import { envFrom } from '../helpers/env';
 
 describe('commerce config', () => {
@@ -82,7 +82,7 @@ describe('checkout input', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(ZodError);
-    expect(commerceErrorBody(fromZod(caught as ZodError))).toEqual({
+    expect(errorListBody(fromZod(caught as ZodError))).toEqual({
       errors: [
         { message: 'items.0.product_id: must be a product id (a positive whole number)' },
         { message: 'items.1.quantity: must be a whole number from 1 to 1000' },
@@ -135,10 +135,10 @@ describe('lines and amounts', () => {
 
 describe('error bodies', () => {
   it('one entry per problem in the commerce shape', () => {
-    expect(commerceErrorBody(new ApiError(409, 'insufficient_stock', 'Not enough stock for "A"; Not enough stock for "B"', ['Not enough stock for "A"', 'Not enough stock for "B"']))).toEqual({
+    expect(errorListBody(new ApiError(409, 'insufficient_stock', 'Not enough stock for "A"; Not enough stock for "B"', ['Not enough stock for "A"', 'Not enough stock for "B"']))).toEqual({
       errors: [{ message: 'Not enough stock for "A"' }, { message: 'Not enough stock for "B"' }],
     });
-    expect(commerceErrorBody(new ApiError(401, 'unauthenticated', 'Authentication required'))).toEqual({ errors: [{ message: 'Authentication required' }] });
+    expect(errorListBody(new ApiError(401, 'unauthenticated', 'Authentication required'))).toEqual({ errors: [{ message: 'Authentication required' }] });
   });
 
   it('recognises the body parser\'s refusals and nothing else', () => {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { crawl, createRateLimiter, parseSelector, validateSelectors, type CrawlOptions } from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
+import { crawl, createRateLimiter, parseSelector, validateSelectors, type CrawlOptions } from '../../src/plugins/api-suite/server/src/features/scrapers/services/crawler';
 import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
 import { startSite, type TestSite } from '../helpers/site';
 

@@ -1,4 +1,4 @@
-import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../../src/plugins/api-suite/server/src/features/webhooks/retry';
+import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../../src/plugins/api-suite/server/src/features/webhooks/services/retry';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../src/plugins/api-suite/server/src/config';
 
 /** The retry schedule of contract section 3, and Retry-After honoured within it. */

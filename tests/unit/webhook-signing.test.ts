@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { createSecretBox } from '../../src/plugins/api-suite/server/src/features/webhooks/secret-box';
-import { generateSecret, isValidSecret, ROTATION_WINDOW_MS, sign, signatureHeader } from '../../src/plugins/api-suite/server/src/features/webhooks/signing';
+import { createSecretBox } from '../../src/plugins/api-suite/server/src/features/webhooks/services/secret-box';
+import { generateSecret, isValidSecret, ROTATION_WINDOW_MS, sign, signatureHeader } from '../../src/plugins/api-suite/server/src/features/webhooks/services/signing';
 
 /** Our signatures verify with the public standardwebhooks library, as a receiver would check them. */
 const body = JSON.stringify({ type: 'order.created', timestamp: '2026-11-22T00:00:00.000Z', data: { id: 1, status: 'pending', total: 25, created_at: '2026-11-22T00:00:00.000Z' } });

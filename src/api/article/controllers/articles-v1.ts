@@ -14,7 +14,7 @@ type Write = 'create' | 'update' | 'delete';
  * their role's permissions on articles here.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const { ApiError, respondV1 } = v1Http(strapi);
+  const { ApiError, respondNestedError } = v1Http(strapi);
   const articles = () => strapi.service('api::article.articles-v1') as ReturnType<typeof import('../services/articles-v1').default>;
 
   /** Reads: a valid credential, whatever its kind (callerOf answers 401 without one). */
@@ -40,7 +40,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async find(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         allowRead(ctx);
         const query = listQuery.parse(ctx.query);
         ctx.body = await articles().list(query, query.limit ?? query.per_page ?? 20);
@@ -48,7 +48,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         allowRead(ctx);
         const { include } = includeQuery.parse(ctx.query);
         ctx.body = { data: await articles().findOne(ref(ctx), include) };
@@ -56,7 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async create(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         await allowWrite(ctx, 'create');
         const body = createBody.parse(ctx.request.body ?? {});
         ctx.status = 201;
@@ -65,7 +65,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async replace(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         await allowWrite(ctx, 'update');
         const id = ref(ctx);
         ctx.body = { data: await articles().update(id, putBody.parse(ctx.request.body ?? {}), 'put') };
@@ -73,7 +73,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async patch(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         await allowWrite(ctx, 'update');
         const id = ref(ctx);
         ctx.body = { data: await articles().update(id, patchBody.parse(ctx.request.body ?? {}), 'patch') };
@@ -81,7 +81,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async remove(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         await allowWrite(ctx, 'delete');
         await articles().remove(ref(ctx));
         ctx.status = 204;
@@ -90,7 +90,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async comments(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         allowRead(ctx);
         const id = ref(ctx);
         const { page, limit } = commentsQuery.parse(ctx.query);

@@ -21,7 +21,7 @@ export class ApiError extends Error {
 export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found`);
 
 /** `/api/v1/*` and the key middleware: `{ error: { code, message, details? } }`. */
-export function v1ErrorBody(error: ApiError) {
+export function nestedErrorBody(error: ApiError) {
   return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
 }
 
@@ -64,7 +64,7 @@ function responder(shape: (error: ApiError) => unknown): Respond {
  * `/api/webhooks/*`: `{ error: "<message>", code, ...extra }`. Object details become extra
  * top-level fields (`invalid_events`), a list of field problems stays under `details`.
  */
-export function webhooksErrorBody(error: ApiError): Record<string, unknown> {
+export function flatErrorBody(error: ApiError): Record<string, unknown> {
   const extra =
     error.details === undefined
       ? {}
@@ -78,7 +78,7 @@ export function webhooksErrorBody(error: ApiError): Record<string, unknown> {
  * `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`, one entry per
  * problem (each bad field of a validation error has its own, as has each product short of stock).
  */
-export function commerceErrorBody(error: ApiError): { errors: Array<{ message: string }> } {
+export function errorListBody(error: ApiError): { errors: Array<{ message: string }> } {
   if (Array.isArray(error.details) && error.details.length > 0) {
     return {
       errors: (error.details as Array<string | { field: string; message: string }>).map((problem) => ({
@@ -123,7 +123,7 @@ function isFieldProblems(details: unknown): details is FieldProblem[] {
  * problems become `details.errors: [{ path, message, name }]` as Strapi's validation errors do,
  * so a form can show each message under its field.
  */
-export function adminErrorBody(error: ApiError) {
+export function strapiErrorBody(error: ApiError) {
   const details = isFieldProblems(error.details)
     ? {
         errors: error.details.map((problem) => ({
@@ -136,9 +136,16 @@ export function adminErrorBody(error: ApiError) {
   return { data: null, error: { status: error.status, name: error.code, message: error.message, details } };
 }
 
-export const respondV1 = responder(v1ErrorBody);
-export const respondWebhooks = responder(webhooksErrorBody);
-export const respondCommerce = responder(commerceErrorBody);
+/*
+ * The responders, named after the body they answer in (one per route family):
+ * `/api/v1/*` and the key middleware, and the host's articles: `{ error: { code, message, details? } }`.
+ */
+export const respondNestedError = responder(nestedErrorBody);
+/** `/api/webhooks/*`: `{ error: "<message>", code, …extra }`. */
+export const respondFlatError = responder(flatErrorBody);
+/** `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`. */
+export const respondErrorList = responder(errorListBody);
 /** `/api/webhook/stripe`: `{ error: "<message>" }`. */
-export const respondStripe = responder((error) => ({ error: error.message }));
-export const respondAdmin = responder(adminErrorBody);
+export const respondErrorMessage = responder((error) => ({ error: error.message }));
+/** The admin panel's routes (`/api-suite/*`): Strapi's own error body. */
+export const respondStrapiError = responder(strapiErrorBody);

@@ -1,7 +1,7 @@
 import type { FeatureModule } from '../types';
 import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
-import { registerContentStatusBridge } from './content-status';
+import { registerContentStatusBridge } from './services/content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
 import { contentWebhookListener } from './services/content-webhook';

@@ -14,7 +14,7 @@ import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
 import webhooks from './services/webhooks';
-import { generateSecret } from './signing';
+import { generateSecret } from './services/signing';
 import { webhooksApi } from './validation/openapi';
 
 /**

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { UIDS } from '../../../constants';
-import { ApiError, respondAdmin } from '../../../http/errors';
+import { ApiError, respondStrapiError } from '../../../http/errors';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
@@ -61,13 +61,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async plans(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         ctx.body = { data: await plans().listStored() };
       });
     },
 
     async createPlan(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const body = planBody.parse(ctx.request.body ?? {});
         await assertNameFree(body.name);
         ctx.status = 201;
@@ -76,7 +76,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async updatePlan(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const id = planIdOf(ctx);
         const body = planUpdateBody.parse(ctx.request.body ?? {});
         if (!(await plans().exists(id))) throw new ApiError(404, 'not_found', 'Plan not found');
@@ -89,7 +89,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Every key (never the key itself), newest first, with its owner and plan. */
     async keys(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const query = adminKeysQuery.parse(ctx.query);
         const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
         const [owners, planList] = await Promise.all([
@@ -113,7 +113,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * is stored, so the admin panel shows it once.
      */
     async issueKey(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const body = adminIssueKeyBody.parse(ctx.request.body ?? {});
         const problems: Array<{ field: string; message: string }> = [];
         if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) problems.push({ field: 'user_id', message: 'must be an existing user' });
@@ -132,7 +132,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async revokeKey(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const parsed = keyIdParam.safeParse(ctx.params.id);
         if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
         await keys().revoke(parsed.data, ADMIN_PANEL);
@@ -143,7 +143,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The last hour, a point a minute, for every key or `key_id`. */
     async usage(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         ctx.body = { data: await usage(await usageKey(ctx)) };
       });
     },
@@ -154,7 +154,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * since EventSource cannot send that header.
      */
     async usageStream(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const keyId = await usageKey(ctx);
         const { interval } = adminUsageQuery.parse(ctx.query);
         streamEvents(ctx, {
@@ -169,7 +169,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Users-permissions users, for the pickers that choose a key's or a scraper's owner. */
     async consumers(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const query = consumersQuery.parse(ctx.query);
         const { data, total } = await getService(strapi, 'consumers').search(query.q, query.page, query.limit);
         ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };

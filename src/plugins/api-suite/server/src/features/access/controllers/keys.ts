@@ -1,14 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondV1 } from '../../../http/errors';
+import { ApiError, respondNestedError } from '../../../http/errors';
 import { UIDS } from '../../../constants';
 import { getService } from '../../../utils';
 import { createKeyBody, keyIdParam, listKeysQuery } from '../validation';
-import { consumerOf } from './principal';
+import { consumerOf } from '../../../http/consumer';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
-    await respondV1(ctx, async () => {
+    await respondNestedError(ctx, async () => {
       const caller = consumerOf(ctx);
       const body = createKeyBody.parse(ctx.request.body ?? {});
       if ((body.plan_id !== undefined || body.user_id !== undefined) && !caller.isAdmin) {
@@ -51,7 +51,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async find(ctx: Context) {
-    await respondV1(ctx, async () => {
+    await respondNestedError(ctx, async () => {
       const caller = consumerOf(ctx);
       const query = listKeysQuery.parse(ctx.query);
       const userId = caller.isAdmin ? query.user_id : caller.userId;
@@ -61,7 +61,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async revoke(ctx: Context) {
-    await respondV1(ctx, async () => {
+    await respondNestedError(ctx, async () => {
       const caller = consumerOf(ctx);
       const parsed = keyIdParam.safeParse(ctx.params.id);
       if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');

@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondV1 } from '../../../http/errors';
+import { ApiError, respondNestedError } from '../../../http/errors';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/usage';
 import { usageQuery, usageStreamQuery, type UsageQuery } from '../validation';
-import { consumerOf } from './principal';
+import { consumerOf } from '../../../http/consumer';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 
@@ -38,7 +38,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async summary(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         ctx.body = { data: await report(ctx, usageQuery.parse(ctx.query)) };
       });
     },
@@ -48,7 +48,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * `interval` seconds (5 by default), until the client goes away.
      */
     async stream(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const query = usageStreamQuery.parse(ctx.query);
         const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
         streamEvents(ctx, {

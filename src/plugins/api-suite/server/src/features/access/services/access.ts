@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, v1ErrorBody, webhooksErrorBody } from '../../../http/errors';
+import { ApiError, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
-import { API_KEY_PATTERN, safeEqual } from '../credentials';
-import { rateLimitHeaders } from '../quota/headers';
+import { API_KEY_PATTERN, safeEqual } from './credentials';
+import { rateLimitHeaders } from './quota/headers';
 import { effectiveStatus, type KeyEntry, type Scope } from './keys';
 
 /** Who is calling, once the access middleware has let a request through. */
@@ -101,8 +101,8 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
           trimSlash(ctx.path) === `${API_V1}/oauth/token`
             ? { error: 'invalid_request', error_description: error.message }
             : unparsable && isWebhooksPath(ctx.path)
-              ? webhooksErrorBody(error)
-              : v1ErrorBody(error);
+              ? flatErrorBody(error)
+              : nestedErrorBody(error);
       } finally {
         if (counted.keyId !== null) {
           getService(strapi, 'usage').record({

@@ -2,8 +2,8 @@ import type { Core } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
-import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
-import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from '../endpoints';
+import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from './credentials';
+import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from './endpoints';
 import type { ApiKey } from '../validation/responses';
 
 export type Scope = 'read' | 'write';

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { createMemoryQuotaCounter, createRedisQuotaCounter, type QuotaCounter } from '../quota';
+import { createMemoryQuotaCounter, createRedisQuotaCounter, type QuotaCounter } from './quota';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';

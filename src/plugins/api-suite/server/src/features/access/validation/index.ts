@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageLimit, pageNumber } from '../../../http/paging';
+import { pageLimit, pageNumber } from '../../../http/validation';
 
 /** Bodies and queries of the access routes, validated at the edge; their inferred types feed the controllers. */
 const scope = z.enum(['read', 'write']);

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { respondAdmin } from '../../../http/errors';
+import { respondStrapiError } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import type { SalesReport } from '../services/sales-reports';
 import { adminOrdersQuery, REPORT_PERIODS, type ReportPeriod } from '../validation';
@@ -17,7 +17,7 @@ export interface AdminSalesReport {
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async report(ctx: Context) {
-    await respondAdmin(ctx, async () => {
+    await respondStrapiError(ctx, async () => {
       const reports = getService(strapi, 'sales-reports');
       // One clock for the three figures, so a day is never more than its week.
       const now = new Date();
@@ -30,7 +30,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async orders(ctx: Context) {
-    await respondAdmin(ctx, async () => {
+    await respondStrapiError(ctx, async () => {
       const query = adminOrdersQuery.parse(ctx.query);
       const { rows, total } = await getService(strapi, 'orders').latest(query);
       ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };

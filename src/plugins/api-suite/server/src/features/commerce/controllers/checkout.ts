@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondCommerce } from '../../../http/errors';
+import { ApiError, respondErrorList } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { parseCheckout } from '../validation';
 import { userOf } from './caller';
@@ -8,7 +8,7 @@ import { userOf } from './caller';
 /** `POST /api/checkout` (contract section 8): 200 `{ data: { orderId, paymentUrl, total } }`. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
-    await respondCommerce(ctx, async () => {
+    await respondErrorList(ctx, async () => {
       const buyer = await userOf(strapi, ctx);
       const input = parseCheckout(ctx.request.body);
       const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, input);

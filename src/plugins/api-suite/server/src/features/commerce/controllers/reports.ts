@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondCommerce } from '../../../http/errors';
+import { ApiError, respondErrorList } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { parsePeriod } from '../validation';
 import { userOf } from './caller';
@@ -8,7 +8,7 @@ import { userOf } from './caller';
 /** `GET /api/reports/sales?period=day|week|month` (contract section 8), for administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async sales(ctx: Context) {
-    await respondCommerce(ctx, async () => {
+    await respondErrorList(ctx, async () => {
       const caller = await userOf(strapi, ctx);
       if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may read sales reports');
       ctx.body = { data: await getService(strapi, 'sales-reports').sales(parsePeriod(ctx.query.period)) };

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondStripe } from '../../../http/errors';
+import { ApiError, respondErrorMessage } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { rawBodyOf } from '../middlewares/commerce-body';
 import { StripeUnavailableError } from '../services/stripe';
@@ -11,7 +11,7 @@ import { StripeUnavailableError } from '../services/stripe';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async receive(ctx: Context) {
-    await respondStripe(ctx, async () => {
+    await respondErrorMessage(ctx, async () => {
       const raw = rawBodyOf(ctx);
       if (!raw) {
         strapi.log.error(

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { bodyParserError, commerceErrorBody } from '../../../http/errors';
+import { bodyParserError, errorListBody } from '../../../http/errors';
 
 /** Where the exact bytes of a Stripe webhook request are kept for the signature check. */
 export const RAW_BODY = Symbol.for('api-suite.rawBody');
@@ -47,7 +47,7 @@ export const commerceBody = (_config: unknown, { strapi: _strapi }: { strapi: Co
       const refusal = ctx.request.body === undefined ? bodyParserError(caught) : undefined;
       if (!refusal) throw caught;
       ctx.status = refusal.status;
-      ctx.body = stripe ? { error: refusal.message } : commerceErrorBody(refusal);
+      ctx.body = stripe ? { error: refusal.message } : errorListBody(refusal);
     }
   };
 };

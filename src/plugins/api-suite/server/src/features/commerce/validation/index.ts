@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageLimit, pageNumber } from '../../../http/paging';
+import { pageLimit, pageNumber } from '../../../http/validation';
 import { ApiError } from '../../../http/errors';
 import { ORDER_STATUSES } from '../content-types';
 

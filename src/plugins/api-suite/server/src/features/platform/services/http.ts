@@ -1,10 +1,10 @@
-import { ApiError, respondV1 } from '../../../http/errors';
+import { ApiError, respondNestedError } from '../../../http/errors';
 
 /**
  * The `/api/v1` error family, shared with the host app so its routes (articles) answer errors
  * exactly as the plugin's do: one formatter for the family.
  */
-const httpService = () => ({ ApiError, respondV1 });
+const httpService = () => ({ ApiError, respondNestedError });
 
 export type HttpService = ReturnType<typeof httpService>;
 export default httpService;

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS, UIDS } from '../../../constants';
-import { ApiError, respondAdmin } from '../../../http/errors';
+import { ApiError, respondStrapiError } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { checkScraperConfig, proxyPoolNames } from '../check-config';
+import { checkScraperConfig, proxyPoolNames } from '../services/check-config';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { adminCreateScraperBody, listQuery, resultsQuery, updateScraperBody } from '../validation';
@@ -48,7 +48,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async find(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const query = listQuery.parse(ctx.query);
         const { rows, total } = await scrapers().list(ALL_CONSUMERS, query.page, query.limit);
         ctx.body = { data: await present(rows), meta: { page: query.page, limit: query.limit, total } };
@@ -61,14 +61,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const [view] = await present([await scraperOf(ctx)]);
         ctx.body = { data: view };
       });
     },
 
     async create(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const { user_id: userId, ...body } = adminCreateScraperBody.parse(ctx.request.body ?? {});
         const owner = (await strapi.db.query(UIDS.user).findOne({ where: { id: userId }, select: ['id', 'consumer_id'] })) as
           | { id: number; consumer_id: string | null }
@@ -83,7 +83,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Changes the fields it names; the owner stays. */
     async update(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const body = updateScraperBody.parse(ctx.request.body ?? {});
         await checkConfig(body);
@@ -93,7 +93,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async delete(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         await scrapers().remove(await scraperOf(ctx));
         ctx.status = 204;
         ctx.body = null;
@@ -101,7 +101,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async run(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         try {
           const run = await runs().begin(row, 'manual');
@@ -117,7 +117,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async stop(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const run = await runs().stopActive(row.id);
         if (!run) throw new ApiError(409, 'not_running', `${row.name} is not running`);
@@ -126,7 +126,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async runs(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const query = listQuery.parse(ctx.query);
         const { rows, total } = await runs().list(row.id, query.page, query.limit);
@@ -135,7 +135,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async runOne(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const raw = String(ctx.params.runId ?? '');
         const run = /^\d{1,10}$/.test(raw) ? await runs().get(Number(raw)) : null;
@@ -145,7 +145,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async results(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const query = resultsQuery.parse(ctx.query);
         const { rows, total } = await runs().results(row.id, { runId: query.run_id, page: query.page, limit: query.limit });

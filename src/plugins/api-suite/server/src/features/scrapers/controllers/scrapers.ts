@@ -2,11 +2,11 @@ import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
-import { ApiError, respondV1 } from '../../../http/errors';
+import { ApiError, respondNestedError } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { consumerOf } from '../../access/controllers/principal';
-import { createSubscription } from '../../webhooks/create-subscription';
-import { checkScraperConfig } from '../check-config';
+import { consumerOf } from '../../../http/consumer';
+import { createSubscription } from '../../webhooks/services/create-subscription';
+import { checkScraperConfig } from '../services/check-config';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
@@ -46,7 +46,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async create(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const caller = consumerOf(ctx);
         const body = createScraperBody.parse(ctx.request.body ?? {});
         await checkConfig(body);
@@ -56,7 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async find(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const caller = consumerOf(ctx);
         const query = listQuery.parse(ctx.query);
         const { rows, total } = await scrapers().list(caller.consumerId as string, query.page, query.limit);
@@ -65,13 +65,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         ctx.body = scrapers().present(await owned(ctx));
       });
     },
 
     async update(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const body = updateScraperBody.parse(ctx.request.body ?? {});
         await checkConfig(body);
@@ -80,7 +80,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async delete(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         await scrapers().remove(await owned(ctx));
         ctx.status = 204;
         ctx.body = null;
@@ -88,7 +88,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async run(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         try {
           const run = await runs().begin(row, 'manual');
@@ -104,7 +104,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async stop(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const run = await runs().stopActive(row.id);
         if (!run) throw new ApiError(409, 'not_running', `Scraper ${row.id} is not running`);
@@ -113,7 +113,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async status(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const latest = await runs().latest(row.id);
         if (!latest) {
@@ -127,7 +127,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async runs(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const query = listQuery.parse(ctx.query);
         const { rows, total } = await runs().list(row.id, query.page, query.limit);
@@ -136,7 +136,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async runOne(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const raw = String(ctx.params.runId ?? '');
         const run = /^\d{1,10}$/.test(raw) ? await runs().get(Number(raw)) : null;
@@ -146,7 +146,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async results(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const query = resultsQuery.parse(ctx.query);
         if (query.format === 'json') {
@@ -185,7 +185,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** `POST /api/v1/webhooks`: a section 3 subscription to this consumer's run events. */
     async runEventsWebhook(ctx: Context) {
-      await respondV1(ctx, async () => {
+      await respondNestedError(ctx, async () => {
         const caller = consumerOf(ctx);
         const body = runEventsWebhookBody.parse(ctx.request.body ?? {});
         const { url, events = [...RUN_EVENTS], ...rest } = body;

@@ -4,7 +4,7 @@ import { insertChunked, fromJson, tableOf, toBool, toCount, toIso, toIsoRequired
 import type { Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
-import { crawl, type CrawlSummary } from '../crawler';
+import { crawl, type CrawlSummary } from './crawler';
 import type { ScraperSelectors } from '../validation';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
 import type { ScraperResult, ScraperRun } from '../validation/responses';

@@ -1,30 +1,13 @@
 import { z } from 'zod';
-import { pageLimit, pageNumber } from '../../../http/paging';
+import { extraHeaders, httpUrl, pageLimit, pageNumber } from '../../../http/validation';
 import { assertValidCronSchedule } from '../../../jobs';
 import { createSubscriptionBody } from '../../webhooks/validation';
-import { validateSelectors } from '../crawler';
+import { validateSelectors } from '../services/crawler';
 
 /** Bodies and queries of the scraper routes (contract section 4), validated at the edge. */
 const MAX_ID = 2_147_483_647;
-export const MAX_HEADERS = 20;
 export const MAX_PAGES_LIMIT = 10_000;
 export { RUN_EVENTS } from './responses';
-
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1000}$/;
-
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
 
 const schedule = z
   .string()
@@ -39,19 +22,15 @@ const schedule = z
     }
   }, 'must be a cron expression of 5 fields (minute first) or 6 (second first)');
 
-const headers = z
-  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object of header names to string values')
-  .refine((value) => Object.keys(value).length <= MAX_HEADERS, `must hold at most ${MAX_HEADERS} headers`)
-  .pipe(
-    z.record(
-      z.string().regex(HEADER_NAME, 'header names must be HTTP tokens of at most 100 characters'),
-      z.string().regex(HEADER_VALUE, 'header values must be strings of at most 1000 characters without line breaks')
-    )
-  );
+const headers = extraHeaders;
 
-const selectors = z.unknown().superRefine((value, ctx) => {
-  for (const problem of validateSelectors(value)) ctx.addIssue({ code: 'custom', message: problem });
-});
+// Checked by the crawler's own rules (their messages name the bad selector); documented as the ScraperSelectors component.
+const selectors = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    for (const problem of validateSelectors(value)) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ $ref: '#/components/schemas/ScraperSelectors' });
 
 const fields = {
   name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),

@@ -3,8 +3,6 @@ import { getConfig } from '../../../utils';
 
 /** Contract section 8: at most 5 items per collection. */
 export const SEARCH_LIMIT = 5;
-export const MIN_QUERY_LENGTH = 2;
-export const MAX_QUERY_LENGTH = 200;
 
 export interface SearchCollection {
   name: string;

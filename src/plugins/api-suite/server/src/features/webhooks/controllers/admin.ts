@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../../../constants';
-import { ApiError, respondAdmin } from '../../../http/errors';
+import { ApiError, respondStrapiError } from '../../../http/errors';
 import { toBool } from '../../../db';
 import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { sendTestEvent } from '../test-event';
+import { sendTestEvent } from '../services/test-event';
 import { adminSubscriptionUpdateBody, deliveriesQuery, eventTypeNameParam, eventTypeUpdateBody, listQuery, uuidParam } from '../validation';
 
 /**
@@ -41,7 +41,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async subscriptions(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const query = listQuery.parse(ctx.query);
         const { rows, total } = await subscriptions().list(ALL_CONSUMERS, query.page, query.limit);
         ctx.body = { data: await withOwners(rows), meta: { page: query.page, limit: query.limit, total } };
@@ -49,7 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async subscription(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const [view] = await withOwners([await subscriptionOf(ctx)]);
         ctx.body = { data: view };
       });
@@ -57,7 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** `{ is_active }`: re-enabling a disabled subscription starts its failure count afresh. */
     async updateSubscription(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const row = await subscriptionOf(ctx);
         const body = adminSubscriptionUpdateBody.parse(ctx.request.body ?? {});
         const [view] = await withOwners([await subscriptions().update(row, body)]);
@@ -67,13 +67,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Allowed on a disabled subscription too, as in the API: an editor checks the endpoint is back before re-enabling it. */
     async test(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         ctx.body = { data: await sendTestEvent(strapi, await subscriptionOf(ctx)) };
       });
     },
 
     async deliveries(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const subscription = await subscriptionOf(ctx);
         const query = deliveriesQuery.parse(ctx.query);
         const { rows, total } = await deliveries().list(subscription.id, query);
@@ -82,14 +82,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async delivery(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const { delivery, subscription } = await deliveryOf(ctx);
         ctx.body = { data: { ...deliveries().present(delivery, subscription.uuid), attempts: await deliveries().attemptsOf(delivery.uuid) } };
       });
     },
 
     async retry(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const { delivery, subscription } = await deliveryOf(ctx);
         if (!toBool(subscription.is_active)) throw new ApiError(409, 'subscription_inactive', 'The subscription is disabled: re-enable it before retrying');
         await deliveries().retry(delivery);
@@ -99,13 +99,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async eventTypes(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         ctx.body = { data: await getService(strapi, 'webhook-event-types').listAll() };
       });
     },
 
     async updateEventType(ctx: Context) {
-      await respondAdmin(ctx, async () => {
+      await respondStrapiError(ctx, async () => {
         const name = eventTypeNameParam.safeParse(ctx.params.name);
         const body = eventTypeUpdateBody.parse(ctx.request.body ?? {});
         const updated = name.success ? await getService(strapi, 'webhook-event-types').update(name.data, body) : null;

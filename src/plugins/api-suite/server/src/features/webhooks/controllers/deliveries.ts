@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondWebhooks } from '../../../http/errors';
+import { ApiError, respondFlatError } from '../../../http/errors';
 import { toBool } from '../../../db';
 import { getService } from '../../../utils';
-import { consumerOf } from '../../access/controllers/principal';
+import { consumerOf } from '../../../http/consumer';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { deliveriesQuery, uuidParam } from '../validation';
@@ -34,7 +34,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async find(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const subscription = await ownedSubscription(ctx);
         const query = deliveriesQuery.parse(ctx.query);
         const { rows, total } = await deliveries().list(subscription.id, query);
@@ -46,14 +46,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const { delivery, subscription } = await ownedDelivery(ctx);
         ctx.body = { ...deliveries().present(delivery, subscription.uuid), attempts: await deliveries().attemptsOf(delivery.uuid) };
       });
     },
 
     async retry(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const { delivery, subscription } = await ownedDelivery(ctx);
         if (!toBool(subscription.is_active)) {
           throw new ApiError(409, 'subscription_inactive', 'The subscription is disabled: re-enable it with PATCH { "is_active": true } first');

@@ -1,20 +1,20 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondWebhooks } from '../../../http/errors';
+import { ApiError, respondFlatError } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { consumerOf } from '../../access/controllers/principal';
+import { consumerOf } from '../../../http/consumer';
 import { parsePublishBody } from '../validation';
 
 /** Event types, and publishing by administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async types(ctx: Context) {
-    await respondWebhooks(ctx, async () => {
+    await respondFlatError(ctx, async () => {
       ctx.body = { data: await getService(strapi, 'webhook-event-types').listActive() };
     });
   },
 
   async publish(ctx: Context) {
-    await respondWebhooks(ctx, async () => {
+    await respondFlatError(ctx, async () => {
       const caller = consumerOf(ctx);
       if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may publish events');
       const { batch, events } = parsePublishBody(ctx.request.body);

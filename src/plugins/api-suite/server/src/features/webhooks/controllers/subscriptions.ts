@@ -1,12 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondWebhooks } from '../../../http/errors';
+import { ApiError, respondFlatError } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { consumerOf } from '../../access/controllers/principal';
-import { ROTATION_WINDOW_MS } from '../signing';
+import { consumerOf } from '../../../http/consumer';
+import { ROTATION_WINDOW_MS } from '../services/signing';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { checkEndpoint, checkEvents, createSubscription } from '../create-subscription';
-import { sendTestEvent } from '../test-event';
+import { checkEndpoint, checkEvents, createSubscription } from '../services/create-subscription';
+import { sendTestEvent } from '../services/test-event';
 import { createSubscriptionBody, listQuery, updateSubscriptionBody, uuidParam } from '../validation';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
@@ -24,7 +24,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async create(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const caller = consumerOf(ctx);
         const body = createSubscriptionBody.parse(ctx.request.body ?? {});
         const { row, secret } = await createSubscription(strapi, caller.consumerId as string, body);
@@ -36,7 +36,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async find(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const caller = consumerOf(ctx);
         const query = listQuery.parse(ctx.query);
         const { rows, total } = await subscriptions().list(caller.consumerId as string, query.page, query.limit);
@@ -45,13 +45,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         ctx.body = subscriptions().present(await owned(ctx));
       });
     },
 
     async update(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const row = await owned(ctx);
         const body = updateSubscriptionBody.parse(ctx.request.body ?? {});
         await checkEvents(strapi, body.events);
@@ -61,7 +61,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async delete(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         await subscriptions().remove(await owned(ctx));
         ctx.status = 204;
         ctx.body = null;
@@ -70,13 +70,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One signed test event, sent now and recorded; the answer says how it went. Not retried. */
     async test(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         ctx.body = await sendTestEvent(strapi, await owned(ctx));
       });
     },
 
     async rotateSecret(ctx: Context) {
-      await respondWebhooks(ctx, async () => {
+      await respondFlatError(ctx, async () => {
         const row = await owned(ctx);
         const { secret, validUntil } = await subscriptions().rotate(row);
         ctx.body = {

@@ -6,9 +6,9 @@ import { dialectOf, fromJson, insertRows, rowsOf, tableOf, toBool, toCount, toDa
 import type { Job, JobDefinition } from '../../../jobs';
 import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../outbound';
 import { getConfig, getService } from '../../../utils';
-import { TEST_EVENT_TYPE } from '../event-catalog';
-import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../retry';
-import { signatureHeader } from '../signing';
+import { TEST_EVENT_TYPE } from './event-catalog';
+import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from './retry';
+import { signatureHeader } from './signing';
 import type { DeliveryTarget } from './subscriptions';
 import type { Attempt, Delivery } from '../validation/responses';
 

@@ -1,24 +1,12 @@
 import { z } from 'zod';
-import { pageLimit, pageNumber } from '../../../http/paging';
+import { extraHeaders, httpUrl, pageLimit, pageNumber } from '../../../http/validation';
 import { isReservedHeader } from '../services/subscriptions';
 
 /** Bodies and queries of the webhook routes (contract section 3), validated at the edge. */
 export const MAX_EVENTS_PER_SUBSCRIPTION = 100;
-export const MAX_HEADERS = 20;
 export const MAX_PUBLISH_BATCH = 1000;
 
-const endpointUrl = z
-  .string()
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
+const endpointUrl = httpUrl;
 
 const eventName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
@@ -27,22 +15,9 @@ const events = z
   .min(1, 'must name at least one event type')
   .max(MAX_EVENTS_PER_SUBSCRIPTION, `must name at most ${MAX_EVENTS_PER_SUBSCRIPTION} event types`);
 
-// RFC 9110 token characters; values without control characters (no header injection).
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1000}$/;
-
-const headers = z
-  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object of header names to string values')
-  .refine((value) => Object.keys(value).length <= MAX_HEADERS, `must hold at most ${MAX_HEADERS} headers`)
-  .pipe(
-    z.record(
-      z.string().regex(HEADER_NAME, 'header names must be HTTP tokens of at most 100 characters'),
-      z.string().regex(HEADER_VALUE, 'header values must be strings of at most 1000 characters without line breaks')
-    )
-  )
-  .refine((value) => Object.keys(value).every((name) => !isReservedHeader(name)), {
-    message: 'must not set content-type, the webhook-* signature headers, x-webhook-event or hop-by-hop headers',
-  });
+const headers = extraHeaders.refine((value) => Object.keys(value).every((name) => !isReservedHeader(name)), {
+  message: 'must not set content-type, the webhook-* signature headers, x-webhook-event or hop-by-hop headers',
+});
 
 const description = z.string().max(1000, 'must be at most 1000 characters');
 const timeoutSeconds = z.number().int('must be a whole number of seconds').min(1, 'must be between 1 and 30').max(30, 'must be between 1 and 30');

@@ -10,7 +10,7 @@ import * as answers from './responses';
  * `/api/v1` shape on every route it guards, as everywhere.
  */
 
-export const webhooksErrorBody = z
+export const flatErrorBody = z
   .looseObject({ error: z.string().meta({ description: 'What went wrong.' }), code: z.string().regex(/^[a-z0-9]+(_[a-z0-9]+)*$/) })
   .meta({
     description:
@@ -57,7 +57,7 @@ const published = z.union([
 export const webhooksApi: ApiDescription = {
   tags: [{ name: 'Webhooks', description: 'Signed webhook subscriptions of the caller, their deliveries, and publishing events.' }],
   components: {
-    WebhooksError: webhooksErrorBody,
+    WebhooksError: flatErrorBody,
     Subscription: answers.subscription,
     SubscriptionCreated: created,
     SubscriptionList: subscriptionList,
@@ -186,7 +186,7 @@ export const webhooksApi: ApiDescription = {
       tags,
       security: 'write',
       params: deliveryId,
-      responses: guarded({ '202': ok('Queued.', retried), '404': shared('WebhooksNotFound'), '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: webhooksErrorBody } }),
+      responses: guarded({ '202': ok('Queued.', retried), '404': shared('WebhooksNotFound'), '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: flatErrorBody } }),
     },
     {
       method: 'get',
@@ -213,7 +213,7 @@ export const webhooksApi: ApiDescription = {
         '403': {
           description: 'The key middleware\'s refusals (`/api/v1` shape), or a caller who is not an administrator (`forbidden`, flat shape).',
           headers: rateLimitHeaders,
-          content: { 'application/json': z.union([errorBody, webhooksErrorBody]) },
+          content: { 'application/json': z.union([errorBody, flatErrorBody]) },
         },
         '422': shared('WebhooksUnprocessable'),
       }),

@@ -1,9 +1,9 @@
 import type { Core } from '@strapi/strapi';
-import { ApiError } from '../../http/errors';
-import { EndpointNotAllowedError } from '../../outbound';
-import { getService } from '../../utils';
+import { ApiError } from '../../../http/errors';
+import { EndpointNotAllowedError } from '../../../outbound';
+import { getService } from '../../../utils';
 import { TEST_EVENT_TYPE } from './event-catalog';
-import type { SubscriptionInput, SubscriptionRow } from './services/subscriptions';
+import type { SubscriptionInput, SubscriptionRow } from './subscriptions';
 
 /**
  * Creating a subscription as section 3 says, shared by `POST /api/webhooks/subscriptions` and

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { randomAlphanumeric } from '../../random';
+import { randomAlphanumeric } from '../../../random';
 
 /**
  * Standard Webhooks signatures (contract section 3), so receivers can verify deliveries with the

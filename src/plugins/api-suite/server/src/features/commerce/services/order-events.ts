@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../constants';
-import { getService } from '../../utils';
-import type { Announcement } from './services/orders';
+import { UIDS } from '../../../constants';
+import { getService } from '../../../utils';
+import type { Announcement } from './orders';
 
 /**
  * Orders changed through the document service (the admin panel, scripts): "any change of an

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { ApiError } from '../../http/errors';
-import { getConfig } from '../../utils';
-import { checkEndpoint } from '../webhooks/create-subscription';
+import { ApiError } from '../../../http/errors';
+import { getConfig } from '../../../utils';
+import { checkEndpoint } from '../../webhooks/services/create-subscription';
 
 /**
  * What the body's schema cannot know: a proxy pool must be one the site configured, and the start
