@@ -1,11 +1,11 @@
 import { Box, Button, Flex, Grid, Loader, ProgressBar, Typography } from '@strapi/design-system';
 import { Pencil, Play, Stop, Trash } from '@strapi/icons';
-import { BackButton, ConfirmDialog, Layouts, Page } from '@strapi/strapi/admin';
+import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Dialog } from '@strapi/design-system';
 import { useCallback, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useApiSuiteClient, type Run } from '../../api';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAction } from '../../hooks/useAction';
 import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
@@ -60,132 +60,117 @@ export function ScraperPage() {
     if (removed) navigate('..', { relative: 'path' });
   };
 
-  if (scraper.status === 'error' && !scraper.data) {
-    return (
-      <Page.Main>
-        <Layouts.Header navigationAction={<BackButton />} title={t('scrapers.title')} />
-        <Layouts.Content>
-          <ProblemAlert problem={scraper.problem} />
-        </Layouts.Content>
-      </Page.Main>
-    );
-  }
-  if (!scraper.data) return <Page.Loading />;
+  if (!scraper.data) return <DetailPending title={t('scrapers.title')} problem={scraper.problem} />;
   const data = scraper.data;
   const shownRun = selectedRun ?? latest?.id ?? null;
 
   return (
-    <Page.Main>
-      <Page.Title>{data.name}</Page.Title>
-      <Layouts.Header
-        navigationAction={<BackButton />}
-        title={data.name}
-        subtitle={data.url}
-        primaryAction={
-          canManage ? (
-            <Flex gap={2}>
-              {isRunning ? (
-                <Button variant="danger" startIcon={<Stop />} loading={busy === 'stop'} onClick={() => void stop()}>
-                  {t('scrapers.stop')}
-                </Button>
-              ) : (
-                <Button startIcon={<Play />} loading={busy === 'run'} onClick={() => void start()}>
-                  {t('scrapers.run')}
-                </Button>
-              )}
-            </Flex>
-          ) : undefined
-        }
-        secondaryAction={
-          canManage ? (
-            <Flex gap={2}>
-              <Button variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(true)}>
-                {t('action.edit')}
+    <DetailPage
+      title={data.name}
+      subtitle={data.url}
+      primaryAction={
+        canManage ? (
+          <Flex gap={2}>
+            {isRunning ? (
+              <Button variant="danger" startIcon={<Stop />} loading={busy === 'stop'} onClick={() => void stop()}>
+                {t('scrapers.stop')}
               </Button>
-              <Dialog.Root>
-                <Dialog.Trigger>
-                  <Button variant="danger-light" startIcon={<Trash />} loading={busy === 'delete'}>
-                    {t('action.delete')}
-                  </Button>
-                </Dialog.Trigger>
-                <ConfirmDialog onConfirm={() => void remove()}>{t('scrapers.deleteConfirm', { name: data.name })}</ConfirmDialog>
-              </Dialog.Root>
-            </Flex>
-          ) : undefined
-        }
-      />
-      <Layouts.Content>
-        <Flex direction="column" alignItems="stretch" gap={6}>
-          <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
-            <Grid.Root gap={4}>
-              <Detail label={t('scrapers.column.status')}>
-                <StatusBadge status={data.status} />
-              </Detail>
-              <Detail label={t('scrapers.column.owner')}>
-                <Typography>{data.owner ? `${data.owner.username} <${data.owner.email}>` : '—'}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.column.nextRun')}>
-                <Typography>{data.next_run_at ? format.dateTime(data.next_run_at) : t('scrapers.manualOnly')}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.column.schedule')}>
-                <Typography style={{ fontFamily: 'monospace' }}>{data.schedule ?? '—'}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.field.maxPages')}>
-                <Typography>{data.max_pages}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.field.rateLimit')}>
-                <Typography>{data.rate_limit}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.field.followLinks')}>
-                <Typography>{t(data.follow_links ? 'toggle.on' : 'toggle.off')}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.field.robots')}>
-                <Typography>{t(data.respect_robots_txt ? 'toggle.on' : 'toggle.off')}</Typography>
-              </Detail>
-              <Detail label={t('scrapers.field.selectors')}>
-                <Typography style={{ fontFamily: 'monospace' }}>
-                  {data.selectors
-                    ? [data.selectors.item ? `item: ${data.selectors.item}` : null, ...Object.entries(data.selectors.fields).map(([name, css]) => `${name}: ${css}`)]
-                        .filter(Boolean)
-                        .join(' · ')
-                    : t('scrapers.noSelectors')}
-                </Typography>
-              </Detail>
-            </Grid.Root>
+            ) : (
+              <Button startIcon={<Play />} loading={busy === 'run'} onClick={() => void start()}>
+                {t('scrapers.run')}
+              </Button>
+            )}
+          </Flex>
+        ) : undefined
+      }
+      secondaryAction={
+        canManage ? (
+          <Flex gap={2}>
+            <Button variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(true)}>
+              {t('action.edit')}
+            </Button>
+            <Dialog.Root>
+              <Dialog.Trigger>
+                <Button variant="danger-light" startIcon={<Trash />} loading={busy === 'delete'}>
+                  {t('action.delete')}
+                </Button>
+              </Dialog.Trigger>
+              <ConfirmDialog onConfirm={() => void remove()}>{t('scrapers.deleteConfirm', { name: data.name })}</ConfirmDialog>
+            </Dialog.Root>
+          </Flex>
+        ) : undefined
+      }
+    >
+      <Flex direction="column" alignItems="stretch" gap={6}>
+        <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
+          <Grid.Root gap={4}>
+            <DetailItem label={t('scrapers.column.status')}>
+              <StatusBadge status={data.status} />
+            </DetailItem>
+            <DetailItem label={t('scrapers.column.owner')}>
+              <Typography>{data.owner ? `${data.owner.username} <${data.owner.email}>` : '—'}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.column.nextRun')}>
+              <Typography>{data.next_run_at ? format.dateTime(data.next_run_at) : t('scrapers.manualOnly')}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.column.schedule')}>
+              <Typography style={{ fontFamily: 'monospace' }}>{data.schedule ?? '—'}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.field.maxPages')}>
+              <Typography>{data.max_pages}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.field.rateLimit')}>
+              <Typography>{data.rate_limit}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.field.followLinks')}>
+              <Typography>{t(data.follow_links ? 'toggle.on' : 'toggle.off')}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.field.robots')}>
+              <Typography>{t(data.respect_robots_txt ? 'toggle.on' : 'toggle.off')}</Typography>
+            </DetailItem>
+            <DetailItem label={t('scrapers.field.selectors')}>
+              <Typography style={{ fontFamily: 'monospace' }}>
+                {data.selectors
+                  ? [data.selectors.item ? `item: ${data.selectors.item}` : null, ...Object.entries(data.selectors.fields).map(([name, css]) => `${name}: ${css}`)]
+                      .filter(Boolean)
+                      .join(' · ')
+                  : t('scrapers.noSelectors')}
+              </Typography>
+            </DetailItem>
+          </Grid.Root>
+        </Box>
+        {latest && (latest.status === 'running' || latest.status === 'pending') && <RunProgress run={latest} maxPages={data.max_pages} />}
+        <Box>
+          <Box paddingBottom={3}>
+            <Typography variant="delta" tag="h2">
+              {t('scrapers.runs')}
+            </Typography>
           </Box>
-          {latest && (latest.status === 'running' || latest.status === 'pending') && <RunProgress run={latest} maxPages={data.max_pages} />}
+          <RunsTable scraperId={id} version={runsVersion} selected={shownRun} onSelect={setSelectedRun} canRun={canManage} />
+        </Box>
+        {shownRun !== null && (
           <Box>
             <Box paddingBottom={3}>
               <Typography variant="delta" tag="h2">
-                {t('scrapers.runs')}
+                {t('scrapers.results', { run: shownRun })}
               </Typography>
             </Box>
-            <RunsTable scraperId={id} version={runsVersion} selected={shownRun} onSelect={setSelectedRun} canRun={canManage} />
+            <ResultsTable scraperId={id} runId={shownRun} selectors={data.selectors} version={runsVersion} />
           </Box>
-          {shownRun !== null && (
-            <Box>
-              <Box paddingBottom={3}>
-                <Typography variant="delta" tag="h2">
-                  {t('scrapers.results', { run: shownRun })}
-                </Typography>
-              </Box>
-              <ResultsTable scraperId={id} runId={shownRun} selectors={data.selectors} version={runsVersion} />
-            </Box>
-          )}
-        </Flex>
-        {editing && (
-          <ScraperFormModal
-            scraper={data}
-            proxyPools={proxyPools}
-            onClose={() => setEditing(false)}
-            onSaved={() => {
-              setEditing(false);
-              void scraper.reload();
-            }}
-          />
         )}
-      </Layouts.Content>
-    </Page.Main>
+      </Flex>
+      {editing && (
+        <ScraperFormModal
+          scraper={data}
+          proxyPools={proxyPools}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            void scraper.reload();
+          }}
+        />
+      )}
+    </DetailPage>
   );
 }
 
@@ -204,16 +189,5 @@ function RunProgress({ run, maxPages }: { run: Run; maxPages: number }) {
         <Typography variant="pi">{t('scrapers.progress.counts', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected, max: maxPages })}</Typography>
       </Flex>
     </Box>
-  );
-}
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Grid.Item col={4} s={6} xs={12} direction="column" alignItems="flex-start" gap={1}>
-      <Typography variant="sigma" textColor="neutral600">
-        {label}
-      </Typography>
-      <Box>{children}</Box>
-    </Grid.Item>
   );
 }

@@ -1,4 +1,4 @@
-import { Box, Button, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { Layouts, Page } from '@strapi/strapi/admin';
 import { useCallback, useEffect, useState } from 'react';
@@ -13,6 +13,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { useFormat, useT } from '../../utils/useT';
 import { ScraperFormModal } from './components/ScraperFormModal';
 import { useProxyPools } from './hooks/useProxyPools';
+import { DataTable } from '../../components/DataTable';
 
 const LIVE_REFRESH_MS = 3_000;
 
@@ -47,29 +48,7 @@ export function ScrapersPage() {
         {list.data && list.data.meta.total === 0 && <EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />}
         {list.data && list.data.meta.total > 0 && (
           <Box>
-            <Table colCount={6} rowCount={list.data.data.length + 1}>
-              <Thead>
-                <Tr>
-                  <Th>
-                    <Typography variant="sigma">{t('scrapers.column.name')}</Typography>
-                  </Th>
-                  <Th>
-                    <Typography variant="sigma">{t('scrapers.column.owner')}</Typography>
-                  </Th>
-                  <Th>
-                    <Typography variant="sigma">{t('scrapers.column.status')}</Typography>
-                  </Th>
-                  <Th>
-                    <Typography variant="sigma">{t('scrapers.column.lastRun')}</Typography>
-                  </Th>
-                  <Th>
-                    <Typography variant="sigma">{t('scrapers.column.nextRun')}</Typography>
-                  </Th>
-                  <Th>
-                    <Typography variant="sigma">{t('scrapers.column.schedule')}</Typography>
-                  </Th>
-                </Tr>
-              </Thead>
+            <DataTable headers={[t('scrapers.column.name'), t('scrapers.column.owner'), t('scrapers.column.status'), t('scrapers.column.lastRun'), t('scrapers.column.nextRun'), t('scrapers.column.schedule')]} rowCount={list.data.data.length}>
               <Tbody>
                 {list.data.data.map((scraper) => (
                   <Tr key={scraper.id} onClick={() => navigate(String(scraper.id))} style={{ cursor: 'pointer' }} data-testid="scraper-row">
@@ -106,7 +85,7 @@ export function ScrapersPage() {
                   </Tr>
                 ))}
               </Tbody>
-            </Table>
+            </DataTable>
             <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
           </Box>
         )}

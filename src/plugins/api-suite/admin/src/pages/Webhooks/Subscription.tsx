@@ -1,10 +1,10 @@
 import { Box, Button, Flex, Grid, Loader, Typography } from '@strapi/design-system';
 import { ArrowClockwise, PaperPlane } from '@strapi/icons';
-import { BackButton, Layouts, Page, useNotification } from '@strapi/strapi/admin';
+import { useNotification } from '@strapi/strapi/admin';
 import { useCallback } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
-import { ProblemAlert } from '../../components/ProblemAlert';
+import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAction } from '../../hooks/useAction';
 import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
@@ -41,99 +41,73 @@ export function SubscriptionPage() {
     if (updated) await subscription.reload();
   };
 
-  if (subscription.status === 'error' && !subscription.data) {
-    return (
-      <Page.Main>
-        <Layouts.Header navigationAction={<BackButton />} title={t('webhooks.subscription')} />
-        <Layouts.Content>
-          <ProblemAlert problem={subscription.problem} />
-        </Layouts.Content>
-      </Page.Main>
-    );
-  }
-  if (!subscription.data) return <Page.Loading />;
+  if (!subscription.data) return <DetailPending title={t('webhooks.subscription')} problem={subscription.problem} />;
   const data = subscription.data;
   const status = subscriptionStatus(data);
 
   return (
-    <Page.Main>
-      <Page.Title>{data.endpoint_url}</Page.Title>
-      <Layouts.Header
-        navigationAction={<BackButton />}
-        title={data.endpoint_url}
-        subtitle={t('webhooks.subscription.subtitle', { owner: data.consumer ? `${data.consumer.username} <${data.consumer.email}>` : data.consumer_id })}
-        primaryAction={
-          canManage ? (
-            <Flex gap={2}>
-              {!data.is_active && (
-                <Button variant="secondary" startIcon={<ArrowClockwise />} loading={busy === 'active'} onClick={() => void setActive(true)}>
-                  {t('webhooks.reenable')}
-                </Button>
-              )}
-              <Button startIcon={<PaperPlane />} loading={busy === 'test'} onClick={() => void sendTest()}>
-                {t('webhooks.sendTest')}
+    <DetailPage
+      title={data.endpoint_url}
+      subtitle={t('webhooks.subscription.subtitle', { owner: data.consumer ? `${data.consumer.username} <${data.consumer.email}>` : data.consumer_id })}
+      primaryAction={
+        canManage ? (
+          <Flex gap={2}>
+            {!data.is_active && (
+              <Button variant="secondary" startIcon={<ArrowClockwise />} loading={busy === 'active'} onClick={() => void setActive(true)}>
+                {t('webhooks.reenable')}
               </Button>
-            </Flex>
-          ) : undefined
-        }
-      />
-      <Layouts.Content>
-        <Flex direction="column" alignItems="stretch" gap={6}>
-          <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
-            <Grid.Root gap={4}>
-              <Detail label={t('webhooks.column.status')}>
-                <StatusBadge status={status} />
-                {data.disabled_at && (
-                  <Typography variant="pi" textColor="danger600">
-                    {' '}
-                    {t('webhooks.disabledAt', { at: format.dateTime(data.disabled_at) })}
-                  </Typography>
-                )}
-              </Detail>
-              <Detail label={t('webhooks.column.failures')}>
-                <Typography textColor={data.failure_count > 0 ? 'danger600' : undefined}>{format.number(data.failure_count)}</Typography>
-              </Detail>
-              <Detail label={t('webhooks.column.lastDelivery')}>
-                <Typography>{format.dateTime(data.last_delivery_at)}</Typography>
-              </Detail>
-              <Detail label={t('webhooks.column.events')}>
-                <Typography>{data.events.join(', ')}</Typography>
-              </Detail>
-              <Detail label={t('webhooks.timeout')}>
-                <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
-              </Detail>
-              <Detail label={t('webhooks.created')}>
-                <Typography>{format.dateTime(data.created_at)}</Typography>
-              </Detail>
-            </Grid.Root>
-            {data.description && (
-              <Box paddingTop={4}>
-                <Typography textColor="neutral600">{data.description}</Typography>
-              </Box>
             )}
-          </Box>
-          <Box>
-            <Box paddingBottom={3}>
-              <Typography variant="delta" tag="h2">
-                {t('webhooks.deliveries')}
-              </Typography>
+            <Button startIcon={<PaperPlane />} loading={busy === 'test'} onClick={() => void sendTest()}>
+              {t('webhooks.sendTest')}
+            </Button>
+          </Flex>
+        ) : undefined
+      }
+    >
+      <Flex direction="column" alignItems="stretch" gap={6}>
+        <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
+          <Grid.Root gap={4}>
+            <DetailItem label={t('webhooks.column.status')}>
+              <StatusBadge status={status} />
+              {data.disabled_at && (
+                <Typography variant="pi" textColor="danger600">
+                  {' '}
+                  {t('webhooks.disabledAt', { at: format.dateTime(data.disabled_at) })}
+                </Typography>
+              )}
+            </DetailItem>
+            <DetailItem label={t('webhooks.column.failures')}>
+              <Typography textColor={data.failure_count > 0 ? 'danger600' : undefined}>{format.number(data.failure_count)}</Typography>
+            </DetailItem>
+            <DetailItem label={t('webhooks.column.lastDelivery')}>
+              <Typography>{format.dateTime(data.last_delivery_at)}</Typography>
+            </DetailItem>
+            <DetailItem label={t('webhooks.column.events')}>
+              <Typography>{data.events.join(', ')}</Typography>
+            </DetailItem>
+            <DetailItem label={t('webhooks.timeout')}>
+              <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
+            </DetailItem>
+            <DetailItem label={t('webhooks.created')}>
+              <Typography>{format.dateTime(data.created_at)}</Typography>
+            </DetailItem>
+          </Grid.Root>
+          {data.description && (
+            <Box paddingTop={4}>
+              <Typography textColor="neutral600">{data.description}</Typography>
             </Box>
-            {subscription.status === 'loading' && <Loader small>{t('state.loading')}</Loader>}
-            <DeliveriesTable subscriptionId={id} refreshKey={deliveriesKey} subscriptionActive={data.is_active} onChanged={() => void subscription.reload()} />
+          )}
+        </Box>
+        <Box>
+          <Box paddingBottom={3}>
+            <Typography variant="delta" tag="h2">
+              {t('webhooks.deliveries')}
+            </Typography>
           </Box>
-        </Flex>
-      </Layouts.Content>
-    </Page.Main>
-  );
-}
-
-function Detail({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Grid.Item col={4} s={6} xs={12} direction="column" alignItems="flex-start" gap={1}>
-      <Typography variant="sigma" textColor="neutral600">
-        {label}
-      </Typography>
-      <Box>{children}</Box>
-    </Grid.Item>
+          {subscription.status === 'loading' && <Loader small>{t('state.loading')}</Loader>}
+          <DeliveriesTable subscriptionId={id} refreshKey={deliveriesKey} subscriptionActive={data.is_active} onChanged={() => void subscription.reload()} />
+        </Box>
+      </Flex>
+    </DetailPage>
   );
 }

@@ -1,4 +1,4 @@
-import { Box, Button, Dialog, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { useCallback, useState } from 'react';
@@ -13,6 +13,7 @@ import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { IssueKeyModal } from './IssueKeyModal';
 import { KeyRevealModal } from './KeyRevealModal';
+import { DataTable } from '../../../components/DataTable';
 
 /** Every API key (never the key itself): owner, plan, scopes, status; issue and revoke. */
 export function KeysTab() {
@@ -53,37 +54,7 @@ export function KeysTab() {
       {keys.data && keys.data.meta.total === 0 && <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
       {keys.data && keys.data.meta.total > 0 && (
         <>
-          <Table colCount={canManage ? 8 : 7} rowCount={keys.data.data.length + 1}>
-            <Thead>
-              <Tr>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.key')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.name')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.owner')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.plan')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.scopes')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.status')}</Typography>
-                </Th>
-                <Th>
-                  <Typography variant="sigma">{t('access.keys.column.created')}</Typography>
-                </Th>
-                {canManage && (
-                  <Th>
-                    <Typography variant="sigma">{t('table.actions')}</Typography>
-                  </Th>
-                )}
-              </Tr>
-            </Thead>
+          <DataTable headers={[t('access.keys.column.key'), t('access.keys.column.name'), t('access.keys.column.owner'), t('access.keys.column.plan'), t('access.keys.column.scopes'), t('access.keys.column.status'), t('access.keys.column.created'), ...(canManage ? [t('table.actions')] : [])]} rowCount={keys.data.data.length}>
             <Tbody>
               {keys.data.data.map((key) => (
                 <Tr key={key.id} data-testid="key-row">
@@ -125,7 +96,7 @@ export function KeysTab() {
                 </Tr>
               ))}
             </Tbody>
-          </Table>
+          </DataTable>
           <Pager page={keys.data.meta.page} limit={keys.data.meta.limit} total={keys.data.meta.total} onPage={setPage} />
         </>
       )}

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Badge, Box, Button, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Pencil, Plus } from '@strapi/icons';
 import { useState } from 'react';
 import type { Plan } from '../../../api';
@@ -8,6 +8,7 @@ import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useFormat, useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanFormModal } from './PlanFormModal';
+import { DataTable } from '../../../components/DataTable';
 
 /** The plans keys are sold on: quotas, reachable endpoints, price; create and edit. */
 export function PlansTab() {
@@ -34,34 +35,7 @@ export function PlansTab() {
       {!plans.data && plans.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
       {plans.data && plans.data.length === 0 && <EmptyState content={t('access.plans.empty')} action={create} />}
       {plans.data && plans.data.length > 0 && (
-        <Table colCount={canManage ? 7 : 6} rowCount={plans.data.length + 1}>
-          <Thead>
-            <Tr>
-              <Th>
-                <Typography variant="sigma">{t('access.plans.column.name')}</Typography>
-              </Th>
-              <Th>
-                <Typography variant="sigma">{t('access.plans.column.month')}</Typography>
-              </Th>
-              <Th>
-                <Typography variant="sigma">{t('access.plans.column.minute')}</Typography>
-              </Th>
-              <Th>
-                <Typography variant="sigma">{t('access.plans.column.endpoints')}</Typography>
-              </Th>
-              <Th>
-                <Typography variant="sigma">{t('access.plans.column.price')}</Typography>
-              </Th>
-              <Th>
-                <Typography variant="sigma">{t('access.plans.column.keys')}</Typography>
-              </Th>
-              {canManage && (
-                <Th>
-                  <Typography variant="sigma">{t('table.actions')}</Typography>
-                </Th>
-              )}
-            </Tr>
-          </Thead>
+        <DataTable headers={[t('access.plans.column.name'), t('access.plans.column.month'), t('access.plans.column.minute'), t('access.plans.column.endpoints'), t('access.plans.column.price'), t('access.plans.column.keys'), ...(canManage ? [t('table.actions')] : [])]} rowCount={plans.data.length}>
           <Tbody>
             {plans.data.map((plan) => (
               <Tr key={plan.id} data-testid="plan-row">
@@ -96,7 +70,7 @@ export function PlansTab() {
               </Tr>
             ))}
           </Tbody>
-        </Table>
+        </DataTable>
       )}
       {editing && (
         <PlanFormModal

@@ -1,4 +1,4 @@
-import { Box, Flex, Link, Loader, SingleSelect, SingleSelectOption, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Flex, Link, Loader, SingleSelect, SingleSelectOption, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useApiSuiteClient, type OrderStatus } from '../../../api';
@@ -8,6 +8,7 @@ import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { DataTable } from '../../../components/DataTable';
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
 const ALL = 'all';
@@ -56,16 +57,7 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
       {orders.data && orders.data.meta.total === 0 && <EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />}
       {orders.data && orders.data.meta.total > 0 && (
         <>
-          <Table colCount={7} rowCount={orders.data.data.length + 1}>
-            <Thead>
-              <Tr>
-                {['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => (
-                  <Th key={column}>
-                    <Typography variant="sigma">{t(`sales.column.${column}`)}</Typography>
-                  </Th>
-                ))}
-              </Tr>
-            </Thead>
+          <DataTable headers={['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => t(`sales.column.${column}`))} rowCount={orders.data.data.length}>
             <Tbody>
               {orders.data.data.map((order) => (
                 <Tr key={order.id} data-testid="order-row">
@@ -104,7 +96,7 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
                 </Tr>
               ))}
             </Tbody>
-          </Table>
+          </DataTable>
           <Pager page={orders.data.meta.page} limit={orders.data.meta.limit} total={orders.data.meta.total} onPage={setPage} />
         </>
       )}

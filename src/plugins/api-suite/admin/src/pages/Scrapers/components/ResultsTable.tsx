@@ -1,4 +1,4 @@
-import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useEffect, useState } from 'react';
 import { useApiSuiteClient, type Selectors } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -6,6 +6,7 @@ import { Pager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useT } from '../../../utils/useT';
+import { DataTable } from '../../../components/DataTable';
 
 /** A run's results, one row per item, one column per selector field (or the page title without selectors). */
 export function ResultsTable({ scraperId, runId, selectors, version }: { scraperId: number; runId: number; selectors: Selectors | null; version: string }) {
@@ -23,19 +24,7 @@ export function ResultsTable({ scraperId, runId, selectors, version }: { scraper
   const fields = selectors ? Object.keys(selectors.fields) : ['title'];
   return (
     <Box>
-      <Table colCount={fields.length + 1} rowCount={results.data.data.length + 1}>
-        <Thead>
-          <Tr>
-            {fields.map((field) => (
-              <Th key={field}>
-                <Typography variant="sigma">{field}</Typography>
-              </Th>
-            ))}
-            <Th>
-              <Typography variant="sigma">{t('scrapers.results.page')}</Typography>
-            </Th>
-          </Tr>
-        </Thead>
+      <DataTable headers={[...fields.map((field) => field), t('scrapers.results.page')]} rowCount={results.data.data.length}>
         <Tbody>
           {results.data.data.map((result) => (
             <Tr key={result.id} data-testid="result-row">
@@ -52,7 +41,7 @@ export function ResultsTable({ scraperId, runId, selectors, version }: { scraper
             </Tr>
           ))}
         </Tbody>
-      </Table>
+      </DataTable>
       <Pager page={results.data.meta.page} limit={results.data.meta.limit} total={results.data.meta.total} onPage={setPage} />
     </Box>
   );

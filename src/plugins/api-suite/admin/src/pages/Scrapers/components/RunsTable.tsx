@@ -1,4 +1,4 @@
-import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -7,6 +7,7 @@ import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { DataTable } from '../../../components/DataTable';
 
 /** The run history, newest first; choosing a run shows its results. */
 export function RunsTable({
@@ -36,32 +37,7 @@ export function RunsTable({
 
   return (
     <Box>
-      <Table colCount={7} rowCount={runs.data.data.length + 1}>
-        <Thead>
-          <Tr>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.run.id')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.column.status')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.run.trigger')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.run.started')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.run.finished')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.run.counts')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('scrapers.run.error')}</Typography>
-            </Th>
-          </Tr>
-        </Thead>
+      <DataTable headers={[t('scrapers.run.id'), t('scrapers.column.status'), t('scrapers.run.trigger'), t('scrapers.run.started'), t('scrapers.run.finished'), t('scrapers.run.counts'), t('scrapers.run.error')]} rowCount={runs.data.data.length}>
         <Tbody>
           {runs.data.data.map((run) => (
             <Tr
@@ -95,7 +71,7 @@ export function RunsTable({
             </Tr>
           ))}
         </Tbody>
-      </Table>
+      </DataTable>
       <Pager page={runs.data.meta.page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} />
     </Box>
   );

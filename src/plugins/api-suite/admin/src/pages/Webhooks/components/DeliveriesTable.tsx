@@ -1,4 +1,4 @@
-import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useEffect, useState } from 'react';
 import { useApiSuiteClient, type Delivery } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -8,6 +8,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { DeliveryModal } from './DeliveryModal';
+import { DataTable } from '../../../components/DataTable';
 
 /** Polled while any shown delivery still has an attempt to come, so the list follows the engine. */
 const LIVE_REFRESH_MS = 2_000;
@@ -44,29 +45,7 @@ export function DeliveriesTable({
 
   return (
     <Box>
-      <Table colCount={6} rowCount={list.data.data.length + 1}>
-        <Thead>
-          <Tr>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.deliveries.column.event')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.deliveries.column.attempts')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.deliveries.column.response')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.deliveries.column.created')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.deliveries.column.next')}</Typography>
-            </Th>
-          </Tr>
-        </Thead>
+      <DataTable headers={[t('webhooks.deliveries.column.event'), t('webhooks.column.status'), t('webhooks.deliveries.column.attempts'), t('webhooks.deliveries.column.response'), t('webhooks.deliveries.column.created'), t('webhooks.deliveries.column.next')]} rowCount={list.data.data.length}>
         <Tbody>
           {list.data.data.map((delivery) => (
             <Tr key={delivery.id} onClick={() => setOpen(delivery)} style={{ cursor: 'pointer' }} data-testid="delivery-row">
@@ -93,7 +72,7 @@ export function DeliveriesTable({
             </Tr>
           ))}
         </Tbody>
-      </Table>
+      </DataTable>
       <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
       {open && (
         <DeliveryModal

@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Loader, Modal, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Loader, Modal, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useCallback, useEffect, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
@@ -9,6 +9,7 @@ import { useAction } from '../../../hooks/useAction';
 import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { DataTable } from '../../../components/DataTable';
 
 const EXCERPT = 200;
 const WATCH_MS = 1_000;
@@ -85,29 +86,7 @@ export function DeliveryModal({
                     <Typography textColor="neutral600">{t('webhooks.delivery.noAttempts')}</Typography>
                   </Box>
                 ) : (
-                  <Table colCount={6} rowCount={delivery.data.attempts.length + 1}>
-                    <Thead>
-                      <Tr>
-                        <Th>
-                          <Typography variant="sigma">#</Typography>
-                        </Th>
-                        <Th>
-                          <Typography variant="sigma">{t('webhooks.attempt.at')}</Typography>
-                        </Th>
-                        <Th>
-                          <Typography variant="sigma">{t('webhooks.attempt.status')}</Typography>
-                        </Th>
-                        <Th>
-                          <Typography variant="sigma">{t('webhooks.attempt.duration')}</Typography>
-                        </Th>
-                        <Th>
-                          <Typography variant="sigma">{t('webhooks.attempt.error')}</Typography>
-                        </Th>
-                        <Th>
-                          <Typography variant="sigma">{t('webhooks.attempt.response')}</Typography>
-                        </Th>
-                      </Tr>
-                    </Thead>
+                  <DataTable headers={['#', t('webhooks.attempt.at'), t('webhooks.attempt.status'), t('webhooks.attempt.duration'), t('webhooks.attempt.error'), t('webhooks.attempt.response')]} rowCount={delivery.data.attempts.length}>
                     <Tbody>
                       {delivery.data.attempts.map((attempt) => (
                         <Tr key={attempt.attempt} data-testid="attempt-row">
@@ -136,7 +115,7 @@ export function DeliveryModal({
                         </Tr>
                       ))}
                     </Tbody>
-                  </Table>
+                  </DataTable>
                 )}
               </Box>
               <Box>

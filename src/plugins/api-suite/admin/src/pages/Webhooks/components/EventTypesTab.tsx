@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Eye, Pencil } from '@strapi/icons';
 import { useCallback, useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
@@ -10,6 +10,7 @@ import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useT } from '../../../utils/useT';
 import { EventTypeModal } from './EventTypeModal';
+import { DataTable } from '../../../components/DataTable';
 
 /** The event types: switched on or off, described, with an example payload. */
 export function EventTypesTab() {
@@ -33,23 +34,7 @@ export function EventTypesTab() {
 
   return (
     <Box>
-      <Table colCount={4} rowCount={types.data.length + 1}>
-        <Thead>
-          <Tr>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.eventTypes.column.name')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.eventTypes.column.description')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('table.actions')}</Typography>
-            </Th>
-          </Tr>
-        </Thead>
+      <DataTable headers={[t('webhooks.eventTypes.column.name'), t('webhooks.eventTypes.column.description'), t('webhooks.column.status'), t('table.actions')]} rowCount={types.data.length}>
         <Tbody>
           {types.data.map((type) => (
             <Tr key={type.name} data-testid="event-type-row">
@@ -79,7 +64,7 @@ export function EventTypesTab() {
             </Tr>
           ))}
         </Tbody>
-      </Table>
+      </DataTable>
       {editing && (
         <EventTypeModal
           type={editing}

@@ -1,4 +1,4 @@
-import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useApiSuiteClient, type Subscription } from '../../../api';
@@ -8,6 +8,7 @@ import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { DataTable } from '../../../components/DataTable';
 
 export function subscriptionStatus(subscription: Pick<Subscription, 'is_active' | 'disabled_at'>): 'active' | 'disabled' | 'paused' {
   if (subscription.is_active) return 'active';
@@ -30,29 +31,7 @@ export function SubscriptionsTab() {
   return (
     <Box>
       {list.status === 'error' && <ProblemAlert problem={list.problem} />}
-      <Table colCount={6} rowCount={list.data.data.length + 1}>
-        <Thead>
-          <Tr>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.endpoint')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.owner')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.events')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.status')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.failures')}</Typography>
-            </Th>
-            <Th>
-              <Typography variant="sigma">{t('webhooks.column.lastDelivery')}</Typography>
-            </Th>
-          </Tr>
-        </Thead>
+      <DataTable headers={[t('webhooks.column.endpoint'), t('webhooks.column.owner'), t('webhooks.column.events'), t('webhooks.column.status'), t('webhooks.column.failures'), t('webhooks.column.lastDelivery')]} rowCount={list.data.data.length}>
         <Tbody>
           {list.data.data.map((subscription) => (
             <Tr
@@ -89,7 +68,7 @@ export function SubscriptionsTab() {
             </Tr>
           ))}
         </Tbody>
-      </Table>
+      </DataTable>
       <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
     </Box>
   );
