@@ -1,10 +1,24 @@
 import { z } from 'zod';
 
-/** The zod pieces several features' validation shares: paging, http(s) URLs, extra request headers. */
+/** The zod pieces several features' validation shares: ids, paging, partial updates, http(s) URLs, extra request headers. */
+
+/** Ids are 32-bit integers in the database; a larger one can name nothing (and PostgreSQL would refuse it). */
+export const MAX_ID = 2_147_483_647;
+/** A row's id in a JSON body. */
+export const rowId = z.number().int().positive().max(MAX_ID);
+/** A row's id in a path or query string: text there, so coerced. */
+export const rowIdParam = z.coerce.number().int().positive().max(MAX_ID);
 
 /** `page` and `limit` of every paged list (API and admin routes): 1 or more, and 1 to 100 (default 20). */
 export const pageNumber = z.coerce.number().int().min(1, 'must be 1 or more').default(1);
 export const pageLimit = z.coerce.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100').default(20);
+/** The query of a list that takes nothing but paging. */
+export const pageQuery = z.object({ page: pageNumber, limit: pageLimit });
+
+/** A partial update must name a field: an empty body is a caller's mistake, not a no-op. */
+export function requireAChange<T extends z.ZodType<object>>(body: T): T {
+  return body.refine((value: object) => Object.keys(value).length > 0, 'must change at least one field');
+}
 
 /** An absolute http(s) URL of at most 2,048 characters (webhook endpoints, scraper start URLs). */
 export const httpUrl = z

@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { pageLimit, pageNumber } from '../../../http/validation';
+import { MAX_ID, pageLimit, pageNumber, requireAChange, rowId, rowIdParam } from '../../../http/validation';
 
 /** Bodies and queries of the access routes, validated at the edge; their inferred types feed the controllers. */
 const scope = z.enum(['read', 'write']);
-/** Ids are 32-bit integers in the database; a larger one can name nothing (and PostgreSQL would refuse it). */
-const MAX_ID = 2_147_483_647;
-const id = () => z.number().int().positive().max(MAX_ID);
-const idParam = () => z.coerce.number().int().positive().max(MAX_ID);
 
 export const createKeyBody = z
   .object({
@@ -20,8 +16,8 @@ export const createKeyBody = z
       .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
       .refine((value) => new Date(value).getTime() > Date.now(), 'must be in the future')
       .optional(),
-    plan_id: id().optional(),
-    user_id: id().optional(),
+    plan_id: rowId.optional(),
+    user_id: rowId.optional(),
   })
   .strict();
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
@@ -29,17 +25,17 @@ export type CreateKeyBody = z.infer<typeof createKeyBody>;
 export const listKeysQuery = z.object({
   page: pageNumber,
   limit: pageLimit,
-  user_id: idParam().optional(),
+  user_id: rowIdParam.optional(),
 });
 
-export const keyIdParam = idParam();
+export const keyIdParam = rowIdParam;
 
 export const usageQuery = z
   .object({
     from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
     to: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
     granularity: z.enum(['minute', 'hour', 'day']).default('hour'),
-    key_id: idParam().optional(),
+    key_id: rowIdParam.optional(),
   });
 export type UsageQuery = z.infer<typeof usageQuery>;
 
@@ -69,7 +65,7 @@ export const planBody = z
   .strict();
 export type PlanBody = z.infer<typeof planBody>;
 
-export const planUpdateBody = planBody.partial().refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+export const planUpdateBody = requireAChange(planBody.partial());
 
 /** Admin panel: a key issued by an editor names its owner and plan. */
 export const adminIssueKeyBody = createKeyBody.extend({
@@ -80,7 +76,7 @@ export const adminIssueKeyBody = createKeyBody.extend({
 export const adminKeysQuery = listKeysQuery;
 
 export const adminUsageQuery = z.object({
-  key_id: idParam().optional(),
+  key_id: rowIdParam.optional(),
   interval: z.coerce.number().int().min(1).max(5).default(5),
 });
 

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { pageLimit, pageNumber } from '../../../http/validation';
+import { MAX_ID, pageLimit, pageNumber } from '../../../http/validation';
 import { ApiError } from '../../../http/errors';
 import { ORDER_STATUSES } from '../content-types';
 
 /** Bodies and queries of the commerce routes (contract section 8), validated at the edge. */
 export const MAX_QUANTITY = 1000;
 export const MAX_LINES = 100;
-const MAX_ID = 2_147_483_647;
 
 const PRODUCT_ID = 'must be a product id (a positive whole number)';
 const QUANTITY = `must be a whole number from 1 to ${MAX_QUANTITY}`;

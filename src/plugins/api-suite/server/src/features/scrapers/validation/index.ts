@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { extraHeaders, httpUrl, pageLimit, pageNumber } from '../../../http/validation';
+import { extraHeaders, httpUrl, MAX_ID, pageLimit, pageNumber, pageQuery, requireAChange, rowIdParam } from '../../../http/validation';
 import { assertValidCronSchedule } from '../../../jobs';
 import { createSubscriptionBody } from '../../webhooks/validation';
 import { validateSelectors } from '../services/crawler';
 
 /** Bodies and queries of the scraper routes (contract section 4), validated at the edge. */
-const MAX_ID = 2_147_483_647;
 export const MAX_PAGES_LIMIT = 10_000;
 export { RUN_EVENTS } from './responses';
 
@@ -66,22 +65,19 @@ export const createScraperBody = z
   .strict();
 export type CreateScraperBody = z.infer<typeof createScraperBody>;
 
-export const updateScraperBody = createScraperBody
-  .partial()
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+export const updateScraperBody = requireAChange(createScraperBody.partial().strict());
 export type UpdateScraperBody = z.infer<typeof updateScraperBody>;
 
-export const listQuery = z.object({ page: pageNumber, limit: pageLimit });
+export const listQuery = pageQuery;
 
 export const resultsQuery = z.object({
   page: pageNumber,
   limit: pageLimit,
-  run_id: z.coerce.number().int().positive().max(MAX_ID).optional(),
+  run_id: rowIdParam.optional(),
   format: z.enum(['json', 'ndjson', 'csv']).default('json'),
 });
 
-export const idParam = z.coerce.number().int().positive().max(MAX_ID);
+export const idParam = rowIdParam;
 
 export const runEventsWebhookBody = createSubscriptionBody
   .omit({ endpoint_url: true, events: true })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extraHeaders, httpUrl, pageLimit, pageNumber } from '../../../http/validation';
+import { extraHeaders, httpUrl, pageLimit, pageNumber, pageQuery, requireAChange } from '../../../http/validation';
 import { isReservedHeader } from '../services/subscriptions';
 
 /** Bodies and queries of the webhook routes (contract section 3), validated at the edge. */
@@ -33,20 +33,21 @@ export const createSubscriptionBody = z
   .strict();
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
 
-export const updateSubscriptionBody = z
-  .object({
-    endpoint_url: endpointUrl.optional(),
-    events: events.optional(),
-    description: description.optional(),
-    headers: headers.optional(),
-    timeout_seconds: timeoutSeconds.optional(),
-    is_active: z.boolean().optional(),
-  })
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+export const updateSubscriptionBody = requireAChange(
+  z
+    .object({
+      endpoint_url: endpointUrl.optional(),
+      events: events.optional(),
+      description: description.optional(),
+      headers: headers.optional(),
+      timeout_seconds: timeoutSeconds.optional(),
+      is_active: z.boolean().optional(),
+    })
+    .strict()
+);
 export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBody>;
 
-export const listQuery = z.object({ page: pageNumber, limit: pageLimit });
+export const listQuery = pageQuery;
 
 export const deliveriesQuery = z.object({
   page: pageNumber,
@@ -85,16 +86,17 @@ export const adminSubscriptionUpdateBody = z.object({ is_active: z.boolean({ mes
 const jsonValue = z.custom<unknown>((value) => value !== undefined, 'must be JSON');
 
 /** Admin panel: an event type's description, example payload and switch. */
-export const eventTypeUpdateBody = z
-  .object({
-    description: description.optional(),
-    example_payload: jsonValue
-      .refine((value) => JSON.stringify(value).length <= 20_000, 'must be at most 20,000 characters of JSON')
-      .optional(),
-    is_active: z.boolean({ message: 'must be true or false' }).optional(),
-  })
-  .strict()
-  .refine((body) => Object.keys(body).length > 0, 'must change at least one field');
+export const eventTypeUpdateBody = requireAChange(
+  z
+    .object({
+      description: description.optional(),
+      example_payload: jsonValue
+        .refine((value) => JSON.stringify(value).length <= 20_000, 'must be at most 20,000 characters of JSON')
+        .optional(),
+      is_active: z.boolean({ message: 'must be true or false' }).optional(),
+    })
+    .strict()
+);
 
 export const eventTypeNameParam = z.string().regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/);
 
