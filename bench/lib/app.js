@@ -35,8 +35,7 @@ function benchEnv(name) {
 }
 
 async function compile() {
-  const { compileStrapi } = require('@strapi/strapi');
-  await compileStrapi({ appDir: APP_DIR });
+  await require('../../scripts/compile-app').compileApp(APP_DIR);
 }
 
 /** Boot the app in this process with `env`, run `fn(strapi)`, shut it down. */

@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileStrapi } from '@strapi/strapi';
 import type { Config } from '@jest/types';
 import { browserTestsSelected, ensureAdminBuild } from './admin-build';
 import { APP_DIR, TEST_TMP_DIR } from './paths';
 import { assertPostgresReachable, assertRedisReachable, redisUrl, requireEnv, usingPostgres } from './services';
+
+// A plain JS module shared with the benchmarks (bench/lib/app.js).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { compileApp } = require('../../scripts/compile-app') as { compileApp(appDir: string): Promise<void> };
 
 /**
  * Compile the app once for every test file, check the services this run was given, and build the
@@ -21,10 +24,7 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig, pro
   fs.rmSync(TEST_TMP_DIR, { recursive: true, force: true });
   fs.mkdirSync(TEST_TMP_DIR, { recursive: true });
   process.env.NODE_ENV = 'test';
-  // Compiled output of a source that no longer exists would still be loaded (a removed route would
-  // keep answering): start the app's compiled code from nothing. The admin build (dist/build) stays.
-  for (const folder of ['src', 'config']) fs.rmSync(path.join(APP_DIR, 'dist', folder), { recursive: true, force: true });
-  await compileStrapi({ appDir: APP_DIR });
+  await compileApp(APP_DIR);
   const browserTests = browserTestsSelected(globalConfig, projectConfig);
   // Before any test file starts: `strapi build` also recompiles the app that test files load.
   if (browserTests) await ensureAdminBuild();
