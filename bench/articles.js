@@ -12,8 +12,7 @@
  */
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
-const autocannon = require('autocannon');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median, alternate } = require('./lib/app');
 
 const args = parseArgs();
 const ARTICLES = Number(args.articles ?? 100_000);
@@ -78,17 +77,7 @@ const PAGE = 4000;
       if (check.status !== 200) throw new Error(`${name}: ${check.status} ${await check.text()}`);
     }
 
-    const results = { v1: [], strapi: [] };
-    for (let round = 1; round <= rounds; round += 1) {
-      for (const name of ['strapi', 'v1']) {
-        const target = targets[name];
-        await autocannon({ ...target, connections, duration: 2 });
-        const run = await autocannon({ ...target, connections, duration });
-        if (run.non2xx > 0 || run.errors > 0) throw new Error(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
-        results[name].push({ rps: run.requests.average, p50_ms: run.latency.p50, p99_ms: run.latency.p99 });
-        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p99 ${run.latency.p99} ms`);
-      }
-    }
+    const { v1, strapi } = await alternate({ strapi: targets.strapi, v1: targets.v1 }, { rounds, connections, duration });
 
     progress('finding the anchor of keyset page 4000');
     const deep = await (await fetch(`${server.url}/api/v1/articles?limit=20&page=${PAGE - 1}`, { headers })).json();
@@ -109,9 +98,6 @@ const PAGE = 4000;
     const offsetFirst = await timeIt(`${server.url}/api/v1/articles?limit=20&page=1`);
     const offsetDeep = await timeIt(`${server.url}/api/v1/articles?limit=20&page=${PAGE}`);
 
-    const summarise = (list) => ({ rps: median(list.map((r) => r.rps)), p99_ms: median(list.map((r) => r.p99_ms)) });
-    const v1 = summarise(results.v1);
-    const strapi = summarise(results.strapi);
     const keysetRatio = keysetDeep / keysetFirst;
     console.log(
       JSON.stringify({

@@ -13,8 +13,7 @@
  * Prints one JSON line. Usage: node bench/content.js [--authors 200] [--duration 6] [--rounds 3]
  */
 const crypto = require('node:crypto');
-const autocannon = require('autocannon');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, alternate } = require('./lib/app');
 
 const args = parseArgs();
 const AUTHORS = Number(args.authors ?? 200);
@@ -81,20 +80,7 @@ const PAGE_SIZE = 25;
     const shown = answers.rule.data.reduce((sum, author) => sum + author.articles.length, 0);
     if (shown !== PAGE_SIZE * (PER_AUTHOR / 2)) throw new Error(`expected ${PAGE_SIZE * (PER_AUTHOR / 2)} published articles on the page, saw ${shown}`);
 
-    const results = { rule: [], baseline: [] };
-    for (let round = 1; round <= rounds; round += 1) {
-      for (const name of ['baseline', 'rule']) {
-        const target = targets[name];
-        await autocannon({ ...target, connections, duration: 2 });
-        const run = await autocannon({ ...target, connections, duration });
-        if (run.non2xx > 0 || run.errors > 0) throw new Error(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
-        results[name].push({ rps: run.requests.average, p99_ms: run.latency.p99 });
-        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p99 ${run.latency.p99} ms`);
-      }
-    }
-    const summarise = (list) => ({ rps: median(list.map((r) => r.rps)), p99_ms: median(list.map((r) => r.p99_ms)) });
-    const rule = summarise(results.rule);
-    const baseline = summarise(results.baseline);
+    const { rule, baseline } = await alternate({ baseline: targets.baseline, rule: targets.rule }, { rounds, connections, duration });
     const ratio = rule.rps / baseline.rps;
     console.log(
       JSON.stringify({

@@ -127,4 +127,26 @@ function progress(message) {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median };
+/**
+ * Drive each target with autocannon in alternating rounds (a 2 s warm-up, then `duration` s), so
+ * a slow spell of the machine falls on both; answers `{ name: { rps, p99_ms } }`, medians of the
+ * rounds. Any non-2xx answer or error stops the bench.
+ */
+async function alternate(targets, { rounds, connections, duration }) {
+  const autocannon = require('autocannon');
+  const results = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const [name, target] of Object.entries(targets)) {
+      await autocannon({ ...target, connections, duration: 2 });
+      const run = await autocannon({ ...target, connections, duration });
+      if (run.non2xx > 0 || run.errors > 0) throw new Error(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
+      results[name].push({ rps: run.requests.average, p99_ms: run.latency.p99 });
+      progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p99 ${run.latency.p99} ms`);
+    }
+  }
+  return Object.fromEntries(
+    Object.entries(results).map(([name, list]) => [name, { rps: median(list.map((r) => r.rps)), p99_ms: median(list.map((r) => r.p99_ms)) }])
+  );
+}
+
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, alternate };
