@@ -10,7 +10,7 @@ import * as answers from './responses';
  * `/api/v1` shape on every route it guards, as everywhere.
  */
 
-export const flatErrorBody = z
+export const flatErrorSchema = z
   .looseObject({ error: z.string().meta({ description: 'What went wrong.' }), code: z.string().regex(/^[a-z0-9]+(_[a-z0-9]+)*$/) })
   .meta({
     description:
@@ -57,7 +57,7 @@ const published = z.union([
 export const webhooksApi: ApiDescription = {
   tags: [{ name: 'Webhooks', description: 'Signed webhook subscriptions of the caller, their deliveries, and publishing events.' }],
   components: {
-    WebhooksError: flatErrorBody,
+    WebhooksError: flatErrorSchema,
     Subscription: answers.subscription,
     SubscriptionCreated: created,
     SubscriptionList: subscriptionList,
@@ -186,7 +186,7 @@ export const webhooksApi: ApiDescription = {
       tags,
       security: 'write',
       params: deliveryId,
-      responses: guarded({ '202': ok('Queued.', retried), '404': shared('WebhooksNotFound'), '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: flatErrorBody } }),
+      responses: guarded({ '202': ok('Queued.', retried), '404': shared('WebhooksNotFound'), '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: flatErrorSchema } }),
     },
     {
       method: 'get',
@@ -213,7 +213,7 @@ export const webhooksApi: ApiDescription = {
         '403': {
           description: 'The key middleware\'s refusals (`/api/v1` shape), or a caller who is not an administrator (`forbidden`, flat shape).',
           headers: rateLimitHeaders,
-          content: { 'application/json': z.union([errorBody, flatErrorBody]) },
+          content: { 'application/json': z.union([errorBody, flatErrorSchema]) },
         },
         '422': shared('WebhooksUnprocessable'),
       }),
