@@ -1,5 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { OpenApiService } from './plugins/api-suite/server/src/features/platform/services/openapi';
+import type { ContentManagerViewsService } from './plugins/api-suite/server/src/features/platform/services/content-manager-views';
+import { contentManagerViews } from './bootstrap/content-manager-views';
 import { seedDemoData } from './bootstrap/demo-data';
 import { grantPublicReadOnce } from './bootstrap/public-permissions';
 import { articlesApi } from './api/article/validation/openapi';
@@ -10,6 +12,9 @@ export default {
     enforceVisibility(strapi);
     // The articles' routes in the plugin's OpenAPI document (GET /api/v1/openapi.json).
     (strapi.plugin('api-suite').service('openapi') as OpenApiService).add(articlesApi);
+    // How the Content Manager shows the site's content: the plugin writes every declared view.
+    const views = strapi.plugin('api-suite').service('content-manager-views') as ContentManagerViewsService;
+    for (const [uid, view] of Object.entries(contentManagerViews)) views.add(uid, view);
   },
 
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {

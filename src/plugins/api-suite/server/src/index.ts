@@ -7,7 +7,10 @@ import platform from './features/platform';
 import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
+import { withholdContentManagerWrites } from './features/platform/services/content-manager-access';
+import { keepOwnStatusInContentManagerLists } from './features/platform/services/content-manager-status';
 import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
+import { getService } from './utils';
 
 /**
  * The plugin's server: the merge of its feature modules. Each feature owns its content types,
@@ -36,14 +39,22 @@ export function mergeFeatures(modules: FeatureModule[]) {
       admin: { type: 'admin' as const, routes: routesOf('admin') },
     },
     async register(context: { strapi: Core.Strapi }) {
-      const openapi = context.strapi.plugin(PLUGIN_ID).service('openapi') as { add(description: NonNullable<FeatureModule['api']>): void };
-      for (const module of modules) if (module.api) openapi.add(module.api);
+      const openapi = getService(context.strapi, 'openapi');
+      const views = getService(context.strapi, 'content-manager-views');
+      for (const module of modules) {
+        if (module.api) openapi.add(module.api);
+        for (const [name, view] of Object.entries(module.contentManager ?? {})) views.add(`plugin::${PLUGIN_ID}.${name}`, view);
+      }
+      // The Content Manager's lists show an article's, an order's or a key's own status, not "published".
+      keepOwnStatusInContentManagerLists(context.strapi);
       for (const module of modules) await module.register?.(context);
     },
     async bootstrap(context: { strapi: Core.Strapi }) {
       // Before the admin's own bootstrap, which gives the super admin role every registered action.
       await registerAdminActions(context.strapi, adminActions);
+      withholdContentManagerWrites(context.strapi);
       for (const module of modules) await module.bootstrap?.(context);
+      await getService(context.strapi, 'content-manager-views').apply();
     },
     async destroy(context: { strapi: Core.Strapi }) {
       // Reverse order: features built on the platform stop before the platform closes the jobs port.

@@ -15,6 +15,7 @@ import type { StripeEventsService } from './features/commerce/services/stripe-ev
 import type { ContentChangesService } from './features/platform/services/content-changes';
 import type { HttpService } from './features/platform/services/http';
 import type { OpenApiService } from './features/platform/services/openapi';
+import type { ContentManagerViewsService } from './features/platform/services/content-manager-views';
 import type { PlatformService } from './features/platform/services/platform';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
@@ -30,6 +31,7 @@ export interface Services {
   http: HttpService;
   'content-changes': ContentChangesService;
   openapi: OpenApiService;
+  'content-manager-views': ContentManagerViewsService;
   consumers: ConsumersService;
   keys: KeysService;
   plans: PlansService;

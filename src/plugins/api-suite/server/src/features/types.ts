@@ -1,4 +1,5 @@
 import type { ApiDescription } from '../contract/openapi';
+import type { ContentManagerView } from './platform/services/content-manager-views';
 import type { Core } from '@strapi/strapi';
 
 export type Factory<T> = (context: { strapi: Core.Strapi }) => T;
@@ -40,6 +41,8 @@ export interface FeatureModule {
   };
   /** Its routes as the OpenAPI document shows them (zod schemas of requests and answers). */
   api?: ApiDescription;
+  /** How the Content Manager shows its content types, by content type name. */
+  contentManager?: Record<string, ContentManagerView>;
   /** Registered with the admin's permission system at bootstrap, before any feature's own bootstrap. */
   adminActions?: AdminAction[];
 }

@@ -4,6 +4,7 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import contentTypes from './content-types';
+import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import keysController from './controllers/keys';
 import oauthController from './controllers/oauth';
@@ -77,6 +78,7 @@ const feature: FeatureModule = {
     await getService(strapi, 'usage').close();
   },
   contentTypes,
+  contentManager,
   services: { consumers, keys, plans, usage, oauth, access },
   controllers: { keys: keysController, usage: usageController, oauth: oauthController, plans: plansController, 'admin-access': adminController },
   middlewares: { access: accessMiddleware, 'access-guard': accessGuard },

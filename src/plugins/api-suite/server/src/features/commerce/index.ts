@@ -1,5 +1,6 @@
 import type { FeatureModule } from '../types';
 import contentTypes from './content-types';
+import contentManager from './content-types/views';
 import adminSalesController from './controllers/admin';
 import checkoutController from './controllers/checkout';
 import reportsController from './controllers/reports';
@@ -24,6 +25,7 @@ const feature: FeatureModule = {
     registerOrderEvents(strapi);
   },
   contentTypes,
+  contentManager,
   services: { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports },
   controllers: { checkout: checkoutController, 'stripe-webhook': stripeWebhookController, reports: reportsController, 'admin-sales': adminSalesController },
   middlewares: { 'commerce-body': commerceBody },

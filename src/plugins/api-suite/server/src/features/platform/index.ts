@@ -4,6 +4,7 @@ import health from './controllers/health';
 import { registerContentStatusBridge } from './services/content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
+import contentManagerViews from './services/content-manager-views';
 import { contentWebhookListener } from './services/content-webhook';
 import http from './services/http';
 import openapi from './services/openapi';
@@ -29,7 +30,7 @@ const feature: FeatureModule = {
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();
   },
-  services: { platform, http, openapi, 'content-changes': contentChanges },
+  services: { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews },
   controllers: { health, openapi: openapiController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
 };

@@ -2,6 +2,7 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
+import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import scrapersController from './controllers/scrapers';
 import { adminRoutes, contentApiRoutes } from './routes';
@@ -34,6 +35,7 @@ const feature: FeatureModule = {
     await getService(strapi, 'scraper-runs').stop();
   },
   contentTypes,
+  contentManager,
   services: { scrapers, 'scraper-runs': runs },
   controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },

@@ -4,6 +4,7 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
+import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
 import eventsController from './controllers/events';
@@ -80,6 +81,7 @@ const feature: FeatureModule = {
     }
   },
   contentTypes,
+  contentManager,
   services: {
     webhooks,
     'webhook-subscriptions': subscriptions,

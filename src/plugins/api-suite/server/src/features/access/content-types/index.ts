@@ -1,4 +1,4 @@
-import { editable } from '../../plugin-options';
+import { editable, internal } from '../../plugin-options';
 
 /**
  * Plans, API keys and usage records. Keys keep only the SHA-256 of the secret and its first
@@ -55,7 +55,7 @@ export default {
       collectionName: 'api_suite_usage_records',
       info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per key-authenticated request' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: internal,
       attributes: {
         api_key_id: { type: 'integer', required: true },
         endpoint: { type: 'string', required: true },

@@ -1,4 +1,4 @@
-import { editable } from '../../plugin-options';
+import { editable, internal, readOnly } from '../../plugin-options';
 
 /**
  * Scrapers, their runs and the results they collect (contract section 4). Each belongs to the
@@ -40,7 +40,7 @@ export default {
       collectionName: 'api_suite_scraper_runs',
       info: { singularName: 'scraper-run', pluralName: 'scraper-runs', displayName: 'Scraper run' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: internal,
       attributes: {
         scraper_id: { type: 'integer', required: true },
         status: { type: 'enumeration', enum: ['pending', 'running', 'completed', 'failed', 'stopped'], default: 'pending', required: true },
@@ -66,7 +66,7 @@ export default {
       collectionName: 'api_suite_scraper_results',
       info: { singularName: 'scraper-result', pluralName: 'scraper-results', displayName: 'Scraper result' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: readOnly,
       attributes: {
         scraper_id: { type: 'integer', required: true },
         run_id: { type: 'integer', required: true },

@@ -93,7 +93,7 @@ export default {
         description: 'One event for one subscription, across all its attempts',
       },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: internal,
       attributes: {
         uuid: { type: 'string', unique: true, configurable: false },
         subscription_id: { type: 'integer', required: true },
@@ -120,7 +120,7 @@ export default {
       collectionName: 'api_suite_webhook_attempts',
       info: { singularName: 'webhook-attempt', pluralName: 'webhook-attempts', displayName: 'Webhook delivery attempt' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: internal,
       attributes: {
         delivery_uuid: { type: 'string', required: true },
         attempt: { type: 'integer', required: true },

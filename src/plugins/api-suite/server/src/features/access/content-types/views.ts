@@ -1,0 +1,33 @@
+import type { ContentManagerView } from '../../platform/services/content-manager-views';
+
+/** Plans and keys in the Content Manager; usage records are not shown there (the Usage tab is). */
+export default {
+  plan: {
+    mainField: 'name',
+    sort: { by: 'price_monthly', order: 'ASC' },
+    list: ['name', 'price_monthly', 'requests_per_month', 'requests_per_minute', 'is_default'],
+    edit: [['name', ['price_monthly', 3], ['is_default', 3]], [['requests_per_month', 6], ['requests_per_minute', 6]], ['endpoints']],
+    labels: {
+      name: 'Name',
+      price_monthly: 'Price a month ({currency})',
+      requests_per_month: 'Requests a month',
+      requests_per_minute: 'Requests a minute',
+      is_default: 'Default plan',
+      endpoints: 'Endpoints',
+    },
+    descriptions: {
+      requests_per_month: '-1 for no monthly limit',
+      is_default: 'Given to keys issued without a plan',
+      endpoints: 'Patterns such as "GET /api/v1/articles*" or groups such as "@public"; "* *" reaches everything',
+    },
+  },
+  'api-key': {
+    mainField: 'name',
+    sort: { by: 'createdAt', order: 'DESC' },
+    list: ['name', 'key_prefix', 'user', 'plan', 'status', 'expires_at'],
+    edit: [['name', 'status'], ['user', 'plan'], ['expires_at', 'revoked_at'], ['scopes']],
+    labels: { name: 'Name', key_prefix: 'Key starts with', user: 'Owner', plan: 'Plan', status: 'Status', expires_at: 'Expires', revoked_at: 'Revoked', scopes: 'Scopes' },
+    descriptions: { status: 'Revoking takes effect at once; keys are issued on the API Suite → Access page, where the secret is shown once' },
+    readOnlyFields: ['revoked_at'],
+  },
+} satisfies Record<string, ContentManagerView>;

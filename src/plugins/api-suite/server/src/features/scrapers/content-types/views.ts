@@ -1,0 +1,38 @@
+import type { ContentManagerView } from '../../platform/services/content-manager-views';
+
+/**
+ * Scrapers and their results in the Content Manager. Results are read-only there (the run
+ * worker writes them) and runs are not shown (a scraper's page under API Suite → Scrapers is).
+ */
+export default {
+  scraper: {
+    mainField: 'name',
+    sort: { by: 'name', order: 'ASC' },
+    list: ['name', 'url', 'schedule', 'status', 'consumer_id'],
+    edit: [['name', 'consumer_id'], ['url'], ['schedule', 'proxy_pool'], [['rate_limit', 4], ['max_pages', 4], ['follow_links', 4]], [['respect_robots_txt', 4]], ['selectors'], ['headers'], ['status', 'skipped_ticks']],
+    labels: {
+      name: 'Name',
+      url: 'Start URL',
+      schedule: 'Schedule (cron)',
+      proxy_pool: 'Proxy pool',
+      rate_limit: 'Requests a second',
+      max_pages: 'Pages at most',
+      follow_links: 'Follow links',
+      respect_robots_txt: 'Respect robots.txt',
+      selectors: 'Selectors (JSON)',
+      headers: 'Request headers',
+      status: 'Status',
+      consumer_id: 'Consumer',
+      skipped_ticks: 'Scheduled runs skipped',
+    },
+    readOnlyFields: ['status', 'skipped_ticks'],
+  },
+  'scraper-result': {
+    mainField: 'url',
+    sort: { by: 'createdAt', order: 'DESC' },
+    list: ['url', 'scraper_id', 'run_id', 'createdAt'],
+    edit: [['url'], ['scraper_id', 'run_id'], ['data']],
+    labels: { url: 'Page', scraper_id: 'Scraper', run_id: 'Run', data: 'Data', createdAt: 'Collected' },
+    pageSize: 50,
+  },
+} satisfies Record<string, ContentManagerView>;
