@@ -2,6 +2,8 @@ import type { Core } from '@strapi/strapi';
 
 const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewares => [
   'strapi::logger',
+  // No empty Access-Control-Allow-Origin on answers to requests that sent no Origin.
+  'global::omit-empty-cors',
   'strapi::errors',
   'strapi::security',
   {

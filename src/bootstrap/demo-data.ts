@@ -94,9 +94,9 @@ const COMMENTS = [
 ];
 
 const PRODUCTS = [
-  { name: 'Starter API plan', slug: 'starter-api-plan', description: 'Ten thousand requests a month for side projects.', price: 9.0, stock: 1000, menuindex: 1, published: true, deleted: false },
+  { name: 'Integration handbook (print)', slug: 'integration-handbook', description: 'The API, webhooks and scrapers explained in 180 printed pages, with worked examples.', price: 29.0, stock: 250, menuindex: 1, published: true, deleted: false },
   { name: 'Webhook relay box', slug: 'webhook-relay-box', description: 'A small appliance that forwards signed webhooks inside your network.', price: 149.5, stock: 12, menuindex: 2, published: true, deleted: false },
-  { name: 'Scraper credits (1,000 pages)', slug: 'scraper-credits-1000', description: 'Prepaid pages for the scraper control API.', price: 19.99, stock: 500, menuindex: 3, published: true, deleted: false },
+  { name: 'Hardware security key', slug: 'hardware-security-key', description: 'A FIDO2 key for signing in to the admin panel and the consumer portal.', price: 39.9, stock: 80, menuindex: 3, published: true, deleted: false },
   { name: 'Prototype sensor kit', slug: 'prototype-sensor-kit', description: 'Not on sale yet.', price: 79.0, stock: 3, menuindex: 4, published: false, deleted: false },
   { name: 'Discontinued t-shirt', slug: 'discontinued-t-shirt', description: 'No longer sold.', price: 15.0, stock: 0, menuindex: 5, published: true, deleted: true },
 ];

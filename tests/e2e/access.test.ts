@@ -46,7 +46,12 @@ it('creates and edits a plan, with the server\'s messages under the fields', asy
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   const row = page.getByTestId('plan-row').filter({ hasText: 'starter' });
-  await row.getByText('@public, GET /api/v1/scrapers*').waitFor();
+  // Each entry on its own line; the group with the patterns it stands for.
+  await row.getByText('@public', { exact: true }).waitFor();
+  await row.getByText('GET /api/v1/articles*', { exact: true }).waitFor();
+  await row.getByText('GET /api/v1/scrapers*', { exact: true }).waitFor();
+  // Prices in the shop currency, as on the Sales page.
+  await page.getByTestId('plan-row').filter({ hasText: 'pro' }).getByText(/€/).waitFor();
 
   await row.getByRole('button', { name: 'Edit' }).click();
   await dialog.locator('input[name="requests_per_month"]').fill('-1');

@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForAttribute, waitForCount, type TestBrowser } from '../helpers/browser';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { registerUser, type TestUser } from '../helpers/users';
 import { posts, subscribe, waitForPosts, type CreatedSubscription } from '../helpers/webhooks';
@@ -88,8 +88,17 @@ it('switches an event type off and describes it', async () => {
   const { page } = browser;
   await openPluginPage(page, app.url, '/webhooks?tab=event-types', 'Webhooks');
   const row = page.getByTestId('event-type-row').filter({ hasText: 'order.paid' });
-  await row.getByRole('button', { name: 'Switch off' }).click();
-  await row.getByText('Disabled', { exact: true }).waitFor();
+  const toggle = row.getByRole('switch', { name: 'order.paid can be subscribed to' });
+  expect(await toggle.getAttribute('aria-checked')).toBe('true');
+  // Switching off asks first; cancelling leaves the type on.
+  await toggle.click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+  expect(await toggle.getAttribute('aria-checked')).toBe('true');
+  await toggle.click();
+  await page.getByRole('alertdialog').getByText(/stop being published/).waitFor();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
+  await page.getByText('Event type switched off').waitFor();
+  await waitForAttribute(toggle, 'aria-checked', 'false');
 
   await row.getByRole('button', { name: 'Edit' }).click();
   const dialog = page.getByRole('dialog');
@@ -106,3 +115,4 @@ it('switches an event type off and describes it', async () => {
   const refused = await app.request().post('/api/webhooks/subscriptions').set('Authorization', `Bearer ${alice.jwt}`).send({ endpoint_url: receiver.url, events: ['order.paid'] });
   expect(refused.status).toBe(422);
 }, 90_000);
+

@@ -135,6 +135,15 @@ export async function waitForCount(locator: Locator, count: number, options: { a
   }
 }
 
+/** Wait until an element's attribute reads `value` (a page that reloads after a change). */
+export async function waitForAttribute(locator: Locator, name: string, value: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await locator.getAttribute(name)) !== value) {
+    if (Date.now() > deadline) throw new Error(`${locator} never had ${name}="${value}"`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /**
  * The end of a browser test file: report what the page logged as errors, then close the
  * browser and everything the file started (the app, receivers, sites, stubs), in that order.

@@ -309,6 +309,14 @@ describe('the product feed and CORS', () => {
       expect(simple.headers['access-control-allow-origin']).toBeUndefined();
     });
 
+    it('sends no CORS headers to a request without an Origin, rather than empty ones', async () => {
+      for (const path of ['/api/products?limit=1', '/api/v1/keys', '/api/nothing-here']) {
+        const response = await app.request().get(path);
+        expect(response.headers).not.toHaveProperty('access-control-allow-origin');
+        expect(response.headers).not.toHaveProperty('access-control-allow-credentials');
+      }
+    });
+
     it('marks a simple GET from the frontend', async () => {
       const response = await app.request().get('/api/products?limit=1').set('Origin', 'http://localhost:3000');
       expect(response.status).toBe(200);

@@ -65,7 +65,15 @@ describe('the api-suite plugin', () => {
       jobs: { driver: redisUrl ? 'bullmq' : 'in-process' },
       outbound: { allowPrivate: true },
       database: { client: process.env.DATABASE_CLIENT === 'postgres' ? 'postgres' : 'sqlite' },
-      access: { routePrefixes: ['/api/v1', '/api/webhooks'], sharedKey: false },
+      access: {
+        routePrefixes: ['/api/v1', '/api/webhooks'],
+        sharedKey: false,
+        endpointGroups: {
+          public: ['GET /api/v1/articles*'],
+          private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
+        },
+      },
+      commerce: { currency: 'eur' },
     });
   });
 });

@@ -17,7 +17,8 @@ export interface Overview {
   jobs: { driver: 'bullmq' | 'in-process' };
   outbound: { allowPrivate: boolean };
   database: { client: string };
-  access: { routePrefixes: string[]; sharedKey: boolean };
+  access: { routePrefixes: string[]; sharedKey: boolean; endpointGroups: { public: string[]; private: string[] } };
+  commerce: { currency: string };
 }
 
 export interface Page<T> {

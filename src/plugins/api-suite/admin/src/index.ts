@@ -8,7 +8,8 @@ interface AdminApp {
     to: string;
     icon: React.ComponentType;
     intlLabel: { id: string; defaultMessage: string };
-    Component: () => Promise<React.ComponentType>;
+    /** A loader returning a module shape (`{ default }`), as Strapi 5 expects; an async function returning the component is deprecated. */
+    Component: () => Promise<{ default: React.ComponentType }>;
     /** The link shows for admin users holding any one of these. */
     permissions: Array<{ action: string; subject: null }>;
   }): void;
@@ -21,7 +22,7 @@ export default {
       to: `plugins/${PLUGIN_ID}`,
       icon: PluginIcon,
       intlLabel: { id: getTranslation('plugin.name'), defaultMessage: 'API Suite' },
-      Component: async () => (await import('./pages/App')).App,
+      Component: () => import('./pages/App').then((mod) => ({ default: mod.App })),
       permissions: MENU_PERMISSIONS,
     });
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });

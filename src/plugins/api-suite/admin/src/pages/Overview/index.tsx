@@ -22,13 +22,17 @@ export function OverviewPage() {
             <SettingRow
               label={t('overview.outbound')}
               value={t(state.overview.outbound.allowPrivate ? 'overview.outbound.allowed' : 'overview.outbound.refused')}
+              warning={state.overview.outbound.allowPrivate}
+              hint={t(state.overview.outbound.allowPrivate ? 'overview.outbound.allowedHint' : 'overview.outbound.refusedHint')}
             />
             <SettingRow label={t('overview.database')} value={state.overview.database.client} />
             <SettingRow label={t('overview.access')} value={state.overview.access.routePrefixes.join(', ')} />
             <SettingRow
               label={t('overview.sharedKey')}
               value={t(state.overview.access.sharedKey ? 'overview.sharedKey.on' : 'overview.sharedKey.off')}
+              hint={t(state.overview.access.sharedKey ? 'overview.sharedKey.onHint' : 'overview.sharedKey.offHint')}
             />
+            <SettingRow label={t('overview.currency')} value={state.overview.commerce.currency.toUpperCase()} hint={t('overview.currencyHint')} />
           </Box>
         )}
         <Box paddingTop={6}>

@@ -21,10 +21,15 @@ const feature: FeatureModule = {
     const contentWebhookUrl = getConfig(strapi).contentWebhookUrl;
     if (contentWebhookUrl) getService(strapi, 'content-changes').listen(contentWebhookListener(strapi, contentWebhookUrl));
     if (getConfig(strapi).outbound.allowPrivate) {
-      strapi.log.warn(
-        '[api-suite] OUTBOUND_ALLOW_PRIVATE is on: webhook endpoints and scraper URLs may reach loopback and private addresses. ' +
-          'Keep it off in production (it is off by default when NODE_ENV=production).'
-      );
+      // On by default outside production, so that local receivers work on a developer's machine:
+      // said once as information then; a warning when it was switched on by hand.
+      const byDefault = process.env.OUTBOUND_ALLOW_PRIVATE === undefined;
+      const message =
+        '[api-suite] OUTBOUND_ALLOW_PRIVATE is on' +
+        (byDefault ? ' (the default when NODE_ENV is not production)' : '') +
+        ': webhook endpoints and scraper URLs may reach loopback and private addresses. Keep it off in production.';
+      if (byDefault) strapi.log.info(message);
+      else strapi.log.warn(message);
     }
   },
   async destroy({ strapi }) {

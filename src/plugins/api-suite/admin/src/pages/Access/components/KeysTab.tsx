@@ -1,4 +1,4 @@
-import { Box, Button, Dialog, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { useCallback, useState } from 'react';
@@ -14,6 +14,7 @@ import { useFormat, useT } from '../../../utils/useT';
 import { IssueKeyModal } from './IssueKeyModal';
 import { KeyRevealModal } from './KeyRevealModal';
 import { DataTable } from '../../../components/DataTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 
 /** Every API key (never the key itself): owner, plan, scopes, status; issue and revoke. */
 export function KeysTab() {
@@ -44,11 +45,7 @@ export function KeysTab() {
 
   return (
     <Box>
-      {issue && (
-        <Flex justifyContent="flex-end" paddingBottom={4}>
-          {issue}
-        </Flex>
-      )}
+      {keys.data && keys.data.meta.total > 0 && <ListToolbar summary={t('access.keys.summary', { count: keys.data.meta.total })} action={issue} />}
       {keys.status === 'error' && <ProblemAlert problem={keys.problem} onRetry={() => void keys.reload()} />}
       {!keys.data && keys.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
       {keys.data && keys.data.meta.total === 0 && <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}

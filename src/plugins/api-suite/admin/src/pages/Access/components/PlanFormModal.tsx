@@ -7,7 +7,19 @@ import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 
 /** Create or edit a plan; the server validates and its messages appear under each field. */
-export function PlanFormModal({ plan, onClose, onSaved }: { plan?: Plan; onClose: () => void; onSaved: () => void }) {
+export function PlanFormModal({
+  plan,
+  currency,
+  groups,
+  onClose,
+  onSaved,
+}: {
+  plan?: Plan;
+  currency?: string;
+  groups?: { public: string[]; private: string[] };
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const t = useT();
   const client = useApiSuiteClient();
   const { run, busy, problem } = useAction();
@@ -73,7 +85,7 @@ export function PlanFormModal({ plan, onClose, onSaved }: { plan?: Plan; onClose
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Field.Root name="endpoints" error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))} hint={t('access.plans.endpointsHint')} required>
+              <Field.Root name="endpoints" error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))} hint={groups ? t('access.plans.endpointsHintGroups', { public: groups.public.join(', '), private: groups.private.join(', ') }) : t('access.plans.endpointsHint')} required>
                 <Field.Label>{t('access.plans.column.endpoints')}</Field.Label>
                 <Textarea value={endpoints} onChange={(event) => setEndpoints(event.currentTarget.value)} style={{ fontFamily: 'monospace' }} />
                 <Field.Hint />
@@ -82,7 +94,7 @@ export function PlanFormModal({ plan, onClose, onSaved }: { plan?: Plan; onClose
             </Grid.Item>
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
               <Field.Root name="price_monthly" error={error('price_monthly')} required>
-                <Field.Label>{t('access.plans.column.price')}</Field.Label>
+                <Field.Label>{currency ? t('access.plans.priceIn', { currency: currency.toUpperCase() }) : t('access.plans.column.price')}</Field.Label>
                 <NumberInput value={price} step={0.01} onValueChange={setPrice} />
                 <Field.Error />
               </Field.Root>

@@ -9,6 +9,9 @@ import { useFormat, useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanFormModal } from './PlanFormModal';
 import { DataTable } from '../../../components/DataTable';
+import { EndpointList } from '../../../components/EndpointList';
+import { ListToolbar } from '../../../components/ListToolbar';
+import { useSiteSettings } from '../../../hooks/useSiteSettings';
 
 /** The plans keys are sold on: quotas, reachable endpoints, price; create and edit. */
 export function PlansTab() {
@@ -16,6 +19,9 @@ export function PlansTab() {
   const format = useFormat();
   const { canManage } = useFeaturePermissions('access');
   const plans = usePlans();
+  const settings = useSiteSettings();
+  // Prices in the shop's currency, as on the Sales page; a bare number until the settings arrive.
+  const price = (value: number) => (settings ? format.money(value, settings.commerce.currency) : format.number(value));
   const [editing, setEditing] = useState<Plan | 'new' | null>(null);
 
   const create = canManage ? (
@@ -26,11 +32,7 @@ export function PlansTab() {
 
   return (
     <Box>
-      {create && (
-        <Flex justifyContent="flex-end" paddingBottom={4}>
-          {create}
-        </Flex>
-      )}
+      {plans.data && plans.data.length > 0 && <ListToolbar summary={t('access.plans.summary', { count: plans.data.length })} action={create} />}
       {plans.status === 'error' && <ProblemAlert problem={plans.problem} onRetry={() => void plans.reload()} />}
       {!plans.data && plans.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
       {plans.data && plans.data.length === 0 && <EmptyState content={t('access.plans.empty')} action={create} />}
@@ -52,10 +54,10 @@ export function PlansTab() {
                   <Typography>{format.number(plan.requests_per_minute)}</Typography>
                 </Td>
                 <Td>
-                  <Typography style={{ fontFamily: 'monospace' }}>{plan.endpoints.join(', ')}</Typography>
+                  <EndpointList entries={plan.endpoints} groups={settings?.access.endpointGroups} />
                 </Td>
                 <Td>
-                  <Typography>{format.number(plan.price_monthly)}</Typography>
+                  <Typography>{price(plan.price_monthly)}</Typography>
                 </Td>
                 <Td>
                   <Typography>{plan.keys}</Typography>
@@ -75,6 +77,8 @@ export function PlansTab() {
       {editing && (
         <PlanFormModal
           plan={editing === 'new' ? undefined : editing}
+          currency={settings?.commerce.currency}
+          groups={settings?.access.endpointGroups}
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);

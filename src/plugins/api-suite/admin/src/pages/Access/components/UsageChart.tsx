@@ -20,7 +20,8 @@ export function UsageChart({ usage }: { usage: Usage }) {
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / Math.max(1, points.length);
   const y = (value: number) => PAD.top + plotHeight - (value / top) * plotHeight;
-  const gridValues = [0, top / 2, top];
+  // Whole requests only: a half-way line where it falls on a whole number.
+  const gridValues = top % 2 === 0 ? [0, top / 2, top] : [0, top];
 
   return (
     <Box background="neutral0" hasRadius shadow="tableShadow" padding={4}>

@@ -64,8 +64,9 @@ export function UsageTab() {
                   ? stream.usage.month.quota === -1
                     ? t('access.usage.monthUnlimited', { used: format.number(stream.usage.month.used) })
                     : t('access.usage.monthOf', { used: format.number(stream.usage.month.used), quota: format.number(stream.usage.month.quota) })
-                  : t('access.usage.monthChooseKey')
+                  : undefined
               }
+              note={stream.usage.month ? undefined : t('access.usage.monthChooseKey')}
             />
           </Grid.Root>
           <UsageChart usage={stream.usage} />
@@ -75,7 +76,8 @@ export function UsageTab() {
   );
 }
 
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+/** A figure in a card; `note` takes its place, in body type, when there is no figure to show yet. */
+function Figure({ label, value, note, testId }: { label: string; value?: string; note?: string; testId?: string }) {
   return (
     <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
       <Box background="neutral0" hasRadius shadow="tableShadow" padding={4}>
@@ -83,9 +85,15 @@ function Figure({ label, value, testId }: { label: string; value: string; testId
           {label}
         </Typography>
         <Box paddingTop={1}>
-          <Typography variant="beta" data-testid={testId}>
-            {value}
-          </Typography>
+          {value !== undefined ? (
+            <Typography variant="beta" data-testid={testId}>
+              {value}
+            </Typography>
+          ) : (
+            <Typography variant="omega" textColor="neutral600" data-testid={testId}>
+              {note}
+            </Typography>
+          )}
         </Box>
       </Box>
     </Grid.Item>

@@ -1,4 +1,5 @@
-import { Box, Button, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Flex, Loader, Switch, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Eye, Pencil } from '@strapi/icons';
 import { useCallback, useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
@@ -19,6 +20,8 @@ export function EventTypesTab() {
   const { canManage } = useFeaturePermissions('webhooks');
   const types = useLoad(useCallback(() => client.webhooks.eventTypes(), [client]));
   const [editing, setEditing] = useState<EventType | null>(null);
+  // Switching a type off asks first (nothing of that type is published meanwhile); on is immediate.
+  const [switchingOff, setSwitchingOff] = useState<EventType | null>(null);
   const { run, busy } = useAction();
 
   const toggle = async (type: EventType) => {
@@ -47,24 +50,46 @@ export function EventTypesTab() {
                 <Typography>{type.description}</Typography>
               </Td>
               <Td>
-                <StatusBadge status={type.is_active ? 'active' : 'disabled'} />
+                {canManage ? (
+                  <Switch
+                    checked={type.is_active}
+                    disabled={busy === `toggle:${type.name}`}
+                    onLabel={t('webhooks.eventTypes.on')}
+                    offLabel={t('webhooks.eventTypes.off')}
+                    visibleLabels
+                    aria-label={t('webhooks.eventTypes.switchLabel', { name: type.name })}
+                    onCheckedChange={(checked) => (checked ? void toggle(type) : setSwitchingOff(type))}
+                  />
+                ) : (
+                  <StatusBadge status={type.is_active ? 'active' : 'disabled'} />
+                )}
               </Td>
               <Td>
                 <Flex gap={2}>
                   <Button size="S" variant="tertiary" startIcon={canManage ? <Pencil /> : <Eye />} onClick={() => setEditing(type)}>
                     {t(canManage ? 'action.edit' : 'action.view')}
                   </Button>
-                  {canManage && (
-                    <Button size="S" variant={type.is_active ? 'danger-light' : 'success-light'} loading={busy === `toggle:${type.name}`} onClick={() => void toggle(type)}>
-                      {t(type.is_active ? 'webhooks.eventTypes.deactivate' : 'webhooks.eventTypes.activate')}
-                    </Button>
-                  )}
                 </Flex>
               </Td>
             </Tr>
           ))}
         </Tbody>
       </DataTable>
+      <Dialog.Root open={switchingOff !== null} onOpenChange={(open) => !open && setSwitchingOff(null)}>
+        {switchingOff && (
+          <ConfirmDialog
+            title={t('webhooks.eventTypes.switchOffTitle', { name: switchingOff.name })}
+            variant="default"
+            onConfirm={async () => {
+              const type = switchingOff;
+              setSwitchingOff(null);
+              await toggle(type);
+            }}
+          >
+            {t('webhooks.eventTypes.switchOffConfirm', { name: switchingOff.name })}
+          </ConfirmDialog>
+        )}
+      </Dialog.Root>
       {editing && (
         <EventTypeModal
           type={editing}

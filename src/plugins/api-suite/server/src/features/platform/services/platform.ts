@@ -66,7 +66,10 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
         jobs: { driver: config.jobs.redisUrl ? ('bullmq' as const) : ('in-process' as const) },
         outbound: { allowPrivate: config.outbound.allowPrivate },
         database: { client: strapi.db.dialect.client as string },
-        access: { routePrefixes: config.access.routePrefixes, sharedKey: Boolean(config.access.sharedKey) },
+        // endpointGroups: what a plan's "@public" and "@private" entries stand for.
+        access: { routePrefixes: config.access.routePrefixes, sharedKey: Boolean(config.access.sharedKey), endpointGroups: config.access.endpointGroups },
+        // The shop's currency: every page that shows money (plans, sales) shows it in this.
+        commerce: { currency: config.commerce.currency },
       };
     },
 

@@ -1,0 +1,118 @@
+import { startApp, type TestApp } from '../helpers/app';
+import { assertAdminBuilt } from '../helpers/admin-build';
+import { closeBrowserTest, FIRST_ADMIN, launchBrowser, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import { registerUser } from '../helpers/users';
+
+/**
+ * The Content Manager as an editor sees it on a new database: articles listed by title, newest
+ * first, with their own status (a draft says so); the engine's records (deliveries, attempts,
+ * usage records, runs) not offered at all; scraper results listed but with nothing to create.
+ */
+let app: TestApp;
+let browser: TestBrowser;
+let token: string;
+
+const LIST = (uid: string) => `${app.url}/admin/content-manager/collection-types/${uid}`;
+
+beforeAll(async () => {
+  assertAdminBuilt();
+  app = await startApp({ serveAdminPanel: true });
+  browser = await launchBrowser(app.url);
+}, 120_000);
+
+afterAll(() => closeBrowserTest(browser, app));
+
+it('registers the first admin and writes three articles through the Content Manager API', async () => {
+  await registerFirstAdmin(browser.page, app.url);
+  const login = await app.request().post('/admin/login').send({ email: FIRST_ADMIN.email, password: FIRST_ADMIN.password });
+  expect(login.status).toBe(200);
+  token = login.body.data.token as string;
+  const base = '/content-manager/collection-types/api::article.article';
+  for (const [title, status] of [
+    ['Webhooks that never lose an event', 'published'],
+    ['Quotas, explained', 'archived'],
+    ['Unfinished: OAuth client credentials', 'draft'],
+  ]) {
+    const created = await app.request().post(base).set('Authorization', `Bearer ${token}`).send({ title, status, excerpt: 'x', body: 'x' });
+    expect([created.status, created.body.error]).toEqual([201, undefined]);
+    // createdAt has a millisecond resolution: keep the three apart.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+});
+
+it('lists articles by title, newest first, with their own status', async () => {
+  const { page } = browser;
+  await page.goto(LIST('api::article.article'));
+  const rows = page.locator('tbody tr');
+  await waitForCount(rows, 3);
+
+  const headers = await columnHeaders();
+  expect(headers.slice(0, 5)).toEqual(['TITLE', 'STATUS', 'AUTHOR', 'CREATED', 'UPDATED']);
+
+  const cells = async (row: number) => (await rows.nth(row).locator('td').allInnerTexts()).map((text) => text.trim());
+  const first = await cells(0);
+  expect(first).toEqual(expect.arrayContaining(['Unfinished: OAuth client credentials', 'Draft']));
+  expect(await cells(1)).toEqual(expect.arrayContaining(['Quotas, explained', 'Archived']));
+  expect(await cells(2)).toEqual(expect.arrayContaining(['Webhooks that never lose an event', 'Published']));
+  // No UUID column.
+  expect(headers).not.toContain('UUID');
+  await screenshot(page, 'content-manager-articles');
+}, 60_000);
+
+it('does not offer the engine records, and offers scraper results to read only', async () => {
+  const { page } = browser;
+  await page.goto(`${app.url}/admin/content-manager`);
+  const navigation = page.getByRole('navigation').filter({ hasText: 'Collection Types' });
+  await navigation.getByRole('link', { name: 'Article', exact: true }).waitFor();
+  const offered = (await navigation.getByRole('link').allInnerTexts()).map((text) => text.trim());
+  for (const hidden of ['API usage record', 'Webhook delivery', 'Webhook delivery attempt', 'Scraper run', 'Stripe event', 'Webhook topic']) {
+    expect(offered).not.toContain(hidden);
+  }
+  expect(offered).toEqual(expect.arrayContaining(['Article', 'API plan', 'API key', 'Order', 'Product', 'Scraper result']));
+  await screenshot(page, 'content-manager-menu');
+
+  await page.goto(LIST('plugin::api-suite.scraper-result'));
+  await page.getByRole('heading', { name: 'Scraper result', level: 1 }).waitFor();
+  expect(await page.getByRole('link', { name: /create new entry/i }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: /create new entry/i }).count()).toBe(0);
+  await screenshot(page, 'content-manager-scraper-results');
+
+  // An editable type, for contrast: the same page offers "Create new entry".
+  await page.goto(LIST('api::product.product'));
+  await page.getByRole('link', { name: /create new entry/i }).first().waitFor();
+}, 60_000);
+
+it('shows products, plans and keys in their declared columns', async () => {
+  const { page } = browser;
+  const auth = { Authorization: `Bearer ${token}` };
+  const product = await app
+    .request()
+    .post('/content-manager/collection-types/api::product.product')
+    .set(auth)
+    .send({ name: 'Integration handbook (print)', price: 29, stock: 250, menuindex: 1, published: true });
+  expect(product.status).toBe(201);
+  const owner = await registerUser(app);
+  const key = await app.request().post('/api-suite/access/keys').set(auth).send({ user_id: owner.id, plan_id: 1, name: 'Reporting' });
+  expect(key.status).toBe(201);
+
+  // Column headers are set in capitals by the admin's style.
+  const columns: Array<[string, string, string[]]> = [
+    ['api::product.product', 'content-manager-products', ['NAME', 'PRICE (EUR)', 'IN STOCK', 'PUBLISHED', 'POSITION']],
+    ['plugin::api-suite.plan', 'content-manager-plans', ['NAME', 'PRICE A MONTH (EUR)', 'REQUESTS A MONTH', 'REQUESTS A MINUTE', 'DEFAULT PLAN']],
+    ['plugin::api-suite.api-key', 'content-manager-keys', ['NAME', 'KEY STARTS WITH', 'OWNER', 'PLAN', 'STATUS']],
+  ];
+  for (const [uid, name, expected] of columns) {
+    await page.goto(LIST(uid));
+    await page.locator('tbody tr').first().waitFor();
+    expect((await columnHeaders()).slice(0, expected.length)).toEqual(expected);
+    await screenshot(page, name);
+  }
+  // The key's owner is named by e-mail and its status is its own.
+  const keyRow = await page.locator('tbody tr').first().locator('td').allInnerTexts();
+  expect(keyRow.map((text) => text.trim())).toEqual(expect.arrayContaining(['Reporting', owner.email, 'free', 'Active']));
+}, 90_000);
+
+/** The list's column headers as shown, without the selection and actions columns. */
+async function columnHeaders(): Promise<string[]> {
+  return (await browser.page.locator('thead th').allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+}
