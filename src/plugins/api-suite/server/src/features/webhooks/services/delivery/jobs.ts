@@ -1,0 +1,84 @@
+import { toIso } from '../../../../db';
+import type { DeliveryJobData, DeliveryRow, DeliverySend } from './types';
+
+/** The queue's side of deliveries: job names, ids and options, and what a job carries. */
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+export const DELIVER_JOB = 'deliver';
+
+/**
+ * Fresh deliveries travel in jobs of up to this many sends: the queue's own cost (a few Redis
+ * scripts per job) is paid once per batch rather than once per delivery. Each send still
+ * succeeds, fails and is retried on its own; retries are jobs of one send.
+ */
+export const SENDS_PER_JOB = 50;
+
+/** One job per retry, so a retry scheduled later never collides with the attempt that scheduled it. */
+export function jobIdOf(deliveryUuid: string, attempt: number): string {
+  return `${deliveryUuid}-${attempt}`;
+}
+
+export function jobOptions(deliveryUuid: string, attempt: number, delayMs: number) {
+  // Attempts here cover faults of our own (the database briefly away), not the endpoint's answers.
+  return { jobId: jobIdOf(deliveryUuid, attempt), delayMs, attempts: 3, backoff: { type: 'exponential' as const, delayMs: 1000 } };
+}
+
+/** A send's identity within this process: one delivery's one attempt. */
+export function keyOf(send: DeliverySend): string {
+  return `${send.delivery}-${send.attempt}`;
+}
+
+/** Sends into a job's data, each distinct body once. */
+export function packSends(sends: DeliverySend[]): DeliveryJobData {
+  const bodies: string[] = [];
+  const index = new Map<string, number>();
+  return {
+    bodies,
+    sends: sends.map(({ body, ...send }) => {
+      let at = index.get(body);
+      if (at === undefined) {
+        at = bodies.push(body) - 1;
+        index.set(body, at);
+      }
+      return { ...send, body: at };
+    }),
+  };
+}
+
+export function unpackSends(data: DeliveryJobData): DeliverySend[] {
+  return data.sends.map((send) => ({ ...send, body: data.bodies[send.body] }));
+}
+
+/** The delivery body, `{ type, timestamp, data }`, with the event's time as the timestamp. */
+export function buildBody(type: string, timestamp: string, payloadJson: string): string {
+  return `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(timestamp)},"data":${payloadJson}}`;
+}
+
+/** A stored delivery's body, as it was first sent. */
+export function bodyOf(row: Pick<DeliveryRow, 'event_type' | 'payload' | 'created_at'>): string {
+  const payload = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload ?? null);
+  return buildBody(row.event_type, toIso(row.created_at) ?? new Date().toISOString(), payload);
+}
+
+/** A send of a stored delivery: its next attempt. */
+export function sendOf(row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'created_at'>, attempt: number): DeliverySend {
+  return { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt };
+}
+
+/** At most `size` of the given tasks run at once; the others wait their turn, first come first served. */
+export function createLimiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    // A finishing task hands its slot straight to the next in line, so none can slip in between.
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
+  };
+}

@@ -1,0 +1,152 @@
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../../constants';
+import { dialectOf, insertRows, tableOf, updateMany, type Column } from '../../../../db';
+import { documentId } from '../../../../random';
+import type { AttemptRecord, DeliveryState } from './types';
+
+const FLUSH_INTERVAL_MS = 100;
+const FLUSH_SIZE = 1000;
+
+const ATTEMPT_COLUMNS: Column[] = [
+  { name: 'document_id', kind: 'text' },
+  { name: 'delivery_uuid', kind: 'text' },
+  { name: 'attempt', kind: 'integer' },
+  { name: 'at', kind: 'timestamp' },
+  { name: 'status_code', kind: 'integer' },
+  { name: 'duration_ms', kind: 'integer' },
+  { name: 'error', kind: 'text' },
+  { name: 'response_body', kind: 'text' },
+  { name: 'created_at', kind: 'timestamp' },
+  { name: 'updated_at', kind: 'timestamp' },
+  { name: 'published_at', kind: 'timestamp' },
+];
+
+/**
+ * The attempt recorder: attempts, delivery states and subscriptions' success resets are
+ * buffered and written in batches (every 100 ms, or at 1,000 buffered), off the hot path. A job
+ * waits for `recorded()` before it ends, so an outcome is never acknowledged before it is stored.
+ */
+export function createRecorder(strapi: Core.Strapi) {
+  const knex = () => strapi.db.connection;
+  let attempts: AttemptRecord[] = [];
+  let states = new Map<string, DeliveryState>();
+  let successes = new Map<number, Date>();
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  /** The latest write of the buffers, rejecting when it failed (`flushing` never rejects). */
+  let lastWrite: Promise<void> = Promise.resolve();
+  let waiters: Array<{ resolve(): void; reject(error: unknown): void }> = [];
+
+  const size = () => attempts.length + states.size + successes.size;
+
+  const scheduleFlush = () => {
+    if (attempts.length + states.size >= FLUSH_SIZE) void recorder.flush();
+    else timer ??= setTimeout(() => void recorder.flush(), FLUSH_INTERVAL_MS);
+  };
+
+  const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
+    const now = new Date();
+    const client = dialectOf(strapi);
+    await insertRows(
+      knex(),
+      client,
+      tableOf(strapi, UIDS.webhookAttempt),
+      ATTEMPT_COLUMNS,
+      batch.map((attempt) => ({ document_id: documentId(), ...attempt, created_at: now, updated_at: now, published_at: now }))
+    );
+    await updateMany(
+      knex(),
+      client,
+      tableOf(strapi, UIDS.webhookDelivery),
+      { name: 'uuid', kind: 'text' },
+      [
+        { name: 'status', kind: 'text' },
+        { name: 'attempts', kind: 'integer' },
+        { name: 'next_attempt_at', kind: 'timestamp' },
+        { name: 'response_status', kind: 'integer' },
+        { name: 'delivered_at', kind: 'timestamp', keepWhenNull: true },
+        { name: 'updated_at', kind: 'timestamp' },
+      ],
+      batchStates as unknown as Array<Record<string, unknown>>
+    );
+    await updateMany(
+      knex(),
+      client,
+      tableOf(strapi, UIDS.webhookSubscription),
+      { name: 'id', kind: 'integer' },
+      [
+        { name: 'failure_count', kind: 'integer' },
+        { name: 'last_delivery_at', kind: 'timestamp' },
+      ],
+      batchSuccesses.map(([id, at]) => ({ id, failure_count: 0, last_delivery_at: at }))
+    );
+  };
+
+  const recorder = {
+    attempt(record: AttemptRecord): void {
+      attempts.push(record);
+    },
+
+    /** A delivery's new state; the latest one buffered for a delivery wins. */
+    state(state: Omit<DeliveryState, 'updated_at'>): void {
+      states.set(state.uuid, { ...state, updated_at: new Date() });
+      scheduleFlush();
+    },
+
+    /** A success resets the subscription's failure count (written with the batch). */
+    success(subscriptionId: number, at: Date): void {
+      successes.set(subscriptionId, at);
+    },
+
+    /** Whether a success of this subscription waits in the buffer (its reset must land before a failure's count). */
+    hasSuccess(subscriptionId: number): boolean {
+      return successes.has(subscriptionId);
+    },
+
+    /** Attempts buffered for a delivery, not yet stored. */
+    bufferedAttempts(uuid: string): number {
+      return states.get(uuid)?.attempts ?? 0;
+    },
+
+    /** Write the buffers; resolves once they are stored (never rejects: the failure is logged and the waiting jobs fail). */
+    flush(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const batch = attempts;
+      const batchStates = [...states.values()];
+      const batchSuccesses = [...successes.entries()];
+      attempts = [];
+      states = new Map();
+      successes = new Map();
+      const waiting = waiters;
+      waiters = [];
+      const written = flushing.then(() => (batch.length + batchStates.length + batchSuccesses.length === 0 ? undefined : write(batch, batchStates, batchSuccesses)));
+      lastWrite = written;
+      written.then(
+        () => waiting.forEach((waiter) => waiter.resolve()),
+        (error: unknown) => waiting.forEach((waiter) => waiter.reject(error))
+      );
+      flushing = written.catch((error: Error) => {
+        // The jobs waiting on these outcomes fail and are tried again; sends already made are made again (at least once).
+        strapi.log.error(`[api-suite] webhooks: could not record ${batch.length} attempts: ${error.message}`);
+      });
+      return flushing;
+    },
+
+    /**
+     * Resolves once the outcomes buffered so far are stored: with the next batched write, not a
+     * write of its own. A job ends only then, so a worker killed between a send and its record
+     * leaves the job to be run again (as stalled) rather than a delivery stuck as pending.
+     */
+    recorded(): Promise<void> {
+      if (size() === 0) return lastWrite;
+      return new Promise<void>((resolve, reject) => {
+        waiters.push({ resolve, reject });
+        scheduleFlush();
+      });
+    },
+  };
+  return recorder;
+}
+
+export type Recorder = ReturnType<typeof createRecorder>;

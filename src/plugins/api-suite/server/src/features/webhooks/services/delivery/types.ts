@@ -1,0 +1,69 @@
+/** The shapes the delivery engine's parts pass between them. */
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'retrying' | 'cancelled';
+
+export const FINAL_STATUSES: ReadonlySet<DeliveryStatus> = new Set<DeliveryStatus>(['succeeded', 'failed', 'cancelled']);
+
+/** One attempt at one delivery: everything needed to send it, so the hot path reads nothing else. */
+export interface DeliverySend {
+  /** The delivery's UUID: the webhook-id. */
+  delivery: string;
+  subscription: number;
+  type: string;
+  /** The exact request body, built once per event. */
+  body: string;
+  attempt: number;
+}
+
+/** What a delivery job carries: sends made together, each body stored once however many subscriptions share it. */
+export interface DeliveryJobData {
+  bodies: string[];
+  sends: Array<Omit<DeliverySend, 'body'> & { body: number }>;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  responseBody: string | null;
+  retryAfterSeconds?: number;
+}
+
+/** A delivery as stored. */
+export interface DeliveryRow {
+  id: number;
+  uuid: string;
+  subscription_id: number;
+  event_id: string;
+  event_type: string;
+  payload: unknown;
+  status: DeliveryStatus;
+  attempts: number | null;
+  next_attempt_at: unknown;
+  response_status: number | null;
+  delivered_at: unknown;
+  created_at: unknown;
+}
+
+/** An attempt as recorded. */
+export interface AttemptRecord {
+  delivery_uuid: string;
+  attempt: number;
+  at: Date;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+}
+
+/** A delivery's state after an attempt (or its cancellation). */
+export interface DeliveryState {
+  uuid: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  response_status: number | null;
+  delivered_at: Date | null;
+  updated_at: Date;
+}

@@ -1,0 +1,256 @@
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../../constants';
+import { tableOf, toDate } from '../../../../db';
+import type { Job } from '../../../../jobs';
+import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../../outbound';
+import { getConfig, getService } from '../../../../utils';
+import { TEST_EVENT_TYPE } from '../event-catalog';
+import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../retry';
+import { signatureHeader } from '../signing';
+import type { DeliveryTarget } from '../subscriptions';
+import type { createFailurePolicy } from './failure-policy';
+import { createLimiter, DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
+import type { Recorder } from './recorder';
+import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliveryRow, type DeliverySend, type DeliveryStatus } from './types';
+
+/** Response bodies are kept on the attempt up to this size. */
+export const RESPONSE_BODY_LIMIT = 2048;
+/** Pending work older than this with no sign of life is enqueued again (it lost its job). */
+const SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_OVERDUE_MS = 120_000;
+const RECOVERY_PAGE = 1000;
+
+/**
+ * The worker: takes a delivery job, makes each of its sends that is still due (one signed POST),
+ * and settles it (succeeded; retrying, with the next job enqueued at once so a crash cannot lose
+ * it; or failed). Outcomes go to the recorder; failures to the failure policy.
+ */
+export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: ReturnType<typeof createFailurePolicy>) {
+  const knex = () => strapi.db.connection;
+  const deliveries = () => tableOf(strapi, UIDS.webhookDelivery);
+  const jobs = () => getService(strapi, 'platform').jobs();
+  const subscriptions = () => getService(strapi, 'webhook-subscriptions');
+  const schedule = () => getConfig(strapi).webhooks.retryScheduleSeconds;
+
+  let sweeper: NodeJS.Timeout | undefined;
+  let started = false;
+  /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
+  const inFlight = new Set<string>();
+  /** Requests open at once across every job of this process. */
+  let limiter = createLimiter(1);
+
+  const worker = {
+    /** Start taking jobs, take up the work the database says is pending, and sweep for lost jobs. */
+    async start(): Promise<void> {
+      if (started) return;
+      started = true;
+      const concurrency = getConfig(strapi).webhooks.concurrency;
+      limiter = createLimiter(concurrency);
+      // As many jobs as requests: a job waiting on one slow endpoint must not keep the others' sends from starting.
+      jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency });
+      // Jobs of the in-process driver died with the process that held them: everything pending is
+      // taken up again. BullMQ kept its jobs in Redis (a killed worker's are re-run as stalled);
+      // the sweep finds any that were lost.
+      if (jobs().driver === 'in-process') {
+        const recovered = await worker.recover();
+        if (recovered > 0) strapi.log.info(`[api-suite] webhooks: took up ${recovered} pending deliveries`);
+      }
+      sweeper = setInterval(() => {
+        worker.sweep().then(
+          (count) => count > 0 && strapi.log.warn(`[api-suite] webhooks: re-enqueued ${count} overdue deliveries`),
+          (error: Error) => strapi.log.error(`[api-suite] webhooks: sweep failed: ${error.message}`)
+        );
+      }, SWEEP_INTERVAL_MS);
+      sweeper.unref();
+    },
+
+    /** Whether this process runs the delivery worker. */
+    running(): boolean {
+      return started;
+    },
+
+    async stop(): Promise<void> {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
+      await recorder.flush();
+    },
+
+    /**
+     * Deliveries overdue by two minutes lost their job (Redis was down when they were published,
+     * or lost its data). Only looked for while the queue has nothing waiting: a backlog being
+     * worked through is late, not lost.
+     */
+    async sweep(): Promise<number> {
+      const counts = await jobs().counts(DELIVERY_QUEUE);
+      if (counts.waiting > 0) return 0;
+      return worker.recover(new Date(Date.now() - SWEEP_OVERDUE_MS));
+    },
+
+    /**
+     * A job: its sends that are still due, each sent and settled on its own. The job ends once
+     * their outcomes are stored, and fails (to be tried again by the queue) when they could not
+     * be; the next try skips the sends whose outcome did get stored.
+     */
+    async handle(job: Job<DeliveryJobData>): Promise<void> {
+      const sends = await worker.due(unpackSends(job.data));
+      if (sends.length === 0) return;
+      const targets = await subscriptions().targets([...new Set(sends.map((send) => send.subscription))]);
+      const results = await Promise.allSettled(sends.map((send) => worker.deliver(targets.get(send.subscription) ?? null, send)));
+      const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failures.length > 0) {
+        throw new Error(`${failures.length} of ${sends.length} deliveries could not be recorded: ${(failures[0].reason as Error)?.message ?? failures[0].reason}`);
+      }
+      await recorder.recorded();
+    },
+
+    /**
+     * The sends of a job that are still to be made: not already under way or settled in this
+     * process, and not recorded as done (or as further along) in the database. This is what makes
+     * a job run twice (a stalled job re-run, a swept delivery whose first job turns up) harmless.
+     */
+    async due(sends: DeliverySend[]): Promise<DeliverySend[]> {
+      const fresh = sends.filter((send) => !inFlight.has(keyOf(send)) && recorder.bufferedAttempts(send.delivery) < send.attempt);
+      if (fresh.length === 0) return [];
+      const rows = (await knex()(deliveries())
+        .select('uuid', 'status', 'attempts')
+        .whereIn(
+          'uuid',
+          fresh.map((send) => send.delivery)
+        )) as Array<{ uuid: string; status: DeliveryStatus; attempts: number | null }>;
+      const stored = new Map(rows.map((row) => [row.uuid, row]));
+      return fresh.filter((send) => {
+        const row = stored.get(send.delivery);
+        // Gone: its subscription was deleted.
+        if (!row || FINAL_STATUSES.has(row.status)) return false;
+        return (row.attempts ?? 0) < send.attempt;
+      });
+    },
+
+    /** Send one attempt and settle it: cancelled when the subscription is gone or disabled. */
+    async deliver(target: DeliveryTarget | null, send: DeliverySend): Promise<void> {
+      const key = keyOf(send);
+      if (inFlight.has(key)) return;
+      inFlight.add(key);
+      try {
+        if (!target || !target.isActive) {
+          // Deleted or disabled since the event was published: nothing more is sent.
+          recorder.state({ uuid: send.delivery, status: 'cancelled', attempts: send.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
+          return;
+        }
+        const outcome = await limiter(() => worker.attempt(target, send));
+        await worker.settle(target, send, outcome, { retry: send.type !== TEST_EVENT_TYPE });
+      } finally {
+        inFlight.delete(key);
+      }
+    },
+
+    /** One signed POST to the endpoint; never throws. */
+    async attempt(target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
+      const timestamp = Math.floor(Date.now() / 1000);
+      const headers: Record<string, string> = {
+        ...target.headers,
+        'content-type': 'application/json',
+        'webhook-id': data.delivery,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signatureHeader(target.secrets, data.delivery, timestamp, data.body),
+        'x-webhook-event': data.type,
+      };
+      const started = Date.now();
+      try {
+        const response = await getService(strapi, 'platform').outbound().request(target.endpointUrl, {
+          method: 'POST',
+          headers,
+          body: data.body,
+          timeoutMs: target.timeoutMs,
+          maxResponseBytes: RESPONSE_BODY_LIMIT,
+        });
+        const ok = response.status >= 200 && response.status < 300;
+        return {
+          ok,
+          statusCode: response.status,
+          durationMs: response.durationMs,
+          error: ok ? null : `HTTP ${response.status}`,
+          responseBody: response.body === '' ? null : response.body,
+          retryAfterSeconds: honoursRetryAfter(response.status) ? parseRetryAfter(response.headers['retry-after']) : undefined,
+        };
+      } catch (error) {
+        return { ok: false, statusCode: null, durationMs: Date.now() - started, error: describeFailure(error), responseBody: null };
+      }
+    },
+
+    /**
+     * Record an attempt and move the delivery on: succeeded, retrying (next job enqueued now,
+     * so a crash cannot lose it), or failed. Counts the attempt on the subscription.
+     */
+    async settle(target: DeliveryTarget, data: DeliverySend, outcome: AttemptOutcome, options: { retry: boolean }): Promise<DeliveryStatus> {
+      const now = new Date();
+      recorder.attempt({
+        delivery_uuid: data.delivery,
+        attempt: data.attempt,
+        at: new Date(now.getTime() - outcome.durationMs),
+        status_code: outcome.statusCode,
+        duration_ms: outcome.durationMs,
+        error: outcome.error,
+        response_body: outcome.responseBody,
+      });
+      const base = { uuid: data.delivery, attempts: data.attempt, response_status: outcome.statusCode };
+      if (outcome.ok) {
+        recorder.success(target.id, now);
+        recorder.state({ ...base, status: 'succeeded', next_attempt_at: null, delivered_at: now });
+        return 'succeeded';
+      }
+
+      const { active } = await policy.countFailure(target.id);
+      const delay = active && options.retry ? retryDelaySeconds(schedule(), data.attempt, outcome.retryAfterSeconds) : null;
+      if (delay === null) {
+        recorder.state({ ...base, status: 'failed', next_attempt_at: null, delivered_at: null });
+        return 'failed';
+      }
+      const nextAt = new Date(now.getTime() + delay * 1000);
+      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1 }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
+      recorder.state({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
+      return 'retrying';
+    },
+
+    /**
+     * Enqueue the deliveries the database says are still to be sent: all of them at boot, or
+     * those overdue since `overdueBefore` (their job was lost). Job ids make this idempotent.
+     */
+    async recover(overdueBefore?: Date): Promise<number> {
+      let lastId = 0;
+      let total = 0;
+      for (;;) {
+        const query = knex()(deliveries())
+          .select('id', 'uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'next_attempt_at', 'created_at')
+          .whereIn('status', ['pending', 'retrying'])
+          .where('id', '>', lastId)
+          .orderBy('id', 'asc')
+          .limit(RECOVERY_PAGE);
+        if (overdueBefore) query.where('next_attempt_at', '<', overdueBefore);
+        const rows = (await query) as DeliveryRow[];
+        if (rows.length === 0) return total;
+        lastId = rows[rows.length - 1].id;
+        const now = Date.now();
+        await jobs().enqueueBulk<DeliveryJobData>(
+          DELIVERY_QUEUE,
+          rows.map((row) => {
+            const attempt = (row.attempts ?? 0) + 1;
+            const due = toDate(row.next_attempt_at)?.getTime() ?? now;
+            return { name: DELIVER_JOB, data: packSends([sendOf(row, attempt)]), options: jobOptions(row.uuid, attempt, Math.max(0, due - now)) };
+          })
+        );
+        total += rows.length;
+        if (rows.length < RECOVERY_PAGE) return total;
+      }
+    },
+  };
+  return worker;
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof EndpointNotAllowedError) return `endpoint_not_allowed: ${error.message}`;
+  if (error instanceof OutboundTimeoutError) return `timeout: ${error.message}`;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
