@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createStrapi, type Core } from '@strapi/strapi';
+import zlib from 'node:zlib';
+import { Client } from 'pg';
 import supertest from 'supertest';
 import { APP_DIR, DIST_DIR, TEST_TMP_DIR } from './paths';
 import { createPostgresDatabase, requireEnv, usingPostgres } from './services';
@@ -14,6 +16,8 @@ export interface TestApp {
   request: () => ReturnType<typeof supertest>;
   /** The environment this app was booted with (a second instance boots with the same). */
   env: Record<string, string | undefined>;
+  /** The database: the SQLite file, or the PostgreSQL URL. */
+  database: string;
   close: () => Promise<void>;
 }
 
@@ -22,6 +26,13 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Serve the built admin panel at /admin (browser tests); see `admin-build.ts`. */
   serveAdminPanel?: boolean;
+  /**
+   * Start from a database an earlier release made (upgrade tests): a gzipped SQLite file, or a
+   * gzipped plain `pg_dump --inserts` of PostgreSQL, whichever the run uses.
+   */
+  restore?: { sqlite: string; postgres: string };
+  /** Leave the database in place on close (to make such a fixture); `database` says where it is. */
+  keepDatabase?: boolean;
 }
 
 /**
@@ -43,17 +54,21 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   };
 
   let dropDatabase = async () => {};
+  let database: string;
   if (usingPostgres) {
-    const database = await createPostgresDatabase(requireEnv('DATABASE_URL'), id);
-    env.DATABASE_URL = database.url;
-    dropDatabase = database.drop;
+    const created = await createPostgresDatabase(requireEnv('DATABASE_URL'), id);
+    env.DATABASE_URL = database = created.url;
+    dropDatabase = created.drop;
+    if (options.restore) await restorePostgres(created.url, options.restore.postgres);
   } else {
     const filename = path.join(TEST_TMP_DIR, `${id}.db`);
-    env.DATABASE_FILENAME = filename;
+    env.DATABASE_FILENAME = database = filename;
     dropDatabase = async () => {
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${filename}${suffix}`, { force: true });
     };
+    if (options.restore) fs.writeFileSync(filename, zlib.gunzipSync(fs.readFileSync(options.restore.sqlite)));
   }
+  if (options.keepDatabase) dropDatabase = async () => {};
 
   const restoreEnv = applyEnv(env);
   let strapi: Core.Strapi;
@@ -73,6 +88,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     url,
     request: () => supertest(url),
     env,
+    database,
     async close() {
       try {
         await strapi.destroy();
@@ -82,6 +98,24 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
       }
     },
   };
+}
+
+/** Load a gzipped plain-SQL dump (`pg_dump --inserts`) into an empty database, without psql. */
+async function restorePostgres(url: string, dumpFile: string): Promise<void> {
+  const sql = zlib
+    .gunzipSync(fs.readFileSync(dumpFile))
+    .toString('utf8')
+    .split('\n')
+    // psql meta-commands (\restrict and the like) are psql's, not SQL.
+    .filter((line) => !line.startsWith('\\'))
+    .join('\n');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 function applyEnv(env: Record<string, string | undefined>): () => void {
