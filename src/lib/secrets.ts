@@ -68,7 +68,7 @@ function createSecrets(file: string): Record<SecretName, string> {
   try {
     fs.linkSync(temporary, file);
     // eslint-disable-next-line no-console
-    console.warn(`[secrets] generated development secrets in ${file}; set them in the environment for production`);
+    console.info(`[secrets] generated development secrets in ${file} (kept for restarts; production takes them from the environment)`);
     return generated;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

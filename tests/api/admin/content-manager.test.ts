@@ -82,7 +82,7 @@ describe('the views a new database gets', () => {
 });
 
 describe('what editors may change', () => {
-  const INTERNAL = ['usage-record', 'webhook-delivery', 'webhook-attempt', 'webhook-topic', 'scraper-run', 'stripe-event'].map((name) => `plugin::api-suite.${name}`);
+  const INTERNAL = ['usage-record', 'webhook-topic', 'scraper-run', 'stripe-event'].map((name) => `plugin::api-suite.${name}`);
 
   it('does not show the records only the engine writes', async () => {
     const response = await app.request().get('/content-manager/content-types').set(as());

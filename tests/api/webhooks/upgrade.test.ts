@@ -61,3 +61,14 @@ it('delivers new events after the upgrade, listed before the old ones', async ()
   expect(listed.body.data[0]).toMatchObject({ id: received.headers['webhook-id'], event_type: 'order.paid', status: 'succeeded', attempts: 1 });
   expect(listed.body.data.slice(1)).toEqual(previous);
 });
+
+it("leaves the engine's tables with their own columns only, the release's rows kept", async () => {
+  const knex = app.strapi.db.connection;
+  const columns = async (table: string) => Object.keys(await knex(table).columnInfo()).sort();
+  expect(await columns('api_suite_webhook_deliveries')).toEqual(
+    ['attempts', 'created_at', 'delivered_at', 'event_id', 'event_type', 'id', 'next_attempt_at', 'payload', 'response_status', 'status', 'subscription_id', 'updated_at', 'uuid'].sort()
+  );
+  expect(await columns('api_suite_webhook_attempts')).toEqual(['at', 'attempt', 'created_at', 'delivery_uuid', 'duration_ms', 'error', 'id', 'response_body', 'status_code', 'updated_at'].sort());
+  const released = expected.subscriptions.flatMap((subscription) => Object.keys(subscription.details));
+  expect(await knex('api_suite_webhook_deliveries').whereIn('uuid', released).count({ count: '*' }).first()).toEqual({ count: usingPostgres ? String(released.length) : released.length });
+});

@@ -4,6 +4,7 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
+import { registerDeliveryTables } from './content-types/tables';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
@@ -26,6 +27,7 @@ import { webhooksApi } from './validation/openapi';
 const feature: FeatureModule = {
   name: 'webhooks',
   register({ strapi }) {
+    registerDeliveryTables(strapi);
     const listener = contentEventsListener(strapi);
     if (listener) getService(strapi, 'content-changes').listen(listener);
   },

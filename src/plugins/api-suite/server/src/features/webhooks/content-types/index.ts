@@ -1,8 +1,8 @@
 import { editable, internal } from '../../plugin-options';
 
 /**
- * Webhook subscriptions, the event types they may name, and the delivery records with their
- * attempts (contract section 3). Every record is addressed by a UUID of its own (`uuid`), which
+ * Webhook subscriptions, the event types they may name and the topic index publishing matches
+ * on (contract section 3); deliveries and attempts are the engine's own tables (`tables.ts`). Every record is addressed by a UUID of its own (`uuid`), which
  * is what the API calls `id`. The engine reads and writes these tables straight through knex in
  * batches, so references between them are plain columns rather than relations, with an index for
  * every query the engine makes.
@@ -80,57 +80,6 @@ export default {
         example_payload: { type: 'json' },
         is_active: { type: 'boolean', default: true },
       },
-    },
-  },
-  'webhook-delivery': {
-    schema: {
-      kind: 'collectionType',
-      collectionName: 'api_suite_webhook_deliveries',
-      info: {
-        singularName: 'webhook-delivery',
-        pluralName: 'webhook-deliveries',
-        displayName: 'Webhook delivery',
-        description: 'One event for one subscription, across all its attempts',
-      },
-      options: { draftAndPublish: false },
-      pluginOptions: internal,
-      attributes: {
-        uuid: { type: 'string', unique: true, configurable: false },
-        subscription_id: { type: 'integer', required: true },
-        event_id: { type: 'string', required: true },
-        event_type: { type: 'string', required: true },
-        payload: { type: 'json' },
-        status: { type: 'enumeration', enum: ['pending', 'succeeded', 'failed', 'retrying', 'cancelled'], default: 'pending', required: true },
-        attempts: { type: 'integer', default: 0 },
-        next_attempt_at: { type: 'datetime' },
-        response_status: { type: 'integer' },
-        delivered_at: { type: 'datetime' },
-      },
-      indexes: [
-        { name: 'api_suite_webhook_deliveries_uuid', columns: ['uuid'], type: 'unique' },
-        { name: 'api_suite_webhook_deliveries_subscription', columns: ['subscription_id', 'id'] },
-        { name: 'api_suite_webhook_deliveries_subscription_status', columns: ['subscription_id', 'status', 'id'] },
-        { name: 'api_suite_webhook_deliveries_due', columns: ['status', 'next_attempt_at'] },
-      ],
-    },
-  },
-  'webhook-attempt': {
-    schema: {
-      kind: 'collectionType',
-      collectionName: 'api_suite_webhook_attempts',
-      info: { singularName: 'webhook-attempt', pluralName: 'webhook-attempts', displayName: 'Webhook delivery attempt' },
-      options: { draftAndPublish: false },
-      pluginOptions: internal,
-      attributes: {
-        delivery_uuid: { type: 'string', required: true },
-        attempt: { type: 'integer', required: true },
-        at: { type: 'datetime', required: true },
-        status_code: { type: 'integer' },
-        duration_ms: { type: 'integer' },
-        error: { type: 'text' },
-        response_body: { type: 'text' },
-      },
-      indexes: [{ name: 'api_suite_webhook_attempts_delivery', columns: ['delivery_uuid', 'attempt'] }],
     },
   },
 };

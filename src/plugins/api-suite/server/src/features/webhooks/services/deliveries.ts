@@ -18,7 +18,6 @@ export type { AttemptOutcome, DeliveryJobData, DeliveryRow, DeliverySend, Delive
 
 /** The columns a delivery record is inserted with (publishing). */
 export const DELIVERY_COLUMNS: Column[] = [
-  { name: 'document_id', kind: 'text' },
   { name: 'uuid', kind: 'text' },
   { name: 'subscription_id', kind: 'integer' },
   { name: 'event_id', kind: 'text' },
@@ -29,7 +28,6 @@ export const DELIVERY_COLUMNS: Column[] = [
   { name: 'next_attempt_at', kind: 'timestamp' },
   { name: 'created_at', kind: 'timestamp' },
   { name: 'updated_at', kind: 'timestamp' },
-  { name: 'published_at', kind: 'timestamp' },
 ];
 
 /**
@@ -89,7 +87,6 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       const now = new Date();
       const payloadJson = JSON.stringify(payload);
       await knex()(table()).insert({
-        document_id: uuid,
         uuid,
         subscription_id: subscriptionId,
         event_id: randomUUID(),
@@ -100,7 +97,6 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
         next_attempt_at: now,
         created_at: now,
         updated_at: now,
-        published_at: now,
       });
       return { delivery: uuid, subscription: subscriptionId, type, body: buildBody(type, now.toISOString(), payloadJson), attempt: 1 };
     },

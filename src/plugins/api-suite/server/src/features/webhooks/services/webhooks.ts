@@ -90,7 +90,6 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         for (const subscription of targets) {
           const uuid = randomUUID();
           rows.push({
-            document_id: uuid,
             uuid,
             subscription_id: subscription,
             event_id: event.id,
@@ -101,7 +100,6 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
             next_attempt_at: now,
             created_at: createdAt,
             updated_at: now,
-            published_at: now,
           });
           jobs.push({ delivery: uuid, subscription, type: event.type, body, attempt: 1 });
         }

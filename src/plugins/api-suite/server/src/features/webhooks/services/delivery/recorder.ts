@@ -1,14 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../../constants';
 import { dialectOf, insertRows, tableOf, updateMany, type Column } from '../../../../db';
-import { documentId } from '../../../../random';
 import type { AttemptRecord, DeliveryState } from './types';
 
 const FLUSH_INTERVAL_MS = 100;
 const FLUSH_SIZE = 1000;
 
 const ATTEMPT_COLUMNS: Column[] = [
-  { name: 'document_id', kind: 'text' },
   { name: 'delivery_uuid', kind: 'text' },
   { name: 'attempt', kind: 'integer' },
   { name: 'at', kind: 'timestamp' },
@@ -18,7 +16,6 @@ const ATTEMPT_COLUMNS: Column[] = [
   { name: 'response_body', kind: 'text' },
   { name: 'created_at', kind: 'timestamp' },
   { name: 'updated_at', kind: 'timestamp' },
-  { name: 'published_at', kind: 'timestamp' },
 ];
 
 /**
@@ -52,7 +49,7 @@ export function createRecorder(strapi: Core.Strapi) {
       client,
       tableOf(strapi, UIDS.webhookAttempt),
       ATTEMPT_COLUMNS,
-      batch.map((attempt) => ({ document_id: documentId(), ...attempt, created_at: now, updated_at: now, published_at: now }))
+      batch.map((attempt) => ({ ...attempt, created_at: now, updated_at: now }))
     );
     await updateMany(
       knex(),
