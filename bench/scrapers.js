@@ -30,9 +30,9 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { execSync, fork } = require('node:child_process');
+const { fork } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
 
 const RATE_LIMIT = 100;
 /** The plugin's crawler runs 4 requests at a time (crawl()'s default; crawlFor() passes none). */
@@ -601,15 +601,6 @@ function baselineChild() {
 }
 
 /* ------------------------------------------------------------------ helpers */
-
-let clockTicks;
-/** CPU time (user + system) of a process so far, in ms, from /proc/<pid>/stat. */
-function cpuMs(pid) {
-  clockTicks ??= Number(execSync('getconf CLK_TCK').toString().trim()) || 100;
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
-}
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

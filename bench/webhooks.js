@@ -15,12 +15,16 @@
  *   4. throughput: POST /api/webhooks/events at a fixed, higher rate (10,000 events/s by
  *      default) in batches: events/s accepted (202), deliveries/s received, first-attempt success;
  *   5. fan-out: one event to 10,000 subscriptions of one consumer: time to the 202 (records
- *      persisted and jobs enqueued), and until the last of them is received.
+ *      persisted and jobs enqueued), and until the last of them is received;
+ *   6. burst: 20,000 events published as fast as the API takes them (batches of 500, 4 in
+ *      flight) to one subscription: delivered/s from the first publish to the last receipt
+ *      against the undici ceiling, and how many arrived in the burst's first 2 s; once with the
+ *      one process that publishes and delivers, then again with a second, worker-only process.
  * Prints one JSON line; progress goes to stderr.
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
  *          [--batch 100] [--latency-batch 10] [--latency-rounds 3] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
- *          [--phases ceiling,strapi,latency,throughput,fanout] [--topology single|split] [--profile]
+ *          [--burst-events 20000] [--phases ceiling,strapi,latency,throughput,fanout,burst] [--topology single|split] [--profile]
  * --topology split runs a web process (WEBHOOK_WORKER=false) beside a worker process.
  * --profile writes the server's CPU profile into .tmp/bench/profiles.
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
@@ -31,7 +35,7 @@ const { Pool } = require('undici');
 const { Client } = require('pg');
 const { Redis } = require('ioredis');
 const { Webhook } = require('standardwebhooks');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, cpuMs, machineCpu } = require('./lib/app');
 
 const args = parseArgs();
 const rate = Number(args.rate ?? 10_000);
@@ -45,7 +49,8 @@ const topology = args.topology ?? 'single';
 const fanout = Number(args.fanout ?? 10_000);
 const concurrency = Number(args.concurrency ?? 50);
 const ceilingEvents = Number(args['ceiling-events'] ?? 20_000);
-const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout').split(','));
+const burstEvents = Number(args['burst-events'] ?? 20_000);
+const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout,burst').split(','));
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -89,7 +94,9 @@ const STRAPI_EVENT = 'entry.create';
 
     if (phases.has('ceiling')) {
       progress(`ceiling: plain undici, ${ceilingEvents} signed requests at concurrency ${concurrency}`);
-      result.ceiling_undici_deliveries_per_s = count(await undiciCeiling(receiver, setup.secrets.main)).perSecond;
+      const ceiling = count(await undiciCeiling(receiver, setup.secrets.main));
+      result.ceiling_undici_deliveries_per_s = ceiling.perSecond;
+      result.ceiling_undici_cpu_ms_per_request = ceiling.cpuMsPerRequest;
     }
     if (phases.has('strapi')) {
       progress(`strapi: built-in webhooks, ${ceilingEvents} events`);
@@ -104,7 +111,7 @@ const STRAPI_EVENT = 'entry.create';
     if (topology === 'split') {
       const web = server;
       const worker = await serve(env, nodeArgs);
-      server = { url: web.url, stop: () => Promise.all([web.stop(), worker.stop()]) };
+      server = { url: web.url, pids: [web.pid, worker.pid], stop: () => Promise.all([web.stop(), worker.stop()]) };
     }
     const publisher = new Pool(server.url, { connections: 16, pipelining: 1 });
     const post = (body) =>
@@ -191,6 +198,35 @@ const STRAPI_EVENT = 'entry.create';
         fanout_deliveries_per_s: received.perSecond,
       });
     }
+    if (phases.has('burst')) {
+      progress(`burst: ${burstEvents} events, batches of 500, 4 in flight, one process publishing and delivering`);
+      const one = count(await burst(publish, receiver, server.pids ?? [server.pid]));
+      progress('burst: again with a second, worker-only process');
+      const extra = await serve(env, nodeArgs);
+      let two;
+      try {
+        two = count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid]));
+      } finally {
+        await extra.stop();
+      }
+      Object.assign(result, {
+        burst_events: burstEvents,
+        burst_accepted_events_per_s: one.acceptedPerSecond,
+        burst_delivered_per_s: one.deliveredPerSecond,
+        burst_received_first_2s: one.firstTwoSeconds,
+        burst_lost: one.lost,
+        burst_app_cpu_ms_per_delivery: one.appCpuMsPerDelivery,
+        burst_machine_busy: one.machineBusyShare,
+        burst_two_workers_delivered_per_s: two.deliveredPerSecond,
+        burst_two_workers_received_first_2s: two.firstTwoSeconds,
+        burst_two_workers_lost: two.lost,
+        burst_two_workers_machine_busy: two.machineBusyShare,
+      });
+      if (result.ceiling_undici_deliveries_per_s) {
+        result.burst_vs_undici_ceiling = round(one.deliveredPerSecond / result.ceiling_undici_deliveries_per_s, 3);
+        result.burst_two_workers_vs_undici_ceiling = round(two.deliveredPerSecond / result.ceiling_undici_deliveries_per_s, 3);
+      }
+    }
     await publisher.close();
     Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates });
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -235,7 +271,7 @@ async function startReceiver() {
   const helper = await forkHelper(path.join(__dirname, 'lib', 'webhook-receiver.js'));
   const url = `http://127.0.0.1:${helper.port}`;
   process.env.BENCH_RECEIVER_URL = url;
-  return { url, send: helper.send, ask: (since) => helper.ask({ since }), kill: helper.kill };
+  return { url, send: helper.send, ask: (since, before) => helper.ask({ since, before }), kill: helper.kill };
 }
 
 async function reset(receiver) {
@@ -274,6 +310,44 @@ async function settle(receiver, expected, timeoutMs = 120_000, since = undefined
   };
 }
 
+/**
+ * A burst: `burstEvents` events published as fast as the API takes them, batches of 500 with 4
+ * in flight; delivered/s from the first publish to the last unique receipt.
+ */
+async function burst(publish, receiver, pids) {
+  await reset(receiver);
+  const size = 500;
+  const cpuBefore = pids.map(cpuMs);
+  const machineBefore = machineCpu();
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < burstEvents) {
+        const from = next;
+        next += size;
+        const sentAt = Date.now();
+        await publish(Array.from({ length: Math.min(size, burstEvents - from) }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: { sent_at: sentAt, n: from + n } })));
+      }
+    })
+  );
+  const acceptedMs = Date.now() - started;
+  const received = await settle(receiver, burstEvents, 300_000);
+  const report = await receiver.ask(undefined, started + 2000);
+  const machineAfter = machineCpu();
+  const appCpuMs = pids.map(cpuMs).reduce((sum, after, index) => sum + after - cpuBefore[index], 0);
+  return {
+    ...received,
+    // What one delivery costs the app's processes (publishing included), and how busy the whole machine was.
+    appCpuMsPerDelivery: round(appCpuMs / Math.max(1, received.received), 3),
+    machineBusyShare: round((machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total), 2),
+    acceptedPerSecond: round((burstEvents * 1000) / acceptedMs),
+    deliveredPerSecond: report.last > started ? round((received.received * 1000) / (report.last - started)) : null,
+    firstTwoSeconds: report.before_count,
+    lost: burstEvents - received.received,
+  };
+}
+
 /** Open-loop publisher: a batch every tick whatever the answers; how many events were accepted, and how fast. */
 async function drive(publish, { rate, seconds, batch }) {
   const batches = Math.max(1, Math.round((rate * seconds) / batch));
@@ -304,6 +378,7 @@ async function drive(publish, { rate, seconds, batch }) {
 /** The receiver driven directly: signed requests through one undici pool, `concurrency` at a time. */
 async function undiciCeiling(receiver, secret) {
   await reset(receiver);
+  const cpuBefore = process.cpuUsage();
   const signer = new Webhook(secret);
   const target = new Pool(receiver.url, { connections: concurrency, pipelining: 1 });
   let next = 0;
@@ -330,7 +405,8 @@ async function undiciCeiling(receiver, secret) {
     })
   );
   await target.close();
-  return settle(receiver, ceilingEvents);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { ...(await settle(receiver, ceilingEvents)), cpuMsPerRequest: round((cpu.user + cpu.system) / 1000 / ceilingEvents, 3) };
 }
 
 /** Strapi's built-in webhooks: one registered webhook, fed the same number of events through the event hub. */

@@ -149,4 +149,20 @@ async function alternate(targets, { rounds, connections, duration }) {
   );
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, alternate };
+let clockTicks;
+/** CPU time (user + system) of a process so far, in ms, from /proc/<pid>/stat. */
+function cpuMs(pid) {
+  clockTicks ??= Number(require('node:child_process').execSync('getconf CLK_TCK').toString().trim()) || 100;
+  const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+/** The whole machine's CPU counters (all cores, in clock ticks): busy and total, from /proc/stat. */
+function machineCpu() {
+  const fields = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, alternate, cpuMs, machineCpu };

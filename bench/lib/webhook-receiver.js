@@ -6,7 +6,7 @@
  * requests (Strapi's built-in webhooks). Driven over IPC:
  *   { secrets: { name: secret } }   add secrets
  *   { reset: true }                  forget what was received
- *   { report: id }                   answer { report: id, ...figures }
+ *   { report: id, since?, before? }  answer { report: id, ...figures }
  */
 const http = require('node:http');
 const { Webhook } = require('standardwebhooks');
@@ -92,6 +92,8 @@ process.on('message', (message) => {
       last: state.last,
       first_sent_at: state.firstSentAt,
       since_per_s: sinceRate,
+      // Receipts before `message.before` (ms since the epoch): how soon deliveries start.
+      before_count: message.before === undefined ? null : state.receipts.filter((at) => at < message.before).length,
       p50_ms: at(0.5),
       p99_ms: at(0.99),
       max_ms: sorted.length ? sorted[sorted.length - 1] : null,

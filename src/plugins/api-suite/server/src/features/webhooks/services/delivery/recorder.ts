@@ -20,8 +20,10 @@ const ATTEMPT_COLUMNS: Column[] = [
 
 /**
  * The attempt recorder: attempts, delivery states and subscriptions' success resets are
- * buffered and written in batches (every 100 ms, or at 1,000 buffered), off the hot path. A job
- * waits for `recorded()` before it ends, so an outcome is never acknowledged before it is stored.
+ * buffered and written in batches, off the hot path. A job waits for `recorded()` before it
+ * ends, so an outcome is never acknowledged before it is stored; that wait starts a write at
+ * once, or right after the write under way (group commit). Outcomes nobody waits for are
+ * written within 100 ms, or as soon as 1,000 are buffered.
  */
 export function createRecorder(strapi: Core.Strapi) {
   const knex = () => strapi.db.connection;
@@ -36,9 +38,24 @@ export function createRecorder(strapi: Core.Strapi) {
 
   const size = () => attempts.length + states.size + successes.size;
 
+  /** Writes under way (at most one at a time: they are chained). */
+  let writing = 0;
+  /** A job waits on what is buffered: write it as soon as the write under way (if any) is done. */
+  let wanted = false;
+
   const scheduleFlush = () => {
     if (attempts.length + states.size >= FLUSH_SIZE) void recorder.flush();
     else timer ??= setTimeout(() => void recorder.flush(), FLUSH_INTERVAL_MS);
+  };
+
+  /**
+   * Group commit: with no write under way, write now; otherwise once it is done, together with
+   * everything buffered meanwhile. A job that finished its sends waits for one write, not for the
+   * timer, and writes stay batched however many jobs finish at once.
+   */
+  const flushSoon = () => {
+    if (writing === 0) void recorder.flush();
+    else wanted = true;
   };
 
   const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
@@ -117,8 +134,21 @@ export function createRecorder(strapi: Core.Strapi) {
       successes = new Map();
       const waiting = waiters;
       waiters = [];
-      const written = flushing.then(() => (batch.length + batchStates.length + batchSuccesses.length === 0 ? undefined : write(batch, batchStates, batchSuccesses)));
+      const empty = batch.length + batchStates.length + batchSuccesses.length === 0;
+      if (!empty) writing += 1;
+      const written = flushing.then(() => (empty ? undefined : write(batch, batchStates, batchSuccesses)));
       lastWrite = written;
+      if (!empty) {
+        void written
+          .catch(() => undefined)
+          .then(() => {
+            writing -= 1;
+            if (writing === 0 && wanted) {
+              wanted = false;
+              if (size() > 0) void recorder.flush();
+            }
+          });
+      }
       written.then(
         () => waiting.forEach((waiter) => waiter.resolve()),
         (error: unknown) => waiting.forEach((waiter) => waiter.reject(error))
@@ -139,7 +169,7 @@ export function createRecorder(strapi: Core.Strapi) {
       if (size() === 0) return lastWrite;
       return new Promise<void>((resolve, reject) => {
         waiters.push({ resolve, reject });
-        scheduleFlush();
+        flushSoon();
       });
     },
   };
