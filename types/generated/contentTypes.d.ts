@@ -939,6 +939,9 @@ export interface PluginApiSuiteScraperResult
     draftAndPublish: false;
   };
   pluginOptions: {
+    'api-suite': {
+      readOnly: true;
+    };
     'content-manager': {
       visible: true;
     };
@@ -979,7 +982,7 @@ export interface PluginApiSuiteScraperRun extends Struct.CollectionTypeSchema {
   };
   pluginOptions: {
     'content-manager': {
-      visible: true;
+      visible: false;
     };
     'content-type-builder': {
       visible: false;
@@ -1069,7 +1072,7 @@ export interface PluginApiSuiteUsageRecord extends Struct.CollectionTypeSchema {
   };
   pluginOptions: {
     'content-manager': {
-      visible: true;
+      visible: false;
     };
     'content-type-builder': {
       visible: false;
@@ -1098,100 +1101,6 @@ export interface PluginApiSuiteUsageRecord extends Struct.CollectionTypeSchema {
     updatedAt: Schema.Attribute.DateTime;
     updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
       Schema.Attribute.Private;
-  };
-}
-
-export interface PluginApiSuiteWebhookAttempt
-  extends Struct.CollectionTypeSchema {
-  collectionName: 'api_suite_webhook_attempts';
-  info: {
-    displayName: 'Webhook delivery attempt';
-    pluralName: 'webhook-attempts';
-    singularName: 'webhook-attempt';
-  };
-  options: {
-    draftAndPublish: false;
-  };
-  pluginOptions: {
-    'content-manager': {
-      visible: true;
-    };
-    'content-type-builder': {
-      visible: false;
-    };
-  };
-  attributes: {
-    at: Schema.Attribute.DateTime & Schema.Attribute.Required;
-    attempt: Schema.Attribute.Integer & Schema.Attribute.Required;
-    createdAt: Schema.Attribute.DateTime;
-    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
-      Schema.Attribute.Private;
-    delivery_uuid: Schema.Attribute.String & Schema.Attribute.Required;
-    duration_ms: Schema.Attribute.Integer;
-    error: Schema.Attribute.Text;
-    locale: Schema.Attribute.String & Schema.Attribute.Private;
-    localizations: Schema.Attribute.Relation<
-      'oneToMany',
-      'plugin::api-suite.webhook-attempt'
-    > &
-      Schema.Attribute.Private;
-    publishedAt: Schema.Attribute.DateTime;
-    response_body: Schema.Attribute.Text;
-    status_code: Schema.Attribute.Integer;
-    updatedAt: Schema.Attribute.DateTime;
-    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
-      Schema.Attribute.Private;
-  };
-}
-
-export interface PluginApiSuiteWebhookDelivery
-  extends Struct.CollectionTypeSchema {
-  collectionName: 'api_suite_webhook_deliveries';
-  info: {
-    description: 'One event for one subscription, across all its attempts';
-    displayName: 'Webhook delivery';
-    pluralName: 'webhook-deliveries';
-    singularName: 'webhook-delivery';
-  };
-  options: {
-    draftAndPublish: false;
-  };
-  pluginOptions: {
-    'content-manager': {
-      visible: true;
-    };
-    'content-type-builder': {
-      visible: false;
-    };
-  };
-  attributes: {
-    attempts: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
-    createdAt: Schema.Attribute.DateTime;
-    createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
-      Schema.Attribute.Private;
-    delivered_at: Schema.Attribute.DateTime;
-    event_id: Schema.Attribute.String & Schema.Attribute.Required;
-    event_type: Schema.Attribute.String & Schema.Attribute.Required;
-    locale: Schema.Attribute.String & Schema.Attribute.Private;
-    localizations: Schema.Attribute.Relation<
-      'oneToMany',
-      'plugin::api-suite.webhook-delivery'
-    > &
-      Schema.Attribute.Private;
-    next_attempt_at: Schema.Attribute.DateTime;
-    payload: Schema.Attribute.JSON;
-    publishedAt: Schema.Attribute.DateTime;
-    response_status: Schema.Attribute.Integer;
-    status: Schema.Attribute.Enumeration<
-      ['pending', 'succeeded', 'failed', 'retrying', 'cancelled']
-    > &
-      Schema.Attribute.Required &
-      Schema.Attribute.DefaultTo<'pending'>;
-    subscription_id: Schema.Attribute.Integer & Schema.Attribute.Required;
-    updatedAt: Schema.Attribute.DateTime;
-    updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
-      Schema.Attribute.Private;
-    uuid: Schema.Attribute.String & Schema.Attribute.Unique;
   };
 }
 
@@ -1871,8 +1780,6 @@ declare module '@strapi/strapi' {
       'plugin::api-suite.scraper-run': PluginApiSuiteScraperRun;
       'plugin::api-suite.stripe-event': PluginApiSuiteStripeEvent;
       'plugin::api-suite.usage-record': PluginApiSuiteUsageRecord;
-      'plugin::api-suite.webhook-attempt': PluginApiSuiteWebhookAttempt;
-      'plugin::api-suite.webhook-delivery': PluginApiSuiteWebhookDelivery;
       'plugin::api-suite.webhook-event-type': PluginApiSuiteWebhookEventType;
       'plugin::api-suite.webhook-subscription': PluginApiSuiteWebhookSubscription;
       'plugin::api-suite.webhook-topic': PluginApiSuiteWebhookTopic;
