@@ -27,6 +27,8 @@ export interface TestBrowser {
   page: Page;
   /** Every page error and console error, for the test's failure message. */
   errors: string[];
+  /** Console warnings that name the plugin ("[API Suite]…"), such as Strapi's deprecation notices. */
+  pluginWarnings: string[];
   close(): Promise<void>;
 }
 
@@ -51,11 +53,13 @@ export async function launchBrowser(origin: string): Promise<TestBrowser> {
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
+  const pluginWarnings: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     // Refused outside requests (the admin's calls home) and HTTP errors the tests provoke on purpose
     // (validation) are expected; anything else the page logs as an error is kept.
     const text = message.text();
+    if (message.type() === 'warning' && text.includes('[API Suite]')) pluginWarnings.push(text);
     if (message.type() === 'error' && !text.includes('ERR_BLOCKED_BY_CLIENT') && !text.startsWith('Failed to load resource: the server responded')) {
       errors.push(`console: ${text}`);
     }
@@ -64,6 +68,7 @@ export async function launchBrowser(origin: string): Promise<TestBrowser> {
     context,
     page,
     errors,
+    pluginWarnings,
     async close() {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });
