@@ -216,6 +216,7 @@ const STRAPI_EVENT = 'entry.create';
         burst_received_first_2s: one.firstTwoSeconds,
         burst_lost: one.lost,
         burst_app_cpu_ms_per_delivery: one.appCpuMsPerDelivery,
+        burst_cpu_ms_per_delivery_by_process: one.cpuMsPerDeliveryByProcess,
         burst_machine_busy: one.machineBusyShare,
         burst_two_workers_delivered_per_s: two.deliveredPerSecond,
         burst_two_workers_received_first_2s: two.firstTwoSeconds,
@@ -335,11 +336,14 @@ async function burst(publish, receiver, pids) {
   const received = await settle(receiver, burstEvents, 300_000);
   const report = await receiver.ask(undefined, started + 2000);
   const machineAfter = machineCpu();
-  const appCpuMs = pids.map(cpuMs).reduce((sum, after, index) => sum + after - cpuBefore[index], 0);
+  const byProcess = pids.map((pid, index) => cpuMs(pid) - cpuBefore[index]);
+  const appCpuMs = byProcess.reduce((sum, ms) => sum + ms, 0);
   return {
     ...received,
     // What one delivery costs the app's processes (publishing included), and how busy the whole machine was.
     appCpuMsPerDelivery: round(appCpuMs / Math.max(1, received.received), 3),
+    // Per process, in the order given (with --topology split: the web process that publishes, then the worker).
+    cpuMsPerDeliveryByProcess: byProcess.map((ms) => round(ms / Math.max(1, received.received), 3)),
     machineBusyShare: round((machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total), 2),
     acceptedPerSecond: round((burstEvents * 1000) / acceptedMs),
     deliveredPerSecond: report.last > started ? round((received.received * 1000) / (report.last - started)) : null,
