@@ -224,6 +224,8 @@ const STRAPI_EVENT = 'entry.create';
         burst_two_workers_machine_busy: two.machineBusyShare,
       });
       if (result.ceiling_undici_deliveries_per_s) {
+        // CPU per delivery against plain undici's per signed request: steadier than either alone when the machine's speed varies.
+        result.burst_app_cpu_vs_undici_cpu = round(one.appCpuMsPerDelivery / result.ceiling_undici_cpu_ms_per_request, 2);
         result.burst_vs_undici_ceiling = round(one.deliveredPerSecond / result.ceiling_undici_deliveries_per_s, 3);
         result.burst_two_workers_vs_undici_ceiling = round(two.deliveredPerSecond / result.ceiling_undici_deliveries_per_s, 3);
       }
