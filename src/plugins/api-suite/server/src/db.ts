@@ -38,8 +38,8 @@ const UNNEST_CHUNK = 10_000;
  * Many rows of known columns, all or none, for hot paths. On PostgreSQL one statement per 10,000
  * rows that passes them as one JSON document (`INSERT … SELECT … FROM json_to_recordset($1)`), so
  * neither knex nor the driver handles a binding per value, and the rows are encoded by
- * JSON.stringify rather than by the driver's array-literal escaping (dropping that cut the
- * delivery worker's CPU per delivery by a tenth in bench/webhooks); elsewhere, knex's batched inserts.
+ * JSON.stringify (native) rather than by the driver's array-literal escaping (JavaScript, per
+ * element); elsewhere, knex's batched inserts.
  */
 export async function insertRows(knex: Knex, client: string, table: string, columns: Column[], rows: Array<Record<string, unknown>>): Promise<void> {
   if (rows.length === 0) return;
