@@ -8,7 +8,6 @@ import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
 import { withholdContentManagerWrites } from './features/platform/services/content-manager-access';
-import { keepOwnStatusInContentManagerLists } from './features/platform/services/content-manager-status';
 import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
 import { getService } from './utils';
 
@@ -45,8 +44,6 @@ export function mergeFeatures(modules: FeatureModule[]) {
         if (module.api) openapi.add(module.api);
         for (const [name, view] of Object.entries(module.contentManager ?? {})) views.add(`plugin::${PLUGIN_ID}.${name}`, view);
       }
-      // The Content Manager's lists show an article's, an order's or a key's own status, not "published".
-      keepOwnStatusInContentManagerLists(context.strapi);
       for (const module of modules) await module.register?.(context);
     },
     async bootstrap(context: { strapi: Core.Strapi }) {

@@ -17,7 +17,7 @@ export function EndpointList({ entries, groups }: { entries: string[]; groups?: 
         const group = entry === '@public' ? groups?.public : entry === '@private' ? groups?.private : undefined;
         return (
           <Flex key={entry} gap={2} alignItems="baseline" wrap="wrap">
-            {entry.startsWith('@') ? <Badge>{t(`access.endpoints.group${entry === '@public' ? 'Public' : 'Private'}`)}</Badge> : <Code>{entry}</Code>}
+            {entry.startsWith('@') ? <Badge>{entry}</Badge> : <Code>{entry}</Code>}
             {entry === '* *' && <Typography variant="pi" textColor="neutral600">{t('access.endpoints.everything')}</Typography>}
             {group && (
               <Typography variant="pi" textColor="neutral600" style={{ fontFamily: 'monospace' }}>

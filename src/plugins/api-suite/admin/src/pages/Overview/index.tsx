@@ -3,7 +3,7 @@ import { Layouts, Page } from '@strapi/strapi/admin';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useT } from '../../utils/useT';
 import { SettingRow } from './components/SettingRow';
-import { useOverview } from './hooks/useOverview';
+import { useOverview } from '../../hooks/useOverview';
 
 export function OverviewPage() {
   const t = useT();

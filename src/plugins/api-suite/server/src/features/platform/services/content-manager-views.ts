@@ -78,10 +78,13 @@ const contentManagerViews = ({ strapi }: { strapi: Core.Strapi }) => {
       const sizes = contentManager.service('field-sizes') as unknown as FieldSizes;
 
       const written = ((await store().get()) ?? {}) as Record<string, string>;
-      const due = [...views].filter(([uid]) => strapi.contentTypes[uid as never] && written[uid] !== versionOf(uid));
+      const due = [...views]
+        .filter(([uid]) => strapi.contentTypes[uid as never])
+        .map(([uid, view]) => ({ uid, view, version: versionOf(uid) }))
+        .filter(({ uid, version }) => written[uid] !== version);
       if (due.length === 0) return;
 
-      for (const [uid, view] of due) {
+      for (const { uid, view, version } of due) {
         const contentType = types.findContentType(uid);
         if (!contentType) continue;
         let current = await types.findConfiguration(contentType);
@@ -90,11 +93,11 @@ const contentManagerViews = ({ strapi }: { strapi: Core.Strapi }) => {
           await types.syncConfigurations();
           current = await types.findConfiguration(contentType);
         }
-        await types.updateConfiguration(contentType, configure(strapi, uid, view, current, sizes));
-        written[uid] = versionOf(uid);
+        await types.updateConfiguration(contentType, configure(uid, view, current, sizes));
+        written[uid] = version;
       }
       await store().set({ value: written });
-      strapi.log.info(`[api-suite] Content Manager: wrote the views of ${due.map(([uid]) => uid.split('.').pop()).join(', ')}`);
+      strapi.log.info(`[api-suite] Content Manager: wrote the views of ${due.map(({ uid }) => uid.split('.').pop()).join(', ')}`);
     },
   };
 
@@ -112,7 +115,6 @@ const contentManagerViews = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The stored configuration with the declared view laid over it (metadata of undeclared fields kept). */
   function configure(
-    strapi: Core.Strapi,
     uid: string,
     view: ContentManagerView,
     current: Partial<StoredConfiguration>,

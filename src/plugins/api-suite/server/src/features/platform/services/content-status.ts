@@ -2,14 +2,27 @@ import type { Core, UID } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 
 /**
- * Strapi 5's content manager reads a body field named `status` as its own draft/published
- * switch and refuses anything else ("Invalid status"). Types without draft-and-publish that have
- * a `status` attribute of their own (the host's article: draft, published, archived; the
- * plugin's API key: active, revoked, expired) could then not be saved in the admin panel with
- * most of their values. For those types only, the field is taken out of the content manager's
- * body before it validates and handed back to the document service as data.
+ * Strapi 5's content manager treats `status` as its own draft/published field, which clashes
+ * with the `status` attribute of types without draft-and-publish (the host's article: draft,
+ * published, archived; the plugin's API key, order, scraper and run). For those types only:
+ * - writes: the content manager reads a body field named `status` as its switch and refuses
+ *   anything else ("Invalid status"), so the field is taken out of its body before it validates
+ *   and handed back to the document service as data;
+ * - lists: its list answer writes its own publication status over the field ("published" for
+ *   every entry), so the stored values are put back, with one query a page.
+ * Registered in the plugin's register: routes bind their controllers before any bootstrap runs.
  */
 const STASH = Symbol('api-suite:content-status');
+const LIST_CONTROLLER = 'plugin::content-manager.collection-types';
+
+type ListContext = {
+  params: { model: string };
+  body?: { results?: Array<{ id: number; status?: unknown }> };
+};
+
+interface ControllersRegistry {
+  extend(uid: string, extend: (controller: Record<string, (ctx: ListContext) => Promise<unknown>>) => object): unknown;
+}
 
 export function registerContentStatusBridge(strapi: Core.Strapi): void {
   const hasOwnStatus = (uid: string): boolean => {
@@ -38,4 +51,21 @@ export function registerContentStatusBridge(strapi: Core.Strapi): void {
     }
     return next();
   });
+
+  if (!strapi.plugin('content-manager')) return;
+  (strapi.get('controllers') as unknown as ControllersRegistry).extend(LIST_CONTROLLER, (controller) => ({
+    ...controller,
+    async find(ctx: ListContext) {
+      const answer = await controller.find(ctx);
+      const results = ctx.body?.results;
+      if (!hasOwnStatus(ctx.params.model) || !results?.length) return answer;
+      const rows = (await strapi.db.query(ctx.params.model as UID.ContentType).findMany({
+        select: ['id', 'status'],
+        where: { id: { $in: results.map((entry) => entry.id) } },
+      })) as Array<{ id: number; status: unknown }>;
+      const stored = new Map(rows.map((row) => [row.id, row.status]));
+      for (const entry of results) if (stored.has(entry.id)) entry.status = stored.get(entry.id);
+      return answer;
+    },
+  }));
 }

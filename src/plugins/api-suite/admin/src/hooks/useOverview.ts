@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useApiSuiteClient, type Overview } from '../../../api';
-import { toProblem, type ServerProblem } from '../../../utils/errors';
-import { useT } from '../../../utils/useT';
+import { useApiSuiteClient, type Overview } from '../api';
+import { toProblem, type ServerProblem } from '../utils/errors';
+import { useT } from '../utils/useT';
 
 export type OverviewState = { status: 'loading' } | { status: 'error'; problem: ServerProblem } | { status: 'ready'; overview: Overview };
 
