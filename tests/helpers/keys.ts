@@ -28,6 +28,9 @@ export interface PlanInput {
   requests_per_minute: number;
   endpoints: string[];
   price_monthly?: number;
+  is_default?: boolean;
+  currency?: string | null;
+  overage_unit_amount?: number | null;
 }
 
 /** A plan made as an editor makes one: through the admin panel's content manager API. */

@@ -799,6 +799,10 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
     createdAt: Schema.Attribute.DateTime;
     createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
       Schema.Attribute.Private;
+    currency: Schema.Attribute.String &
+      Schema.Attribute.SetMinMaxLength<{
+        maxLength: 3;
+      }>;
     endpoints: Schema.Attribute.JSON & Schema.Attribute.Required;
     is_default: Schema.Attribute.Boolean & Schema.Attribute.DefaultTo<false>;
     locale: Schema.Attribute.String & Schema.Attribute.Private;
@@ -813,6 +817,13 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
       Schema.Attribute.SetMinMaxLength<{
         maxLength: 100;
       }>;
+    overage_unit_amount: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          min: 0;
+        },
+        number
+      >;
     price_monthly: Schema.Attribute.Decimal &
       Schema.Attribute.Required &
       Schema.Attribute.SetMinMax<
@@ -838,6 +849,9 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
         },
         number
       >;
+    stripe_metered_price_id: Schema.Attribute.String;
+    stripe_price_id: Schema.Attribute.String;
+    stripe_product_id: Schema.Attribute.String;
     updatedAt: Schema.Attribute.DateTime;
     updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
       Schema.Attribute.Private;
@@ -1095,6 +1109,7 @@ export interface PluginApiSuiteUsageRecord extends Struct.CollectionTypeSchema {
       Schema.Attribute.SetMinMaxLength<{
         maxLength: 10;
       }>;
+    overage: Schema.Attribute.Boolean & Schema.Attribute.DefaultTo<false>;
     publishedAt: Schema.Attribute.DateTime;
     response_ms: Schema.Attribute.Integer & Schema.Attribute.Required;
     status_code: Schema.Attribute.Integer & Schema.Attribute.Required;

@@ -253,9 +253,9 @@ describe('API access', () => {
       .set(as(owner))
       .send({ name: 'starter', requests_per_month: 5000, requests_per_minute: 20, endpoints: ['@public', 'GET /api/v1/scrapers*'], price_monthly: 9.5 });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'starter', endpoints: ['@public', 'GET /api/v1/scrapers*'], price_monthly: 9.5, is_default: false, keys: 0 });
+    expect(created.body.data).toMatchObject({ name: 'starter', endpoints: ['@public', 'GET /api/v1/scrapers*'], price_monthly: 9.5, is_default: false, keys: 0, currency: null, overage_unit_amount: null, stripe_price_id: null });
 
-    const taken = await app.request().post('/api-suite/access/plans').set(as(owner)).send({ ...created.body.data, id: undefined, is_default: undefined, keys: undefined });
+    const taken = await app.request().post('/api-suite/access/plans').set(as(owner)).send({ ...created.body.data, id: undefined, is_default: undefined, keys: undefined, stripe_product_id: undefined, stripe_price_id: undefined, stripe_metered_price_id: undefined });
     expect(taken.status).toBe(409);
     expect(taken.body.error.details.errors).toEqual([{ path: ['name'], message: 'is already the name of another plan', name: 'ValidationError' }]);
 

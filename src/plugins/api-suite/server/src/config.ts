@@ -113,6 +113,21 @@ export const configSchema = z
           .strict(),
       })
       .strict(),
+    billing: z
+      .object({
+        /**
+         * Where Checkout and the Stripe Billing Portal send the consumer back (BILLING_RETURN_URL);
+         * unset: the consumer portal of this server (its public URL and /portal).
+         */
+        returnUrl: z.string().url().optional(),
+        /** Days a past-due subscription keeps its plan before its keys fall back to the default plan. */
+        graceDays: z.number().min(0).max(90),
+        /** The Stripe Billing Meter's `event_name` that overage is reported under. */
+        meterEventName: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1 to 100 letters, digits, _ . : -'),
+        /** Seconds between two overage reports of one customer (Stripe asks for at most one a minute or so). */
+        reportIntervalSeconds: z.number().int().min(1).max(3600),
+      })
+      .strict(),
     search: z
       .object({
         /** Searchable collections by the name callers use in `collections`. */
@@ -205,6 +220,12 @@ export default {
         maxNetworkRetries: 2,
         timeoutMs: 30_000,
       },
+    },
+    billing: {
+      returnUrl: env('BILLING_RETURN_URL')?.trim() || undefined,
+      graceDays: Number(env('BILLING_GRACE_DAYS') ?? 7),
+      meterEventName: env('BILLING_METER_EVENT') || 'api_requests',
+      reportIntervalSeconds: 60,
     },
     search: {
       collections: {

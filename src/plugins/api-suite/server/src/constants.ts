@@ -17,6 +17,9 @@ export const UIDS = {
   scraperResult: 'plugin::api-suite.scraper-result',
   order: 'plugin::api-suite.order',
   stripeEvent: 'plugin::api-suite.stripe-event',
+  billingCustomer: 'plugin::api-suite.billing-customer',
+  billingSubscription: 'plugin::api-suite.billing-subscription',
+  billingReport: 'plugin::api-suite.billing-report',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (contract section 1). */

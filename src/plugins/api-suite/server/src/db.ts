@@ -256,3 +256,22 @@ export function toBool(value: unknown): boolean {
 export function toCount(value: unknown): number {
   return Number(value ?? 0);
 }
+
+/**
+ * A table of the plugin that is not a content type: no document id, locale, publication date or
+ * author columns, and only the indexes its queries need. Strapi creates it and keeps it in step
+ * with the declaration at boot, as it does its own tables.
+ */
+export interface DatabaseModel {
+  uid: string;
+  singularName: string;
+  tableName: string;
+  attributes: Record<string, { type: string }>;
+  indexes: Array<{ name: string; columns: string[]; type?: 'unique' }>;
+}
+
+/** Declare plugin tables to Strapi's database layer; call it in register, before Strapi syncs the schema. */
+export function registerDatabaseModels(strapi: Core.Strapi, models: DatabaseModel[]): void {
+  const registry = strapi.get('models') as { add(model: DatabaseModel): unknown };
+  for (const model of models) registry.add(model);
+}

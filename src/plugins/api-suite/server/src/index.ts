@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import config from './config';
 import { PLUGIN_ID } from './constants';
 import access from './features/access';
+import billing from './features/billing';
 import commerce from './features/commerce';
 import platform from './features/platform';
 import scrapers from './features/scrapers';
@@ -16,7 +17,7 @@ import { getService } from './utils';
  * routes, controllers and services; a name claimed twice is a programming error and fails at
  * load rather than one feature silently replacing another's piece.
  */
-const features: FeatureModule[] = [platform, access, webhooks, scrapers, commerce, search];
+const features: FeatureModule[] = [platform, access, webhooks, scrapers, commerce, billing, search];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';
 const NAMED_KINDS: NamedKind[] = ['contentTypes', 'controllers', 'services', 'policies', 'middlewares'];

@@ -7,6 +7,11 @@ import type { KeysService } from './features/access/services/keys';
 import type { OAuthService } from './features/access/services/oauth';
 import type { PlansService } from './features/access/services/plans';
 import type { UsageService } from './features/access/services/usage';
+import type { BillingAccountService } from './features/billing/services/account';
+import type { BillingCatalogService } from './features/billing/services/catalog';
+import type { BillingEventsService } from './features/billing/services/events';
+import type { BillingMeteringService } from './features/billing/services/metering';
+import type { BillingSubscriptionsService } from './features/billing/services/subscriptions';
 import type { CheckoutService } from './features/commerce/services/checkout';
 import type { OrdersService } from './features/commerce/services/orders';
 import type { SalesReportsService } from './features/commerce/services/sales-reports';
@@ -49,6 +54,11 @@ export interface Services {
   stripe: StripeService;
   'stripe-events': StripeEventsService;
   'sales-reports': SalesReportsService;
+  'billing-catalog': BillingCatalogService;
+  'billing-account': BillingAccountService;
+  'billing-subscriptions': BillingSubscriptionsService;
+  'billing-events': BillingEventsService;
+  'billing-metering': BillingMeteringService;
   search: SearchService;
 }
 

@@ -117,7 +117,7 @@ export const commonDescription: ApiDescription = {
       ),
       NotFound: errorResponse('Unknown, or another consumer\'s (`not_found`).', rateLimitHeaders),
       Conflict: errorResponse(
-        'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), or nothing runs to be stopped (`not_running`).',
+        'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), nothing runs to be stopped (`not_running`), or billing refuses in this state (`already_subscribed`, `no_subscription`, `no_customer`).',
         rateLimitHeaders
       ),
       UnprocessableEntity: errorResponse(
@@ -126,6 +126,7 @@ export const commonDescription: ApiDescription = {
       ),
       TooManyRequests: errorResponse('Over the minute (`rate_limited`) or the month (`monthly_quota_exceeded`). A refused request is not counted.', requiredRateLimitHeaders),
       NoContent: { description: 'Done; no body.', headers: rateLimitHeaders },
+      ServiceUnavailable: errorResponse('Billing is off (no `STRIPE_SECRET_KEY`) or not yet provisioned in Stripe (`billing_not_configured`); the reason is in the server log.'),
     },
     securitySchemes: {
       apiKey: {

@@ -20,6 +20,14 @@ export default {
         endpoints: { type: 'json', required: true },
         price_monthly: { type: 'decimal', required: true, min: 0 },
         is_default: { type: 'boolean', default: false },
+        /** Lowercase ISO 4217; empty: the shop currency (STRIPE_CURRENCY). */
+        currency: { type: 'string', maxLength: 3, regex: '^[a-z]{3}$' },
+        /** Minor units per 1,000 requests over the monthly quota; empty: a hard limit (429). */
+        overage_unit_amount: { type: 'integer', min: 0 },
+        // Filled by the billing feature when it provisions the plan in Stripe; read-only for editors.
+        stripe_product_id: { type: 'string', configurable: false },
+        stripe_price_id: { type: 'string', configurable: false },
+        stripe_metered_price_id: { type: 'string', configurable: false },
       },
     },
   },
@@ -62,6 +70,8 @@ export default {
         method: { type: 'string', required: true, maxLength: 10 },
         status_code: { type: 'integer', required: true },
         response_ms: { type: 'integer', required: true },
+        /** Served beyond the plan's monthly quota, to be billed as overage. */
+        overage: { type: 'boolean', default: false },
       },
       indexes: [{ name: 'api_suite_usage_key_created', columns: ['api_key_id', 'created_at'] }],
     },

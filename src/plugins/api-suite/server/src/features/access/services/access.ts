@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import { ApiError, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from './credentials';
+import { UNLIMITED, type QuotaDecision } from './quota';
 import { rateLimitHeaders } from './quota/headers';
 import { effectiveStatus, type KeyEntry, type Scope } from './keys';
 
@@ -65,13 +66,13 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     isOpen(method: string, path: string): boolean {
       const route = trimSlash(path);
       if (method === 'POST' && route === `${API_V1}/oauth/token`) return true;
-      return (method === 'GET' || method === 'HEAD') && (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json`);
+      return (method === 'GET' || method === 'HEAD') && (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json` || route === `${API_V1}/billing/plans`);
     },
 
-    /** The consumer's own account (keys, usage): reachable on every plan. */
+    /** The consumer's own account (keys, usage, billing): reachable on every plan. */
     isAccountRoute(path: string): boolean {
       const route = trimSlash(path);
-      return [`${API_V1}/keys`, `${API_V1}/usage`].some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
+      return [`${API_V1}/keys`, `${API_V1}/usage`, `${API_V1}/billing`].some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
     },
 
     async handle(ctx: Context, next: Next, options: { always?: boolean } = {}): Promise<void> {
@@ -80,7 +81,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (ctx.method === 'OPTIONS') return next();
 
       const started = performance.now();
-      const counted: { keyId: number | null } = { keyId: null };
+      const counted: Counted = { keyId: null, overage: false };
       try {
         await this.admit(ctx, counted);
         await next();
@@ -112,6 +113,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
             status_code: ctx.status,
             response_ms: Math.round(performance.now() - started),
             created_at: new Date(),
+            overage: counted.overage,
           });
         }
       }
@@ -121,7 +123,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
      * Identify the caller and decide whether it may go on; sets ctx.state.apiSuite. `counted`
      * names the key as soon as it is known to be valid, so refusals after that are recorded too.
      */
-    async admit(ctx: Context, counted: { keyId: number | null }): Promise<void> {
+    async admit(ctx: Context, counted: Counted): Promise<void> {
       if (this.isOpen(ctx.method, ctx.path)) {
         ctx.state.apiSuite = { principal: null } satisfies AccessState;
         return;
@@ -158,7 +160,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
 
       const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
       counted.keyId = entry.id;
-      await this.admitKey(ctx, entry, scopes);
+      await this.admitKey(ctx, entry, scopes, counted);
       ctx.state.apiSuite = {
         principal: {
           kind: tokenScopes ? 'oauth' : 'key',
@@ -172,7 +174,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Plan, scope and quota, in that order; sets the rate-limit headers on the answer. */
-    async admitKey(ctx: Context, entry: KeyEntry, scopes: Scope[]): Promise<void> {
+    async admitKey(ctx: Context, entry: KeyEntry, scopes: Scope[], counted: Counted = { keyId: entry.id, overage: false }): Promise<void> {
       const quota = getService(strapi, 'usage').quota();
       const plan = entry.plan;
       const account = this.isAccountRoute(ctx.path);
@@ -189,8 +191,16 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!scopes.includes(needed)) await refuse(403, 'insufficient_scope', `This request needs the "${needed}" scope`);
       if (!limits) return;
 
-      const decision = await quota.consume(entry.id, limits);
+      // Overage (contract section 9): past the monthly quota the request is served and billed, so
+      // the month is counted without a limit; the minute limit still holds.
+      const billsOverage = plan?.overage === true && limits.perMonth !== UNLIMITED && getService(strapi, 'stripe').configured();
+      const consumed = await quota.consume(entry.id, billsOverage ? { perMinute: limits.perMinute, perMonth: UNLIMITED } : limits);
+      const decision = billsOverage ? withMonthLimit(consumed, limits.perMonth) : consumed;
       const headers = rateLimitHeaders(decision);
+      if (billsOverage && decision.allowed && decision.month.used > limits.perMonth) {
+        counted.overage = true;
+        headers['X-Overage'] = 'true';
+      }
       if (decision.refusedBy === 'minute') {
         throw new ApiError(429, 'rate_limited', `Rate limit of ${limits.perMinute} requests a minute exceeded`, undefined, headers);
       }
@@ -233,6 +243,17 @@ function asApiError(caught: unknown): ApiError | undefined {
   if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
   if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
   return undefined;
+}
+
+interface Counted {
+  keyId: number | null;
+  overage: boolean;
+}
+
+/** A decision counted without a monthly limit, shown against the plan's limit (remaining 0 once over it). */
+function withMonthLimit(decision: QuotaDecision, perMonth: number): QuotaDecision {
+  const used = decision.month.used;
+  return { ...decision, month: { ...decision.month, limit: perMonth, remaining: Math.max(0, perMonth - used) } };
 }
 
 const SHARED_PRINCIPAL: Principal = { kind: 'shared', userId: null, consumerId: null, isAdmin: false, scopes: ['read', 'write'], keyId: null };

@@ -18,7 +18,7 @@ export interface KeyEntry {
   expiresAt: number | null;
   scopes: Scope[];
   user: { id: number; consumerId: string | null; isAdmin: boolean; blocked: boolean } | null;
-  plan: { id: number; name: string; perMinute: number; perMonth: number; allows: EndpointMatcher } | null;
+  plan: { id: number; name: string; perMinute: number; perMonth: number; allows: EndpointMatcher; /** Requests past the monthly quota are served and billed. */ overage: boolean } | null;
 }
 
 /** A key as the API shows it: never the key itself, never its hash. */
@@ -124,7 +124,9 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
      * it cannot be shown again (the same reason Medusa and Stripe show secrets once).
      */
     async issue(input: IssueInput): Promise<PublicKey & { key: string }> {
-      const planId = input.planId ?? (await getService(strapi, 'plans').defaultPlanId());
+      // A consumer who bought a plan gets new keys on it (contract section 9), others the default plan.
+      const subscribed = input.planId === undefined && input.userId ? await getService(strapi, 'billing-subscriptions').planForUser(input.userId) : null;
+      const planId = input.planId ?? subscribed ?? (await getService(strapi, 'plans').defaultPlanId());
       const key = generateApiKey();
       const row = await strapi.db.query(UIDS.apiKey).create({
         data: {
@@ -185,7 +187,7 @@ interface KeyRow {
   revoked_at: string | Date | null;
   createdAt: string | Date;
   user?: { id: number; consumer_id?: string | null; blocked?: boolean | null; role?: { type?: string } | null } | null;
-  plan?: { id: number; name?: string; requests_per_minute?: number; requests_per_month?: number; endpoints?: unknown } | null;
+  plan?: { id: number; name?: string; requests_per_minute?: number; requests_per_month?: number; endpoints?: unknown; overage_unit_amount?: number | null } | null;
 }
 
 function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): KeyEntry {
@@ -206,6 +208,7 @@ function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): 
           perMinute: row.plan.requests_per_minute ?? 0,
           perMonth: row.plan.requests_per_month ?? 0,
           allows: compileEndpoints(resolveEndpoints(row.plan.endpoints, groups)),
+          overage: row.plan.overage_unit_amount !== null && row.plan.overage_unit_amount !== undefined,
         }
       : null,
   };

@@ -82,7 +82,7 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 });
 
-interface PlanRow {
+export interface PlanRow {
   id: number;
   name: string;
   requests_per_month: number;
@@ -90,6 +90,11 @@ interface PlanRow {
   endpoints: unknown;
   price_monthly: number | string;
   is_default?: boolean | null;
+  currency?: string | null;
+  overage_unit_amount?: number | null;
+  stripe_product_id?: string | null;
+  stripe_price_id?: string | null;
+  stripe_metered_price_id?: string | null;
 }
 
 export interface PlanInput {
@@ -99,15 +104,23 @@ export interface PlanInput {
   endpoints: string[];
   price_monthly: number;
   is_default?: boolean;
+  currency?: string | null;
+  overage_unit_amount?: number | null;
 }
 
 export interface StoredPlan extends PublicPlan {
   is_default: boolean;
+  /** The plan's own currency, or null for the shop currency. */
+  currency: string | null;
+  overage_unit_amount: number | null;
+  stripe_product_id: string | null;
+  stripe_price_id: string | null;
+  stripe_metered_price_id: string | null;
   /** Keys issued on this plan, revoked ones included. */
   keys: number;
 }
 
-function toPublic(row: PlanRow): PublicPlan {
+export function toPublic(row: PlanRow): PublicPlan {
   const endpoints = Array.isArray(row.endpoints) ? row.endpoints.filter((entry): entry is string => typeof entry === 'string') : [];
   return {
     id: row.id,
@@ -120,7 +133,15 @@ function toPublic(row: PlanRow): PublicPlan {
 }
 
 function toStored(row: PlanRow): Omit<StoredPlan, 'keys'> {
-  return { ...toPublic(row), is_default: Boolean(row.is_default) };
+  return {
+    ...toPublic(row),
+    is_default: Boolean(row.is_default),
+    currency: row.currency || null,
+    overage_unit_amount: row.overage_unit_amount ?? null,
+    stripe_product_id: row.stripe_product_id || null,
+    stripe_price_id: row.stripe_price_id || null,
+    stripe_metered_price_id: row.stripe_metered_price_id || null,
+  };
 }
 
 

@@ -14,6 +14,8 @@ export interface UsageRecord {
   status_code: number;
   response_ms: number;
   created_at: Date;
+  /** Served beyond the monthly quota on a plan with overage (billed through Stripe). */
+  overage: boolean;
 }
 
 /** The report `GET /api/v1/usage` answers in `data`: the response schema's type. */

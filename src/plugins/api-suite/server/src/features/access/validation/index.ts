@@ -61,6 +61,14 @@ export const planBody = z
       .max(200, 'must name at most 200 endpoints'),
     price_monthly: z.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(1_000_000, 'must be at most 1,000,000'),
     is_default: z.boolean().optional(),
+    currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as eur').nullable().optional(),
+    overage_unit_amount: z
+      .number({ message: 'must be a number' })
+      .int('must be a whole number of minor units')
+      .min(0, 'must be 0 or more')
+      .max(100_000_000, 'must be at most 100,000,000')
+      .nullable()
+      .optional(),
   })
   .strict();
 export type PlanBody = z.infer<typeof planBody>;

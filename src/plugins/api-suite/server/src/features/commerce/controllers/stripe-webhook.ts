@@ -27,7 +27,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
         throw new ApiError(500, 'stripe_not_configured', 'Webhook receiver misconfigured');
       }
-      const outcome = await getService(strapi, 'stripe-events').apply(event);
+      // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
+      const billing = getService(strapi, 'billing-events');
+      const outcome = billing.handles(event) ? await billing.apply(event) : await getService(strapi, 'stripe-events').apply(event);
       if (outcome === 'duplicate') strapi.log.info(`[api-suite] stripe: event ${event.id} was applied before, acknowledged again`);
       ctx.body = { received: true };
     }, (error) => {

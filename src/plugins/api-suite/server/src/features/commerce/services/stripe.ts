@@ -41,6 +41,11 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
+    /** The configured SDK client, shared with billing; StripeUnavailableError without a secret key. */
+    client(): Stripe {
+      return sdk();
+    },
+
     /** Whether checkout can create sessions at all. */
     configured(): boolean {
       return Boolean(settings().stripeSecretKey);

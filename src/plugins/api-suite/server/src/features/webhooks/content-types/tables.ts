@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
+import { registerDatabaseModels, type DatabaseModel } from '../../../db';
 
 /**
  * The delivery engine's own tables: a delivery (one event for one subscription, across its
@@ -20,13 +21,6 @@ import { UIDS } from '../../../constants';
  * - `status, next_attempt_at`: pending work overdue or left at boot (recovery, the sweep);
  * - attempts `delivery_uuid, attempt`: a delivery's attempts in order.
  */
-interface DatabaseModel {
-  uid: string;
-  singularName: string;
-  tableName: string;
-  attributes: Record<string, { type: string }>;
-  indexes: Array<{ name: string; columns: string[]; type?: 'unique' }>;
-}
 
 export const deliveryTables: DatabaseModel[] = [
   {
@@ -77,6 +71,5 @@ export const deliveryTables: DatabaseModel[] = [
 
 /** Declare the tables to Strapi's database layer (in register: it creates and syncs them before any bootstrap). */
 export function registerDeliveryTables(strapi: Core.Strapi): void {
-  const models = strapi.get('models') as { add(model: DatabaseModel): unknown };
-  for (const model of deliveryTables) models.add(model);
+  registerDatabaseModels(strapi, deliveryTables);
 }

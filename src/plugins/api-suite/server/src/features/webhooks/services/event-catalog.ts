@@ -24,6 +24,15 @@ const article = {
 const product = { id: 'q8v2k1m0x9c7b6n5z4l3j2h1', name: 'Blue mug', slug: 'blue-mug', price: 12.5, stock: 40, published: true, deleted: false };
 const order = { id: 'c0a8012e-7d1f-4f5e-9a3b-2e4d6f8a1b3c', status: 'pending', total: 25, created_at: '2026-01-01T12:00:00.000Z' };
 const paidOrder = { ...order, status: 'paid', paid_at: '2026-01-01T12:03:00.000Z', payment_id: 'pi_3Qx2k1LmNoPqRsTu0AbCdEfG' };
+const billingSubscription = {
+  consumer_id: '9b2e7c1a-4f3d-4e5a-8b6c-1d2e3f4a5b6c',
+  subscription_id: 'sub_1Qx2k1LmNoPqRsTu',
+  plan_id: 2,
+  status: 'active',
+  current_period_end: '2026-02-01T12:00:00.000Z',
+  cancel_at_period_end: false,
+  grace_until: null,
+};
 const run = { run_id: '5f0c2a1e-3b4d-4c6e-8f9a-0b1c2d3e4f5a', scraper_id: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d', status: 'running', started_at: '2026-01-01T12:00:00.000Z' };
 
 export const EVENT_CATALOG: EventTypeDefinition[] = [
@@ -41,6 +50,18 @@ export const EVENT_CATALOG: EventTypeDefinition[] = [
   { name: 'run.failed', description: 'A scraper run failed.', example_payload: { ...run, status: 'failed', error: 'HTTP 503 from the start URL' } },
   { name: 'run.stopped', description: 'A scraper run was stopped by its owner.', example_payload: { ...run, status: 'stopped' } },
   { name: 'results.created', description: 'A scraper run stored new results.', example_payload: { run_id: run.run_id, scraper_id: run.scraper_id, count: 20 } },
+  { name: 'billing.subscription.created', description: 'A consumer bought a plan: their subscription is live.', example_payload: billingSubscription },
+  {
+    name: 'billing.subscription.updated',
+    description: 'A subscription changed plan, status, renewal or cancellation, or its grace period ended.',
+    example_payload: { ...billingSubscription, cancel_at_period_end: true },
+  },
+  { name: 'billing.subscription.canceled', description: 'A subscription ended; the consumer\'s keys are back on the default plan.', example_payload: { ...billingSubscription, status: 'canceled' } },
+  {
+    name: 'billing.payment_failed',
+    description: 'A subscription\'s payment failed; its plan holds until the grace period ends.',
+    example_payload: { ...billingSubscription, status: 'past_due', grace_until: '2026-01-08T12:00:00.000Z', invoice_id: 'in_1Qx2k1LmNoPqRsTu', amount_due: 4900, currency: 'eur' },
+  },
   {
     name: TEST_EVENT_TYPE,
     description: 'A test event, sent when a subscription is created and on demand.',

@@ -1,0 +1,64 @@
+import type { FeatureModule } from '../types';
+import { UIDS } from '../../constants';
+import { getService } from '../../utils';
+import { registerBillingTables } from './content-types/tables';
+import billingController from './controllers/billing';
+import { contentApiRoutes } from './routes';
+import account from './services/account';
+import catalog from './services/catalog';
+import events from './services/events';
+import metering from './services/metering';
+import subscriptions from './services/subscriptions';
+import { billingApi } from './validation/openapi';
+
+const SWEEP_INTERVAL_MS = 60_000;
+let sweeper: NodeJS.Timeout | null = null;
+
+/**
+ * Self-serve plans with Stripe Billing (contract section 9): plans provisioned as Stripe products
+ * and prices, Checkout in subscription mode, plan changes, the Stripe Billing Portal, Stripe's
+ * subscription and invoice events applied to the consumer's keys, a grace period for failed
+ * payments, and overage reported as meter events. Without STRIPE_SECRET_KEY it stays off: its
+ * routes answer 503 and nothing else changes.
+ */
+const feature: FeatureModule = {
+  name: 'billing',
+  register({ strapi }) {
+    registerBillingTables(strapi);
+  },
+  async bootstrap({ strapi }) {
+    if (!getService(strapi, 'stripe').configured()) {
+      strapi.log.info('[api-suite] billing is off: STRIPE_SECRET_KEY is not set');
+      return;
+    }
+    const catalogService = getService(strapi, 'billing-catalog');
+    // In the background: Stripe being slow or down never holds the boot.
+    void catalogService.sync();
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.plan],
+      afterCreate: () => void catalogService.sync(),
+      afterUpdate: () => void catalogService.sync(),
+    });
+    getService(strapi, 'billing-metering').start();
+    sweeper = setInterval(() => void getService(strapi, 'billing-subscriptions').sweep().catch((error: Error) => strapi.log.warn(`[api-suite] billing: grace sweep failed: ${error.message}`)), SWEEP_INTERVAL_MS);
+    sweeper.unref();
+  },
+  async destroy({ strapi }) {
+    if (sweeper) clearInterval(sweeper);
+    sweeper = null;
+    getService(strapi, 'billing-catalog').stop();
+    await getService(strapi, 'billing-metering').stop();
+  },
+  services: {
+    'billing-catalog': catalog,
+    'billing-account': account,
+    'billing-subscriptions': subscriptions,
+    'billing-events': events,
+    'billing-metering': metering,
+  },
+  controllers: { billing: billingController },
+  routes: { 'content-api': contentApiRoutes },
+  api: billingApi,
+};
+
+export default feature;

@@ -1,0 +1,202 @@
+import type { Core } from '@strapi/strapi';
+import type Stripe from 'stripe';
+import { UIDS } from '../../../constants';
+import { tableOf, toBool, toIso } from '../../../db';
+import { ApiError } from '../../../http/errors';
+import { getConfig, getService } from '../../../utils';
+import type { PlanRow } from '../../access/services/plans';
+import type { BillingPlan, BillingSubscription } from '../validation/responses';
+import { isSellable } from './catalog';
+import { isLive, type SubscriptionRow } from './subscriptions';
+
+/** Who is buying: the consumer behind the request. */
+export interface Buyer {
+  userId: number;
+  consumerId: string;
+}
+
+/**
+ * What a consumer does with their own billing (contract section 9): the price list, buying a plan
+ * through Checkout, changing plan, the Stripe Billing Portal, and reading their subscription.
+ * One Stripe Customer per consumer, made on first need: concurrent first requests on one instance
+ * share one creation, on several instances Stripe's idempotency key gives them the same
+ * customer, and the unique consumer id in our table keeps one row.
+ */
+const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const stripe = () => getService(strapi, 'stripe').client();
+  const customersTable = () => tableOf(strapi, UIDS.billingCustomer);
+  const plansTable = () => tableOf(strapi, UIDS.plan);
+  const creating = new Map<string, Promise<string>>();
+
+  const returnUrl = (): string => {
+    const configured = getConfig(strapi).billing.returnUrl;
+    if (configured) return configured;
+    const server = String(strapi.config.get('server.absoluteUrl') ?? '').replace(/\/+$/, '');
+    return `${server}/portal`;
+  };
+  const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
+
+  const planRow = async (planId: number) => (await strapi.db.connection(plansTable()).where({ id: planId }).first()) as PlanRow | undefined;
+
+  /** A plan the consumer may buy: it exists, is not the default, and costs something. */
+  const sellablePlan = async (planId: number): Promise<PlanRow> => {
+    const plan = await planRow(planId);
+    if (!plan) throw new ApiError(400, 'invalid_plan', `Plan ${planId} does not exist`);
+    if (plan.is_default) throw new ApiError(400, 'invalid_plan', `Plan ${planId} is the default plan, which every consumer has without buying it`);
+    if (!isSellable(plan)) throw new ApiError(400, 'invalid_plan', `Plan ${planId} is not for sale (it has no monthly price)`);
+    return plan;
+  };
+
+  const pricesOf = async (planId: number) => {
+    const prices = await getService(strapi, 'billing-catalog').pricesOf(planId);
+    if (!prices) throw new ApiError(503, 'billing_not_configured', 'The plan is not provisioned in Stripe yet');
+    return prices;
+  };
+
+  const createCustomer = async (buyer: Buyer): Promise<string> => {
+    const user = (await strapi.db.query(UIDS.user).findOne({ where: { id: buyer.userId }, select: ['email', 'username'] })) as { email?: string; username?: string } | null;
+    const customer = await stripe().customers.create(
+      { email: user?.email, name: user?.username, metadata: { consumer_id: buyer.consumerId } },
+      { idempotencyKey: `api-suite-customer-${buyer.consumerId}` }
+    );
+    await strapi.db
+      .connection(customersTable())
+      .insert({ consumer_id: buyer.consumerId, user_id: buyer.userId, stripe_customer_id: customer.id, created_at: new Date() })
+      .onConflict('consumer_id')
+      .ignore();
+    const row = (await strapi.db.connection(customersTable()).where({ consumer_id: buyer.consumerId }).first('stripe_customer_id')) as { stripe_customer_id: string };
+    return row.stripe_customer_id;
+  };
+
+  const service = {
+    async customerOf(consumerId: string): Promise<string | null> {
+      const row = (await strapi.db.connection(customersTable()).where({ consumer_id: consumerId }).first('stripe_customer_id')) as { stripe_customer_id: string } | undefined;
+      return row?.stripe_customer_id ?? null;
+    },
+
+    /** The consumer's Stripe Customer, created on first need, once. */
+    async ensureCustomer(buyer: Buyer): Promise<string> {
+      const known = await service.customerOf(buyer.consumerId);
+      if (known) return known;
+      let pending = creating.get(buyer.consumerId);
+      if (!pending) {
+        pending = createCustomer(buyer).finally(() => creating.delete(buyer.consumerId));
+        creating.set(buyer.consumerId, pending);
+      }
+      return pending;
+    },
+
+    /** Sellable plans and the default plan, cheapest first. */
+    async plans(): Promise<BillingPlan[]> {
+      const shop = getConfig(strapi).commerce.currency;
+      const stored = await getService(strapi, 'plans').list();
+      const rows = new Map(((await strapi.db.connection(plansTable()).select('id', 'is_default', 'currency', 'overage_unit_amount', 'price_monthly')) as PlanRow[]).map((row) => [row.id, row]));
+      return stored
+        .filter((plan) => {
+          const row = rows.get(plan.id);
+          return row !== undefined && (toBool(row.is_default) || isSellable(row));
+        })
+        .map((plan) => {
+          const row = rows.get(plan.id) as PlanRow;
+          return {
+            id: plan.id,
+            name: plan.name,
+            price_monthly: plan.price_monthly,
+            currency: row.currency || shop,
+            requests_per_month: plan.requests_per_month,
+            requests_per_minute: plan.requests_per_minute,
+            overage_unit_amount: row.overage_unit_amount ?? null,
+            endpoints: plan.endpoints,
+          };
+        });
+    },
+
+    /** A Checkout Session in subscription mode for the plan. */
+    async checkout(buyer: Buyer, planId: number): Promise<{ session_id: string; url: string }> {
+      const plan = await sellablePlan(planId);
+      const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
+      if (current && isLive(current.status)) {
+        throw new ApiError(409, 'already_subscribed', 'You already have a subscription: change its plan with POST /api/v1/billing/change-plan');
+      }
+      const prices = await pricesOf(plan.id);
+      const customer = await service.ensureCustomer(buyer);
+      const metadata = { plan_id: String(plan.id), consumer_id: buyer.consumerId };
+      const url = returnUrl();
+      const session = await stripe().checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: buyer.consumerId,
+        metadata,
+        subscription_data: { metadata },
+        // The metered price takes no quantity: Stripe bills what the meter reports.
+        line_items: [{ price: prices.flat, quantity: 1 }, ...(prices.metered ? [{ price: prices.metered }] : [])],
+        success_url: withQuery(url, 'checkout=success&session_id={CHECKOUT_SESSION_ID}'),
+        cancel_url: withQuery(url, 'checkout=cancelled'),
+      });
+      if (!session.url) throw new Error(`Stripe answered session ${session.id} without a URL`);
+      return { session_id: session.id, url: session.url };
+    },
+
+    /**
+     * Move the subscription to another plan: its items take the new plan's prices, prorated. To
+     * the default plan: cancelled at the end of the period (the consumer keeps what they paid for).
+     */
+    async changePlan(buyer: Buyer, planId: number): Promise<BillingSubscription> {
+      const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
+      if (!current || !isLive(current.status)) throw new ApiError(409, 'no_subscription', 'You have no subscription: buy a plan with POST /api/v1/billing/checkout');
+      const target = await planRow(planId);
+      if (!target) throw new ApiError(400, 'invalid_plan', `Plan ${planId} does not exist`);
+
+      let updated: Stripe.Subscription;
+      if (toBool(target.is_default)) {
+        updated = await stripe().subscriptions.update(current.stripe_subscription_id, { cancel_at_period_end: true });
+      } else {
+        await sellablePlan(planId);
+        const prices = await pricesOf(planId);
+        const subscription = await stripe().subscriptions.retrieve(current.stripe_subscription_id);
+        const flatItem = subscription.items.data.find((item) => item.price.recurring?.usage_type !== 'metered');
+        const meteredItem = subscription.items.data.find((item) => item.price.recurring?.usage_type === 'metered');
+        const items: Stripe.SubscriptionUpdateParams.Item[] = [flatItem ? { id: flatItem.id, price: prices.flat, quantity: 1 } : { price: prices.flat, quantity: 1 }];
+        if (meteredItem && prices.metered) items.push({ id: meteredItem.id, price: prices.metered });
+        else if (meteredItem) items.push({ id: meteredItem.id, deleted: true });
+        else if (prices.metered) items.push({ price: prices.metered });
+        updated = await stripe().subscriptions.update(current.stripe_subscription_id, {
+          items,
+          proration_behavior: 'create_prorations',
+          cancel_at_period_end: false,
+          metadata: { plan_id: String(planId), consumer_id: buyer.consumerId },
+        });
+      }
+      await getService(strapi, 'billing-subscriptions').apply(updated);
+      return service.subscription(buyer.consumerId);
+    },
+
+    /** A Stripe Billing Portal session: cards, invoices, cancellation. */
+    async portal(buyer: Buyer): Promise<{ url: string }> {
+      const customer = await service.customerOf(buyer.consumerId);
+      if (!customer) throw new ApiError(409, 'no_customer', 'You have not bought anything yet: buy a plan with POST /api/v1/billing/checkout');
+      const session = await stripe().billingPortal.sessions.create({ customer, return_url: returnUrl() });
+      return { url: session.url };
+    },
+
+    /** The consumer's subscription; without one, status `none` on the default plan. */
+    async subscription(consumerId: string): Promise<BillingSubscription> {
+      const row: SubscriptionRow | null = await getService(strapi, 'billing-subscriptions').find(consumerId);
+      const planId = row?.effective_plan_id ?? (await getService(strapi, 'plans').defaultPlanId());
+      const plan = await planRow(planId);
+      const overage = await getService(strapi, 'billing-metering').overageOf(consumerId, row);
+      return {
+        plan_id: planId,
+        status: row?.status ?? 'none',
+        current_period_end: row ? toIso(row.current_period_end) : null,
+        cancel_at_period_end: row ? toBool(row.cancel_at_period_end) : false,
+        grace_until: row ? toIso(row.grace_until) : null,
+        overage: { unit_amount: plan?.overage_unit_amount ?? null, ...overage },
+      };
+    },
+  };
+  return service;
+};
+
+export type BillingAccountService = ReturnType<typeof billingAccountService>;
+export default billingAccountService;

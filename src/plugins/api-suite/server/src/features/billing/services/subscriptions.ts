@@ -1,0 +1,248 @@
+import type { Core } from '@strapi/strapi';
+import type Stripe from 'stripe';
+import { UIDS } from '../../../constants';
+import { dialectOf, tableOf, toBool, toIso, type Knex } from '../../../db';
+import { getConfig, getService } from '../../../utils';
+import { planIdOfLookupKey } from './catalog';
+
+/** A subscription's status as the API shows it. */
+export type BillingStatus = 'none' | 'active' | 'past_due' | 'canceled' | 'unpaid';
+
+/** Stripe's eight statuses in the contract's five: trialing is active; a first payment not made yet is unpaid. */
+export function statusOf(status: Stripe.Subscription.Status): BillingStatus {
+  switch (status) {
+    case 'active':
+    case 'trialing':
+      return 'active';
+    case 'past_due':
+      return 'past_due';
+    case 'canceled':
+    case 'incomplete_expired':
+      return 'canceled';
+    default:
+      return 'unpaid';
+  }
+}
+
+/** A subscription that still exists in Stripe and may be paid: buying another one is refused. */
+export const isLive = (status: string | null | undefined) => status === 'active' || status === 'past_due' || status === 'unpaid';
+
+export interface SubscriptionRow {
+  id: number;
+  consumer_id: string;
+  user_id: number;
+  stripe_customer_id: string;
+  stripe_subscription_id: string;
+  plan_id: number | null;
+  effective_plan_id: number | null;
+  status: BillingStatus;
+  current_period_start: unknown;
+  current_period_end: unknown;
+  cancel_at_period_end: unknown;
+  grace_until: unknown;
+}
+
+export type BillingEventType = 'billing.subscription.created' | 'billing.subscription.updated' | 'billing.subscription.canceled' | 'billing.payment_failed';
+
+export interface BillingAnnouncement {
+  userId: number;
+  type: BillingEventType;
+  payload: Record<string, unknown>;
+}
+
+/** The subscription as webhook payloads carry it. */
+export function subscriptionPayload(row: SubscriptionRow): Record<string, unknown> {
+  return {
+    consumer_id: row.consumer_id,
+    subscription_id: row.stripe_subscription_id,
+    plan_id: row.plan_id,
+    status: row.status,
+    current_period_end: toIso(row.current_period_end),
+    cancel_at_period_end: toBool(row.cancel_at_period_end),
+    grace_until: toIso(row.grace_until),
+  };
+}
+
+/**
+ * The consumer's subscription as the plugin keeps it: Stripe's subscription object, applied. Every
+ * change is applied from a subscription object just read back from Stripe, never from the
+ * snapshot inside a webhook event, so events that arrive late, twice or out of order all leave
+ * Stripe's latest state. The consumer's keys follow the plan: the subscribed plan while it is
+ * active or past due within its grace period, the default plan otherwise.
+ */
+const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const table = () => tableOf(strapi, UIDS.billingSubscription);
+  const customersTable = () => tableOf(strapi, UIDS.billingCustomer);
+  const plansTable = () => tableOf(strapi, UIDS.plan);
+  const graceMs = () => getConfig(strapi).billing.graceDays * 86_400_000;
+
+  /** The plan a Stripe subscription sells: from its flat price's lookup key, else by the price id we stored. */
+  const planOf = async (knex: Knex, subscription: Stripe.Subscription): Promise<number | null> => {
+    const flat = subscription.items.data.find((item) => item.price.recurring?.usage_type !== 'metered') ?? subscription.items.data[0];
+    if (!flat) return null;
+    const byKey = planIdOfLookupKey(flat.price.lookup_key);
+    if (byKey !== null) return byKey;
+    const row = (await knex(plansTable()).where({ stripe_price_id: flat.price.id }).first('id')) as { id: number } | undefined;
+    if (row) return row.id;
+    const fromMetadata = Number(subscription.metadata?.plan_id);
+    return Number.isSafeInteger(fromMetadata) && fromMetadata > 0 ? fromMetadata : null;
+  };
+
+  /** Move every key of the user to the plan, through the query engine so caches on every instance drop them. */
+  const moveKeys = async (userId: number, planId: number): Promise<number[]> => {
+    const keys = (await strapi.db.query(UIDS.apiKey).findMany({ where: { user: { id: userId } }, select: ['id'] })) as Array<{ id: number }>;
+    for (const key of keys) await strapi.db.query(UIDS.apiKey).update({ where: { id: key.id }, data: { plan: planId } });
+    return keys.map((key) => key.id);
+  };
+
+  const afterCommit = (keyIds: number[], announcements: BillingAnnouncement[]) => {
+    setImmediate(() => {
+      const keys = getService(strapi, 'keys');
+      void Promise.all(keyIds.map((id) => keys.invalidate(id))).catch((error: Error) => strapi.log.warn(`[api-suite] billing: key cache not cleared: ${error.message}`));
+      void service.announce(announcements);
+    });
+  };
+
+  const service = {
+    async find(consumerId: string): Promise<SubscriptionRow | null> {
+      return ((await strapi.db.connection(table()).where({ consumer_id: consumerId }).first()) as SubscriptionRow | undefined) ?? null;
+    },
+
+    /** The plan a user's new keys get: the one their subscription gives them now, or null for the default. */
+    async planForUser(userId: number): Promise<number | null> {
+      const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('effective_plan_id')) as { effective_plan_id: number | null } | undefined;
+      return row?.effective_plan_id ?? null;
+    },
+
+    /**
+     * Apply a subscription as Stripe has it now. Returns what changed, or null when the object
+     * names no consumer we know (a subscription made outside the plugin) or is an older
+     * subscription's end while a newer one is live.
+     */
+    async apply(subscription: Stripe.Subscription, extra: { announce?: BillingAnnouncement[] } = {}): Promise<SubscriptionRow | null> {
+      const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
+      const defaultPlanId = await getService(strapi, 'plans').defaultPlanId();
+      const keyIds: number[] = [];
+      const announcements: BillingAnnouncement[] = [...(extra.announce ?? [])];
+
+      const applied = await strapi.db.transaction(async ({ trx, onCommit }) => {
+        const customer = (await trx(customersTable()).where({ stripe_customer_id: customerId }).first()) as { consumer_id: string; user_id: number } | undefined;
+        const consumerId = customer?.consumer_id ?? subscription.metadata?.consumer_id;
+        if (!consumerId) {
+          strapi.log.warn(`[api-suite] billing: subscription ${subscription.id} belongs to customer ${customerId}, who is no consumer of this site; ignored`);
+          return null;
+        }
+        const user = (await trx(tableOf(strapi, UIDS.user)).where({ consumer_id: consumerId }).first('id')) as { id: number } | undefined;
+        if (!user) return null;
+
+        // PostgreSQL: two events of one consumer on two instances apply one after the other (SQLite has one writer anyway).
+        const locked = trx(table()).where({ consumer_id: consumerId });
+        if (dialectOf(strapi) === 'postgres') void locked.forUpdate();
+        const before = ((await locked.first()) as SubscriptionRow | undefined) ?? null;
+        const status = statusOf(subscription.status);
+        if (before && before.stripe_subscription_id !== subscription.id && isLive(before.status) && !isLive(status)) {
+          strapi.log.info(`[api-suite] billing: ${subscription.id} ended while ${before.stripe_subscription_id} is live; kept the live one`);
+          return null;
+        }
+
+        const now = new Date();
+        const sameSubscription = before?.stripe_subscription_id === subscription.id;
+        const planId = (await planOf(trx, subscription)) ?? (sameSubscription ? before.plan_id : null);
+        const periods = subscription.items.data;
+        const periodStart = periods.length > 0 ? Math.min(...periods.map((item) => item.current_period_start)) : null;
+        const periodEnd = periods.length > 0 ? Math.max(...periods.map((item) => item.current_period_end)) : null;
+        const previousGrace = sameSubscription && before.grace_until ? new Date(toIso(before.grace_until) as string) : null;
+        const graceUntil = status === 'past_due' ? (previousGrace ?? new Date(now.getTime() + graceMs())) : null;
+        const entitled = status === 'active' || (status === 'past_due' && graceUntil !== null && graceUntil > now);
+        const effectivePlanId = entitled && planId !== null ? planId : defaultPlanId;
+
+        const values = {
+          consumer_id: consumerId,
+          user_id: user.id,
+          stripe_customer_id: customerId,
+          stripe_subscription_id: subscription.id,
+          plan_id: planId,
+          effective_plan_id: effectivePlanId,
+          status,
+          current_period_start: periodStart === null ? null : new Date(periodStart * 1000),
+          current_period_end: periodEnd === null ? null : new Date(periodEnd * 1000),
+          cancel_at_period_end: subscription.cancel_at_period_end,
+          grace_until: graceUntil,
+          updated_at: now,
+        };
+        if (before) await trx(table()).where({ id: before.id }).update(values);
+        else await trx(table()).insert({ ...values, created_at: now });
+        const after = (await trx(table()).where({ consumer_id: consumerId }).first()) as SubscriptionRow;
+
+        if (!before || before.effective_plan_id !== effectivePlanId) keyIds.push(...(await moveKeys(user.id, effectivePlanId)));
+
+        const payload = subscriptionPayload(after);
+        if (!sameSubscription && isLive(status)) announcements.push({ userId: user.id, type: 'billing.subscription.created', payload });
+        else if (status === 'canceled' && before?.status !== 'canceled') announcements.push({ userId: user.id, type: 'billing.subscription.canceled', payload });
+        else if (before && changed(before, after)) announcements.push({ userId: user.id, type: 'billing.subscription.updated', payload });
+        for (const announcement of announcements) {
+          if (announcement.type !== 'billing.payment_failed') continue;
+          announcement.userId = user.id;
+          announcement.payload = { ...payload, ...announcement.payload };
+        }
+        onCommit(() => afterCommit(keyIds, announcements));
+        return after;
+      });
+      return applied;
+    },
+
+    /**
+     * Past-due subscriptions whose grace period is over: their keys fall back to the default plan
+     * (once, whichever instance gets there first), until Stripe reports the invoice paid.
+     */
+    async sweep(now = new Date()): Promise<number> {
+      const defaultPlanId = await getService(strapi, 'plans').defaultPlanId();
+      const due = (await strapi.db
+        .connection(table())
+        .where({ status: 'past_due' })
+        .andWhere('grace_until', '<=', now)
+        .andWhereNot({ effective_plan_id: defaultPlanId })) as SubscriptionRow[];
+      let moved = 0;
+      for (const row of due) {
+        const keyIds: number[] = [];
+        const announcements: BillingAnnouncement[] = [];
+        await strapi.db.transaction(async ({ trx, onCommit }) => {
+          const claimed = await trx(table()).where({ id: row.id, effective_plan_id: row.effective_plan_id, status: 'past_due' }).update({ effective_plan_id: defaultPlanId, updated_at: now });
+          if (claimed !== 1) return;
+          moved += 1;
+          keyIds.push(...(await moveKeys(row.user_id, defaultPlanId)));
+          announcements.push({ userId: row.user_id, type: 'billing.subscription.updated', payload: subscriptionPayload({ ...row, effective_plan_id: defaultPlanId }) });
+          onCommit(() => afterCommit(keyIds, announcements));
+        });
+        strapi.log.info(`[api-suite] billing: ${row.stripe_subscription_id} is past due beyond its grace period; the keys of ${row.consumer_id} are on the default plan`);
+      }
+      return moved;
+    },
+
+    /** Publish billing events to the consumer's own subscriptions and the administrators'. */
+    async announce(announcements: BillingAnnouncement[]): Promise<void> {
+      for (const { userId, type, payload } of announcements) {
+        try {
+          const consumerIds = await getService(strapi, 'orders').audienceOf(userId);
+          await getService(strapi, 'webhooks').publishMany([{ type, payload }], { consumerIds });
+        } catch (error) {
+          strapi.log.error(`[api-suite] billing: ${type} not published: ${(error as Error).message}`);
+        }
+      }
+    },
+  };
+  return service;
+};
+
+function changed(before: SubscriptionRow, after: SubscriptionRow): boolean {
+  return (
+    before.plan_id !== after.plan_id ||
+    before.effective_plan_id !== after.effective_plan_id ||
+    before.status !== after.status ||
+    toBool(before.cancel_at_period_end) !== toBool(after.cancel_at_period_end) ||
+    toIso(before.current_period_end) !== toIso(after.current_period_end)
+  );
+}
+
+export type BillingSubscriptionsService = ReturnType<typeof billingSubscriptionsService>;
+export default billingSubscriptionsService;

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** What the billing routes answer: the one description behind validation of answers in tests, the OpenAPI document and the portal's types. */
+
+const id = z.int().min(1);
+
+export const billingPlan = z.object({
+  id,
+  name: z.string(),
+  price_monthly: z.number().min(0).meta({ description: 'In the currency\'s major unit (49 for 49.00).' }),
+  currency: z.string().regex(/^[a-z]{3}$/),
+  requests_per_month: z.int().min(-1).meta({ description: '-1 for unlimited.' }),
+  requests_per_minute: z.int().min(0),
+  overage_unit_amount: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'Minor units per 1,000 requests over the monthly quota; null: the quota is a hard limit (429).' }),
+  endpoints: z.array(z.string().regex(/^\S+ \S+$/)),
+});
+export type BillingPlan = z.infer<typeof billingPlan>;
+export const billingPlanList = z.object({ data: z.array(billingPlan) });
+
+export const checkoutSession = z.object({
+  data: z.object({
+    session_id: z.string().meta({ description: 'The Stripe Checkout Session id (`cs_…`).' }),
+    url: z.string().url().meta({ description: 'Where to send the consumer to pay.' }),
+  }),
+});
+
+export const billingStatus = z.enum(['none', 'active', 'past_due', 'canceled', 'unpaid']);
+
+export const billingSubscription = z.object({
+  plan_id: id.meta({ description: 'The plan the consumer\'s keys are on now (the default plan without a paid subscription, or after a past-due grace period).' }),
+  status: billingStatus,
+  current_period_end: z.iso.datetime().nullable(),
+  cancel_at_period_end: z.boolean(),
+  grace_until: z.iso.datetime().nullable().meta({ description: 'While past due: when the keys fall back to the default plan.' }),
+  overage: z.object({
+    unit_amount: z.int().min(0).nullable().meta({ description: 'The plan\'s price per 1,000 requests over quota, in minor units.' }),
+    requests_this_period: z.int().min(0).meta({ description: 'Requests served over the quota since the billing period began.' }),
+    reported: z.int().min(0).meta({ description: 'Of those, already sent to Stripe as meter events (reports go out about once a minute).' }),
+  }),
+});
+export type BillingSubscription = z.infer<typeof billingSubscription>;
+export const billingSubscriptionResponse = z.object({ data: billingSubscription });
+
+export const portalSession = z.object({ data: z.object({ url: z.string().url() }) });
