@@ -86,6 +86,13 @@ export type ScrapeResult = Contract.ScraperResult;
 /** A plan as the admin routes answer it: the API's, with endpoints as stored (`@public`, …), the default flag and its number of keys. */
 export interface Plan extends Contract.Plan {
   is_default: boolean;
+  /** The plan's own currency, or null for the shop's. */
+  currency: string | null;
+  /** Minor units per 1,000 requests over the monthly quota; null: a hard limit. */
+  overage_unit_amount: number | null;
+  stripe_product_id: string | null;
+  stripe_price_id: string | null;
+  stripe_metered_price_id: string | null;
   keys: number;
 }
 
@@ -97,6 +104,8 @@ export interface PlanInput {
   endpoints: string[];
   price_monthly: number | null;
   is_default: boolean;
+  currency: string | null;
+  overage_unit_amount: number | null;
 }
 
 export type Scope = Contract.ApiKey['scopes'][number];
@@ -128,6 +137,10 @@ export interface Usage extends Omit<Contract.UsageReport, 'month'> {
 }
 
 /* Sales ----------------------------------------------------------------------------------- */
+
+export type BillingSubscription = Contract.AdminBillingSubscription;
+export type BillingState = Contract.BillingState;
+export type BillingSubscriptionStatus = BillingSubscription['status'];
 
 export type SalesPeriod = 'day' | 'week' | 'month';
 
@@ -216,6 +229,11 @@ export function useApiSuiteClient() {
         usage: (keyId?: number) => data<Usage>(get(`${base}/access/usage${query({ key_id: keyId })}`)),
         /** The path of the usage stream, read with `streamEvents` (an SSE body over fetch). */
         usageStreamPath: (keyId?: number) => `${base}/access/usage/stream${query({ key_id: keyId })}`,
+      },
+
+      billing: {
+        subscriptions: async (page: number, status?: BillingSubscriptionStatus): Promise<Page<BillingSubscription> & { meta: { billing: BillingState } }> =>
+          (await get<Page<BillingSubscription> & { meta: { billing: BillingState } }>(`${base}/billing/subscriptions${query({ page, limit: 20, status })}`)).data,
       },
 
       sales: {

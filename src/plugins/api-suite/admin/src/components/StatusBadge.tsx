@@ -21,6 +21,9 @@ const TONES: Record<string, Tone> = {
   retrying: 'warning',
   pending: 'secondary',
   running: 'primary',
+  past_due: 'warning',
+  canceled: 'neutral',
+  unpaid: 'danger',
 };
 
 /** A status word (translated under `status.<name>`) in the colour of what it means. */

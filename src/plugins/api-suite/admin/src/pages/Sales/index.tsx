@@ -7,11 +7,12 @@ import { useLoad } from '../../hooks/useLoad';
 import { useT } from '../../utils/useT';
 import { OrdersTable } from './components/OrdersTable';
 import { SalesFigures } from './components/SalesFigures';
+import { SubscriptionsTable } from './components/SubscriptionsTable';
 
 /** Orders and payments come in on their own: the page looks again this often while it is open. */
 const REFRESH_MS = 30_000;
 
-/** Sales: the report's figures for the day, the week and the month, and the latest orders. */
+/** Sales: the report's figures for the day, the week and the month, the latest orders, and the API subscriptions sold through Stripe Billing. */
 export function SalesPage() {
   const t = useT();
   const client = useApiSuiteClient();
@@ -47,6 +48,9 @@ export function SalesPage() {
           <SalesFigures report={report} />
           <Box>
             <OrdersTable generation={generation} refreshMs={REFRESH_MS} />
+          </Box>
+          <Box>
+            <SubscriptionsTable generation={generation} refreshMs={REFRESH_MS} />
           </Box>
         </Flex>
       </Layouts.Content>

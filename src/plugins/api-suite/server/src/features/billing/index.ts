@@ -2,8 +2,9 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import { registerBillingTables } from './content-types/tables';
+import adminBillingController from './controllers/admin';
 import billingController from './controllers/billing';
-import { contentApiRoutes } from './routes';
+import { adminRoutes, contentApiRoutes } from './routes';
 import account from './services/account';
 import catalog from './services/catalog';
 import events from './services/events';
@@ -56,8 +57,8 @@ const feature: FeatureModule = {
     'billing-events': events,
     'billing-metering': metering,
   },
-  controllers: { billing: billingController },
-  routes: { 'content-api': contentApiRoutes },
+  controllers: { billing: billingController, 'admin-billing': adminBillingController },
+  routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: billingApi,
 };
 

@@ -29,6 +29,8 @@ export function PlanFormModal({
   const [endpoints, setEndpoints] = useState((plan?.endpoints ?? ['@public']).join('\n'));
   const [price, setPrice] = useState<number | undefined>(plan?.price_monthly ?? 0);
   const [isDefault, setIsDefault] = useState(plan?.is_default ?? false);
+  const [planCurrency, setPlanCurrency] = useState(plan?.currency ?? '');
+  const [overage, setOverage] = useState<number | undefined>(plan?.overage_unit_amount ?? undefined);
   const error = (field: string) => fieldError(problem, field);
 
   const save = async () => {
@@ -43,6 +45,8 @@ export function PlanFormModal({
         .filter(Boolean),
       price_monthly: price ?? null,
       is_default: isDefault,
+      currency: planCurrency.trim() === '' ? null : planCurrency.trim().toLowerCase(),
+      overage_unit_amount: overage ?? null,
     };
     const saved = await run('save', () => (plan ? client.access.updatePlan(plan.id, input) : client.access.createPlan(input)), {
       success: plan ? 'form.saved' : 'access.plans.created',
@@ -104,6 +108,22 @@ export function PlanFormModal({
                 <Field.Label>{t('access.plans.default')}</Field.Label>
                 <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={isDefault} onChange={(event) => setIsDefault(event.currentTarget.checked)} />
                 <Field.Hint />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="overage_unit_amount" error={error('overage_unit_amount')} hint={t('access.plans.overageHint')}>
+                <Field.Label>{t('access.plans.overage')}</Field.Label>
+                <NumberInput value={overage} onValueChange={setOverage} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="currency" error={error('currency')} hint={t('access.plans.currencyHint', { currency: (currency ?? '').toUpperCase() })}>
+                <Field.Label>{t('access.plans.currency')}</Field.Label>
+                <TextInput value={planCurrency} placeholder={currency} onChange={(event: React.ChangeEvent<HTMLInputElement>) => setPlanCurrency(event.currentTarget.value)} />
+                <Field.Hint />
+                <Field.Error />
               </Field.Root>
             </Grid.Item>
           </Grid.Root>

@@ -21,7 +21,10 @@ export function PlansTab() {
   const plans = usePlans();
   const settings = useSiteSettings();
   // Prices in the shop's currency, as on the Sales page; a bare number until the settings arrive.
-  const price = (value: number) => (settings ? format.money(value, settings.commerce.currency) : format.number(value));
+  const price = (value: number, own: string | null = null) => {
+    const currency = own ?? settings?.commerce.currency;
+    return currency ? format.money(value, currency) : format.number(value);
+  };
   const [editing, setEditing] = useState<Plan | 'new' | null>(null);
 
   const create = canManage ? (
@@ -37,7 +40,7 @@ export function PlansTab() {
       {!plans.data && plans.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
       {plans.data && plans.data.length === 0 && <EmptyState content={t('access.plans.empty')} action={create} />}
       {plans.data && plans.data.length > 0 && (
-        <DataTable headers={[t('access.plans.column.name'), t('access.plans.column.month'), t('access.plans.column.minute'), t('access.plans.column.endpoints'), t('access.plans.column.price'), t('access.plans.column.keys'), ...(canManage ? [t('table.actions')] : [])]} rowCount={plans.data.length}>
+        <DataTable headers={[t('access.plans.column.name'), t('access.plans.column.month'), t('access.plans.column.minute'), t('access.plans.column.endpoints'), t('access.plans.column.price'), t('access.plans.column.overage'), t('access.plans.column.keys'), ...(canManage ? [t('table.actions')] : [])]} rowCount={plans.data.length}>
           <Tbody>
             {plans.data.map((plan) => (
               <Tr key={plan.id} data-testid="plan-row">
@@ -57,7 +60,12 @@ export function PlansTab() {
                   <EndpointList entries={plan.endpoints} groups={settings?.access.endpointGroups} />
                 </Td>
                 <Td>
-                  <Typography>{price(plan.price_monthly)}</Typography>
+                  <Typography>{price(plan.price_monthly, plan.currency)}</Typography>
+                </Td>
+                <Td>
+                  <Typography textColor={plan.overage_unit_amount === null ? 'neutral600' : undefined}>
+                    {plan.overage_unit_amount === null ? t('access.plans.hardLimit') : t('access.plans.overagePer1000', { price: price(plan.overage_unit_amount / 100, plan.currency) })}
+                  </Typography>
                 </Td>
                 <Td>
                   <Typography>{plan.keys}</Typography>

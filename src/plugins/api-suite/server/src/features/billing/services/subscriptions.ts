@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf, toBool, toIso, type Knex } from '../../../db';
+import { dialectOf, tableOf, toBool, toCount, toIso, type Knex } from '../../../db';
+import type { AdminBillingSubscription } from '../validation/responses';
 import { getConfig, getService } from '../../../utils';
 import { planIdOfLookupKey } from './catalog';
 
@@ -106,6 +107,37 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const service = {
     async find(consumerId: string): Promise<SubscriptionRow | null> {
       return ((await strapi.db.connection(table()).where({ consumer_id: consumerId }).first()) as SubscriptionRow | undefined) ?? null;
+    },
+
+    /** Subscriptions for the admin panel, most recently changed first, with their consumers and plans. */
+    async list(query: { page: number; limit: number; status?: string }): Promise<{ data: AdminBillingSubscription[]; total: number }> {
+      const where = query.status ? { status: query.status } : {};
+      const [rows, counted] = await Promise.all([
+        strapi.db.connection(table()).where(where).orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset((query.page - 1) * query.limit).limit(query.limit) as Promise<Array<SubscriptionRow & { updated_at: unknown }>>,
+        strapi.db.connection(table()).where(where).count({ total: '*' }).first() as Promise<{ total: unknown } | undefined>,
+      ]);
+      const consumers = await getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id));
+      const planIds = [...new Set(rows.flatMap((row) => [row.plan_id, row.effective_plan_id]).filter((value): value is number => value !== null))];
+      const plans = new Map(
+        (planIds.length === 0 ? [] : ((await strapi.db.connection(plansTable()).whereIn('id', planIds).select('id', 'name')) as Array<{ id: number; name: string }>)).map((plan) => [plan.id, plan])
+      );
+      const metering = getService(strapi, 'billing-metering');
+      const data = await Promise.all(
+        rows.map(async (row) => ({
+          subscription_id: row.stripe_subscription_id,
+          customer_id: row.stripe_customer_id,
+          consumer: consumers.get(row.consumer_id) ?? null,
+          plan: row.plan_id === null ? null : (plans.get(row.plan_id) ?? null),
+          effective_plan: row.effective_plan_id === null ? null : (plans.get(row.effective_plan_id) ?? null),
+          status: row.status as AdminBillingSubscription['status'],
+          current_period_end: toIso(row.current_period_end),
+          cancel_at_period_end: toBool(row.cancel_at_period_end),
+          grace_until: toIso(row.grace_until),
+          overage_reported: (await metering.overageOf(row.consumer_id, row)).reported,
+          updated_at: toIso(row.updated_at),
+        }))
+      );
+      return { data, total: toCount(counted?.total) };
     },
 
     /** The plan a user's new keys get: the one their subscription gives them now, or null for the default. */

@@ -46,3 +46,24 @@ export type BillingSubscription = z.infer<typeof billingSubscription>;
 export const billingSubscriptionResponse = z.object({ data: billingSubscription });
 
 export const portalSession = z.object({ data: z.object({ url: z.string().url() }) });
+
+const planRef = z.object({ id, name: z.string() }).nullable();
+
+/** Admin panel: a subscription with its consumer and plans, for the Sales page. */
+export const adminBillingSubscription = z.object({
+  subscription_id: z.string().meta({ description: 'The Stripe subscription id (`sub_…`).' }),
+  customer_id: z.string(),
+  consumer: z.object({ id, username: z.string(), email: z.string(), consumer_id: z.string() }).nullable(),
+  plan: planRef.meta({ description: 'The plan bought.' }),
+  effective_plan: planRef.meta({ description: 'The plan the keys are on now (the default plan once a past-due grace period is over, or after cancellation).' }),
+  status: billingStatus.exclude(['none']),
+  current_period_end: z.iso.datetime().nullable(),
+  cancel_at_period_end: z.boolean(),
+  grace_until: z.iso.datetime().nullable(),
+  overage_reported: z.int().min(0).meta({ description: 'Requests over quota sent to Stripe as meter events since the period began.' }),
+  updated_at: z.iso.datetime().nullable(),
+});
+export type AdminBillingSubscription = z.infer<typeof adminBillingSubscription>;
+
+export const billingState = z.object({ configured: z.boolean(), ready: z.boolean(), reason: z.string().nullable() });
+export type BillingState = z.infer<typeof billingState>;

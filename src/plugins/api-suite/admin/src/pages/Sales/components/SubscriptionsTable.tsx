@@ -1,0 +1,128 @@
+import { Alert, Box, Flex, Loader, SingleSelect, SingleSelectOption, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { useCallback, useState } from 'react';
+import { useApiSuiteClient, type BillingSubscriptionStatus } from '../../../api';
+import { DataTable } from '../../../components/DataTable';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+
+const STATUSES: BillingSubscriptionStatus[] = ['active', 'past_due', 'unpaid', 'canceled'];
+const ALL = 'all';
+
+/**
+ * Consumers' API subscriptions (plans bought through Stripe Billing), most recently changed
+ * first: who, which plan (and which one their keys are on now), status, period end, grace period
+ * and the overage reported to Stripe. Says so when billing is off or not ready.
+ */
+export function SubscriptionsTable({ generation, refreshMs }: { generation: number; refreshMs: number }) {
+  const t = useT();
+  const format = useFormat();
+  const client = useApiSuiteClient();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<string>(ALL);
+  const filter = STATUSES.find((candidate) => candidate === status);
+  const subscriptions = useLoad(useCallback(() => client.billing.subscriptions(page, filter), [client, page, filter]), { refreshMs });
+  useReloadWhen(generation, subscriptions.reload);
+  const billing = subscriptions.data?.meta.billing;
+
+  return (
+    <Box>
+      <Flex justifyContent="space-between" alignItems="flex-end" paddingBottom={4} gap={4} wrap="wrap">
+        <Typography variant="delta" tag="h2">
+          {t('sales.subscriptions')}
+        </Typography>
+        <Box style={{ minWidth: '20rem' }}>
+          <SingleSelect
+            aria-label={t('sales.subscriptions.filter')}
+            value={status}
+            onChange={(value) => {
+              setStatus(String(value));
+              setPage(1);
+            }}
+          >
+            <SingleSelectOption value={ALL}>{t('sales.filter.all')}</SingleSelectOption>
+            {STATUSES.map((candidate) => (
+              <SingleSelectOption key={candidate} value={candidate}>
+                {t(`status.${candidate}`)}
+              </SingleSelectOption>
+            ))}
+          </SingleSelect>
+        </Box>
+      </Flex>
+      {billing && !billing.configured && (
+        <Box paddingBottom={4}>
+          <Alert variant="default" closeLabel={t('action.close')} title="">
+            {t('sales.subscriptions.off')}
+          </Alert>
+        </Box>
+      )}
+      {billing && billing.configured && !billing.ready && (
+        <Box paddingBottom={4}>
+          <Alert variant="warning" closeLabel={t('action.close')} title="">
+            {t('sales.subscriptions.notReady', { reason: billing.reason ?? '' })}
+          </Alert>
+        </Box>
+      )}
+      {subscriptions.status === 'error' && <ProblemAlert problem={subscriptions.problem} onRetry={() => void subscriptions.reload()} />}
+      {!subscriptions.data && subscriptions.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+      {subscriptions.data && subscriptions.data.meta.total === 0 && <EmptyState content={t(filter ? 'sales.subscriptions.emptyStatus' : 'sales.subscriptions.empty')} />}
+      {subscriptions.data && subscriptions.data.meta.total > 0 && (
+        <>
+          <DataTable headers={['consumer', 'plan', 'status', 'periodEnd', 'overage'].map((column) => t(`sales.subscriptions.column.${column}`))} rowCount={subscriptions.data.data.length}>
+            <Tbody>
+              {subscriptions.data.data.map((row) => (
+                <Tr key={row.subscription_id} data-testid="subscription-row">
+                  <Td>
+                    <Flex direction="column" alignItems="flex-start">
+                      <Typography>{row.consumer?.username ?? '—'}</Typography>
+                      <Typography variant="pi" textColor="neutral600">
+                        {row.consumer?.email ?? row.customer_id}
+                      </Typography>
+                    </Flex>
+                  </Td>
+                  <Td>
+                    <Flex direction="column" alignItems="flex-start">
+                      <Typography>{row.plan?.name ?? '—'}</Typography>
+                      {row.effective_plan && row.effective_plan.id !== row.plan?.id && (
+                        <Typography variant="pi" textColor="neutral600">
+                          {t('sales.subscriptions.keysOn', { plan: row.effective_plan.name })}
+                        </Typography>
+                      )}
+                    </Flex>
+                  </Td>
+                  <Td>
+                    <Flex direction="column" alignItems="flex-start" gap={1}>
+                      <StatusBadge status={row.status} />
+                      {row.grace_until && (
+                        <Typography variant="pi" textColor="neutral600">
+                          {t('sales.subscriptions.grace', { date: format.dateTime(row.grace_until) })}
+                        </Typography>
+                      )}
+                    </Flex>
+                  </Td>
+                  <Td>
+                    <Flex direction="column" alignItems="flex-start">
+                      <Typography>{format.dateTime(row.current_period_end)}</Typography>
+                      {row.cancel_at_period_end && (
+                        <Typography variant="pi" textColor="neutral600">
+                          {t('sales.subscriptions.cancels')}
+                        </Typography>
+                      )}
+                    </Flex>
+                  </Td>
+                  <Td>
+                    <Typography>{format.number(row.overage_reported)}</Typography>
+                  </Td>
+                </Tr>
+              ))}
+            </Tbody>
+          </DataTable>
+          <Pager page={subscriptions.data.meta.page} limit={subscriptions.data.meta.limit} total={subscriptions.data.meta.total} onPage={setPage} />
+        </>
+      )}
+    </Box>
+  );
+}
