@@ -64,6 +64,11 @@ export interface StripeStub {
   webhookTarget: WebhookTarget | null;
   /** While set, every /v1 request answers this HTTP status with an `api_error`. */
   down: number | null;
+  /**
+   * Requests whose paths match are carried out (Stripe acts on them) but never answered: the
+   * caller waits until it gives up or dies, as when a connection breaks after Stripe has acted.
+   */
+  hold: RegExp | null;
   /** Make the next N session creations fail with a Stripe API error. */
   failNext(count: number, status?: number): void;
   /** A `Stripe-Signature` header for `payload`, as Stripe signs webhooks (t=…,v1=HMAC-SHA256). */
@@ -111,6 +116,7 @@ export async function startStripeStub(): Promise<StripeStub> {
   const requests: StubRequest[] = [];
   const answered = new Map<string, { path: string; body: string; status: number; answer: string }>();
   let failures = { count: 0, status: 500 };
+  const held: http.ServerResponse[] = [];
 
   const send = (res: http.ServerResponse, status: number, body: object | string, headers: Record<string, string> = {}) => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -179,6 +185,10 @@ export async function startStripeStub(): Promise<StripeStub> {
         requests.push({ method, path, headers: req.headers, form: method === 'POST' ? flatForm(raw) : query, query });
         if (!path.startsWith('/v1/')) return pages(req, res, path);
         const { status, body } = api(req, path, search, raw);
+        if (stub.hold?.test(path)) {
+          held.push(res);
+          return undefined;
+        }
         return send(res, status, body);
       })
       .catch((error: unknown) => {
@@ -200,6 +210,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     events: queue.all,
     webhookTarget: null,
     down: null,
+    hold: null,
     failNext(count, status = 500) {
       failures = { count, status };
     },
