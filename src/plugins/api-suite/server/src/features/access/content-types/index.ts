@@ -73,7 +73,11 @@ export default {
         /** Served beyond the plan's monthly quota, to be billed as overage. */
         overage: { type: 'boolean', default: false },
       },
-      indexes: [{ name: 'api_suite_usage_key_created', columns: ['api_key_id', 'created_at'] }],
+      indexes: [
+        { name: 'api_suite_usage_key_created', columns: ['api_key_id', 'created_at'] },
+        // Billing's reporter counts a key's overage records after the last one reported: a range, not a scan.
+        { name: 'api_suite_usage_key_overage', columns: ['api_key_id', 'overage', 'id'] },
+      ],
     },
   },
 };
