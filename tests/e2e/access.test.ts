@@ -53,14 +53,21 @@ it('creates and edits a plan, with the server\'s messages under the fields', asy
   // Prices in the shop currency, as on the Sales page.
   await page.getByTestId('plan-row').filter({ hasText: 'pro' }).getByText(/€/).waitFor();
 
+  await row.getByText('Hard limit').waitFor();
+
   await row.getByRole('button', { name: 'Edit' }).click();
   await dialog.locator('input[name="requests_per_month"]').fill('-1');
+  await dialog.locator('input[name="overage_unit_amount"]').fill('50');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await row.getByText('Unlimited').waitFor();
+  // Overage is priced in minor units per 1,000 requests: 50 is €0.50.
+  await row.getByText('€0.50 per 1,000').waitFor();
   await screenshot(page, 'access-plans');
   const plans = await app.request().get('/api/v1/plans');
   expect(plans.body.data.find((plan: { name: string }) => plan.name === 'starter')).toMatchObject({ requests_per_month: -1, requests_per_minute: 20 });
+  const stored = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'starter' } });
+  expect(stored.overage_unit_amount).toBe(50);
 }, 120_000);
 
 it('issues a key for a user on a plan and shows it once, with a copy button', async () => {

@@ -1,7 +1,9 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
 import { closeBrowserTest, FIRST_ADMIN, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
-import { checkout, createProduct, sendStripeEvent, sessionEvent, stripeEnv } from '../helpers/commerce';
+import { checkout, createProduct, sendStripeEvent, sessionEvent, stripeEnv, STRIPE_WEBHOOK_SECRET } from '../helpers/commerce';
+import { planId } from '../helpers/keys';
+import { eventually } from '../helpers/webhooks';
 import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
 import { registerUser, type TestUser } from '../helpers/users';
 
@@ -82,7 +84,7 @@ it('shows the figures and the latest orders once buyers check out and pay', asyn
   await alicesRow.getByText('€25.00').waitFor();
   await screenshot(page, 'sales');
 
-  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('combobox', { name: 'Order status' }).click();
   await page.getByRole('option', { name: 'Paid' }).click();
   await waitForCount(page.getByTestId('order-row'), 1);
   await page.getByTestId('order-row').getByText(alice.email).waitFor();
@@ -90,4 +92,24 @@ it('shows the figures and the latest orders once buyers check out and pay', asyn
   // The order opens in the content manager, where its status is edited.
   await page.getByTestId('order-row').getByRole('link').click();
   await page.waitForURL(/\/admin\/content-manager\/collection-types\/plugin::api-suite\.order\/[a-z0-9]+/);
+}, 120_000);
+
+it('lists the API subscriptions bought through Stripe Billing', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/sales', 'Sales');
+  await page.getByText(/No subscriptions yet/).waitFor();
+  stub.webhookTarget = { url: `${app.url}/api/webhook/stripe`, secret: STRIPE_WEBHOOK_SECRET };
+  await eventually(async () => ((await app.request().get('/api/v1/billing/plans')).status === 200 ? true : undefined), 20_000, 'billing provisioned');
+  const bought = await app.request().post('/api/v1/billing/checkout').set('Authorization', `Bearer ${alice.jwt}`).send({ plan_id: await planId(app, 'pro') });
+  expect(bought.status).toBe(200);
+  stub.completeCheckout(bought.body.data.session_id);
+  expect(await stub.flush()).toEqual([200, 200, 200]);
+
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  const row = page.getByTestId('subscription-row');
+  await waitForCount(row, 1);
+  await row.getByText(alice.email).waitFor();
+  await row.getByText('pro', { exact: true }).waitFor();
+  await row.getByText('Active', { exact: true }).waitFor();
+  await screenshot(page, 'sales-subscriptions');
 }, 120_000);
