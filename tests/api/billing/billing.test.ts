@@ -214,6 +214,18 @@ describe('buying a plan', () => {
     expect(await stub.post([{ ...stale, id: 'evt_stale_replay' }])).toEqual([200]);
     expect((await subscriptionOf(alice)).plan_id).toBe(enterprise);
     expect(await keyPlans(alice)).toEqual([enterprise, enterprise]);
+
+    // Down to pro and up again: the subscription's one flat item changes price each time.
+    for (const plan of [pro, enterprise]) {
+      const changed = await app.request().post('/api/v1/billing/change-plan').set(as(alice)).send({ plan_id: plan });
+      expect(changed.status).toBe(200);
+      expect(changed.body.data).toMatchObject({ plan_id: plan, status: 'active' });
+      expect(await keyPlans(alice)).toEqual([plan, plan]);
+      const inStripe = stub.store.subscriptions.get(subscriptionId);
+      const row = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { id: plan } });
+      expect(inStripe?.items.data.map((item) => item.price.id)).toEqual([row.stripe_price_id]);
+    }
+    await stub.flush();
   });
 
   it('keeps the plan through a failed payment\'s grace period, falls back after it, and comes back when paid', async () => {

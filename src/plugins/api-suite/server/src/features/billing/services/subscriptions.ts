@@ -166,6 +166,10 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         }
         const user = (await trx(tableOf(strapi, UIDS.user)).where({ consumer_id: consumerId }).first('id')) as { id: number } | undefined;
         if (!user) return null;
+        if (!customer) {
+          // Bought with a customer we did not make (named by the subscription's metadata): it is this consumer's from now on.
+          await trx(customersTable()).insert({ consumer_id: consumerId, user_id: user.id, stripe_customer_id: customerId, created_at: new Date() }).onConflict('consumer_id').ignore();
+        }
 
         // PostgreSQL: two events of one consumer on two instances apply one after the other (SQLite has one writer anyway).
         const locked = trx(table()).where({ consumer_id: consumerId });

@@ -6,6 +6,7 @@
  * directly; and the rest (an in-memory queue, a per-second rate limit, results handed over page
  * by page for batched writes) is small once those two are ours.
  */
+import { performance } from 'node:perf_hooks';
 import * as cheerio from 'cheerio';
 import robotsParser from 'robots-parser';
 
@@ -255,8 +256,10 @@ async function loadRobots(start: URL, fetchPage: (url: string, accept: string) =
  * start also waits until (a) the last `rate` real starts leave room in the past 1000 ms and (b)
  * half an interval has passed since the previous real start: after a stalled event loop the
  * queued starts catch up at twice the pace at most, never all at once, and never beyond the rate.
+ * The clock is monotonic: the wall clock can be stepped (NTP, a VM resuming), which would let two
+ * starts out together.
  */
-export function createRateLimiter(rate: number, clock: () => number = Date.now) {
+export function createRateLimiter(rate: number, clock: () => number = () => performance.now()) {
   const perSecond = Math.max(1, Math.floor(rate));
   const interval = 1000 / perSecond;
   const recent: number[] = [];
