@@ -691,6 +691,21 @@ export interface PluginApiSuiteApiKey extends Struct.CollectionTypeSchema {
       }>;
     plan: Schema.Attribute.Relation<'manyToOne', 'plugin::api-suite.plan'>;
     publishedAt: Schema.Attribute.DateTime;
+    replaced_by: Schema.Attribute.Integer;
+    requests_per_minute: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          min: 1;
+        },
+        number
+      >;
+    requests_per_month: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          min: -1;
+        },
+        number
+      >;
     revoked_at: Schema.Attribute.DateTime;
     scopes: Schema.Attribute.JSON & Schema.Attribute.Required;
     status: Schema.Attribute.Enumeration<['active', 'revoked', 'expired']> &

@@ -114,6 +114,16 @@ export type Scope = Contract.ApiKey['scopes'][number];
 export interface ApiKey extends Contract.ApiKey {
   user: Consumer | null;
   plan: { id: number; name: string } | null;
+  /** The key's own limits; null: the plan's. */
+  requests_per_minute: number | null;
+  requests_per_month: number | null;
+  /** The key that replaced this one by a reroll. */
+  replaced_by: number | null;
+}
+
+export interface KeyLimitsInput {
+  requests_per_minute: number | null;
+  requests_per_month: number | null;
 }
 
 /** The answer to issuing a key: the only time the key itself is seen. */
@@ -223,6 +233,7 @@ export function useApiSuiteClient() {
         updatePlan: (id: number, input: Partial<PlanInput>) => data<Plan>(put(`${base}/access/plans/${id}`, input)),
         keys: async (page: number): Promise<Page<ApiKey>> => (await get<Page<ApiKey>>(`${base}/access/keys${query({ page, limit: 20 })}`)).data,
         issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
+        setKeyLimits: (id: number, input: KeyLimitsInput) => data<Contract.KeyWithLimits>(put(`${base}/access/keys/${id}`, input)),
         revokeKey: async (id: number): Promise<void> => {
           await del(`${base}/access/keys/${id}`);
         },

@@ -49,6 +49,11 @@ export default {
         revoked_at: { type: 'datetime' },
         user: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
         plan: { type: 'relation', relation: 'manyToOne', target: 'plugin::api-suite.plan' },
+        /** This key's own limits, set by administrators; empty: the plan's. */
+        requests_per_minute: { type: 'integer', min: 1 },
+        requests_per_month: { type: 'integer', min: -1 },
+        /** The id of the key that replaced this one by a reroll (this one expires after its grace period). */
+        replaced_by: { type: 'integer', configurable: false },
       },
       indexes: [
         { name: 'api_suite_api_keys_prefix', columns: ['key_prefix'] },

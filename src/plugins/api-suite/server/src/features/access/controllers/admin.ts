@@ -5,7 +5,7 @@ import { ApiError, respondStrapiError } from '../../../http/errors';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
-import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, keyIdParam, planBody, planUpdateBody } from '../validation';
+import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, keyIdParam, keyLimitsBody, planBody, planUpdateBody } from '../validation';
 
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
@@ -92,19 +92,30 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondStrapiError(ctx, async () => {
         const query = adminKeysQuery.parse(ctx.query);
         const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
-        const [owners, planList] = await Promise.all([
+        const [owners, planList, details] = await Promise.all([
           getService(strapi, 'consumers').describeUsers(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id]))),
           plans().list(),
+          keys().details(data.map((key) => key.id)),
         ]);
         const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
         ctx.body = {
           data: data.map((key) => ({
             ...key,
+            ...(details.get(key.id) ?? { requests_per_minute: null, requests_per_month: null, replaced_by: null }),
             user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
             plan: key.plan_id === null ? null : { id: key.plan_id, name: planNames.get(key.plan_id) ?? '' },
           })),
           meta: { page: query.page, limit: query.limit, total },
         };
+      });
+    },
+
+    /** A key's own limits (null: the plan's); its quotas follow from its next request. */
+    async updateKey(ctx: Context) {
+      await respondStrapiError(ctx, async () => {
+        const id = keyIdParam.safeParse(ctx.params.id);
+        if (!id.success) throw new ApiError(404, 'not_found', 'API key not found');
+        ctx.body = { data: await keys().setLimits(id.data, keyLimitsBody.parse(ctx.request.body ?? {})) };
       });
     },
 

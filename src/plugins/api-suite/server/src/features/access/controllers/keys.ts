@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { ApiError, respondNestedError } from '../../../http/errors';
 import { UIDS } from '../../../constants';
 import { getService } from '../../../utils';
-import { createKeyBody, keyIdParam, listKeysQuery } from '../validation';
+import { createKeyBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody } from '../validation';
 import { consumerOf } from '../../../http/consumer';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
@@ -57,6 +57,47 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       const userId = caller.isAdmin ? query.user_id : caller.userId;
       const { data, total } = await getService(strapi, 'keys').list({ userId, page: query.page, limit: query.limit });
       ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
+    });
+  },
+
+  /** `POST /api/v1/keys/{id}/reroll` (contract section 11). */
+  async reroll(ctx: Context) {
+    await respondNestedError(ctx, async () => {
+      const caller = consumerOf(ctx);
+      const parsed = keyIdParam.safeParse(ctx.params.id);
+      if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
+      const body = rerollBody.parse(ctx.request.body ?? {});
+      const rerolled = await getService(strapi, 'keys').reroll(parsed.data, caller, body.grace_seconds);
+      ctx.status = 201;
+      ctx.body = {
+        data: {
+          id: rerolled.id,
+          name: rerolled.name,
+          key: rerolled.key,
+          key_prefix: rerolled.key_prefix,
+          client_id: rerolled.client_id,
+          plan_id: rerolled.plan_id,
+          user_id: rerolled.user_id,
+          scopes: rerolled.scopes,
+          status: rerolled.status,
+          expires_at: rerolled.expires_at,
+          created_at: rerolled.created_at,
+          replaces: rerolled.replaces,
+          old_expires_at: rerolled.old_expires_at,
+        },
+      };
+    });
+  },
+
+  /** `PATCH /api/v1/keys/{id}` (administrators, contract section 11): the key's own limits. */
+  async update(ctx: Context) {
+    await respondNestedError(ctx, async () => {
+      const caller = consumerOf(ctx);
+      if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may set a key\'s own limits');
+      const parsed = keyIdParam.safeParse(ctx.params.id);
+      if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
+      const body = keyLimitsBody.parse(ctx.request.body ?? {});
+      ctx.body = { data: await getService(strapi, 'keys').setLimits(parsed.data, body) };
     });
   },
 

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
-import { notFound } from '../../../http/errors';
+import { tableOf } from '../../../db';
+import { ApiError, notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from './credentials';
 import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from './endpoints';
@@ -147,6 +148,60 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { key, ...toPublic(row) };
     },
 
+    /**
+     * Reroll (contract section 11): a new key with the same name, plan, scopes, owner and expiry;
+     * the old one keeps working for `graceSeconds` (never past its own expiry), then answers
+     * key_expired, and records which key replaced it. A key is rerolled once: a second reroll of
+     * the same key (or of a revoked or expired one) is a 409, so racing rerolls make one new key.
+     */
+    async reroll(id: number, caller: { userId: number; isAdmin: boolean }, graceSeconds: number): Promise<PublicKey & { key: string; replaces: number; old_expires_at: string }> {
+      const row = (await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;
+      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
+      const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
+      if (effectiveStatus(row.status, expiresAt ? expiresAt.getTime() : null) !== 'active' || row.replaced_by) {
+        throw new ApiError(409, 'key_not_active', row.replaced_by ? `The key was already rerolled: key ${row.replaced_by} replaces it` : 'Only an active key can be rerolled');
+      }
+      const graceEnd = new Date(Date.now() + graceSeconds * 1000);
+      const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
+      // Read before the transaction: inside it every query must use the transaction's connection.
+      const planId = row.plan?.id ?? (await getService(strapi, 'plans').defaultPlanId());
+      const issued = await strapi.db.transaction(async ({ trx }) => {
+        const created = await this.issue({
+          userId: row.user?.id as number,
+          planId,
+          name: row.name ?? undefined,
+          scopes: normaliseScopes(row.scopes),
+          expiresAt: expiresAt ?? undefined,
+        });
+        const claimed = await trx(tableOf(strapi, UIDS.apiKey)).where({ id }).whereNull('replaced_by').update({ replaced_by: created.id, expires_at: oldExpiresAt });
+        if (claimed !== 1) throw new ApiError(409, 'key_not_active', 'The key was already rerolled');
+        // The key's own limits go with it.
+        if (row.requests_per_minute != null || row.requests_per_month != null) {
+          await strapi.db.query(UIDS.apiKey).update({ where: { id: created.id }, data: { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null } });
+        }
+        return created;
+      });
+      await this.invalidate(id);
+      return { ...issued, replaces: id, old_expires_at: oldExpiresAt.toISOString() };
+    },
+
+    /** Administrators: a key's own minute and month limits (null: the plan's), answered with the key. */
+    async setLimits(id: number, limits: { requests_per_minute?: number | null; requests_per_month?: number | null }): Promise<PublicKey & KeyLimits> {
+      const exists = await strapi.db.query(UIDS.apiKey).count({ where: { id } });
+      if (exists === 0) throw notFound('API key');
+      // Through the query engine: the api-key afterUpdate lifecycle clears the key on every instance.
+      await strapi.db.query(UIDS.apiKey).update({ where: { id }, data: limits });
+      const row = (await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { plan: { select: ['id'] }, user: { select: ['id'] } } })) as KeyRow;
+      return { ...toPublic(row), ...limitsOf(row) };
+    },
+
+    /** What the admin panel adds to a key: its own limits and the key that replaced it. */
+    async details(ids: number[]): Promise<Map<number, KeyLimits & { replaced_by: number | null }>> {
+      if (ids.length === 0) return new Map();
+      const rows = (await strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: ids } }, select: ['id', 'requests_per_minute', 'requests_per_month', 'replaced_by'] })) as KeyRow[];
+      return new Map(rows.map((row) => [row.id, { ...limitsOf(row), replaced_by: row.replaced_by ?? null }]));
+    },
+
     async list(options: { userId?: number; page: number; limit: number }): Promise<{ data: PublicKey[]; total: number }> {
       const where = options.userId === undefined ? {} : { user: { id: options.userId } };
       const [rows, total] = await Promise.all([
@@ -186,6 +241,9 @@ interface KeyRow {
   expires_at: string | Date | null;
   revoked_at: string | Date | null;
   createdAt: string | Date;
+  requests_per_minute?: number | null;
+  requests_per_month?: number | null;
+  replaced_by?: number | null;
   user?: { id: number; consumer_id?: string | null; blocked?: boolean | null; role?: { type?: string } | null } | null;
   plan?: { id: number; name?: string; requests_per_minute?: number; requests_per_month?: number; endpoints?: unknown; overage_unit_amount?: number | null } | null;
 }
@@ -205,8 +263,9 @@ function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): 
       ? {
           id: row.plan.id,
           name: row.plan.name ?? '',
-          perMinute: row.plan.requests_per_minute ?? 0,
-          perMonth: row.plan.requests_per_month ?? 0,
+          // The key's own limits, when an administrator set them, before the plan's.
+          perMinute: row.requests_per_minute ?? row.plan.requests_per_minute ?? 0,
+          perMonth: row.requests_per_month ?? row.plan.requests_per_month ?? 0,
           allows: compileEndpoints(resolveEndpoints(row.plan.endpoints, groups)),
           overage: row.plan.overage_unit_amount !== null && row.plan.overage_unit_amount !== undefined,
         }
@@ -240,6 +299,15 @@ function toPublic(row: KeyRow): PublicKey {
     revoked_at: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
   };
+}
+
+export interface KeyLimits {
+  requests_per_minute: number | null;
+  requests_per_month: number | null;
+}
+
+function limitsOf(row: KeyRow): KeyLimits {
+  return { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null };
 }
 
 function normaliseScopes(value: unknown): Scope[] {

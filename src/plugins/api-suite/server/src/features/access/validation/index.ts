@@ -93,3 +93,25 @@ export const consumersQuery = z.object({
   page: pageNumber,
   limit: pageLimit,
 });
+
+/** `POST /api/v1/keys/{id}/reroll`: how long the old key keeps working (seconds, at most 30 days). */
+export const rerollBody = z
+  .object({
+    grace_seconds: z
+      .number({ message: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(0, 'must be 0 or more')
+      .max(2_592_000, 'must be at most 2,592,000 (30 days)')
+      .default(86_400),
+  })
+  .strict();
+
+/** `PATCH /api/v1/keys/{id}` (administrators): the key's own limits; null goes back to the plan's. */
+export const keyLimitsBody = requireAChange(
+  z
+    .object({
+      requests_per_minute: z.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000_000).nullable().optional(),
+      requests_per_month: z.number({ message: 'must be a number' }).int('must be a whole number').min(-1, 'must be -1 (unlimited) or more').max(1_000_000_000_000).nullable().optional(),
+    })
+    .strict()
+);

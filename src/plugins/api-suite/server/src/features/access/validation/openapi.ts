@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { guarded, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
-import { createKeyBody, keyIdParam, listKeysQuery, usageQuery, usageStreamQuery } from './index';
+import { createKeyBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody, usageQuery, usageStreamQuery } from './index';
 import * as answers from './responses';
 
 /** The account routes (`/api/v1/keys*`, `/api/v1/usage*`, `/api/v1/oauth/token`, `/api/v1/plans`) as the OpenAPI document shows them. */
@@ -31,6 +31,10 @@ export const accessApi: ApiDescription = {
     NewApiKey: answers.newApiKey,
     KeyCreated: answers.keyCreated,
     KeyList: answers.keyList,
+    RerolledKey: answers.rerolledKey,
+    KeyRerolled: answers.keyRerolled,
+    KeyWithLimits: answers.keyWithLimits,
+    KeyLimitsUpdated: answers.keyLimitsUpdated,
     Plan: answers.plan,
     PlanList: answers.planList,
     UsageReport: answers.usageReport,
@@ -73,6 +77,31 @@ export const accessApi: ApiDescription = {
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
       responses: guarded({ '204': shared('NoContent'), '404': shared('NotFound') }),
+    },
+    {
+      method: 'post',
+      path: '/api/v1/keys/{id}/reroll',
+      operationId: 'rerollKey',
+      summary: 'Reroll an API key',
+      description:
+        'A new key with the same name, plan, scopes, owner and expiry; the old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer\'s key is 404.',
+      tags: ['Keys'],
+      security: 'write',
+      params: z.object({ id: keyIdParam.meta({ description: 'The key to replace.' }) }),
+      body: { required: false, json: rerollBody },
+      responses: guarded({ '201': ok('The new key, with the key itself.', answers.keyRerolled), '400': shared('BadRequest'), '404': shared('NotFound'), '409': shared('Conflict') }),
+    },
+    {
+      method: 'patch',
+      path: '/api/v1/keys/{id}',
+      operationId: 'setKeyLimits',
+      summary: 'Set a key\'s own limits',
+      description: 'Administrators only (others: 403 `forbidden`): the key\'s own requests a minute and a month, which its quotas and rate-limit headers follow from its next request; null goes back to the plan\'s.',
+      tags: ['Keys'],
+      security: 'write',
+      params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
+      body: { required: true, json: keyLimitsBody },
+      responses: guarded({ '200': ok('The key with its limits.', answers.keyLimitsUpdated), '400': shared('BadRequest'), '404': shared('NotFound') }),
     },
     {
       method: 'get',

@@ -35,6 +35,24 @@ export const newApiKey = apiKey
 export type NewApiKey = z.infer<typeof newApiKey>;
 
 export const keyCreated = z.object({ data: newApiKey });
+
+export const rerolledKey = newApiKey
+  .extend({
+    replaces: id.meta({ description: 'The id of the key this one replaces.' }),
+    old_expires_at: dateTime.meta({ description: 'When the old key stops working (then it answers 403 `key_expired`).' }),
+  })
+  .meta({ description: 'A key just made by a reroll: same name, plan, scopes, owner and expiry as the key it replaces. `key` is shown here and never again.' });
+export type RerolledKey = z.infer<typeof rerolledKey>;
+export const keyRerolled = z.object({ data: rerolledKey });
+
+export const keyWithLimits = apiKey
+  .extend({
+    requests_per_minute: z.int().min(1).nullable().meta({ description: 'This key\'s own limit; null: the plan\'s.' }),
+    requests_per_month: z.int().min(-1).nullable().meta({ description: 'This key\'s own limit (-1 unlimited); null: the plan\'s.' }),
+  })
+  .meta({ description: 'A key with its own limits, which its quotas and rate-limit headers follow.' });
+export type KeyWithLimits = z.infer<typeof keyWithLimits>;
+export const keyLimitsUpdated = z.object({ data: keyWithLimits });
 export const keyList = pageOf(apiKey);
 
 export const plan = z.object({
