@@ -1,162 +1,98 @@
-import {
-  Box,
-  Button,
-  Dialog,
-  Flex,
-  Loader,
-  Tbody,
-  Td,
-  Tr,
-  Typography,
-} from "@strapi/design-system";
-import { Plus } from "@strapi/icons";
-import { ConfirmDialog } from "@strapi/strapi/admin";
-import { useCallback, useState } from "react";
-import { useApiSuiteClient, type ApiKey, type IssuedKey } from "../../../api";
-import { EmptyState } from "../../../components/EmptyState";
-import { Pager } from "../../../components/Pager";
-import { ProblemAlert } from "../../../components/ProblemAlert";
-import { StatusBadge } from "../../../components/StatusBadge";
-import { useAction } from "../../../hooks/useAction";
-import { useFeaturePermissions } from "../../../hooks/useFeaturePermissions";
-import { useLoad } from "../../../hooks/useLoad";
-import { useFormat, useT } from "../../../utils/useT";
-import { IssueKeyModal } from "./IssueKeyModal";
-import { KeyLimitsModal } from "./KeyLimitsModal";
-import { KeyRevealModal } from "./KeyRevealModal";
-import { DataTable } from "../../../components/DataTable";
-import { ListToolbar } from "../../../components/ListToolbar";
+import { Box, Button, Dialog, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Plus } from '@strapi/icons';
+import { ConfirmDialog } from '@strapi/strapi/admin';
+import { useCallback, useState } from 'react';
+import { useApiSuiteClient, type ApiKey, type IssuedKey } from '../../../api';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { useAction } from '../../../hooks/useAction';
+import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
+import { useLoad } from '../../../hooks/useLoad';
+import { useFormat, useT } from '../../../utils/useT';
+import { IssueKeyModal } from './IssueKeyModal';
+import { KeyLimitsModal } from './KeyLimitsModal';
+import { KeyRevealModal } from './KeyRevealModal';
+import { DataTable } from '../../../components/DataTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 
-/** Every API key (never the key itself): owner, plan, scopes, status; issue and revoke. */
+/** Every API key (never the key itself): owner, plan and own limits, scopes, status and what replaced it; issue, set limits, revoke. */
 export function KeysTab() {
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const { canManage } = useFeaturePermissions("access");
+  const { canManage } = useFeaturePermissions('access');
   const [page, setPage] = useState(1);
   const [issuing, setIssuing] = useState(false);
   // The one place the new key lives, cleared when its modal closes: it is never shown again.
   const [revealed, setRevealed] = useState<IssuedKey | null>(null);
   const [limiting, setLimiting] = useState<ApiKey | null>(null);
-  const limit = (value: number | null) =>
-    value === null
-      ? t("access.keys.planLimit")
-      : value === -1
-        ? t("access.plans.unlimited")
-        : format.number(value);
-  const keys = useLoad(
-    useCallback(() => client.access.keys(page), [client, page]),
-  );
+  const limit = (value: number | null) => (value === null ? t('access.keys.planLimit') : value === -1 ? t('access.plans.unlimited') : format.number(value));
+  const keys = useLoad(useCallback(() => client.access.keys(page), [client, page]));
   const { run, busy } = useAction();
 
   const revoke = async (id: number) => {
-    const done = await run(
-      `revoke:${id}`,
-      async () => {
-        await client.access.revokeKey(id);
-        return true;
-      },
-      { success: "access.keys.revoked" },
-    );
+    const done = await run(`revoke:${id}`, async () => {
+      await client.access.revokeKey(id);
+      return true;
+    }, { success: 'access.keys.revoked' });
     if (done) await keys.reload();
   };
 
   const issue = canManage ? (
     <Button startIcon={<Plus />} onClick={() => setIssuing(true)}>
-      {t("access.keys.issue")}
+      {t('access.keys.issue')}
     </Button>
   ) : undefined;
 
   return (
     <Box>
-      {keys.data && keys.data.meta.total > 0 && (
-        <ListToolbar
-          summary={t("access.keys.summary", { count: keys.data.meta.total })}
-          action={issue}
-        />
-      )}
-      {keys.status === "error" && (
-        <ProblemAlert
-          problem={keys.problem}
-          onRetry={() => void keys.reload()}
-        />
-      )}
-      {!keys.data && keys.status === "loading" && (
-        <Loader>{t("state.loading")}</Loader>
-      )}
-      {keys.data && keys.data.meta.total === 0 && (
-        <EmptyState
-          content={t(
-            canManage ? "access.keys.empty.manage" : "access.keys.empty",
-          )}
-          action={issue}
-        />
-      )}
+      {keys.data && keys.data.meta.total > 0 && <ListToolbar summary={t('access.keys.summary', { count: keys.data.meta.total })} action={issue} />}
+      {keys.status === 'error' && <ProblemAlert problem={keys.problem} onRetry={() => void keys.reload()} />}
+      {!keys.data && keys.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+      {keys.data && keys.data.meta.total === 0 && <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
       {keys.data && keys.data.meta.total > 0 && (
         <>
-          <DataTable
-            headers={[
-              t("access.keys.column.key"),
-              t("access.keys.column.name"),
-              t("access.keys.column.owner"),
-              t("access.keys.column.plan"),
-              t("access.keys.column.scopes"),
-              t("access.keys.column.status"),
-              t("access.keys.column.created"),
-              ...(canManage ? [t("table.actions")] : []),
-            ]}
-            rowCount={keys.data.data.length}
-          >
+          <DataTable headers={[t('access.keys.column.key'), t('access.keys.column.name'), t('access.keys.column.owner'), t('access.keys.column.plan'), t('access.keys.column.scopes'), t('access.keys.column.status'), t('access.keys.column.created'), ...(canManage ? [t('table.actions')] : [])]} rowCount={keys.data.data.length}>
             <Tbody>
               {keys.data.data.map((key) => (
                 <Tr key={key.id} data-testid="key-row">
                   <Td>
-                    <Typography
-                      style={{ fontFamily: "monospace" }}
-                    >{`${key.key_prefix}…`}</Typography>
+                    <Typography style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</Typography>
                   </Td>
                   <Td>
-                    <Typography>{key.name ?? "—"}</Typography>
+                    <Typography>{key.name ?? '—'}</Typography>
                   </Td>
                   <Td>
-                    <Typography>
-                      {key.user ? key.user.username : "—"}
-                    </Typography>
+                    <Typography>{key.user ? key.user.username : '—'}</Typography>
                   </Td>
                   <Td>
                     <Flex direction="column" alignItems="flex-start">
-                      <Typography>{key.plan?.name ?? "—"}</Typography>
-                      {(key.requests_per_minute !== null ||
-                        key.requests_per_month !== null) && (
+                      <Typography>{key.plan?.name ?? '—'}</Typography>
+                      {(key.requests_per_minute !== null || key.requests_per_month !== null) && (
                         <Typography variant="pi" textColor="neutral600">
-                          {t("access.keys.ownLimits", {
-                            minute: limit(key.requests_per_minute),
-                            month: limit(key.requests_per_month),
-                          })}
+                          {t('access.keys.ownLimits', { minute: limit(key.requests_per_minute), month: limit(key.requests_per_month) })}
                         </Typography>
                       )}
                     </Flex>
                   </Td>
                   <Td>
-                    <Typography>{key.scopes.join(", ")}</Typography>
+                    <Typography>{key.scopes.join(', ')}</Typography>
                   </Td>
                   <Td>
                     <Flex direction="column" alignItems="flex-start" gap={1}>
                       <StatusBadge status={key.status} />
                       {key.replaced_by !== null && (
                         <Typography variant="pi" textColor="neutral600">
-                          {t("access.keys.replacedBy", { id: key.replaced_by })}
+                          {t('access.keys.replacedBy', { id: key.replaced_by })}
                         </Typography>
                       )}
-                      {key.replaced_by !== null &&
-                        key.status === "active" &&
-                        key.expires_at && (
-                          <Typography variant="pi" textColor="neutral600">
-                            {t("access.keys.until", {
-                              date: format.dateTime(key.expires_at),
-                            })}
-                          </Typography>
-                        )}
+                      {key.replaced_by !== null && key.status === 'active' && key.expires_at && (
+                        <Typography variant="pi" textColor="neutral600">
+                          {t('access.keys.until', { date: format.dateTime(key.expires_at) })}
+                        </Typography>
+                      )}
                     </Flex>
                   </Td>
                   <Td>
@@ -164,32 +100,18 @@ export function KeysTab() {
                   </Td>
                   {canManage && (
                     <Td>
-                      {key.status === "active" && (
+                      {key.status === 'active' && (
                         <Flex gap={2}>
-                          <Button
-                            size="S"
-                            variant="tertiary"
-                            onClick={() => setLimiting(key)}
-                          >
-                            {t("access.keys.limits")}
+                          <Button size="S" variant="tertiary" onClick={() => setLimiting(key)}>
+                            {t('access.keys.limits')}
                           </Button>
                           <Dialog.Root>
                             <Dialog.Trigger>
-                              <Button
-                                size="S"
-                                variant="danger-light"
-                                loading={busy === `revoke:${key.id}`}
-                              >
-                                {t("access.keys.revoke")}
+                              <Button size="S" variant="danger-light" loading={busy === `revoke:${key.id}`}>
+                                {t('access.keys.revoke')}
                               </Button>
                             </Dialog.Trigger>
-                            <ConfirmDialog
-                              onConfirm={() => void revoke(key.id)}
-                            >
-                              {t("access.keys.revokeConfirm", {
-                                prefix: key.key_prefix,
-                              })}
-                            </ConfirmDialog>
+                            <ConfirmDialog onConfirm={() => void revoke(key.id)}>{t('access.keys.revokeConfirm', { prefix: key.key_prefix })}</ConfirmDialog>
                           </Dialog.Root>
                         </Flex>
                       )}
@@ -199,12 +121,7 @@ export function KeysTab() {
               ))}
             </Tbody>
           </DataTable>
-          <Pager
-            page={keys.data.meta.page}
-            limit={keys.data.meta.limit}
-            total={keys.data.meta.total}
-            onPage={setPage}
-          />
+          <Pager page={keys.data.meta.page} limit={keys.data.meta.limit} total={keys.data.meta.total} onPage={setPage} />
         </>
       )}
       {issuing && (
@@ -217,9 +134,7 @@ export function KeysTab() {
           }}
         />
       )}
-      {revealed && (
-        <KeyRevealModal issued={revealed} onClose={() => setRevealed(null)} />
-      )}
+      {revealed && <KeyRevealModal issued={revealed} onClose={() => setRevealed(null)} />}
       {limiting && (
         <KeyLimitsModal
           apiKey={limiting}
