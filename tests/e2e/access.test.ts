@@ -130,10 +130,37 @@ it('draws the last hour of usage and follows the key\'s requests live', async ()
   await screenshot(page, 'access-usage');
 }, 90_000);
 
-it('revokes the key', async () => {
+it('sets a key\'s own limits, and shows which key replaced a rerolled one', async () => {
   const { page } = browser;
   await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
   const row = page.getByTestId('key-row').filter({ hasText: 'Alice CI' });
+  await row.getByRole('button', { name: 'Limits' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.locator('input[name="requests_per_minute"]').fill('0');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText('must be at least 1').waitFor();
+  await dialog.locator('input[name="requests_per_minute"]').fill('5');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await row.getByText("Own limits: 5 a minute, plan's a month").waitFor();
+  const limited = await app.request().get('/api/v1/articles').set('X-API-Key', issuedKey);
+  expect(limited.headers['x-ratelimit-limit']).toBe('5');
+
+  // Rerolled through the API with a grace period: the old key says which key replaced it and until when it works.
+  const keyId = (await app.strapi.db.query('plugin::api-suite.api-key').findOne({ where: { name: 'Alice CI' }, select: ['id'] })).id as number;
+  const rerolled = await app.request().post(`/api/v1/keys/${keyId}/reroll`).set('Authorization', `Bearer ${alice.jwt}`).send({ grace_seconds: 3600 });
+  expect(rerolled.status).toBe(201);
+  await page.reload();
+  const old = page.getByTestId('key-row').filter({ hasText: `${issuedKey.slice(0, 8)}…` });
+  await old.getByText(`Replaced by ${rerolled.body.data.key_prefix}…`).waitFor();
+  await old.getByText(/^Works until /).waitFor();
+  await screenshot(page, 'access-keys-rerolled');
+}, 90_000);
+
+it('revokes the key', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
+  const row = page.getByTestId('key-row').filter({ hasText: `${issuedKey.slice(0, 8)}…` });
   await row.getByRole('button', { name: 'Revoke' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
   await row.getByText('Revoked').waitFor();

@@ -190,7 +190,7 @@ describe('PATCH /api/v1/keys/{id}: a key\'s own limits', () => {
     const listed = await app.request().get(`/api-suite/access/keys?user_id=${bob.id}&limit=100`).set('Authorization', `Bearer ${owner.token}`);
     expect(listed.status).toBe(200);
     const entry = (id: number) => listed.body.data.find((candidate: { id: number }) => candidate.id === id);
-    expect(entry(key.id)).toMatchObject({ replaced_by: rerolled.body.data.id, requests_per_minute: 4, requests_per_month: -1 });
+    expect(entry(key.id)).toMatchObject({ replaced_by: rerolled.body.data.id, replaced_by_prefix: rerolled.body.data.key_prefix, requests_per_minute: 4, requests_per_month: -1 });
     expect(entry(rerolled.body.data.id)).toMatchObject({ replaced_by: null, requests_per_minute: 4, requests_per_month: -1 });
     const bad = await app.request().put(`/api-suite/access/keys/${key.id}`).set('Authorization', `Bearer ${owner.token}`).send({ requests_per_minute: 0 });
     expect(bad.status).toBe(400);

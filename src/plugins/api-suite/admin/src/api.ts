@@ -117,8 +117,9 @@ export interface ApiKey extends Contract.ApiKey {
   /** The key's own limits; null: the plan's. */
   requests_per_minute: number | null;
   requests_per_month: number | null;
-  /** The key that replaced this one by a reroll. */
+  /** The key that replaced this one by a reroll, and the first characters of that key. */
   replaced_by: number | null;
+  replaced_by_prefix: string | null;
 }
 
 export interface KeyLimitsInput {

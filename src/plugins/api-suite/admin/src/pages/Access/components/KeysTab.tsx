@@ -68,7 +68,7 @@ export function KeysTab() {
                     <Typography>{key.user ? key.user.username : '—'}</Typography>
                   </Td>
                   <Td>
-                    <Flex direction="column" alignItems="flex-start">
+                    <Flex direction="column" alignItems="flex-start" style={{ maxWidth: '12rem', whiteSpace: 'normal' }}>
                       <Typography>{key.plan?.name ?? '—'}</Typography>
                       {(key.requests_per_minute !== null || key.requests_per_month !== null) && (
                         <Typography variant="pi" textColor="neutral600">
@@ -81,11 +81,11 @@ export function KeysTab() {
                     <Typography>{key.scopes.join(', ')}</Typography>
                   </Td>
                   <Td>
-                    <Flex direction="column" alignItems="flex-start" gap={1}>
+                    <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
                       <StatusBadge status={key.status} />
                       {key.replaced_by !== null && (
                         <Typography variant="pi" textColor="neutral600">
-                          {t('access.keys.replacedBy', { id: key.replaced_by })}
+                          {t('access.keys.replacedBy', { prefix: key.replaced_by_prefix ?? `#${key.replaced_by}` })}
                         </Typography>
                       )}
                       {key.replaced_by !== null && key.status === 'active' && key.expires_at && (

@@ -101,7 +101,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         ctx.body = {
           data: data.map((key) => ({
             ...key,
-            ...(details.get(key.id) ?? { requests_per_minute: null, requests_per_month: null, replaced_by: null }),
+            ...(details.get(key.id) ?? { requests_per_minute: null, requests_per_month: null, replaced_by: null, replaced_by_prefix: null }),
             user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
             plan: key.plan_id === null ? null : { id: key.plan_id, name: planNames.get(key.plan_id) ?? '' },
           })),

@@ -195,11 +195,17 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { ...toPublic(row), ...limitsOf(row) };
     },
 
-    /** What the admin panel adds to a key: its own limits and the key that replaced it. */
-    async details(ids: number[]): Promise<Map<number, KeyLimits & { replaced_by: number | null }>> {
+    /** What the admin panel adds to a key: its own limits and the key that replaced it (id and prefix). */
+    async details(ids: number[]): Promise<Map<number, KeyLimits & { replaced_by: number | null; replaced_by_prefix: string | null }>> {
       if (ids.length === 0) return new Map();
       const rows = (await strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: ids } }, select: ['id', 'requests_per_minute', 'requests_per_month', 'replaced_by'] })) as KeyRow[];
-      return new Map(rows.map((row) => [row.id, { ...limitsOf(row), replaced_by: row.replaced_by ?? null }]));
+      const successors = rows.flatMap((row) => (row.replaced_by ? [row.replaced_by] : []));
+      const prefixes = new Map(
+        successors.length === 0
+          ? []
+          : ((await strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: successors } }, select: ['id', 'key_prefix'] })) as KeyRow[]).map((row) => [row.id, row.key_prefix])
+      );
+      return new Map(rows.map((row) => [row.id, { ...limitsOf(row), replaced_by: row.replaced_by ?? null, replaced_by_prefix: row.replaced_by ? (prefixes.get(row.replaced_by) ?? null) : null }]));
     },
 
     async list(options: { userId?: number; page: number; limit: number }): Promise<{ data: PublicKey[]; total: number }> {
