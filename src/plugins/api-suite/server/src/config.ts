@@ -223,7 +223,7 @@ export default {
     },
     billing: {
       returnUrl: env('BILLING_RETURN_URL')?.trim() || undefined,
-      graceDays: Number(env('BILLING_GRACE_DAYS') ?? 7),
+      graceDays: Number(env('BILLING_GRACE_DAYS') || 7),
       meterEventName: env('BILLING_METER_EVENT') || 'api_requests',
       reportIntervalSeconds: env.int('BILLING_REPORT_INTERVAL_SECONDS', 60) as number,
     },
