@@ -179,9 +179,9 @@ describe('answers in the family\'s shape, never 500', () => {
   });
 
   it('a method a route does not have is 405 in the error envelope', async () => {
-    const response = await app.request().patch('/api/v1/keys/1').set('Authorization', `Bearer ${alice.jwt}`).send({});
+    const response = await app.request().put('/api/v1/keys/1').set('Authorization', `Bearer ${alice.jwt}`).send({});
     expect(response.status).toBe(405);
-    expect(response.body).toEqual(refusal('method_not_allowed', 'PATCH is not allowed on /api/v1/keys/1'));
+    expect(response.body).toEqual(refusal('method_not_allowed', 'PUT is not allowed on /api/v1/keys/1'));
   });
 
   it('ids beyond the database\'s integers are simply unknown', async () => {

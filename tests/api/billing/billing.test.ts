@@ -316,3 +316,19 @@ describe('overage', () => {
     expect(await reports().where({ consumer_id: bob.consumer_id, status: 'pending' })).toEqual([]);
   });
 });
+
+describe('Stripe refusing a request', () => {
+  it('answers 502 payment_provider_error and stores nothing', async () => {
+    const erin = await registerUser(app);
+    stub.down = 503;
+    try {
+      const response = await app.request().post('/api/v1/billing/checkout').set(as(erin)).send({ plan_id: pro });
+      expect(response.status).toBe(502);
+      expect(response.body).toEqual({ error: { code: 'payment_provider_error', message: 'Stripe could not complete the request; try again in a moment' } });
+    } finally {
+      stub.down = null;
+    }
+    expect(await app.strapi.db.connection('api_suite_billing_customers').where({ consumer_id: erin.consumer_id })).toEqual([]);
+    expect(await subscriptionOf(erin)).toMatchObject({ status: 'none' });
+  });
+});

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondNestedError } from '../../../http/errors';
+import Stripe from 'stripe';
+import { ApiError, respondNestedError, type Unexpected } from '../../../http/errors';
 import { consumerOf } from '../../../http/consumer';
 import { getService } from '../../../utils';
 import { planChoiceBody } from '../validation';
@@ -18,6 +19,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!status.ready) throw new ApiError(503, 'billing_not_configured', 'Billing is not available on this site');
   };
 
+  /** Stripe refusing or out of reach: a 502 the consumer may retry, with Stripe's reason in the log only. */
+  const stripeFault: Unexpected = (error) => {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    strapi.log.error(`[api-suite] billing: Stripe answered ${error.statusCode ?? 'nothing'} (${error.type}): ${error.message}`);
+    return new ApiError(502, 'payment_provider_error', 'Stripe could not complete the request; try again in a moment');
+  };
+
   const buyerOf = (ctx: Context): Buyer => {
     const caller = consumerOf(ctx);
     if (!caller.consumerId) throw new ApiError(403, 'consumer_required', 'This route acts for a consumer');
@@ -29,7 +37,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondNestedError(ctx, async () => {
         ensureReady();
         ctx.body = { data: await account().plans() };
-      });
+      }, stripeFault);
     },
 
     async checkout(ctx: Context) {
@@ -38,7 +46,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const buyer = buyerOf(ctx);
         const body = planChoiceBody.parse(ctx.request.body ?? {});
         ctx.body = { data: await account().checkout(buyer, body.plan_id) };
-      });
+      }, stripeFault);
     },
 
     async changePlan(ctx: Context) {
@@ -47,21 +55,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const buyer = buyerOf(ctx);
         const body = planChoiceBody.parse(ctx.request.body ?? {});
         ctx.body = { data: await account().changePlan(buyer, body.plan_id) };
-      });
+      }, stripeFault);
     },
 
     async portal(ctx: Context) {
       await respondNestedError(ctx, async () => {
         ensureReady();
         ctx.body = { data: await account().portal(buyerOf(ctx)) };
-      });
+      }, stripeFault);
     },
 
     async subscription(ctx: Context) {
       await respondNestedError(ctx, async () => {
         ensureReady();
         ctx.body = { data: await account().subscription(buyerOf(ctx).consumerId) };
-      });
+      }, stripeFault);
     },
   };
 };
