@@ -126,6 +126,7 @@ export const commonDescription: ApiDescription = {
       ),
       TooManyRequests: errorResponse('Over the minute (`rate_limited`) or the month (`monthly_quota_exceeded`). A refused request is not counted.', requiredRateLimitHeaders),
       NoContent: { description: 'Done; no body.', headers: rateLimitHeaders },
+      BadGateway: errorResponse('Stripe refused the request or could not be reached (`payment_provider_error`); nothing was stored, and the request may be retried. Stripe\'s reason is in the server log.'),
       ServiceUnavailable: errorResponse('Billing is off (no `STRIPE_SECRET_KEY`) or not yet provisioned in Stripe (`billing_not_configured`); the reason is in the server log.'),
     },
     securitySchemes: {
