@@ -5,6 +5,25 @@ import { UIDS } from '../../../constants';
 import { getService } from '../../../utils';
 import { createKeyBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody } from '../validation';
 import { consumerOf } from '../../../http/consumer';
+import type { PublicKey } from '../services/keys';
+import type { NewApiKey } from '../validation/responses';
+
+/** A key just made (issued or rerolled), as the contract answers it: the key itself once, never `revoked_at`. */
+function newKeyBody(issued: PublicKey & { key: string }): NewApiKey {
+  return {
+    id: issued.id,
+    name: issued.name,
+    key: issued.key,
+    key_prefix: issued.key_prefix,
+    client_id: issued.client_id,
+    plan_id: issued.plan_id,
+    user_id: issued.user_id,
+    scopes: issued.scopes,
+    status: issued.status,
+    expires_at: issued.expires_at,
+    created_at: issued.created_at,
+  };
+}
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
@@ -32,21 +51,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         planId: body.plan_id,
       });
       ctx.status = 201;
-      ctx.body = {
-        data: {
-          id: issued.id,
-          name: issued.name,
-          key: issued.key,
-          key_prefix: issued.key_prefix,
-          client_id: issued.client_id,
-          plan_id: issued.plan_id,
-          user_id: issued.user_id,
-          scopes: issued.scopes,
-          status: issued.status,
-          expires_at: issued.expires_at,
-          created_at: issued.created_at,
-        },
-      };
+      ctx.body = { data: newKeyBody(issued) };
     });
   },
 
@@ -69,23 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       const body = rerollBody.parse(ctx.request.body ?? {});
       const rerolled = await getService(strapi, 'keys').reroll(parsed.data, caller, body.grace_seconds);
       ctx.status = 201;
-      ctx.body = {
-        data: {
-          id: rerolled.id,
-          name: rerolled.name,
-          key: rerolled.key,
-          key_prefix: rerolled.key_prefix,
-          client_id: rerolled.client_id,
-          plan_id: rerolled.plan_id,
-          user_id: rerolled.user_id,
-          scopes: rerolled.scopes,
-          status: rerolled.status,
-          expires_at: rerolled.expires_at,
-          created_at: rerolled.created_at,
-          replaces: rerolled.replaces,
-          old_expires_at: rerolled.old_expires_at,
-        },
-      };
+      ctx.body = { data: { ...newKeyBody(rerolled), replaces: rerolled.replaces, old_expires_at: rerolled.old_expires_at } };
     });
   },
 

@@ -36,9 +36,17 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async list(): Promise<PublicPlan[]> {
-    const groups = getConfig(strapi).access.endpointGroups;
-    const rows = (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
-    return rows.map((row) => ({ ...toPublic(row), endpoints: resolveEndpoints(row.endpoints, groups) }));
+    return (await this.rows()).map(this.resolved);
+  },
+
+  /** Every plan as stored, cheapest first. */
+  async rows(): Promise<PlanRow[]> {
+    return (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
+  },
+
+  /** A stored plan as the API shows it: `@public` and `@private` resolved to their patterns. */
+  resolved(row: PlanRow): PublicPlan {
+    return { ...toPublic(row), endpoints: resolveEndpoints(row.endpoints, getConfig(strapi).access.endpointGroups) };
   },
 
   /**

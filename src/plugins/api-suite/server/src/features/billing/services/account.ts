@@ -89,15 +89,11 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Sellable plans and the default plan, cheapest first. */
     async plans(): Promise<BillingPlan[]> {
       const shop = getConfig(strapi).commerce.currency;
-      const stored = await getService(strapi, 'plans').list();
-      const rows = new Map(((await strapi.db.connection(plansTable()).select('id', 'is_default', 'currency', 'overage_unit_amount', 'price_monthly')) as PlanRow[]).map((row) => [row.id, row]));
-      return stored
-        .filter((plan) => {
-          const row = rows.get(plan.id);
-          return row !== undefined && (toBool(row.is_default) || isSellable(row));
-        })
-        .map((plan) => {
-          const row = rows.get(plan.id) as PlanRow;
+      const plans = getService(strapi, 'plans');
+      return (await plans.rows())
+        .filter((row) => toBool(row.is_default) || isSellable(row))
+        .map((row) => {
+          const plan = plans.resolved(row);
           return {
             id: plan.id,
             name: plan.name,

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
-import { documentId } from '../../../random';
+import { recordStripeEvent } from '../../commerce/services/stripe-events';
 import { getService } from '../../../utils';
 import type { BillingAnnouncement } from './subscriptions';
 
@@ -38,17 +38,13 @@ function subscriptionIdOf(event: Stripe.Event): string | null {
 const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const chains = new Map<string, Promise<unknown>>();
 
-  const events = () => strapi.db.connection(tableOf(strapi, UIDS.stripeEvent));
+  const table = () => tableOf(strapi, UIDS.stripeEvent);
 
-  const seen = async (event: Stripe.Event): Promise<boolean> => (await events().where({ event_id: event.id }).first('id')) !== undefined;
+  const seen = async (event: Stripe.Event): Promise<boolean> => (await strapi.db.connection(table()).where({ event_id: event.id }).first('id')) !== undefined;
 
   /** Recorded after the event is applied: a crash before that leaves it unrecorded, and Stripe's retry applies it (applying is idempotent). */
   const record = async (event: Stripe.Event): Promise<void> => {
-    const now = new Date();
-    await events()
-      .insert({ document_id: documentId(), event_id: event.id, event_type: event.type, order_uuid: null, created_at: now, updated_at: now, published_at: now })
-      .onConflict('event_id')
-      .ignore();
+    await recordStripeEvent(strapi.db.connection, table(), event);
   };
 
   const applyOne = async (event: Stripe.Event, subscriptionId: string): Promise<BillingEventOutcome> => {

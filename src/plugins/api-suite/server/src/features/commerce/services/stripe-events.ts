@@ -33,23 +33,7 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const orders = () => getService(strapi, 'orders');
 
   /** Record the event id; false when it was recorded before (the event was applied already). */
-  const claim = async (trx: Knex, event: Stripe.Event, orderUuid: string | null): Promise<boolean> => {
-    const now = new Date();
-    const inserted = (await trx(eventsTable())
-      .insert({
-        document_id: documentId(),
-        event_id: event.id,
-        event_type: event.type,
-        order_uuid: orderUuid,
-        created_at: now,
-        updated_at: now,
-        published_at: now,
-      })
-      .onConflict('event_id')
-      .ignore()
-      .returning('id')) as unknown[];
-    return inserted.length === 1;
-  };
+  const claim = (trx: Knex, event: Stripe.Event, orderUuid: string | null): Promise<boolean> => recordStripeEvent(trx, eventsTable(), event, orderUuid);
 
   return {
     async apply(event: Stripe.Event): Promise<EventOutcome> {
@@ -96,6 +80,21 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/**
+ * Record a Stripe event's id in the table of applied events (unique on `event_id`); false when
+ * it was there already. Orders claim the id in the transaction that applies the event; billing
+ * records it once the event is applied.
+ */
+export async function recordStripeEvent(knex: Knex, table: string, event: Stripe.Event, orderUuid: string | null = null): Promise<boolean> {
+  const now = new Date();
+  const inserted = (await knex(table)
+    .insert({ document_id: documentId(), event_id: event.id, event_type: event.type, order_uuid: orderUuid, created_at: now, updated_at: now, published_at: now })
+    .onConflict('event_id')
+    .ignore()
+    .returning('id')) as unknown[];
+  return inserted.length === 1;
+}
 
 export type StripeEventsService = ReturnType<typeof stripeEventsService>;
 export default stripeEventsService;
