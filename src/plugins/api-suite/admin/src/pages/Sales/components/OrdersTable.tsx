@@ -1,4 +1,4 @@
-import { Box, Flex, Link, Loader, SingleSelect, SingleSelectOption, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Flex, Link, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useApiSuiteClient, type OrderStatus } from '../../../api';
@@ -6,12 +6,12 @@ import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
+import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { DataTable } from '../../../components/DataTable';
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
-const ALL = 'all';
 const ORDER_UID = 'plugin::api-suite.order';
 
 /**
@@ -23,35 +23,23 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
   const format = useFormat();
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string>(ALL);
+  const [status, setStatus] = useState<string>(ALL_STATUSES);
   const filter = STATUSES.find((candidate) => candidate === status);
   const orders = useLoad(useCallback(() => client.sales.orders(page, filter), [client, page, filter]), { refreshMs });
   useReloadWhen(generation, orders.reload);
 
   return (
     <Box>
-      <Flex justifyContent="space-between" alignItems="flex-end" paddingBottom={4} gap={4} wrap="wrap">
-        <Typography variant="delta" tag="h2">
-          {t('sales.latest')}
-        </Typography>
-        <Box style={{ minWidth: '20rem' }}>
-          <SingleSelect
-            aria-label={t('sales.filter')}
-            value={status}
-            onChange={(value) => {
-              setStatus(String(value));
-              setPage(1);
-            }}
-          >
-            <SingleSelectOption value={ALL}>{t('sales.filter.all')}</SingleSelectOption>
-            {STATUSES.map((candidate) => (
-              <SingleSelectOption key={candidate} value={candidate}>
-                {t(`status.${candidate}`)}
-              </SingleSelectOption>
-            ))}
-          </SingleSelect>
-        </Box>
-      </Flex>
+      <StatusFilterHeading
+        title={t('sales.latest')}
+        label={t('sales.filter')}
+        statuses={STATUSES}
+        value={status}
+        onChange={(value) => {
+          setStatus(value);
+          setPage(1);
+        }}
+      />
       {orders.status === 'error' && <ProblemAlert problem={orders.problem} onRetry={() => void orders.reload()} />}
       {!orders.data && orders.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
       {orders.data && orders.data.meta.total === 0 && <EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />}

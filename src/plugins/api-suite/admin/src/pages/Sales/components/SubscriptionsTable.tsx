@@ -1,4 +1,4 @@
-import { Alert, Box, Flex, Loader, SingleSelect, SingleSelectOption, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Alert, Box, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useState } from 'react';
 import { useApiSuiteClient, type BillingSubscriptionStatus } from '../../../api';
 import { DataTable } from '../../../components/DataTable';
@@ -6,11 +6,11 @@ import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
+import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 
 const STATUSES: BillingSubscriptionStatus[] = ['active', 'past_due', 'unpaid', 'canceled'];
-const ALL = 'all';
 
 /**
  * Consumers' API subscriptions (plans bought through Stripe Billing), most recently changed
@@ -22,7 +22,7 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
   const format = useFormat();
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string>(ALL);
+  const [status, setStatus] = useState<string>(ALL_STATUSES);
   const filter = STATUSES.find((candidate) => candidate === status);
   const subscriptions = useLoad(useCallback(() => client.billing.subscriptions(page, filter), [client, page, filter]), { refreshMs });
   useReloadWhen(generation, subscriptions.reload);
@@ -30,28 +30,16 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
 
   return (
     <Box>
-      <Flex justifyContent="space-between" alignItems="flex-end" paddingBottom={4} gap={4} wrap="wrap">
-        <Typography variant="delta" tag="h2">
-          {t('sales.subscriptions')}
-        </Typography>
-        <Box style={{ minWidth: '20rem' }}>
-          <SingleSelect
-            aria-label={t('sales.subscriptions.filter')}
-            value={status}
-            onChange={(value) => {
-              setStatus(String(value));
-              setPage(1);
-            }}
-          >
-            <SingleSelectOption value={ALL}>{t('sales.filter.all')}</SingleSelectOption>
-            {STATUSES.map((candidate) => (
-              <SingleSelectOption key={candidate} value={candidate}>
-                {t(`status.${candidate}`)}
-              </SingleSelectOption>
-            ))}
-          </SingleSelect>
-        </Box>
-      </Flex>
+      <StatusFilterHeading
+        title={t('sales.subscriptions')}
+        label={t('sales.subscriptions.filter')}
+        statuses={STATUSES}
+        value={status}
+        onChange={(value) => {
+          setStatus(value);
+          setPage(1);
+        }}
+      />
       {billing && !billing.configured && (
         <Box paddingBottom={4}>
           <Alert variant="default" closeLabel={t('action.close')} title="">

@@ -1,0 +1,42 @@
+import { Box, Flex, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { useT } from '../utils/useT';
+
+/** Shown for "no filter": every status. */
+export const ALL_STATUSES = 'all';
+
+/**
+ * A list's heading with a status filter beside it: "All statuses" or one of `statuses`, each
+ * named by its `status.<name>` translation. `label` is the select's accessible name.
+ */
+export function StatusFilterHeading({
+  title,
+  label,
+  statuses,
+  value,
+  onChange,
+}: {
+  title: string;
+  label: string;
+  statuses: readonly string[];
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const t = useT();
+  return (
+    <Flex justifyContent="space-between" alignItems="flex-end" paddingBottom={4} gap={4} wrap="wrap">
+      <Typography variant="delta" tag="h2">
+        {title}
+      </Typography>
+      <Box style={{ minWidth: '20rem' }}>
+        <SingleSelect aria-label={label} value={value} onChange={(selected) => onChange(String(selected))}>
+          <SingleSelectOption value={ALL_STATUSES}>{t('sales.filter.all')}</SingleSelectOption>
+          {statuses.map((candidate) => (
+            <SingleSelectOption key={candidate} value={candidate}>
+              {t(`status.${candidate}`)}
+            </SingleSelectOption>
+          ))}
+        </SingleSelect>
+      </Box>
+    </Flex>
+  );
+}
