@@ -35,10 +35,17 @@ const feature: FeatureModule = {
     const catalogService = getService(strapi, 'billing-catalog');
     // In the background: Stripe being slow or down never holds the boot.
     void catalogService.sync();
+    // After the plan's transaction commits: provisioning reads the plans on its own connection,
+    // which would not see a plan still being created (inside no transaction, at once).
+    const syncAfterCommit = async (): Promise<void> => {
+      await strapi.db.transaction(async ({ onCommit }) => {
+        onCommit(() => void catalogService.sync());
+      });
+    };
     strapi.db.lifecycles.subscribe({
       models: [UIDS.plan],
-      afterCreate: () => void catalogService.sync(),
-      afterUpdate: () => void catalogService.sync(),
+      afterCreate: syncAfterCommit,
+      afterUpdate: syncAfterCommit,
     });
     getService(strapi, 'billing-metering').start();
     sweeper = setInterval(() => void getService(strapi, 'billing-subscriptions').sweep().catch((error: Error) => strapi.log.warn(`[api-suite] billing: grace sweep failed: ${error.message}`)), SWEEP_INTERVAL_MS);
