@@ -8,7 +8,7 @@ import { posts, subscribe, waitForPosts, type CreatedSubscription } from '../hel
 /**
  * The Webhooks page in a real browser: an editor sees every consumer's subscriptions, sends a
  * test to a local receiver and sees the delivery with its attempt, retries it, re-enables a
- * disabled subscription, and switches an event type off.
+ * disabled subscription, recovers a failed delivery, and switches an event type off.
  */
 let app: TestApp;
 let browser: TestBrowser;
@@ -82,6 +82,26 @@ it('re-enables a disabled subscription', async () => {
   const row = await app.strapi.db.connection('api_suite_webhook_subscriptions').where({ uuid: subscription.id }).first();
   expect(Number(row.failure_count)).toBe(0);
   await screenshot(page, 'webhooks-subscription');
+}, 90_000);
+
+it('recovers a failed delivery over a time range once the endpoint is back', async () => {
+  const { page } = browser;
+  receiver.setReply(() => ({ status: 503, body: 'down for maintenance' }));
+  const before = posts(receiver).length;
+  await page.getByRole('button', { name: 'Send a test' }).click();
+  await page.getByText(/Test not delivered \(503/).waitFor();
+  const [failed] = (await waitForPosts(receiver, before + 1)).slice(before);
+
+  receiver.setReply((request) => ({ status: 200, body: `ok ${request.headers['x-webhook-event'] ?? ''}` }));
+  await page.getByRole('button', { name: 'Recover failed' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('heading', { name: 'Recover failed deliveries' }).waitFor();
+  await screenshot(page, 'webhooks-recover');
+  await dialog.getByRole('button', { name: 'Send again' }).click();
+  await page.getByText('1 delivery queued again').waitFor();
+  const [again] = (await waitForPosts(receiver, before + 2)).slice(before + 1);
+  expect(again.headers['webhook-id']).toBe(failed.headers['webhook-id']);
+  await page.getByTestId('delivery-row').first().getByText('Succeeded').waitFor();
 }, 90_000);
 
 it('switches an event type off and describes it', async () => {

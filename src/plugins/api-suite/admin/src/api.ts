@@ -208,6 +208,7 @@ export function useApiSuiteClient() {
           (await get<Page<Delivery>>(`${base}/webhooks/subscriptions/${id}/deliveries${query({ page, limit: 20, status })}`)).data,
         delivery: (id: string) => data<DeliveryDetail>(get(`${base}/webhooks/deliveries/${id}`)),
         retry: (id: string) => data<{ delivery_id: string; status: 'queued' }>(post(`${base}/webhooks/deliveries/${id}/retry`)),
+        recover: (id: string, range: { since: string; until?: string }) => data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
         eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
         updateEventType: (name: string, patch: EventTypePatch) => data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
       },

@@ -1,7 +1,7 @@
 import { Box, Button, Flex, Grid, Loader, Typography } from '@strapi/design-system';
-import { ArrowClockwise, PaperPlane } from '@strapi/icons';
+import { ArrowClockwise, ClockCounterClockwise, PaperPlane } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
 import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
@@ -11,9 +11,10 @@ import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
 import { useLoad } from '../../hooks/useLoad';
 import { useFormat, useT } from '../../utils/useT';
 import { DeliveriesTable } from './components/DeliveriesTable';
+import { RecoverModal } from './components/RecoverModal';
 import { subscriptionStatus } from './components/SubscriptionsTab';
 
-/** One subscription: its settings, test and re-enable, and its deliveries with their attempts. */
+/** One subscription: its settings, test, re-enable and recover, and its deliveries with their attempts. */
 export function SubscriptionPage() {
   const { id = '' } = useParams<{ id: string }>();
   const t = useT();
@@ -23,7 +24,9 @@ export function SubscriptionPage() {
   const { canManage } = useFeaturePermissions('webhooks');
   const subscription = useLoad(useCallback(() => client.webhooks.subscription(id), [client, id]));
   const { run, busy } = useAction();
-  const deliveriesKey = subscription.data ? `${subscription.data.last_delivery_at}-${subscription.data.failure_count}` : '';
+  const [recovering, setRecovering] = useState(false);
+  const [recoveries, setRecoveries] = useState(0);
+  const deliveriesKey = subscription.data ? `${subscription.data.last_delivery_at}-${subscription.data.failure_count}-${recoveries}` : '';
 
   const sendTest = async () => {
     const outcome = await run('test', () => client.webhooks.sendTest(id));
@@ -41,6 +44,12 @@ export function SubscriptionPage() {
     if (updated) await subscription.reload();
   };
 
+  const recovered = (count: number) => {
+    setRecovering(false);
+    setRecoveries((value) => value + 1);
+    toggleNotification({ type: count > 0 ? 'success' : 'info', message: t('webhooks.recover.queued', { count }) });
+  };
+
   if (!subscription.data) return <DetailPending title={t('webhooks.subscription')} problem={subscription.problem} />;
   const data = subscription.data;
   const status = subscriptionStatus(data);
@@ -55,6 +64,11 @@ export function SubscriptionPage() {
             {!data.is_active && (
               <Button variant="secondary" startIcon={<ArrowClockwise />} loading={busy === 'active'} onClick={() => void setActive(true)}>
                 {t('webhooks.reenable')}
+              </Button>
+            )}
+            {data.is_active && (
+              <Button variant="secondary" startIcon={<ClockCounterClockwise />} onClick={() => setRecovering(true)}>
+                {t('webhooks.recover')}
               </Button>
             )}
             <Button startIcon={<PaperPlane />} loading={busy === 'test'} onClick={() => void sendTest()}>
@@ -108,6 +122,7 @@ export function SubscriptionPage() {
           <DeliveriesTable subscriptionId={id} refreshKey={deliveriesKey} subscriptionActive={data.is_active} onChanged={() => void subscription.reload()} />
         </Box>
       </Flex>
+      {recovering && <RecoverModal subscriptionId={id} onClose={() => setRecovering(false)} onRecovered={recovered} />}
     </DetailPage>
   );
 }

@@ -7,11 +7,11 @@ import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../services/test-event';
-import { adminSubscriptionUpdateBody, deliveriesQuery, eventTypeNameParam, eventTypeUpdateBody, listQuery, uuidParam } from '../validation';
+import { adminSubscriptionUpdateBody, deliveriesQuery, eventTypeNameParam, eventTypeUpdateBody, listQuery, recoverBody, uuidParam } from '../validation';
 
 /**
  * `/api-suite/webhooks/*` for the admin panel: every consumer's subscriptions, their deliveries
- * and attempts, retry, test, re-enable, and the event types. The admin permissions on each route
+ * and attempts, retry, recover, test, re-enable, and the event types. The admin permissions on each route
  * decide who may call; the work is the webhook services'.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
@@ -85,6 +85,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondStrapiError(ctx, async () => {
         const { delivery, subscription } = await deliveryOf(ctx);
         ctx.body = { data: { ...deliveries().present(delivery, subscription.uuid), attempts: await deliveries().attemptsOf(delivery.uuid) } };
+      });
+    },
+
+    async recover(ctx: Context) {
+      await respondStrapiError(ctx, async () => {
+        const subscription = await subscriptionOf(ctx);
+        const body = recoverBody.parse(ctx.request.body ?? {});
+        ctx.status = 202;
+        ctx.body = { data: { deliveries: await deliveries().recoverFailed(subscription, body.since, body.until ?? new Date()) } };
       });
     },
 

@@ -6,9 +6,9 @@ import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { deliveriesQuery, uuidParam } from '../validation';
+import { deliveriesQuery, recoverBody, uuidParam } from '../validation';
 
-/** Delivery records: per subscription, one with its attempts, and manual retry. */
+/** Delivery records: per subscription, one with its attempts, manual retry, and recovering a time range. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const subscriptions = () => getService(strapi, 'webhook-subscriptions');
   const deliveries = () => getService(strapi, 'webhook-deliveries');
@@ -63,5 +63,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         ctx.body = { delivery_id: delivery.uuid, status: 'queued' };
       });
     },
+
+    async recover(ctx: Context) {
+      await respondFlatError(ctx, async () => {
+        const subscription = await ownedSubscription(ctx);
+        const body = recoverBody.parse(ctx.request.body ?? {});
+        ctx.status = 202;
+        ctx.body = { deliveries: await deliveries().recoverFailed(subscription, body.since, body.until ?? new Date()) };
+      });
+    },
   };
 };
+

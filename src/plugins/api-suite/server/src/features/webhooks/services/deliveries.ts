@@ -8,6 +8,7 @@ import { getService } from '../../../utils';
 import { createFailurePolicy } from './delivery/failure-policy';
 import { buildBody, DELIVER_JOB, DELIVERY_QUEUE, jobIdOf, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './delivery/jobs';
 import { createReadModel } from './delivery/read-model';
+import { createRecoverFailed } from './delivery/recover-failed';
 import { createRecorder } from './delivery/recorder';
 import type { DeliveryJobData, DeliveryRow, DeliverySend } from './delivery/types';
 import { createWorker } from './delivery/worker';
@@ -37,7 +38,8 @@ export const DELIVERY_COLUMNS: Column[] = [
  * - the recorder (`recorder.ts`): attempts and delivery states written in batches;
  * - the failure policy (`failure-policy.ts`): counting failures, disabling at the 100th, e-mail;
  * - the read model (`read-model.ts`): lists and the API's presentation;
- * - jobs (`jobs.ts`): what a job carries, its id and options, the request body.
+ * - jobs (`jobs.ts`): what a job carries, its id and options, the request body;
+ * - recover (`recover-failed.ts`): failed and cancelled deliveries of a time range queued again.
  * This file adds what publishing and the API ask of the engine directly: fresh jobs, the inline
  * test delivery and the manual retry.
  */
@@ -67,6 +69,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
     get: readModel.get,
     attemptsOf: readModel.attemptsOf,
     present: readModel.present,
+    recoverFailed: createRecoverFailed(strapi, recorder),
 
     /**
      * Jobs for freshly inserted deliveries, `SENDS_PER_JOB` sends each, in one bulk enqueue. Their

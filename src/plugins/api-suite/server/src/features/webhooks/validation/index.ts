@@ -57,6 +57,23 @@ export const deliveriesQuery = z.object({
 
 export const uuidParam = z.uuid();
 
+/** How far back a recovery may reach (14 days): older failures are history, not work. */
+export const RECOVER_MAX_AGE_DAYS = 14;
+const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-01T12:00:00Z' }).transform((value) => new Date(value));
+
+/** Recover: `{ since, until? }`; `since` within the last 14 days, `until` (default now) after it. */
+export const recoverBody = z
+  .object({ since: instant, until: instant.optional() })
+  .strict()
+  .superRefine((body, ctx) => {
+    // Runs even when a field was refused; those issues are already reported.
+    if (!(body.since instanceof Date) || (body.until !== undefined && !(body.until instanceof Date))) return;
+    const oldest = Date.now() - RECOVER_MAX_AGE_DAYS * 86_400_000;
+    if (body.since.getTime() < oldest) ctx.addIssue({ code: 'custom', path: ['since'], message: `must be within the last ${RECOVER_MAX_AGE_DAYS} days` });
+    if (body.until && body.until.getTime() < body.since.getTime()) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
+  });
+export type RecoverBody = z.infer<typeof recoverBody>;
+
 const payload = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
   'must be a JSON object'

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorBody, pageOf, rateLimitHeaders } from '../../../contract/common';
 import { schemaRef, shared, type ApiDescription, type JsonObject, type ResponseSpec, type SharedResponse } from '../../../contract/openapi';
-import { createSubscriptionBody, deliveriesQuery, listQuery, publishBody, updateSubscriptionBody, uuidParam } from './index';
+import { createSubscriptionBody, deliveriesQuery, listQuery, publishBody, recoverBody, updateSubscriptionBody, uuidParam } from './index';
 import * as answers from './responses';
 
 /**
@@ -165,6 +165,24 @@ export const webhooksApi: ApiDescription = {
         '200': ok('A page of deliveries.', deliveryList),
         '400': shared('WebhooksBadRequest'),
         '404': shared('WebhooksNotFound'),
+      }),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/subscriptions/{id}/recover',
+      operationId: 'recoverDeliveries',
+      summary: 'Send a time range\'s failed deliveries again',
+      description:
+        'Every `failed` or `cancelled` delivery of the subscription created between `since` and `until` (default now) is queued again with its own `webhook-id`, so a receiver that was down can catch up. `since` may reach back 14 days. A disabled subscription is 409 `subscription_disabled`.',
+      tags,
+      security: 'write',
+      params: subscriptionId,
+      body: { required: true, json: recoverBody },
+      responses: guarded({
+        '202': ok('Queued again.', answers.recovered),
+        '400': shared('WebhooksBadRequest'),
+        '404': shared('WebhooksNotFound'),
+        '409': { description: 'The subscription is disabled (`subscription_disabled`).', headers: rateLimitHeaders, json: flatErrorSchema },
       }),
     },
     {

@@ -64,5 +64,8 @@ export const testOutcome = z.object({
 });
 export type TestOutcome = z.infer<typeof testOutcome>;
 
+export const recovered = z.object({ deliveries: z.int().min(0).meta({ description: 'How many failed or cancelled deliveries were queued again.' }) });
+export type Recovered = z.infer<typeof recovered>;
+
 export const eventType = z.object({ name: z.string(), description: z.string(), example_payload: z.unknown() });
 export type EventType = z.infer<typeof eventType>;
