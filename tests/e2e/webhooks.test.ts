@@ -79,6 +79,7 @@ it('re-enables a disabled subscription', async () => {
   await page.getByRole('button', { name: 'Re-enable' }).click();
   await page.getByText('Active', { exact: true }).first().waitFor();
   await page.getByRole('button', { name: 'Re-enable' }).waitFor({ state: 'detached' });
+  await page.getByText('None: as fast as the endpoint answers').waitFor();
   const row = await app.strapi.db.connection('api_suite_webhook_subscriptions').where({ uuid: subscription.id }).first();
   expect(Number(row.failure_count)).toBe(0);
   await screenshot(page, 'webhooks-subscription');

@@ -1228,6 +1228,14 @@ export interface PluginApiSuiteWebhookSubscription
     > &
       Schema.Attribute.Private;
     publishedAt: Schema.Attribute.DateTime;
+    rate_limit: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          max: 1000;
+          min: 1;
+        },
+        number
+      >;
     secret: Schema.Attribute.Text & Schema.Attribute.Private;
     secret_old: Schema.Attribute.Text & Schema.Attribute.Private;
     secret_rotated_at: Schema.Attribute.DateTime;

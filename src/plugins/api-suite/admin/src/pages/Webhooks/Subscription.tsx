@@ -102,6 +102,9 @@ export function SubscriptionPage() {
             <DetailItem label={t('webhooks.timeout')}>
               <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
             </DetailItem>
+            <DetailItem label={t('webhooks.rateLimit')}>
+              <Typography>{data.rate_limit === null ? t('webhooks.rateLimit.none') : t('webhooks.rateLimit.value', { value: data.rate_limit })}</Typography>
+            </DetailItem>
             <DetailItem label={t('webhooks.created')}>
               <Typography>{format.dateTime(data.created_at)}</Typography>
             </DetailItem>

@@ -29,6 +29,8 @@ export default {
         is_active: { type: 'boolean', default: true },
         headers: { type: 'json' },
         timeout_seconds: { type: 'integer', default: 10, min: 1, max: 30 },
+        // Deliveries per second at most; empty = as fast as the endpoint answers.
+        rate_limit: { type: 'integer', min: 1, max: 1000 },
         last_delivery_at: { type: 'datetime' },
         failure_count: { type: 'integer', default: 0, min: 0 },
         disabled_at: { type: 'datetime' },

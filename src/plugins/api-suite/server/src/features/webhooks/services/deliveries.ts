@@ -7,6 +7,7 @@ import type { JobDefinition } from '../../../jobs';
 import { getService } from '../../../utils';
 import { createFailurePolicy } from './delivery/failure-policy';
 import { buildBody, DELIVER_JOB, DELIVERY_QUEUE, jobIdOf, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './delivery/jobs';
+import { createPacer } from './delivery/pacer';
 import { createReadModel } from './delivery/read-model';
 import { createRecoverFailed } from './delivery/recover-failed';
 import { createRecorder } from './delivery/recorder';
@@ -39,7 +40,8 @@ export const DELIVERY_COLUMNS: Column[] = [
  * - the failure policy (`failure-policy.ts`): counting failures, disabling at the 100th, e-mail;
  * - the read model (`read-model.ts`): lists and the API's presentation;
  * - jobs (`jobs.ts`): what a job carries, its id and options, the request body;
- * - recover (`recover-failed.ts`): failed and cancelled deliveries of a time range queued again.
+ * - recover (`recover-failed.ts`): failed and cancelled deliveries of a time range queued again;
+ * - the pacer (`pacer.ts`, `throttle.ts`): throttled subscriptions' deliveries put on their slots.
  * This file adds what publishing and the API ask of the engine directly: fresh jobs, the inline
  * test delivery and the manual retry.
  */
@@ -50,7 +52,8 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const recorder = createRecorder(strapi);
   const policy = createFailurePolicy(strapi, recorder);
-  const worker = createWorker(strapi, recorder, policy);
+  const pacer = createPacer(strapi);
+  const worker = createWorker(strapi, recorder, policy, pacer);
   const readModel = createReadModel(strapi, recorder);
 
   return {
@@ -70,6 +73,8 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
     attemptsOf: readModel.attemptsOf,
     present: readModel.present,
     recoverFailed: createRecoverFailed(strapi, recorder),
+    /** A subscription's `rate_limit` changed: its booked delivery slots are dropped. */
+    forgetThrottle: pacer.forget,
 
     /**
      * Jobs for freshly inserted deliveries, `SENDS_PER_JOB` sends each, in one bulk enqueue. Their

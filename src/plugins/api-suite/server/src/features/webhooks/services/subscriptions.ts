@@ -20,6 +20,7 @@ export interface SubscriptionRow {
   is_active: unknown;
   headers: unknown;
   timeout_seconds: number | null;
+  rate_limit: number | null;
   last_delivery_at: unknown;
   failure_count: number | null;
   disabled_at: unknown;
@@ -38,6 +39,8 @@ export interface DeliveryTarget {
   endpointUrl: string;
   headers: Record<string, string>;
   timeoutMs: number;
+  /** Deliveries per second at most, or null. */
+  rateLimit: number | null;
   isActive: boolean;
   secrets: SigningSecrets;
 }
@@ -48,6 +51,7 @@ export interface SubscriptionInput {
   description?: string;
   headers?: Record<string, string>;
   timeout_seconds?: number;
+  rate_limit?: number | null;
 }
 
 export interface SubscriptionPatch extends Partial<SubscriptionInput> {
@@ -146,6 +150,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           is_active: true,
           headers: JSON.stringify(input.headers ?? {}),
           timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+          rate_limit: input.rate_limit ?? null,
           failure_count: 0,
           secret: secretBox().seal(secret),
           created_at: now,
@@ -188,6 +193,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (patch.description !== undefined) changes.description = patch.description;
       if (patch.headers !== undefined) changes.headers = JSON.stringify(patch.headers);
       if (patch.timeout_seconds !== undefined) changes.timeout_seconds = patch.timeout_seconds;
+      if (patch.rate_limit !== undefined) changes.rate_limit = patch.rate_limit;
       const events = patch.events === undefined ? undefined : dedupe(patch.events);
       if (events) changes.events = JSON.stringify(events);
       if (patch.is_active === true && !toBool(row.is_active)) {
@@ -201,6 +207,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (events) await this.writeTopics(trx, row.id, events);
       });
       await this.forget(row.id);
+      if (patch.rate_limit !== undefined && patch.rate_limit !== row.rate_limit) await getService(strapi, 'webhook-deliveries').forgetThrottle(row.id);
       const updated = await this.getById(row.id);
       if (!updated) throw new Error('the subscription disappeared while it was updated');
       return updated;
@@ -243,6 +250,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         is_active: toBool(row.is_active),
         headers: fromJson<Record<string, string>>(row.headers, {}),
         timeout_seconds: row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+        rate_limit: row.rate_limit ?? null,
         created_at: toIsoRequired(row.created_at, 'created_at'),
         updated_at: toIsoRequired(row.updated_at, 'updated_at'),
         last_delivery_at: toIso(row.last_delivery_at),
@@ -296,6 +304,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         endpointUrl: row.endpoint_url,
         headers,
         timeoutMs: (row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+        rateLimit: row.rate_limit ?? null,
         isActive: toBool(row.is_active),
         secrets,
       };

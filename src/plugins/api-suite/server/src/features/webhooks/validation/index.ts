@@ -20,6 +20,12 @@ const headers = extraHeaders.refine((value) => Object.keys(value).every((name) =
 });
 
 const description = z.string().max(1000, 'must be at most 1000 characters');
+const rateLimit = z
+  .number()
+  .int('must be a whole number of deliveries per second')
+  .min(1, 'must be between 1 and 1000, or null for no limit')
+  .max(1000, 'must be between 1 and 1000, or null for no limit')
+  .nullable();
 const timeoutSeconds = z.number().int('must be a whole number of seconds').min(1, 'must be between 1 and 30').max(30, 'must be between 1 and 30');
 
 export const createSubscriptionBody = z
@@ -29,6 +35,7 @@ export const createSubscriptionBody = z
     description: description.optional(),
     headers: headers.optional(),
     timeout_seconds: timeoutSeconds.optional(),
+    rate_limit: rateLimit.optional(),
   })
   .strict();
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
@@ -41,6 +48,7 @@ export const updateSubscriptionBody = requireAChange(
       description: description.optional(),
       headers: headers.optional(),
       timeout_seconds: timeoutSeconds.optional(),
+      rate_limit: rateLimit.optional(),
       is_active: z.boolean().optional(),
     })
     .strict()

@@ -16,6 +16,7 @@ export const subscription = z.object({
   is_active: z.boolean(),
   headers: z.record(z.string(), z.string()),
   timeout_seconds: z.int().min(1).max(30),
+  rate_limit: z.int().min(1).max(1000).nullable().meta({ description: 'Deliveries per second at most; null = unlimited. Deliveries beyond it wait their turn.' }),
   created_at: dateTime,
   updated_at: dateTime,
   last_delivery_at: dateTime.nullable(),

@@ -13,6 +13,11 @@ export interface DeliverySend {
   /** The exact request body, built once per event. */
   body: string;
   attempt: number;
+  /**
+   * Set on a send of a throttled subscription once it holds a slot: how long after its job starts
+   * it is made. A send that carries it is never booked again.
+   */
+  waitMs?: number;
 }
 
 /** What a delivery job carries: sends made together, each body stored once however many subscriptions share it. */

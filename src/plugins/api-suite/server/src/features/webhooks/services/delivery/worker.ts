@@ -10,6 +10,7 @@ import { signatureHeader } from '../signing';
 import type { DeliveryTarget } from '../subscriptions';
 import type { createFailurePolicy } from './failure-policy';
 import { createLimiter, DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
+import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliveryRow, type DeliverySend, type DeliveryStatus } from './types';
 
@@ -25,7 +26,7 @@ const RECOVERY_PAGE = 1000;
  * and settles it (succeeded; retrying, with the next job enqueued at once so a crash cannot lose
  * it; or failed). Outcomes go to the recorder; failures to the failure policy.
  */
-export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: ReturnType<typeof createFailurePolicy>) {
+export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: ReturnType<typeof createFailurePolicy>, pacer: ReturnType<typeof createPacer>) {
   const knex = () => strapi.db.connection;
   const deliveries = () => tableOf(strapi, UIDS.webhookDelivery);
   const jobs = () => getService(strapi, 'platform').jobs();
@@ -95,10 +96,12 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       const sends = await worker.due(unpackSends(job.data));
       if (sends.length === 0) return;
       const targets = await subscriptions().targets([...new Set(sends.map((send) => send.subscription))]);
-      const results = await Promise.allSettled(sends.map((send) => worker.deliver(targets.get(send.subscription) ?? null, send)));
+      // Throttled subscriptions' sends take their slots; those far off leave in deferred jobs.
+      const made = await pacer.pace(sends, targets);
+      const results = await Promise.allSettled(made.map((send) => worker.deliver(targets.get(send.subscription) ?? null, send)));
       const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
       if (failures.length > 0) {
-        throw new Error(`${failures.length} of ${sends.length} deliveries could not be recorded: ${(failures[0].reason as Error)?.message ?? failures[0].reason}`);
+        throw new Error(`${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0].reason as Error)?.message ?? failures[0].reason}`);
       }
       await recorder.recorded();
     },
@@ -137,6 +140,8 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
           recorder.state({ uuid: send.delivery, status: 'cancelled', attempts: send.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
           return;
         }
+        // A throttled send waits for its slot before it takes a request slot.
+        if (send.waitMs) await new Promise((resolve) => setTimeout(resolve, send.waitMs));
         const outcome = await limiter(() => worker.attempt(target, send));
         await worker.settle(target, send, outcome, { retry: send.type !== TEST_EVENT_TYPE });
       } finally {
@@ -207,7 +212,8 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         return 'failed';
       }
       const nextAt = new Date(now.getTime() + delay * 1000);
-      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1 }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
+      // The retry books a slot of its own when its job runs: it does not keep this attempt's wait.
+      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1, waitMs: undefined }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
       recorder.state({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
       return 'retrying';
     },
