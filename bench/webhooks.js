@@ -56,6 +56,14 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const THROUGHPUT_TYPE = 'order.created';
 const FANOUT_TYPE = 'order.paid';
+
+/**
+ * An order event's data, as its schema in the event catalog has it (publishes are checked
+ * against it). `created_at` carries the moment it was sent: the receiver measures latency from it.
+ */
+function benchOrder(n, sentAt) {
+  return { id: `bench-${n}`, status: 'pending', total: n, created_at: new Date(sentAt).toISOString() };
+}
 const STRAPI_EVENT = 'entry.create';
 
 (async () => {
@@ -187,7 +195,7 @@ const STRAPI_EVENT = 'entry.create';
       progress(`fan-out: one ${FANOUT_TYPE} event to ${fanout} subscriptions`);
       await reset(receiver);
       const started = performance.now();
-      const answer = await post({ type: FANOUT_TYPE, payload: { sent_at: Date.now() } });
+      const answer = await post({ type: FANOUT_TYPE, payload: benchOrder(0, Date.now()) });
       const acceptedMs = performance.now() - started;
       if (answer.deliveries !== fanout) throw new Error(`fan-out created ${answer.deliveries} deliveries, not ${fanout}`);
       const received = count(await settle(receiver, fanout, 300_000));
@@ -330,7 +338,7 @@ async function burst(publish, receiver, pids) {
         const from = next;
         next += size;
         const sentAt = Date.now();
-        await publish(Array.from({ length: Math.min(size, burstEvents - from) }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: { sent_at: sentAt, n: from + n } })));
+        await publish(Array.from({ length: Math.min(size, burstEvents - from) }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: benchOrder(from + n, sentAt) })));
       }
     })
   );
@@ -366,7 +374,7 @@ async function drive(publish, { rate, seconds, batch }) {
     const wait = due - performance.now();
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const sentAt = Date.now();
-    const events = Array.from({ length: batch }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: { sent_at: sentAt, n: index * batch + n } }));
+    const events = Array.from({ length: batch }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: benchOrder(index * batch + n, sentAt) }));
     const begun = performance.now();
     answers.push(
       publish(events).then((body) => {
@@ -394,7 +402,7 @@ async function undiciCeiling(receiver, secret) {
         const n = (next += 1);
         const id = `msg_ceiling_${n}`;
         const now = new Date();
-        const body = JSON.stringify({ type: THROUGHPUT_TYPE, timestamp: now.toISOString(), data: { sent_at: Date.now(), n } });
+        const body = JSON.stringify({ type: THROUGHPUT_TYPE, timestamp: now.toISOString(), data: benchOrder(n, Date.now()) });
         const response = await target.request({
           method: 'POST',
           path: '/s/main',

@@ -127,7 +127,14 @@ it('switches an event type off and describes it', async () => {
   await dialog.locator('textarea[name="example_payload"]').fill('{ "id": "o1", ');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.getByText(/Not valid JSON/).waitFor();
+  // The schema of the type's data is shown, and an example that does not fit it is refused field by field.
+  await dialog.getByText('Schema of the data').waitFor();
+  expect(await dialog.locator('textarea[name="schema"]').inputValue()).toContain('"additionalProperties": false');
   await dialog.locator('textarea[name="example_payload"]').fill('{ "id": "o1", "status": "paid" }');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText(/total: Invalid input: expected number/).waitFor();
+  await screenshot(page, 'webhooks-event-type-schema');
+  await dialog.locator('textarea[name="example_payload"]').fill('{ "id": "o1", "status": "paid", "total": 12, "created_at": "2026-11-22T10:00:00.000Z" }');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await row.getByText('Paid orders (off until the shop opens)').waitFor();

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventDataProblem } from './event-schemas';
 
 export interface ReceivedRequest {
   method: string;
@@ -26,13 +27,20 @@ export interface Receiver {
   /** Resolve once `count` requests have arrived, or reject after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   setReply(reply: (request: ReceivedRequest) => ReceiverReply): void;
+  /** Deliveries whose `data` did not fit their event's JSON Schema; `close` fails when there are any. */
+  schemaProblems: string[];
   close(): Promise<void>;
 }
 
-/** A local HTTP endpoint on 127.0.0.1 that records every request: a webhook receiver for tests. */
+/**
+ * A local HTTP endpoint on 127.0.0.1 that records every request: a webhook receiver for tests.
+ * Each webhook delivery's `data` is checked against its event's JSON Schema from the event
+ * catalog; closing the receiver fails the test file if any did not fit.
+ */
 export async function startReceiver(reply: (request: ReceivedRequest) => ReceiverReply = () => ({ status: 200 })): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const schemaProblems: string[] = [];
   let answer = reply;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -46,6 +54,11 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
         receivedAt: Date.now(),
       };
       requests.push(request);
+      const event = request.headers['x-webhook-event'];
+      if (request.method === 'POST' && typeof event === 'string') {
+        const problem = eventDataProblem(event, request.body);
+        if (problem) schemaProblems.push(problem);
+      }
       for (const waiter of waiters.filter((w) => requests.length >= w.count)) waiter.resolve();
       const { status = 200, body = '', headers = {}, delayMs = 0, hang = false } = answer(request);
       if (hang) return;
@@ -61,6 +74,7 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    schemaProblems,
     setReply(next) {
       answer = next;
     },
@@ -80,9 +94,10 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
         });
       });
     },
-    close() {
+    async close() {
       server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (schemaProblems.length > 0) throw new Error(`deliveries that do not fit their event's JSON Schema:\n${schemaProblems.join('\n')}`);
     },
   };
 }

@@ -63,3 +63,18 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** An order event's data as the event catalog's schema has it (administrators' publishes are checked against it). */
+export function orderData(id: string | number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: String(id), status: 'pending', total: 25, created_at: '2026-11-22T10:00:00.000Z', ...overrides };
+}
+
+/** An article event's data as the schema has it. */
+export function articleData(id: string | number): Record<string, unknown> {
+  return { id: String(id), title: 'Hello', slug: 'hello', status: 'draft', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z' };
+}
+
+/** A product event's data as the schema has it. */
+export function productData(id: string | number): Record<string, unknown> {
+  return { id: String(id), name: 'Blue mug', slug: 'blue-mug', price: 12.5, stock: 40, published: true, deleted: false };
+}

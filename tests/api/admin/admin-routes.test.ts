@@ -157,6 +157,7 @@ describe('webhooks', () => {
   });
 
   it('edits event types; one switched off can no longer be subscribed to', async () => {
+    const paidOrder = { id: 'o1', status: 'paid', total: 12, created_at: '2026-11-22T10:00:00.000Z', paid_at: '2026-11-22T10:01:00.000Z', payment_id: 'pi_1' };
     const all = await app.request().get('/api-suite/webhooks/event-types').set(as(owner));
     expect(all.body.data.find((type: { name: string }) => type.name === 'order.paid')).toMatchObject({ is_active: true, example_payload: expect.any(Object) });
 
@@ -169,9 +170,16 @@ describe('webhooks', () => {
       .request()
       .put('/api-suite/webhooks/event-types/order.paid')
       .set(as(owner))
-      .send({ is_active: false, description: 'Paid orders (off for now)', example_payload: { id: 'o1', status: 'paid' } });
+      .send({ is_active: false, description: 'Paid orders (off for now)', example_payload: paidOrder });
     expect(off.status).toBe(200);
-    expect(off.body.data).toEqual({ name: 'order.paid', description: 'Paid orders (off for now)', example_payload: { id: 'o1', status: 'paid' }, is_active: false });
+    expect(off.body.data).toEqual({ name: 'order.paid', description: 'Paid orders (off for now)', example_payload: paidOrder, schema: expect.objectContaining({ type: 'object' }), is_active: false });
+    // The example is what the catalog promises a payload looks like: one that does not fit the schema is refused, field by field.
+    const misfit = await app.request().put('/api-suite/webhooks/event-types/order.paid').set(as(owner)).send({ example_payload: { id: 'o1', status: 'paid' } });
+    expect(misfit.status).toBe(400);
+    expect(misfit.body.error.details.errors).toEqual([
+      { path: ['example_payload', 'total'], message: 'Invalid input: expected number, received undefined', name: 'ValidationError' },
+      { path: ['example_payload', 'created_at'], message: 'Invalid input: expected string, received undefined', name: 'ValidationError' },
+    ]);
     const refused = await app.request().post('/api/webhooks/subscriptions').set(as(alice.jwt)).send({ endpoint_url: receiver.url, events: ['order.paid'] });
     expect(refused.status).toBe(422);
     expect(refused.body.invalid_events).toEqual(['order.paid']);

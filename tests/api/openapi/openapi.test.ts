@@ -12,6 +12,7 @@ import { awayFromMinuteEdge, createPlan, issueKey, planId, type IssuedKey } from
 import { compileAllResponseSchemas, documentedOperations, expectResponseToMatchSpec, expectToMatchSchema, useOpenApiDocument, type SpecResponse } from '../../helpers/openapi';
 import { APP_DIR } from '../../helpers/paths';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { orderData } from '../../helpers/webhooks';
 import { startSite, type TestSite } from '../../helpers/site';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
@@ -469,8 +470,8 @@ describe('webhooks', () => {
     const refused = check(await post('/api/webhooks/events', { type: 'order.paid', payload: {} }), 'POST', '/api/webhooks/events');
     expect(refused.status).toBe(403);
     const asAdmin = (body: object) => app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send(body);
-    expect(check(await asAdmin({ type: 'order.paid', payload: { id: 'x' } }), 'POST', '/api/webhooks/events').status).toBe(202);
-    expect(check(await asAdmin({ events: [{ type: 'order.paid', payload: {} }] }), 'POST', '/api/webhooks/events').status).toBe(202);
+    expect(check(await asAdmin({ type: 'order.paid', payload: orderData('x', { status: 'paid' }) }), 'POST', '/api/webhooks/events').status).toBe(202);
+    expect(check(await asAdmin({ events: [{ type: 'order.paid', payload: orderData('y', { status: 'paid' }) }] }), 'POST', '/api/webhooks/events').status).toBe(202);
     expect(check(await asAdmin({ type: 'no.such', payload: {} }), 'POST', '/api/webhooks/events').status).toBe(422);
     expect(check(await asAdmin({ nope: true }), 'POST', '/api/webhooks/events').status).toBe(400);
     expect(check(await app.request().delete(`/api/webhooks/subscriptions/${id}`).set('X-API-Key', key), 'DELETE', '/api/webhooks/subscriptions/{id}').status).toBe(204);

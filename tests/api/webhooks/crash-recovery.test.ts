@@ -3,7 +3,7 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, posts, subscribe, verify } from '../../helpers/webhooks';
+import { eventually, orderData, posts, subscribe, verify } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**
@@ -45,7 +45,7 @@ it(`delivers every event of a burst at least once when the worker is killed mid-
     .request()
     .post('/api/webhooks/events')
     .set('Authorization', `Bearer ${admin.jwt}`)
-    .send({ events: Array.from({ length: BURST }, (_, i) => ({ type: 'order.created', payload: { n: i } })) });
+    .send({ events: Array.from({ length: BURST }, (_, i) => ({ type: 'order.created', payload: orderData(i) })) });
   expect(published.status).toBe(202);
   expect(published.body.deliveries).toBe(BURST);
 

@@ -2,7 +2,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
 import { startSmtp, type SmtpCapture } from '../../helpers/smtp';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { articleData, eventOf, eventually, orderData, posts, productData, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 import type { JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
 import { DELIVERY_QUEUE, packSends } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
@@ -133,7 +133,7 @@ describe('POST /api/webhooks/events', () => {
 
   it('publishes a batch and answers with every event id and the number of deliveries', async () => {
     await subscribe(app, alice, { endpoint_url: `${receiver.url}/batch`, events: ['order.updated'] });
-    const events = Array.from({ length: 50 }, (_, i) => ({ type: 'order.updated', payload: { id: `ord_${i}`, status: 'paid' } }));
+    const events = Array.from({ length: 50 }, (_, i) => ({ type: 'order.updated', payload: orderData(`ord_${i}`, { status: 'paid' }) }));
     const response = await publish({ events });
     expect(response.status).toBe(202);
     expect(response.body.event_ids).toHaveLength(50);
@@ -145,7 +145,7 @@ describe('POST /api/webhooks/events', () => {
   });
 
   it('is for administrators only', async () => {
-    const response = await publish({ type: 'order.created', payload: {} }, alice);
+    const response = await publish({ type: 'order.created', payload: orderData(1) }, alice);
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ error: 'Only administrators may publish events', code: 'forbidden' });
   });
@@ -168,9 +168,27 @@ describe('POST /api/webhooks/events', () => {
 
   it('answers 422 to unknown event types, listing them, and stores nothing', async () => {
     const before = await count(UIDS.webhookDelivery);
-    const response = await publish({ events: [{ type: 'order.created', payload: {} }, { type: 'order.teleported', payload: {} }] });
+    const response = await publish({ events: [{ type: 'order.created', payload: orderData(1) }, { type: 'order.teleported', payload: {} }] });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: expect.any(String), code: 'invalid_events', invalid_events: ['order.teleported'] });
+    expect(await count(UIDS.webhookDelivery)).toBe(before);
+  });
+
+  it('answers 422 to a payload that does not fit its event type\'s schema, naming each field, and stores nothing', async () => {
+    const before = await count(UIDS.webhookDelivery);
+    const single = await publish({ type: 'order.paid', payload: { id: 'x', status: 'lost', total: 3 } });
+    expect(single.status).toBe(422);
+    expect(single.body).toEqual({
+      error: 'payload.status: Invalid option: expected one of "pending"|"paid"|"shipped"|"delivered"|"cancelled"; payload.created_at: Invalid input: expected string, received undefined',
+      code: 'invalid_payload',
+      details: [
+        { field: 'payload.status', message: 'Invalid option: expected one of "pending"|"paid"|"shipped"|"delivered"|"cancelled"' },
+        { field: 'payload.created_at', message: 'Invalid input: expected string, received undefined' },
+      ],
+    });
+    const batch = await publish({ events: [{ type: 'order.created', payload: orderData(1) }, { type: 'product.created', payload: { ...productData(2), colour: 'blue' } }] });
+    expect(batch.status).toBe(422);
+    expect(batch.body.details).toEqual([{ field: 'events.1.payload', message: 'Unrecognized key: "colour"' }]);
     expect(await count(UIDS.webhookDelivery)).toBe(before);
   });
 });
@@ -180,7 +198,7 @@ describe('publishing for one consumer', () => {
     await subscribe(app, alice, { endpoint_url: `${receiver.url}/scoped/alice`, events: ['run.completed'] });
     await subscribe(app, bob, { endpoint_url: `${receiver.url}/scoped/bob`, events: ['run.completed'] });
     const webhooks = app.strapi.plugin('api-suite').service('webhooks');
-    const published = await webhooks.publish('run.completed', { run_id: 1 }, { consumerId: alice.consumer_id });
+    const published = await webhooks.publish('run.completed', { run_id: 1, scraper_id: 1, status: 'completed', started_at: null, finished_at: null, items_collected: 0, error: null }, { consumerId: alice.consumer_id });
     // Alice's one subscription; not bob's, nor bob's wildcard subscriptions from the first test.
     expect(published.deliveries).toBe(1);
     await waitForPosts(receiver, 1, onPath('/scoped/alice'));
@@ -195,7 +213,7 @@ describe('retries', () => {
     const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/flaky`, events: ['order.paid'] });
     await waitForPosts(receiver, 1, (request) => request.path === '/flaky');
     flakyUntil = Date.now() + 1_500;
-    const response = await publish({ events: Array.from({ length: 10 }, (_, i) => ({ type: 'order.paid', payload: { id: `paid_${i}` } })) });
+    const response = await publish({ events: Array.from({ length: 10 }, (_, i) => ({ type: 'order.paid', payload: orderData(`paid_${i}`, { status: 'paid' }) })) });
     expect(response.status).toBe(202);
     const list = async () => (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100`).set(as(alice))).body.data as Array<{ id: string; status: string; attempts: number; event_type: string }>;
     const settled = await eventually(async () => {
@@ -217,7 +235,7 @@ describe('retries', () => {
 
   it('retries a delivery by hand: 202, sent again with the same webhook-id', async () => {
     const created = await subscribe(app, bob, { endpoint_url: `${receiver.url}/manual`, events: ['product.created'] });
-    await publish({ type: 'product.created', payload: { id: 'p1' } });
+    await publish({ type: 'product.created', payload: productData('p1') });
     const [first] = await waitForPosts(receiver, 1, onPath('/manual'));
     const id = String(first.headers['webhook-id']);
     const response = await app.request().post(`/api/webhooks/deliveries/${id}/retry`).set(as(bob));
@@ -238,7 +256,7 @@ describe('retries', () => {
 describe('jobs that run twice', () => {
   it('sends nothing again for a job whose sends are already done (a stalled job re-run, a swept delivery)', async () => {
     await subscribe(app, bob, { endpoint_url: `${receiver.url}/once`, events: ['order.updated'] });
-    await publish({ type: 'order.updated', payload: { id: 'o1' } });
+    await publish({ type: 'order.updated', payload: orderData('o1') });
     const [first] = await waitForPosts(receiver, 1, onPath('/once'));
     const id = String(first.headers['webhook-id']);
     const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void> };
@@ -264,7 +282,7 @@ describe('100 consecutive failures', () => {
     const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/always-fail`, events: ['order.paid', 'article.deleted'] });
     const mailsBefore = smtp.messages.length;
     // 120 events with 4 attempts each: far more than 100 attempts would be made if nothing stopped them.
-    const response = await publish({ events: Array.from({ length: 120 }, (_, i) => ({ type: 'article.deleted', payload: { n: i } })) });
+    const response = await publish({ events: Array.from({ length: 120 }, (_, i) => ({ type: 'article.deleted', payload: articleData(i) })) });
     expect(response.status).toBe(202);
 
     const disabled = await eventually(async () => {
@@ -293,7 +311,7 @@ describe('100 consecutive failures', () => {
     expect(posts(receiver).filter((request) => request.path === '/always-fail').length).toBe(attempts);
 
     // A disabled subscription gets no new deliveries and refuses manual retries.
-    const later = await publish({ type: 'order.paid', payload: { id: 'after' } });
+    const later = await publish({ type: 'order.paid', payload: orderData('after', { status: 'paid' }) });
     const flakyAndOthers = later.body.deliveries;
     const anyDelivery = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1`).set(as(alice))).body.data[0];
     const refused = await app.request().post(`/api/webhooks/deliveries/${anyDelivery.id}/retry`).set(as(alice));
@@ -303,7 +321,7 @@ describe('100 consecutive failures', () => {
     const enabled = await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ is_active: true });
     expect(enabled.status).toBe(200);
     expect(enabled.body).toMatchObject({ is_active: true, failure_count: 0, disabled_at: null });
-    const again = await publish({ type: 'order.paid', payload: { id: 'again' } });
+    const again = await publish({ type: 'order.paid', payload: orderData('again', { status: 'paid' }) });
     expect(again.body.deliveries).toBe(flakyAndOthers + 1);
   });
 });

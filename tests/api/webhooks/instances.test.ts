@@ -3,7 +3,7 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { eventually, orderData, subscribe, waitForPosts } from '../../helpers/webhooks';
 
 /**
  * Publishing caches who subscribes to what. A change made through one instance must reach the
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 const publishOnOther = async () => {
-  const response = await other.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.updated', payload: { id: 'o1' } });
+  const response = await other.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.updated', payload: orderData('o1') });
   expect(response.status).toBe(202);
   return response.body.deliveries as number;
 };

@@ -1,7 +1,9 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, eventually, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /** Webhook subscriptions (contract section 3): create, list, read, change, delete, test, rotate. */
@@ -140,6 +142,7 @@ describe('reading and changing subscriptions', () => {
         is_active: true,
         headers: { 'X-Tenant': 'bob' },
         timeout_seconds: 10,
+        rate_limit: null,
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
         // The creation's test event may or may not have arrived yet.
@@ -283,7 +286,30 @@ describe('GET /api/webhooks/event-types', () => {
     for (const name of ['order.created', 'order.updated', 'order.paid', 'article.created', 'article.updated', 'article.published', 'article.deleted', 'product.created', 'product.updated', 'run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'webhook.test']) {
       expect(names).toContain(name);
     }
-    expect(response.body.data[0]).toEqual({ name: expect.any(String), description: expect.any(String), example_payload: expect.any(Object) });
+    expect(response.body.data[0]).toEqual({ name: expect.any(String), description: expect.any(String), example_payload: expect.any(Object), schema: expect.any(Object) });
+  });
+
+  it('gives each type the JSON Schema (draft 2020-12) of its data, which its example fits', async () => {
+    const response = await app.request().get('/api/webhooks/event-types').set(as(alice));
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    for (const type of response.body.data as Array<{ name: string; schema: Record<string, unknown>; example_payload: unknown }>) {
+      expect(type.schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', title: `${type.name} data`, additionalProperties: false });
+      const validate = ajv.compile(type.schema);
+      expect({ type: type.name, valid: validate(type.example_payload), errors: validate.errors ?? null }).toEqual({ type: type.name, valid: true, errors: null });
+    }
+    const order = (response.body.data as Array<{ name: string; schema: { properties: Record<string, unknown>; required: string[] } }>).find((type) => type.name === 'order.paid');
+    // An example an earlier release stored that no longer fits (run events once had `items`) is replaced at boot; one that fits is kept.
+    const table = app.strapi.db.metadata.get(UIDS.webhookEventType as never).tableName;
+    await app.strapi.db.connection(table).where({ name: 'run.completed' }).update({ example_payload: JSON.stringify({ run_id: 'r1', status: 'completed', items: 120 }) });
+    const edited = { id: 'kept', status: 'paid', total: 1, created_at: null };
+    await app.strapi.db.connection(table).where({ name: 'order.paid' }).update({ example_payload: JSON.stringify(edited) });
+    await (app.strapi.plugin('api-suite').service('webhook-event-types') as { ensureDefaults(): Promise<number> }).ensureDefaults();
+    const after = (await app.request().get('/api/webhooks/event-types').set(as(alice))).body.data as Array<{ name: string; example_payload: Record<string, unknown> }>;
+    expect(after.find((type) => type.name === 'run.completed')?.example_payload).toMatchObject({ run_id: expect.any(Number), items_collected: expect.any(Number) });
+    expect(after.find((type) => type.name === 'order.paid')?.example_payload).toEqual(edited);
+    expect(order?.schema.required).toEqual(['id', 'status', 'total', 'created_at']);
+    expect(Object.keys(order?.schema.properties ?? {})).toEqual(['id', 'status', 'total', 'created_at', 'paid_at', 'payment_id']);
   });
 });
 
@@ -306,7 +332,7 @@ describe('the admin panel', () => {
     // It is alice's like any other, and receives what it subscribes to.
     const view = await app.request().get(`/api/webhooks/subscriptions/${row?.uuid}`).set(as(alice));
     expect(view.body).toMatchObject({ id: row?.uuid, events: ['order.paid'], is_active: true });
-    const published = await app.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.paid', payload: { id: 'editor' } });
+    const published = await app.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.paid', payload: orderData('editor', { status: 'paid' }) });
     expect(published.body.deliveries).toBeGreaterThanOrEqual(1);
     await waitForPosts(receiver, 1, (request) => request.path === '/hooks/editor');
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { usingPostgres } from '../../helpers/services';
-import { eventOf, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, orderData, verify, waitForPosts } from '../../helpers/webhooks';
 import { expectationsFile, FIXTURE_ENV, FIXTURE_FILES, FIXTURE_USER, type FixtureExpectations } from '../../fixtures/upgrade/release';
 
 /**
@@ -47,11 +47,11 @@ it('delivers new events after the upgrade, listed before the old ones', async ()
   const [up] = expected.subscriptions;
   const moved = await app.request().patch(`/api/webhooks/subscriptions/${up.id}`).set(as()).send({ endpoint_url: `${receiver.url}/after-upgrade` });
   expect(moved.status).toBe(200);
-  const published = await app.request().post('/api/webhooks/events').set(as()).send({ type: 'order.paid', payload: { id: 'o-2', total: 99 } });
+  const published = await app.request().post('/api/webhooks/events').set(as()).send({ type: 'order.paid', payload: orderData('o-2', { status: 'paid', total: 99 }) });
   expect(published.status).toBe(202);
 
   const [received] = await waitForPosts(receiver, 1, (request) => request.path === '/after-upgrade' && request.headers['x-webhook-event'] === 'order.paid');
-  expect(eventOf(received).data).toEqual({ id: 'o-2', total: 99 });
+  expect(eventOf(received).data).toEqual(orderData('o-2', { status: 'paid', total: 99 }));
   // Signed with the secret the release sealed in its database.
   expect(() => verify(up.secret, received)).not.toThrow();
 

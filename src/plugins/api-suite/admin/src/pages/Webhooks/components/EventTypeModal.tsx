@@ -6,7 +6,7 @@ import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 
-/** Describe an event type, change its example payload, switch it on or off (or only read them). */
+/** Describe an event type, change its example payload (which must fit the type's schema, shown below it), switch it on or off (or only read them). */
 export function EventTypeModal({
   type,
   readOnly,
@@ -61,6 +61,11 @@ export function EventTypeModal({
               <Textarea value={example} disabled={readOnly} onChange={(event) => setExample(event.currentTarget.value)} style={{ fontFamily: 'monospace', minHeight: '16rem' }} />
               <Field.Hint />
               <Field.Error />
+            </Field.Root>
+            <Field.Root name="schema" hint={t('webhooks.eventTypes.schemaHint')}>
+              <Field.Label>{t('webhooks.eventTypes.schema')}</Field.Label>
+              <Textarea value={JSON.stringify(type.schema, null, 2)} readOnly style={{ fontFamily: 'monospace', minHeight: '12rem' }} />
+              <Field.Hint />
             </Field.Root>
             <Field.Root name="is_active" error={fieldError(problem, 'is_active')} hint={t('webhooks.eventTypes.activeHint')}>
               <Field.Label>{t('webhooks.eventTypes.active')}</Field.Label>

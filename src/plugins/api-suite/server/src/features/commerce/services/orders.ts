@@ -1,3 +1,5 @@
+import type { OrderEventData, ProductEventData } from '../../webhooks/validation/event-data';
+import type { PublishableEvent } from '../../webhooks/services/webhooks';
 import type { Core, UID } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
@@ -51,7 +53,7 @@ export type OrderEventType = 'order.created' | 'order.updated' | 'order.paid';
 export interface Announcement {
   orders: Array<{ type: OrderEventType; order: Order }>;
   /** Products whose stock changed, as product.updated (read inside the transaction). */
-  products: Array<Record<string, unknown>>;
+  products: ProductEventData[];
 }
 
 /** Statuses in which an order's goods have not left: cancelling it gives its stock back. */
@@ -118,7 +120,7 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** The event payload: `{ id, status, total, created_at }`, plus `paid_at` and `payment_id` once set. */
-    payload(order: Order): Record<string, unknown> {
+    payload(order: Order): OrderEventData {
       return {
         id: order.uuid,
         status: order.status,
@@ -139,7 +141,7 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** pending → cancelled, once, with its stock given back in the same transaction. */
-    async cancelPending(trx: Knex, uuid: string): Promise<{ order: Order; products: Array<Record<string, unknown>> } | null> {
+    async cancelPending(trx: Knex, uuid: string): Promise<{ order: Order; products: ProductEventData[] } | null> {
       const changed = await trx(ordersTable()).where({ uuid, status: 'pending' }).update({ status: 'cancelled', updated_at: new Date() });
       if (changed !== 1) return null;
       const order = await this.findByUuid(uuid);
@@ -153,7 +155,7 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
      * conditional update first, so whoever gets there second (a repeated event, an editor)
      * returns nothing. Answers the product.updated payloads of the products changed.
      */
-    async releaseStock(trx: Knex, order: Pick<Order, 'id' | 'items'>): Promise<Array<Record<string, unknown>>> {
+    async releaseStock(trx: Knex, order: Pick<Order, 'id' | 'items'>): Promise<ProductEventData[]> {
       const claimed = await trx(ordersTable()).where({ id: order.id, stock_reserved: true }).update({ stock_reserved: false });
       if (claimed !== 1) return [];
       const lines = inLockOrder(mergeLines(order.items));
@@ -169,7 +171,7 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** product.updated payloads, read inside the current transaction. */
-    async productPayloads(ids: number[]): Promise<Array<Record<string, unknown>>> {
+    async productPayloads(ids: number[]): Promise<ProductEventData[]> {
       if (ids.length === 0) return [];
       const rows = (await strapi.db.query(productUid()).findMany({
         where: { id: { $in: ids } },
@@ -187,7 +189,7 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
     async announce(announcement: Announcement): Promise<void> {
       const webhooks = getService(strapi, 'webhooks');
       const work: Array<Promise<unknown>> = [];
-      const byBuyer = new Map<number | null, Array<{ type: string; payload: Record<string, unknown> }>>();
+      const byBuyer = new Map<number | null, PublishableEvent[]>();
       for (const { type, order } of announcement.orders) {
         const list = byBuyer.get(order.userId) ?? [];
         list.push({ type, payload: this.payload(order) });

@@ -1,11 +1,13 @@
+import type { ProductEventData } from '../../webhooks/validation/event-data';
+
 /** A product event's payload (`product.created`, `product.updated`); checkout and returned stock announce stock changes with it too. */
-export function productPayload(row: Record<string, unknown>): Record<string, unknown> {
+export function productPayload(row: Record<string, unknown>): ProductEventData {
   return {
-    id: row.documentId,
-    name: row.name ?? null,
-    slug: row.slug ?? null,
+    id: String(row.documentId),
+    name: row.name === null || row.name === undefined ? null : String(row.name),
+    slug: row.slug === null || row.slug === undefined ? null : String(row.slug),
     price: row.price === null || row.price === undefined ? null : Number(row.price),
-    stock: row.stock ?? null,
+    stock: row.stock === null || row.stock === undefined ? null : Number(row.stock),
     published: row.published === true || row.published === 1,
     deleted: row.deleted === true || row.deleted === 1,
   };

@@ -1,3 +1,7 @@
+import type { RunEventData } from '../../webhooks/validation/event-data';
+import type { RUN_EVENTS } from '../validation/responses';
+
+type RunEventName = (typeof RUN_EVENTS)[number];
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { insertChunked, fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../../db';
@@ -62,7 +66,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const abortLocally = (runId: number) => active.get(runId)?.abort(new Error('stopped'));
 
-  const publish = async (scraper: Pick<ScraperRow, 'consumer_id'>, type: string, run: RunRow) => {
+  const publish = async (scraper: Pick<ScraperRow, 'consumer_id'>, type: RunEventName, run: RunRow) => {
     try {
       await getService(strapi, 'webhooks').publish(type, runPayload(run), { consumerId: scraper.consumer_id });
     } catch (error) {
@@ -249,7 +253,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       // Deleted with its scraper while it wound down: there is nobody left to tell.
       if (!finished) return;
       // A stop made elsewhere already answered; the event tells the final counts once the run has wound down.
-      await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}`, finished);
+      await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}` as RunEventName, finished);
       if (counts.items_collected > 0) await publish(scraper, 'results.created', finished);
     },
 
@@ -409,7 +413,7 @@ export function presentRun(run: RunRow): ScraperRun {
 }
 
 /** The payload of every run event (contract section 4). */
-function runPayload(run: RunRow): Record<string, unknown> {
+function runPayload(run: RunRow): RunEventData {
   return {
     run_id: run.id,
     scraper_id: run.scraper_id,

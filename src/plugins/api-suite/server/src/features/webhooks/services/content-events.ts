@@ -2,6 +2,8 @@ import type { Core, UID } from '@strapi/strapi';
 import { getConfig, getService } from '../../../utils';
 import { productPayload } from '../../commerce/services/product-payload';
 import type { ContentChange, ContentListener, Row } from '../../platform/services/content-changes';
+import type { ArticleEventData } from '../validation/event-data';
+import type { PublishableEvent } from './webhooks';
 
 /**
  * Article and product events, published whatever made the change (the v1 API, the Content
@@ -12,7 +14,7 @@ import type { ContentChange, ContentListener, Row } from '../../platform/service
  * becomes published (on create or update), article.deleted on delete; product.created on create
  * and product.updated on any other change, a deletion included (`deleted: true`).
  */
-type Emit = Array<{ type: string; payload: Record<string, unknown> }>;
+type Emit = PublishableEvent[];
 
 const ARTICLE_FIELDS = ['documentId', 'uuid', 'title', 'slug', 'status', 'createdAt', 'updatedAt'];
 const PRODUCT_FIELDS = ['documentId', 'name', 'slug', 'price', 'stock', 'published', 'deleted'];
@@ -57,13 +59,17 @@ function iso(value: unknown): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-function articlePayload(row: Row): Record<string, unknown> {
+function articlePayload(row: Row): ArticleEventData {
   return {
-    id: row.uuid ?? row.documentId,
-    title: row.title ?? null,
-    slug: row.slug ?? null,
-    status: row.status ?? null,
+    id: String(row.uuid ?? row.documentId),
+    title: text(row.title),
+    slug: text(row.slug),
+    status: text(row.status),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
+}
+
+function text(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
 }

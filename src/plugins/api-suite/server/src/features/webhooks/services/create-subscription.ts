@@ -1,3 +1,4 @@
+import type { TestEventData } from '../validation/event-data';
 import type { Core } from '@strapi/strapi';
 import { ApiError } from '../../../http/errors';
 import { EndpointNotAllowedError } from '../../../outbound';
@@ -51,7 +52,7 @@ export async function checkEndpoint(strapi: Core.Strapi, url: string | undefined
   }
 }
 
-export function testPayload(row: SubscriptionRow): Record<string, unknown> {
+export function testPayload(row: SubscriptionRow): TestEventData {
   return { subscription_id: row.uuid, message: 'This is a test event. Verify its signature with your subscription secret.' };
 }
 

@@ -3,6 +3,7 @@ import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool } from '../../../db';
 import { EVENT_CATALOG, WILDCARD } from './event-catalog';
+import { eventDataJsonSchema, isEventName, payloadProblems } from '../validation/event-data';
 import type { EventType as ContractEventType } from '../validation/responses';
 
 /** An event type as `GET /api/webhooks/event-types` lists it: the response schema's type. */
@@ -31,18 +32,28 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
     for (const row of rows as Array<Record<string, unknown>>) {
       if (!toBool(row.is_active)) continue;
       const name = String(row.name);
-      types.set(name, { name, description: String(row.description ?? ''), example_payload: fromJson<unknown>(row.example_payload, null) });
+      types.set(name, { name, description: String(row.description ?? ''), example_payload: fromJson<unknown>(row.example_payload, null), schema: schemaOf(name) });
     }
     cached = { types, until: Date.now() + CACHE_TTL_MS };
     return types;
   };
 
   return {
-    /** Creates the catalogue's missing types; an editor's changes to existing ones are kept. */
+    /**
+     * Creates the catalogue's missing types; an editor's changes to existing ones are kept, except
+     * an example that no longer fits its event's schema (an older release's), which is replaced.
+     */
     async ensureDefaults(): Promise<number> {
       const knex = strapi.db.connection;
-      const existing = new Set((await knex(table()).select('name')).map((row: { name: string }) => row.name));
+      const rows = (await knex(table()).select('name', 'example_payload')) as Array<{ name: string; example_payload: unknown }>;
+      const existing = new Set(rows.map((row) => row.name));
       const now = new Date();
+      for (const row of rows) {
+        const entry = EVENT_CATALOG.find((type) => type.name === row.name);
+        if (!entry || payloadProblems(row.name, fromJson<unknown>(row.example_payload, null), '').length === 0) continue;
+        await knex(table()).where({ name: row.name }).update({ example_payload: JSON.stringify(entry.example_payload), updated_at: now });
+        strapi.log.info(`[api-suite] webhooks: the example payload of ${row.name} did not fit its schema and was replaced by the catalog's`);
+      }
       const missing = EVENT_CATALOG.filter((type) => !existing.has(type.name)).map((type) => ({
         document_id: documentId(),
         name: type.name,
@@ -103,12 +114,26 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
 };
 
 function present(row: Record<string, unknown>): EventType & { is_active: boolean } {
+  const name = String(row.name);
   return {
-    name: String(row.name),
+    name,
     description: String(row.description ?? ''),
     example_payload: fromJson<unknown>(row.example_payload, null),
+    schema: schemaOf(name),
     is_active: toBool(row.is_active),
   };
+}
+
+const schemas = new Map<string, Record<string, unknown>>();
+
+/** An event's data schema, generated once per name; a name without one (none today) accepts any JSON. */
+function schemaOf(name: string): Record<string, unknown> {
+  let schema = schemas.get(name);
+  if (!schema) {
+    schema = isEventName(name) ? eventDataJsonSchema(name) : {};
+    schemas.set(name, schema);
+  }
+  return schema;
 }
 
 export type WebhookEventTypesService = ReturnType<typeof eventTypesService>;

@@ -1,3 +1,4 @@
+import type { EventData, EventName } from '../validation/event-data';
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
@@ -9,6 +10,9 @@ export interface WebhookEvent {
   type: string;
   payload: Record<string, unknown>;
 }
+
+/** An event as the plugin publishes it: its payload typed by its type's schema in the event catalog. */
+export type PublishableEvent = { [T in EventName]: { type: T; payload: EventData<T> } }[EventName];
 
 export interface PublishOptions {
   /** Only this consumer's subscriptions receive the event. */
@@ -168,19 +172,19 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
      * (or `consumerIds`), only those consumers' subscriptions receive it: events about one
      * consumer's resources (scraper runs, orders) never reach another consumer.
      */
-    async publish(type: string, payload: Record<string, unknown>, options: PublishOptions = {}): Promise<Published> {
+    async publish<T extends EventName>(type: T, payload: EventData<T>, options: PublishOptions = {}): Promise<Published> {
       const [result] = await submit([{ type, payload }], { audience: audienceOf(options) });
       return result;
     },
 
     /** Publish several events in one round. */
-    async publishMany(events: WebhookEvent[], options: PublishOptions = {}): Promise<Published[]> {
+    async publishMany(events: PublishableEvent[], options: PublishOptions = {}): Promise<Published[]> {
       if (events.length === 0) return [];
       return submit(events, { audience: audienceOf(options) });
     },
 
     /** An event for one subscription only, whatever it subscribes to (the test event). */
-    async publishTo(subscriptionId: number, type: string, payload: Record<string, unknown>): Promise<Published> {
+    async publishTo<T extends EventName>(subscriptionId: number, type: T, payload: EventData<T>): Promise<Published> {
       const [result] = await submit([{ type, payload }], { only: subscriptionId });
       return result;
     },

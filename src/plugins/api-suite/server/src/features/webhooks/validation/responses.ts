@@ -68,5 +68,10 @@ export type TestOutcome = z.infer<typeof testOutcome>;
 export const recovered = z.object({ deliveries: z.int().min(0).meta({ description: 'How many failed or cancelled deliveries were queued again.' }) });
 export type Recovered = z.infer<typeof recovered>;
 
-export const eventType = z.object({ name: z.string(), description: z.string(), example_payload: z.unknown() });
+export const eventType = z.object({
+  name: z.string(),
+  description: z.string(),
+  example_payload: z.unknown().meta({ description: 'An example of the event\'s `data`; it validates against `schema`.' }),
+  schema: z.record(z.string(), z.unknown()).meta({ description: 'The JSON Schema (draft 2020-12) of the event\'s `data`: every delivered payload of this type validates against it.' }),
+});
 export type EventType = z.infer<typeof eventType>;
