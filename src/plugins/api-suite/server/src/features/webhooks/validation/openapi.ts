@@ -233,7 +233,7 @@ export const webhooksApi: ApiDescription = {
           headers: rateLimitHeaders,
           content: { 'application/json': z.union([errorBody, flatErrorSchema]) },
         },
-        '422': flatError('Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or a payload that does not fit its type\'s schema in the event catalog (`invalid_payload`, each field in `details`).'),
+        '422': { description: 'Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or a payload that does not fit its type\'s schema in the event catalog (`invalid_payload`, each field in `details`).', headers: rateLimitHeaders, json: flatErrorSchema },
       }),
     },
   ],
