@@ -6,8 +6,11 @@ import { getService } from '../../../utils';
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async page(ctx: Context) {
     const portal = getService(strapi, 'portal');
-    const page = await portal.page();
     ctx.set(portal.headers());
+    // Under assets/ only built files exist (the asset route): anything else there is a missing file, not a client route.
+    const rest = String(ctx.params.path ?? '');
+    if (rest === 'assets' || rest.startsWith('assets/')) return notFound(ctx);
+    const page = await portal.page();
     if (!page) {
       ctx.status = 503;
       ctx.type = 'text/plain';
@@ -24,14 +27,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const portal = getService(strapi, 'portal');
     const asset = portal.asset(String(ctx.params.file ?? ''));
     ctx.set(portal.headers());
-    if (!asset) {
-      ctx.status = 404;
-      ctx.type = 'text/plain';
-      ctx.body = 'Not found';
-      return;
-    }
+    if (!asset) return notFound(ctx);
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.type = asset.contentType;
     ctx.body = asset.body;
   },
 });
+
+function notFound(ctx: Context): void {
+  ctx.status = 404;
+  ctx.type = 'text/plain';
+  ctx.body = 'Not found';
+}
