@@ -14,8 +14,8 @@ export function UsageChart({ usage }: { usage: UsageReport }) {
   const step = WIDTH / Math.max(points.length, 1);
   return (
     <figure className="chart" data-testid="usage-chart" data-total={total}>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 20}`} role="img" aria-label={`Requests in the last hour: ${total}`} preserveAspectRatio="none">
-        <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="chart-axis" />
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Requests in the last hour: ${total}`} preserveAspectRatio="none">
+        <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="chart-axis" vectorEffect="non-scaling-stroke" />
         {points.map((point, index) => {
           const height = (point.count / max) * (HEIGHT - 10);
           return (
@@ -24,13 +24,12 @@ export function UsageChart({ usage }: { usage: UsageReport }) {
             </rect>
           );
         })}
-        <text x="0" y={HEIGHT + 16} className="chart-label">
-          60 min ago
-        </text>
-        <text x={WIDTH} y={HEIGHT + 16} className="chart-label" textAnchor="end">
-          now
-        </text>
       </svg>
+      {/* Outside the SVG, which stretches to the card's width and would stretch its text too. */}
+      <div className="chart-scale" aria-hidden="true">
+        <span>60 min ago</span>
+        <span>now</span>
+      </div>
       <figcaption>
         <span data-testid="usage-total">{total}</span> requests in the last hour (peak {max === 1 && total === 0 ? 0 : max} a minute)
       </figcaption>

@@ -42,7 +42,7 @@ function EventLabel({ name, description }: { name: string; description: string }
   return (
     <>
       <code>{name}</code>
-      {description && <span className="muted"> {description}</span>}
+      {description && <span className="muted event-description">{description}</span>}
     </>
   );
 }
