@@ -31,7 +31,7 @@ export function UsageChart({ usage }: { usage: UsageReport }) {
         <span>now</span>
       </div>
       <figcaption>
-        <span data-testid="usage-total">{total}</span> requests in the last hour (peak {max === 1 && total === 0 ? 0 : max} a minute)
+        <span data-testid="usage-total">{total}</span> {total === 1 ? 'request' : 'requests'} in the last hour (peak {max === 1 && total === 0 ? 0 : max} a minute)
       </figcaption>
     </figure>
   );
