@@ -34,6 +34,13 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   'api-suite': {
     enabled: true,
     resolve: './src/plugins/api-suite',
+    config: {
+      // The consumer portal (docs/portal.md): PORTAL_ENABLED=false answers 404 there, PORTAL_PATH moves it.
+      portal: {
+        enabled: env.bool('PORTAL_ENABLED', true),
+        path: env('PORTAL_PATH', '/portal'),
+      },
+    },
   },
 });
 

@@ -117,7 +117,7 @@ export const configSchema = z
       .object({
         /**
          * Where Checkout and the Stripe Billing Portal send the consumer back (BILLING_RETURN_URL);
-         * unset: the consumer portal of this server (its public URL and /portal).
+         * unset: the consumer portal of this server (its public URL and `portal.path`).
          */
         returnUrl: z.string().url().optional(),
         /** Days a past-due subscription keeps its plan before its keys fall back to the default plan. */
@@ -144,6 +144,22 @@ export const configSchema = z
         ),
         /** Searched when the request names no collection. */
         defaultCollections: z.array(z.string()).min(1),
+      })
+      .strict(),
+    /** The consumer portal: a client-side app served at `path` (its assets under `<path>/assets/`). */
+    portal: z
+      .object({
+        /** false: `path` answers 404 like any unknown page. */
+        enabled: z.boolean(),
+        path: z
+          .string()
+          .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /portal: segments of letters, digits, . _ ~ - and no trailing slash')
+          .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not hold . or .. segments')
+          .refine((value) => !/^\/(api|admin|uploads)(\/|$)/.test(value), 'must not be under /api, /admin or /uploads, which Strapi answers itself'),
+        /** The page title and the name in the portal's header. */
+        title: z.string().trim().min(1).max(80),
+        /** A CSS hex colour for buttons, links and the chart. */
+        accentColor: z.string().regex(/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex colour such as #4945ff'),
       })
       .strict(),
     frontendOrigin: z.string().url(),
@@ -235,6 +251,12 @@ export default {
         pages: { contentType: 'page', fields: ['title'] },
       },
       defaultCollections: ['articles', 'products'],
+    },
+    portal: {
+      enabled: parseBoolean(env('PORTAL_ENABLED'), true, 'PORTAL_ENABLED'),
+      path: (env('PORTAL_PATH') || '/portal').trim().replace(/(.)\/+$/, '$1'),
+      title: env('PORTAL_TITLE') || 'API portal',
+      accentColor: env('PORTAL_ACCENT_COLOR') || '#4945ff',
     },
     frontendOrigin: frontendOriginOf(env),
     contentWebhookUrl: env('CONTENT_WEBHOOK_URL')?.trim() || undefined,

@@ -5,6 +5,7 @@ import access from './features/access';
 import billing from './features/billing';
 import commerce from './features/commerce';
 import platform from './features/platform';
+import portal from './features/portal';
 import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
@@ -17,7 +18,7 @@ import { getService } from './utils';
  * routes, controllers and services; a name claimed twice is a programming error and fails at
  * load rather than one feature silently replacing another's piece.
  */
-const features: FeatureModule[] = [platform, access, webhooks, scrapers, commerce, billing, search];
+const features: FeatureModule[] = [platform, access, webhooks, scrapers, commerce, billing, search, portal];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';
 const NAMED_KINDS: NamedKind[] = ['contentTypes', 'controllers', 'services', 'policies', 'middlewares'];

@@ -22,6 +22,7 @@ import type { HttpService } from './features/platform/services/http';
 import type { OpenApiService } from './features/platform/services/openapi';
 import type { ContentManagerViewsService } from './features/platform/services/content-manager-views';
 import type { PlatformService } from './features/platform/services/platform';
+import type { PortalService } from './features/portal/services/portal';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
 import type { SearchService } from './features/search/services/search';
@@ -58,6 +59,7 @@ export interface Services {
   'billing-account': BillingAccountService;
   'billing-subscriptions': BillingSubscriptionsService;
   'billing-events': BillingEventsService;
+  portal: PortalService;
   'billing-metering': BillingMeteringService;
   search: SearchService;
 }

@@ -32,7 +32,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     const configured = getConfig(strapi).billing.returnUrl;
     if (configured) return configured;
     const server = String(strapi.config.get('server.absoluteUrl') ?? '').replace(/\/+$/, '');
-    return `${server}/portal`;
+    return `${server}${getConfig(strapi).portal.path}`;
   };
   const withQuery = (url: string, query: string) => `${url}${url.includes('?') ? '&' : '?'}${query}`;
 

@@ -1,0 +1,111 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router-dom';
+import { AuthProvider, useAuth } from './auth';
+import type { PortalSettings } from './settings';
+import { SignIn } from './pages/SignIn';
+import { Overview } from './pages/Overview';
+import { Keys } from './pages/Keys';
+import { Billing } from './pages/Billing';
+import { Webhooks } from './pages/Webhooks';
+import { Endpoint } from './pages/Webhooks/Endpoint';
+import { EventCatalog } from './pages/Webhooks/EventCatalog';
+import { Scrapers } from './pages/Scrapers';
+import { ScraperPage } from './pages/Scrapers/Scraper';
+
+export function App({ settings }: { settings: PortalSettings }) {
+  return (
+    <AuthProvider>
+      <BrowserRouter basename={settings.basePath}>
+        <Routes>
+          <Route path="/sign-in" element={<SignIn settings={settings} mode="sign-in" />} />
+          <Route path="/sign-up" element={<SignIn settings={settings} mode="sign-up" />} />
+          <Route path="/*" element={<SignedInArea settings={settings} />} />
+        </Routes>
+      </BrowserRouter>
+    </AuthProvider>
+  );
+}
+
+const NAV = [
+  { to: '/', label: 'Overview', end: true },
+  { to: '/keys', label: 'Keys' },
+  { to: '/billing', label: 'Plans and billing' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/scrapers', label: 'Scrapers' },
+];
+
+/** Every page but sign-in: the header, the navigation, and the page; without a session, the sign-in page. */
+function SignedInArea({ settings }: { settings: PortalSettings }) {
+  const { user, signOut } = useAuth();
+  const location = useLocation();
+  if (!user) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <span className="brand">{settings.title}</span>
+        <span className="who">
+          <span className="who-name">{user.username}</span>
+          <button type="button" className="button button-secondary" onClick={() => signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <nav className="tabs" aria-label="Portal">
+        {NAV.map((item) => (
+          <NavLink key={item.to} to={item.to} end={item.end} className={({ isActive }) => `tab${isActive ? ' tab-active' : ''}`}>
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Main title={settings.title}>
+        <Routes>
+          <Route index element={<Overview />} />
+          <Route path="keys" element={<Keys />} />
+          <Route path="billing" element={<Billing />} />
+          <Route path="webhooks" element={<Webhooks />} />
+          <Route path="webhooks/event-types" element={<EventCatalog />} />
+          <Route path="webhooks/:id" element={<Endpoint />} />
+          <Route path="scrapers" element={<Scrapers />} />
+          <Route path="scrapers/:id" element={<ScraperPage />} />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Main>
+    </div>
+  );
+}
+
+/** Moves focus to the page's heading on navigation, so keyboard and screen-reader users land on the new page. */
+function Main({ title, children }: { title: string; children: ReactNode }) {
+  const location = useLocation();
+  const ref = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    const heading = ref.current?.querySelector('h1');
+    if (heading) document.title = `${heading.textContent ?? ''} · ${title}`;
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    heading?.setAttribute('tabindex', '-1');
+    heading?.focus();
+  }, [location.pathname, title]);
+  return (
+    <main id="main" ref={ref} className="page">
+      {children}
+    </main>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <h1>Page not found</h1>
+      <p>
+        This page does not exist. <NavLink to="/">Go to the overview</NavLink>.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,132 @@
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { api, type BillingSubscription, type Plan } from '../../api';
+import { Badge, formatDate, formatNumber, Loading, Notice } from '../../components/feedback';
+import { useLoad } from '../../hooks/useLoad';
+import { UsageChart } from './UsageChart';
+import { useUsageStream } from './useUsageStream';
+
+/** The consumer's plan and its status, this month's usage against the quota, and the last hour live. */
+export function Overview() {
+  const [search] = useSearchParams();
+  const returnedFromCheckout = search.get('checkout');
+  const stream = useUsageStream();
+  const plans = useLoad(() => api.plans(), []);
+  const keys = useLoad(() => api.keys(1), []);
+  const billing = useLoad(() => api.billingSubscription().then((answer) => answer.data), []);
+
+  // Back from Checkout: Stripe tells the server by webhook, which may land a moment after the browser does.
+  const awaitingPayment = returnedFromCheckout === 'success' && billing.data?.status !== 'active';
+  const { reload } = billing;
+  useEffect(() => {
+    if (!awaitingPayment) return undefined;
+    const timer = setInterval(reload, 2_000);
+    return () => clearInterval(timer);
+  }, [awaitingPayment, reload]);
+
+  const billingOff = billing.problem?.code === 'billing_not_configured';
+  const planId = billing.data?.plan_id ?? keys.data?.data.find((key) => key.status === 'active')?.plan_id ?? null;
+  const plan = plans.data?.data.find((candidate) => candidate.id === planId) ?? null;
+  const month = stream.usage?.month;
+
+  return (
+    <>
+      <h1>Overview</h1>
+      {returnedFromCheckout === 'success' && (
+        <Notice tone={awaitingPayment ? 'info' : 'success'} testId="checkout-notice">
+          {awaitingPayment ? 'Payment received. Waiting for Stripe to confirm it…' : 'Thank you: your new plan is active.'}
+        </Notice>
+      )}
+      {returnedFromCheckout === 'cancelled' && <Notice>Checkout was cancelled; nothing was charged.</Notice>}
+      <StatusBanner subscription={billing.data} />
+
+      <section className="cards">
+        <div className="card" data-testid="plan-card">
+          <h2>Plan</h2>
+          {plans.loading && !plans.data ? <Loading /> : <PlanSummary plan={plan} subscription={billing.data} billingOff={billingOff} />}
+        </div>
+        <div className="card" data-testid="quota-card">
+          <h2>This month</h2>
+          {month ? <MonthUsage used={month.used} quota={month.quota} remaining={month.remaining} /> : stream.problem ? <p>{stream.problem.message}</p> : <Loading />}
+        </div>
+      </section>
+
+      <section className="card">
+        <div className="card-heading">
+          <h2>Last hour</h2>
+          <span data-testid="usage-live">{stream.live ? <Badge tone="good">Live</Badge> : <Badge tone="neutral">Connecting…</Badge>}</span>
+        </div>
+        {keys.data && keys.data.meta.total === 0 && (
+          <p>
+            No requests yet: <Link to="/keys">create an API key</Link> and send it in the <code>X-API-Key</code> header.
+          </p>
+        )}
+        {stream.usage ? <UsageChart usage={stream.usage} /> : stream.problem ? <Notice tone="error">{stream.problem.message}</Notice> : <Loading />}
+      </section>
+    </>
+  );
+}
+
+function StatusBanner({ subscription }: { subscription: BillingSubscription | null }) {
+  if (!subscription) return null;
+  if (subscription.status === 'past_due' || subscription.status === 'unpaid') {
+    return (
+      <Notice tone="warning" testId="past-due-banner">
+        Your last payment failed.{' '}
+        {subscription.grace_until ? `Your plan stays until ${formatDate(subscription.grace_until)}; then your keys fall back to the free plan. ` : ''}
+        <Link to="/billing">Update your payment method</Link>.
+      </Notice>
+    );
+  }
+  if (subscription.cancel_at_period_end) {
+    return <Notice>Your subscription ends on {formatDate(subscription.current_period_end)}; then your keys move to the free plan.</Notice>;
+  }
+  return null;
+}
+
+function PlanSummary({ plan, subscription, billingOff }: { plan: Plan | null; subscription: BillingSubscription | null; billingOff: boolean }) {
+  if (!plan) return <p>No plan yet: your first API key gets the site's default plan.</p>;
+  return (
+    <>
+      <p className="big" data-testid="plan-name">
+        {plan.name}
+      </p>
+      <p>
+        {plan.requests_per_month === -1 ? 'Unlimited requests a month' : `${formatNumber(plan.requests_per_month)} requests a month`}, {formatNumber(plan.requests_per_minute)} a minute.
+      </p>
+      {subscription && subscription.status !== 'none' && (
+        <p>
+          Status: <Badge tone={subscription.status === 'active' ? 'good' : 'bad'}>{subscription.status.replace('_', ' ')}</Badge>
+          {subscription.current_period_end && ` · renews ${formatDate(subscription.current_period_end)}`}
+        </p>
+      )}
+      {!billingOff && (
+        <p>
+          <Link to="/billing">Change plan</Link>
+        </p>
+      )}
+    </>
+  );
+}
+
+function MonthUsage({ used, quota, remaining }: { used: number; quota: number; remaining: number | null }) {
+  if (quota === -1) {
+    return (
+      <p className="big" data-testid="month-usage">
+        {formatNumber(used)} <span className="muted">requests, no monthly limit</span>
+      </p>
+    );
+  }
+  const share = quota === 0 ? 0 : Math.min(1, used / quota);
+  return (
+    <>
+      <p className="big" data-testid="month-usage">
+        {formatNumber(used)} <span className="muted">of {formatNumber(quota)} requests</span>
+      </p>
+      <progress className={share >= 0.9 ? 'meter meter-high' : 'meter'} max={Math.max(quota, 1)} value={Math.min(used, quota)} aria-label="Monthly quota used">
+        {Math.round(share * 100)}%
+      </progress>
+      <p className="muted">{remaining === null ? '' : `${formatNumber(remaining)} left this month (UTC).`}</p>
+    </>
+  );
+}

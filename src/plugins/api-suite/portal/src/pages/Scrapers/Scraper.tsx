@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { api, type ScraperRun } from '../../api';
+import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
+import { Button } from '../../components/form';
+import { useAction, useLoad } from '../../hooks/useLoad';
+
+/** One scraper: run and stop it, follow its runs while they go, and download what a run collected. */
+export function ScraperPage() {
+  const id = Number(useParams().id);
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const scraper = useLoad(() => api.scraper(id), [id]);
+  const runs = useLoad(() => api.runs(id, page), [id, page]);
+  const running = scraper.data?.status === 'running';
+  const { reload: reloadScraper } = scraper;
+  const { reload: reloadRuns } = runs;
+  const refresh = () => (reloadScraper(), reloadRuns());
+
+  // While a run goes, follow it: the run list and the scraper's status every 2 seconds.
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setInterval(() => (reloadScraper(), reloadRuns()), 2_000);
+    return () => clearInterval(timer);
+  }, [running, reloadScraper, reloadRuns]);
+
+  const run = useAction(async () => (await api.runScraper(id), refresh()));
+  const stop = useAction(async () => (await api.stopScraper(id), refresh()));
+  const remove = useAction(async () => (await api.deleteScraper(id), navigate('/scrapers')));
+  const problem = run.problem ?? stop.problem ?? remove.problem;
+
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/scrapers">Scrapers</Link> /
+      </p>
+      <h1>{scraper.data?.name ?? 'Scraper'}</h1>
+      {scraper.problem?.status === 404 ? <Notice tone="error">This scraper does not exist, or is not yours.</Notice> : <LoadProblem problem={scraper.problem} retry={scraper.reload} />}
+      {problem && <Notice tone="error">{problem.message}</Notice>}
+      {scraper.loading && !scraper.data && <Loading />}
+      {scraper.data && (
+        <section className="card">
+          <dl className="facts">
+            <dt>Start URL</dt>
+            <dd className="url">{scraper.data.url}</dd>
+            <dt>Status</dt>
+            <dd>
+              <Badge tone={running ? 'busy' : 'neutral'}>{scraper.data.status}</Badge>
+            </dd>
+            <dt>Schedule</dt>
+            <dd>{scraper.data.schedule ? `${scraper.data.schedule} (next ${formatDate(scraper.data.next_run_at)})` : 'only when run by hand'}</dd>
+            <dt>Pages at most</dt>
+            <dd>{scraper.data.max_pages}</dd>
+          </dl>
+          <div className="form-actions">
+            {running ? (
+              <Button busy={stop.busy} onClick={() => void stop.run()}>
+                Stop
+              </Button>
+            ) : (
+              <Button variant="primary" busy={run.busy} onClick={() => void run.run()}>
+                Run now
+              </Button>
+            )}
+            <Button variant="danger" busy={remove.busy} disabled={running} onClick={() => void remove.run()}>
+              Delete
+            </Button>
+          </div>
+        </section>
+      )}
+      <section className="card" aria-labelledby="runs-heading">
+        <h2 id="runs-heading">Runs</h2>
+        <LoadProblem problem={runs.problem} retry={runs.reload} />
+        {runs.data && runs.data.meta.total === 0 && <EmptyState title="No runs yet">Press "Run now" to fetch the pages; the results appear here.</EmptyState>}
+        {runs.data && runs.data.data.length > 0 && (
+          <ul className="list" aria-label="Runs">
+            {runs.data.data.map((entry) => (
+              <RunRow key={entry.id} scraperId={id} run={entry} />
+            ))}
+          </ul>
+        )}
+        {runs.data && <Pager page={page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} label="Runs" />}
+      </section>
+    </>
+  );
+}
+
+function RunRow({ scraperId, run }: { scraperId: number; run: ScraperRun }) {
+  const download = useAction((format: 'csv' | 'ndjson') => api.downloadResults(scraperId, run.id, format));
+  const going = run.status === 'pending' || run.status === 'running';
+  const tone = run.status === 'completed' ? 'good' : run.status === 'failed' ? 'bad' : going ? 'busy' : 'neutral';
+  return (
+    <li className="row" data-testid="run-row">
+      <div className="row-main">
+        Run {run.id} <Badge tone={tone}>{run.status}</Badge> <span className="muted">({run.trigger})</span>
+        <div className="muted">
+          {formatDate(run.started_at ?? run.created_at)} · {run.pages_fetched} pages, {run.items_collected} items
+          {run.pages_failed > 0 && `, ${run.pages_failed} pages failed`}
+          {going && ' · in progress…'}
+        </div>
+        {run.error && <div className="field-error">{run.error}</div>}
+        {download.problem && <div className="field-error">{download.problem.message}</div>}
+      </div>
+      {run.items_collected > 0 && (
+        <div className="row-actions">
+          <Button busy={download.busy} onClick={() => void download.run('csv')}>
+            Download CSV
+          </Button>
+          <Button busy={download.busy} onClick={() => void download.run('ndjson')}>
+            NDJSON
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState, type FormEvent } from 'react';
+import { api, type Subscription } from '../../api';
+import { Loading } from '../../components/feedback';
+import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/form';
+import { useAction, useLoad } from '../../hooks/useLoad';
+
+/** Create an endpoint, or edit one's URL, description and events; the server's messages beside each field. */
+export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subscription; onSaved(saved: Subscription & { secret: string }): void; onCancel(): void }) {
+  const catalog = useLoad(() => api.eventTypes().then((answer) => answer.data), []);
+  const [url, setUrl] = useState(endpoint?.endpoint_url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [events, setEvents] = useState<string[]>(endpoint?.events ?? []);
+  const save = useAction(async () => {
+    const input = { endpoint_url: url.trim(), events, description };
+    if (endpoint) onSaved({ ...(await api.updateEndpoint(endpoint.id, input)), secret: '' });
+    else onSaved(await api.createEndpoint(input));
+  });
+  const fields = save.problem?.fields ?? {};
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void save.run();
+  };
+  const options = [{ value: '*', label: 'Every event (*)' }, ...(catalog.data ?? []).map((type) => ({ value: type.name, label: <EventLabel name={type.name} description={type.description} /> }))];
+  return (
+    <form className="card form" onSubmit={submit} noValidate aria-labelledby="endpoint-form-heading">
+      <h2 id="endpoint-form-heading">{endpoint ? 'Edit the endpoint' : 'Add an endpoint'}</h2>
+      <FormProblem problem={save.problem} />
+      <TextField label="Endpoint URL" name="endpoint_url" type="url" inputMode="url" placeholder="https://example.com/webhooks" value={url} onChange={(event) => setUrl(event.target.value)} error={fields.endpoint_url} required />
+      <TextField label="Description (optional)" name="description" value={description} onChange={(event) => setDescription(event.target.value)} error={fields.description} />
+      {catalog.loading && !catalog.data ? <Loading label="Loading the event types…" /> : <CheckboxGroup legend="Events" options={options} value={events} onChange={setEvents} error={fields.events} />}
+      <div className="form-actions">
+        <Button type="submit" variant="primary" busy={save.busy}>
+          {endpoint ? 'Save' : 'Add endpoint'}
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </div>
+    </form>
+  );
+}
+
+function EventLabel({ name, description }: { name: string; description: string }) {
+  return (
+    <>
+      <code>{name}</code>
+      {description && <span className="muted event-description">{description}</span>}
+    </>
+  );
+}

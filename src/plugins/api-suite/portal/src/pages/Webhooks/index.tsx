@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { api } from '../../api';
+import { Badge, EmptyState, formatDate, LoadProblem, Loading, Pager } from '../../components/feedback';
+import { Button, SecretOnce } from '../../components/form';
+import { useLoad } from '../../hooks/useLoad';
+import { EndpointForm } from './EndpointForm';
+
+/** The consumer's webhook endpoints; a new one's signing secret shown once. */
+export function Webhooks() {
+  const [page, setPage] = useState(1);
+  const endpoints = useLoad(() => api.endpoints(page), [page]);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
+
+  return (
+    <>
+      <div className="page-heading">
+        <h1>Webhooks</h1>
+        <div className="row-actions">
+          <Link className="button button-secondary" to="/webhooks/event-types">
+            Event catalog
+          </Link>
+          {!creating && (
+            <Button variant="primary" onClick={() => (setCreating(true), setCreated(null))}>
+              Add an endpoint
+            </Button>
+          )}
+        </div>
+      </div>
+      <p className="lead">The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.</p>
+      {created && (
+        <section className="card card-accent" aria-labelledby="secret-heading">
+          <h2 id="secret-heading">Endpoint added</h2>
+          <SecretOnce label="Signing secret" value={created.secret} testId="new-secret" note="Verify each request's webhook-signature with this secret. Copy it now: it is shown only this once." />
+          <div className="form-actions">
+            <Link className="button button-primary" to={`/webhooks/${created.id}`}>
+              Open the endpoint
+            </Link>
+            <Button onClick={() => setCreated(null)}>I have copied it</Button>
+          </div>
+        </section>
+      )}
+      {creating && (
+        <EndpointForm
+          onSaved={(endpoint) => {
+            setCreating(false);
+            setCreated({ id: endpoint.id, secret: endpoint.secret });
+            endpoints.reload();
+          }}
+          onCancel={() => setCreating(false)}
+        />
+      )}
+      <LoadProblem problem={endpoints.problem} retry={endpoints.reload} />
+      {endpoints.loading && !endpoints.data && <Loading />}
+      {endpoints.data && endpoints.data.meta.total === 0 && !creating && (
+        <EmptyState title="No endpoints yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Add your first endpoint</Button>}>
+          Add the URL of your server that should hear about events, and choose which events it gets. The site sends a test event at once.
+        </EmptyState>
+      )}
+      {endpoints.data && endpoints.data.data.length > 0 && (
+        <ul className="list" aria-label="Endpoints">
+          {endpoints.data.data.map((endpoint) => (
+            <li key={endpoint.id} className="row" data-testid="endpoint-row">
+              <div className="row-main">
+                <Link to={`/webhooks/${endpoint.id}`} className="url">
+                  {endpoint.endpoint_url}
+                </Link>{' '}
+                {endpoint.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">disabled</Badge>}
+                <div className="muted">
+                  {endpoint.events.join(', ')} · last delivery {formatDate(endpoint.last_delivery_at)}
+                  {endpoint.failure_count > 0 && ` · ${endpoint.failure_count} failures in a row`}
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {endpoints.data && <Pager page={page} limit={endpoints.data.meta.limit} total={endpoints.data.meta.total} onPage={setPage} label="Endpoints" />}
+    </>
+  );
+}

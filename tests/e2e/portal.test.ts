@@ -1,0 +1,207 @@
+import { startApp, type TestApp } from '../helpers/app';
+import { closeBrowserTest, launchBrowser, UI_TIMEOUT_MS, waitForCount, type TestBrowser } from '../helpers/browser';
+import { stripeEnv, STRIPE_WEBHOOK_SECRET } from '../helpers/commerce';
+import { newPortalUser, shoot, signUp } from '../helpers/portal';
+import { startReceiver, type Receiver } from '../helpers/receiver';
+import { startSite, type TestSite } from '../helpers/site';
+import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
+import { eventually } from '../helpers/webhooks';
+
+/**
+ * The consumer portal in a real browser, over the public API only: a consumer signs up, makes a
+ * key and sees it once, watches a request arrive in the live chart, buys a plan through the Stripe
+ * stub's Checkout and sees the new quota, adds a webhook endpoint on a local receiver, tests it,
+ * sees the attempts, lets the receiver fail and recovers the failed deliveries once it is back;
+ * a second consumer sees none of it. Every page is photographed at 1440 and 390 px.
+ */
+let app: TestApp;
+let browser: TestBrowser;
+let stub: StripeStub;
+let receiver: Receiver;
+let site: TestSite;
+let apiKey = '';
+let endpointPath = '';
+const alice = newPortalUser('alice');
+
+beforeAll(async () => {
+  stub = await startStripeStub();
+  receiver = await startReceiver();
+  site = await startSite();
+  // No retries: a failed test delivery stays failed, for recovery to find.
+  app = await startApp({ env: { ...stripeEnv(stub), STRIPE_CURRENCY: 'eur', WEBHOOK_RETRY_SCHEDULE: '' } });
+  stub.webhookTarget = { url: `${app.url}/api/webhook/stripe`, secret: STRIPE_WEBHOOK_SECRET };
+  // Checkout sends the buyer back to the site's public URL, which an app on an ephemeral port only knows once listening.
+  app.strapi.config.set('server.absoluteUrl', app.url);
+  await eventually(async () => ((await app.request().get('/api/v1/billing/plans')).status === 200 && stub.store.prices.size >= 2 ? true : undefined), 20_000, 'billing provisioned');
+  browser = await launchBrowser(app.url);
+}, 120_000);
+
+afterAll(() => closeBrowserTest(browser, app, stub, receiver, site));
+
+it('signs up through the portal, with the server\'s field errors beside the fields', async () => {
+  const { page } = browser;
+  await page.goto(`${app.url}/portal/keys`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await shoot(page, 'sign-in');
+  await page.getByRole('link', { name: 'Create one' }).click();
+  await page.getByLabel('Username').fill('x');
+  await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+  await page.getByLabel('Password').fill('pw');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.locator('.field-error').first().waitFor();
+  await shoot(page, 'sign-up-errors');
+  await signUp(page, app.url, alice);
+  expect(browser.errors).toEqual([]);
+}, 90_000);
+
+it('creates a key and shows it once, with a copy button', async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Keys' }).click();
+  await page.getByText('No keys yet').waitFor();
+  await shoot(page, 'keys-empty');
+  await page.getByRole('button', { name: 'Create your first key' }).click();
+  await page.getByLabel('Name').fill('CI job');
+  await page.getByLabel(/write: every other request/).check();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const shown = page.getByTestId('new-key');
+  await shown.waitFor();
+  apiKey = await shown.inputValue();
+  expect(apiKey).toMatch(/^sk_[A-Za-z0-9]{48}$/);
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.getByText('Copied to the clipboard.').waitFor();
+  expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apiKey);
+  await shoot(page, 'keys-new');
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await page.getByTestId('key-row').filter({ hasText: 'CI job' }).getByText(`${apiKey.slice(0, 8)}…`).waitFor();
+  expect(await page.content()).not.toContain(apiKey);
+  await page.reload();
+  await page.getByTestId('key-row').first().waitFor();
+  expect(await page.content()).not.toContain(apiKey);
+}, 60_000);
+
+it('shows a request in the live usage chart', async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Overview' }).click();
+  const chart = page.getByTestId('usage-chart');
+  await chart.waitFor();
+  await page.getByTestId('usage-live').getByText('Live').waitFor();
+  const before = Number(await chart.getAttribute('data-total'));
+  expect((await app.request().get('/api/v1/articles').set('X-API-Key', apiKey)).status).toBe(200);
+  await eventually(async () => (Number(await chart.getAttribute('data-total')) >= before + 1 ? true : undefined), UI_TIMEOUT_MS, 'the request in the chart');
+  await page.getByTestId('plan-name').getByText('free').waitFor();
+  await page.getByTestId('month-usage').getByText('of 1,000 requests').waitFor();
+  await shoot(page, 'overview');
+}, 60_000);
+
+it('buys a plan through Checkout and sees the new quota', async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Plans and billing' }).click();
+  const pro = page.getByTestId('plan-offer').filter({ hasText: 'pro' });
+  await pro.getByText('€49.00').waitFor();
+  await page.getByTestId('plan-offer').filter({ hasText: 'free' }).getByText('Your plan').waitFor();
+  await shoot(page, 'billing');
+  await pro.getByRole('button', { name: 'Buy pro' }).click();
+  await page.waitForURL(/\/pay\/cs_/);
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.waitForURL(/\/portal\?checkout=success/);
+  await page.getByTestId('checkout-notice').getByText('your new plan is active').waitFor();
+  await page.getByTestId('plan-name').getByText('pro').waitFor();
+  await page.getByTestId('month-usage').getByText('of 100,000 requests').waitFor();
+  await shoot(page, 'overview-after-checkout');
+  await page.getByRole('link', { name: 'Plans and billing' }).click();
+  await page.getByTestId('subscription-line').getByText('active').waitFor();
+  await page.getByTestId('plan-offer').filter({ hasText: 'enterprise' }).getByRole('button', { name: 'Switch to enterprise' }).waitFor();
+  await shoot(page, 'billing-subscribed');
+}, 90_000);
+
+it('adds a webhook endpoint, sends a test and sees its attempt', async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByText('No endpoints yet').waitFor();
+  await shoot(page, 'webhooks-empty');
+  await page.getByRole('button', { name: 'Add your first endpoint' }).click();
+  await page.getByLabel('Endpoint URL').fill('ftp://nowhere');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await page.locator('.field-invalid').filter({ hasText: 'Endpoint URL' }).locator('.field-error').waitFor();
+  await page.locator('.field-invalid').filter({ hasText: 'Events' }).locator('.field-error').waitFor();
+  await shoot(page, 'webhooks-errors');
+  await page.getByLabel('Endpoint URL').fill(`${receiver.url}/alice`);
+  await page.getByLabel('webhook.test').check();
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const secret = await page.getByTestId('new-secret').inputValue();
+  expect(secret).toMatch(/^[A-Za-z0-9]{32}$/);
+  await page.getByRole('link', { name: 'Open the endpoint' }).click();
+  endpointPath = new URL(page.url()).pathname;
+  await page.getByRole('button', { name: 'Send a test event' }).click();
+  await page.getByTestId('test-result').getByText('Test delivered: HTTP 200').waitFor();
+  await page.locator('[data-testid="delivery-row"][data-status="succeeded"]').first().getByRole('button', { name: 'Attempts' }).click();
+  await page.getByTestId('attempt-row').first().getByText('HTTP 200').waitFor();
+  await shoot(page, 'endpoint');
+  await page.getByRole('link', { name: 'Webhooks' }).first().click();
+  await page.getByRole('link', { name: 'Event catalog' }).click();
+  await waitForCount(page.getByTestId('event-type'), 10, { atLeast: true });
+  await shoot(page, 'event-catalog');
+}, 90_000);
+
+it('recovers the deliveries that failed while the receiver was down', async () => {
+  const { page } = browser;
+  await page.goto(`${app.url}${endpointPath}`);
+  receiver.setReply(() => ({ status: 500 }));
+  for (let i = 0; i < 2; i += 1) {
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.getByTestId('test-result').getByText('Test failed: HTTP 500').waitFor();
+  }
+  await waitForCount(page.locator('[data-testid="delivery-row"][data-status="failed"]'), 2);
+  receiver.setReply(() => ({ status: 200 }));
+  const received = receiver.requests.length;
+  await page.getByRole('button', { name: 'Recover' }).click();
+  await page.getByTestId('recover-result').getByText('2 deliveries queued again.').waitFor();
+  await receiver.waitFor(received + 2, UI_TIMEOUT_MS);
+  await eventually(async () => {
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    return (await page.locator('[data-testid="delivery-row"][data-status="failed"]').count()) === 0 ? true : undefined;
+  }, UI_TIMEOUT_MS, 'no failed deliveries left');
+  await shoot(page, 'endpoint-recovered');
+}, 90_000);
+
+it('creates and runs a scraper, and offers its results', async () => {
+  const { page } = browser;
+  await page.getByRole('link', { name: 'Scrapers' }).click();
+  await page.getByText('No scrapers yet').waitFor();
+  await shoot(page, 'scrapers-empty');
+  await page.getByRole('button', { name: 'Create your first scraper' }).click();
+  await page.getByLabel('Name').fill('Shop');
+  await page.getByLabel('Start URL').fill(`${site.url}/`);
+  await page.getByLabel('Schedule (optional)').fill('not cron');
+  await page.getByRole('button', { name: 'Create scraper' }).click();
+  await page.getByText(/must be a cron expression/).waitFor();
+  await page.getByLabel('Schedule (optional)').fill('');
+  await page.getByRole('button', { name: 'Create scraper' }).click();
+  await page.getByTestId('scraper-row').getByRole('link', { name: 'Shop' }).click();
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await page.getByTestId('run-row').getByText('completed').waitFor();
+  await page.getByTestId('run-row').getByRole('button', { name: 'Download CSV' }).waitFor();
+  await shoot(page, 'scraper');
+}, 90_000);
+
+it('shows a second consumer none of the first one\'s keys, endpoints or plan', async () => {
+  const { page } = browser;
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await signUp(page, app.url, newPortalUser('bob'));
+  await page.getByTestId('plan-card').getByText(/No plan yet|free/).first().waitFor();
+  await page.getByRole('link', { name: 'Keys' }).click();
+  await page.getByText('No keys yet').waitFor();
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByText('No endpoints yet').waitFor();
+  await page.getByRole('link', { name: 'Scrapers' }).click();
+  await page.getByText('No scrapers yet').waitFor();
+  await page.goto(`${app.url}${endpointPath}`);
+  await page.getByText('This endpoint does not exist, or is not yours.').waitFor();
+  await shoot(page, 'endpoint-not-yours');
+  // A token the server no longer takes sends the consumer back to sign in.
+  await page.evaluate("localStorage.setItem('api-suite-portal-session', JSON.stringify({ jwt: 'expired', user: { id: 1, username: 'x', email: 'x@example.test' } }))");
+  await page.goto(`${app.url}/portal/keys`);
+  await page.getByText('Your session has ended. Sign in again.').waitFor();
+  expect(browser.errors).toEqual([]);
+}, 90_000);
