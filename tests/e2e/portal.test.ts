@@ -140,6 +140,10 @@ it('adds a webhook endpoint, sends a test and sees its attempt', async () => {
   await page.getByRole('link', { name: 'Webhooks' }).first().click();
   await page.getByRole('link', { name: 'Event catalog' }).click();
   await waitForCount(page.getByTestId('event-type'), 10, { atLeast: true });
+  // Each type opens on its schema (draft 2020-12) and example.
+  const orderPaid = page.getByTestId('event-type').filter({ hasText: 'order.paid' });
+  await orderPaid.locator('summary').click();
+  await orderPaid.getByLabel('order.paid schema').getByText('"additionalProperties": false').waitFor();
   await shoot(page, 'event-catalog');
 }, 90_000);
 

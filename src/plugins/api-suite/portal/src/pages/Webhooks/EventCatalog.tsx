@@ -3,7 +3,7 @@ import { api } from '../../api';
 import { EmptyState, LoadProblem, Loading } from '../../components/feedback';
 import { useLoad } from '../../hooks/useLoad';
 
-/** Every event type an endpoint can get: what it means, the JSON Schema of its `data` (where the server gives one) and an example. */
+/** Every event type an endpoint can get: what it means and, opened, the JSON Schema of its `data` (where the server gives one) and an example. */
 export function EventCatalog() {
   const types = useLoad(() => api.eventTypes().then((answer) => answer.data), []);
   return (
@@ -19,11 +19,12 @@ export function EventCatalog() {
       {types.loading && !types.data && <Loading />}
       {types.data && types.data.length === 0 && <EmptyState title="No event types">The site has switched every event type off. Ask its owner which events it offers.</EmptyState>}
       {types.data?.map((type) => (
-        <section key={type.name} className="card event-type" data-testid="event-type" aria-labelledby={`type-${type.name}`}>
-          <h2 id={`type-${type.name}`}>
-            <code>{type.name}</code>
-          </h2>
-          {type.description && <p>{type.description}</p>}
+        // Closed by default: twenty schemas open at once make a page too long to find anything in.
+        <details key={type.name} className="card event-type" data-testid="event-type">
+          <summary>
+            <code className="event-name">{type.name}</code>
+            {type.description && <span className="muted"> {type.description}</span>}
+          </summary>
           <div className="two-columns">
             {type.schema !== undefined && (
               <div>
@@ -36,7 +37,7 @@ export function EventCatalog() {
               <pre className="code" tabIndex={0} aria-label={`${type.name} example`}>{JSON.stringify(type.example_payload, null, 2)}</pre>
             </div>
           </div>
-        </section>
+        </details>
       ))}
     </>
   );
