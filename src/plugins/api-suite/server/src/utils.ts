@@ -22,6 +22,7 @@ import type { HttpService } from './features/platform/services/http';
 import type { OpenApiService } from './features/platform/services/openapi';
 import type { ContentManagerViewsService } from './features/platform/services/content-manager-views';
 import type { PlatformService } from './features/platform/services/platform';
+import type { ChangeDetectionService } from './features/scrapers/services/change-detection';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
 import type { SearchService } from './features/search/services/search';
@@ -49,6 +50,7 @@ export interface Services {
   'webhook-deliveries': WebhookDeliveriesService;
   scrapers: ScrapersService;
   'scraper-runs': ScraperRunsService;
+  'scraper-change-detection': ChangeDetectionService;
   orders: OrdersService;
   checkout: CheckoutService;
   stripe: StripeService;
