@@ -253,12 +253,22 @@ describe('change detection', () => {
     expect(await runToEnd(watched.id)).toMatchObject({ items_new: 1, items_changed: 0, items_removed: 0 });
   });
 
-  it('keeps one state row per distinct key, however many runs', async () => {
-    stock(Array.from({ length: 30 }, (_, index) => [`K${index}`, String(index)] as [string, string]));
+  it('counts exactly across the batches it reads and writes in, and keeps one state row per distinct key, however many runs', async () => {
+    // 1,200 items: more than one batch of state rows read (1,000) and of upserts and deletes (500).
+    const catalogue = Array.from({ length: 1_200 }, (_, index) => [`K${index}`, String(index)] as [string, string]);
+    stock(catalogue);
     const scraper = await createScraper({ change_detection: { key: 'sku' } });
-    for (let round = 0; round < 3; round += 1) await runToEnd(scraper.id);
+    expect(await runToEnd(scraper.id)).toMatchObject({ items_collected: 1_200, items_new: 1_200, items_changed: 0, items_removed: 0 });
+    // 600 new prices, 550 gone, 10 new.
+    stock([
+      ...catalogue.slice(0, 600).map(([sku, price]) => [sku, `${price}.5`] as [string, string]),
+      ...catalogue.slice(600, 650),
+      ...Array.from({ length: 10 }, (_, index) => [`N${index}`, '1'] as [string, string]),
+    ]);
+    expect(await runToEnd(scraper.id)).toMatchObject({ items_collected: 660, items_new: 10, items_changed: 600, items_removed: 550 });
+    expect(await runToEnd(scraper.id)).toMatchObject({ items_new: 0, items_changed: 0, items_removed: 0 });
     const states = () => app.strapi.db.connection('api_suite_scraper_item_states').where({ scraper_id: scraper.id }).count({ count: '*' }).first();
-    expect(Number((await states())?.count)).toBe(30);
+    expect(Number((await states())?.count)).toBe(660);
     expect((await app.request().delete(`/api/v1/scrapers/${scraper.id}`).set(as(alice))).status).toBe(204);
     expect(Number((await states())?.count)).toBe(0);
   });
