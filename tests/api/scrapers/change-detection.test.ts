@@ -253,6 +253,23 @@ describe('change detection', () => {
     expect(await runToEnd(watched.id)).toMatchObject({ items_new: 1, items_changed: 0, items_removed: 0 });
   });
 
+  it('leaves a run uncompared when its key changed while it ran, and compares the next one afresh', async () => {
+    stock([['A', '10']]);
+    const scraper = await createScraper({ change_detection: { key: 'sku' } });
+    shop.delayMs = 1_500;
+    const started = await app.request().post(`/api/v1/scrapers/${scraper.id}/run`).set(as(alice));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await app.request().patch(`/api/v1/scrapers/${scraper.id}`).set(as(alice)).send({ change_detection: { key: 'price' } })).status).toBe(200);
+    const run = await eventually(async () => {
+      const current = (await app.request().get(`/api/v1/scrapers/${scraper.id}/runs/${started.body.run_id}`).set(as(alice))).body;
+      return current.status === 'completed' ? current : undefined;
+    });
+    shop.delayMs = 0;
+    expect(run).toMatchObject({ items_collected: 1, items_new: null, items_changed: null, items_removed: null });
+    expect(await changesOf(scraper.id, run.id)).toEqual(['A: null']);
+    expect(await runToEnd(scraper.id)).toMatchObject({ items_new: 1, items_changed: 0, items_removed: 0 });
+  });
+
   it('counts exactly across the batches it reads and writes in, and keeps one state row per distinct key, however many runs', async () => {
     // 1,200 items: more than one batch of state rows read (1,000) and of upserts and deletes (500).
     const catalogue = Array.from({ length: 1_200 }, (_, index) => [`K${index}`, String(index)] as [string, string]);

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, fromJson, INSERT_CHUNK, tableOf, type Knex } from '../../../db';
-import { combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from './content-hash';
+import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from './content-hash';
 import { getService } from '../../../utils';
 import type { RunRow, ScraperRunsService } from './runs';
 import type { ScraperRow } from './scrapers';
@@ -55,7 +55,7 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         const prepared = await this.prepare(runId, setting);
         await runs.finish(runId, scraper.id, outcome, async (trx) => {
-          await this.apply(trx, scraper.id, runId, prepared);
+          await this.apply(trx, scraper.id, runId, prepared, setting);
         });
       } catch (error) {
         strapi.log.error(`[api-suite] scrapers: change detection of run ${runId} failed, the run completes uncompared: ${(error as Error).message}`);
@@ -103,9 +103,12 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
      * transaction that completes the run). Keys are read from the state in key order a batch at a
      * time; only new, changed and removed keys are written back.
      */
-    async apply(trx: Knex, scraperId: number, runId: number, prepared: PreparedRun): Promise<ChangeCounts> {
+    async apply(trx: Knex, scraperId: number, runId: number, prepared: PreparedRun, setting: ChangeDetectionSetting): Promise<ChangeCounts | null> {
       // SQLite has one writer at a time already; PostgreSQL needs the scraper's row held.
-      if (dialectOf(strapi) === 'postgres') await trx(tableOf(strapi, UIDS.scraper)).select('id').where({ id: scraperId }).forUpdate();
+      const scraperRow = trx(tableOf(strapi, UIDS.scraper)).select('change_detection').where({ id: scraperId });
+      const locked = (await (dialectOf(strapi) === 'postgres' ? scraperRow.forUpdate() : scraperRow).first()) as Pick<ScraperRow, 'change_detection'> | undefined;
+      // Turned off or keyed differently while the run went on (which dropped the state): its items were keyed the old way, so it stays uncompared.
+      if (!locked || canonicalJson(this.settingOf(locked)) !== canonicalJson(setting)) return null;
 
       const current = new Map<string, { hash: string; ids: number[] }>();
       for (const [key, group] of prepared.groups) current.set(key, { hash: combineHashes(group.hashes), ids: group.ids });
