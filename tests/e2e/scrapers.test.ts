@@ -7,7 +7,7 @@ import { registerUser, type TestUser } from '../helpers/users';
 /**
  * The Scrapers page in a real browser: an editor creates a scraper for a consumer against a local
  * site (the server's validation messages shown under the fields first), runs it, and reads its
- * results in the table.
+ * results in the table; turns change detection on and sees each run's changes and filters by them.
  */
 let app: TestApp;
 let browser: TestBrowser;
@@ -76,6 +76,54 @@ it('creates a scraper against a local site, runs it and shows its results', asyn
   await row.getByText('3 items').waitFor();
   await row.getByText(alice.username).waitFor();
   await screenshot(page, 'scrapers-list');
+}, 120_000);
+
+it('turns change detection on in the form, shows each run\'s changes and filters the results by change', async () => {
+  const { page } = browser;
+  const created = await app.strapi.plugin('api-suite').service('scrapers').create(alice.consumer_id, {
+    name: 'Watched shop',
+    url: `${site.url}/`,
+    selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href' } },
+  });
+  await openPluginPage(page, app.url, `/scrapers/${created.id}`, 'Watched shop');
+  await page.getByTestId('change-detection').getByText('Off').waitFor();
+
+  // A key the items do not have: the server's message under the key field.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog');
+  const key = dialog.locator('input[name="change_detection.key"]');
+  expect(await key.isDisabled()).toBe(true);
+  await dialog.getByRole('checkbox', { name: 'Change detection' }).click();
+  await key.fill('colour');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText('must be one of the items\' fields (name, link)').waitFor();
+  await screenshot(page, 'scrapers-change-detection-form');
+  await key.fill('name');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByTestId('change-detection').getByText('On, items keyed by name').waitFor();
+
+  // The first run finds every item new; the second, on the same site, nothing changed.
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await page.getByTestId('run-row').first().getByText('3 new · 0 changed · 0 removed').waitFor();
+  const results = page.getByTestId('result-row');
+  await waitForCount(results, 3);
+  await waitForCount(page.locator('[data-testid="result-row"][data-change="new"]'), 3);
+  await page.getByRole('button', { name: 'Run now' }).click();
+  await page.getByTestId('run-row').first().getByText('0 new · 0 changed · 0 removed').waitFor();
+  await waitForCount(page.locator('[data-testid="result-row"][data-change="unchanged"]'), 3);
+  await page.getByRole('heading', { name: 'Run history' }).scrollIntoViewIfNeeded();
+  await page.mouse.wheel(0, 400);
+  await screenshot(page, 'scrapers-change-detection-runs');
+
+  // Filtered to new and changed, the second run shows nothing; the first run shows its three.
+  await page.getByRole('combobox', { name: 'Show' }).click();
+  await page.getByRole('option', { name: 'New and changed' }).click();
+  await page.getByText('No result of this run matches the filter.').waitFor();
+  await page.getByTestId('run-row').nth(1).click();
+  await waitForCount(page.locator('[data-testid="result-row"][data-change="new"]'), 3);
+  await page.mouse.wheel(0, 400);
+  await screenshot(page, 'scrapers-change-detection-filter');
 }, 120_000);
 
 it('shows a run in progress and stops it', async () => {

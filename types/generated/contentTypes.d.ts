@@ -893,6 +893,7 @@ export interface PluginApiSuiteScraper extends Struct.CollectionTypeSchema {
     };
   };
   attributes: {
+    change_detection: Schema.Attribute.JSON;
     consumer_id: Schema.Attribute.String & Schema.Attribute.Required;
     createdAt: Schema.Attribute.DateTime;
     createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
@@ -979,6 +980,7 @@ export interface PluginApiSuiteScraperResult
     };
   };
   attributes: {
+    change: Schema.Attribute.Enumeration<['new', 'changed', 'unchanged']>;
     createdAt: Schema.Attribute.DateTime;
     createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> &
       Schema.Attribute.Private;
@@ -1024,7 +1026,10 @@ export interface PluginApiSuiteScraperRun extends Struct.CollectionTypeSchema {
     error: Schema.Attribute.Text;
     finished_at: Schema.Attribute.DateTime;
     heartbeat_at: Schema.Attribute.DateTime;
+    items_changed: Schema.Attribute.Integer;
     items_collected: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
+    items_new: Schema.Attribute.Integer;
+    items_removed: Schema.Attribute.Integer;
     locale: Schema.Attribute.String & Schema.Attribute.Private;
     localizations: Schema.Attribute.Relation<
       'oneToMany',

@@ -209,7 +209,7 @@ describe('scrapers', () => {
       .request()
       .post('/api-suite/scrapers')
       .set(as(owner))
-      .send({ name: 'Shop', url: `${site.url}/`, user_id: alice.id, schedule: '0 3 * * *', selectors: { item: '.product', fields: { name: '.name' } } });
+      .send({ name: 'Shop', url: `${site.url}/`, user_id: alice.id, schedule: '0 3 * * *', selectors: { item: '.product', fields: { name: '.name' } }, change_detection: { key: 'name' } });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ name: 'Shop', status: 'idle', next_run_at: expect.any(String), owner: { id: alice.id }, latest_run: null });
     const id = created.body.data.id as number;
@@ -227,6 +227,12 @@ describe('scrapers', () => {
     expect(run).toMatchObject({ items_collected: 3, pages_fetched: 1, trigger: 'manual' });
     const results = await app.request().get(`/api-suite/scrapers/${id}/results?run_id=${runId}`).set(as(reader.token));
     expect(results.body.data.map((result: { data: { name: string } }) => result.data.name)).toEqual(['A', 'B', 'C']);
+    expect(run).toMatchObject({ items_new: 3, items_changed: 0, items_removed: 0 });
+    const unchanged = await app.request().get(`/api-suite/scrapers/${id}/results?run_id=${runId}&change=unchanged`).set(as(reader.token));
+    expect(unchanged.body.meta.total).toBe(0);
+    const badKey = await app.request().put(`/api-suite/scrapers/${id}`).set(as(owner)).send({ change_detection: { key: 'colour' } });
+    expect(badKey.status).toBe(400);
+    expect(badKey.body.error.details.errors).toEqual([expect.objectContaining({ path: ['change_detection', 'key'], message: 'must be one of the items\' fields (name)' })]);
     const runs = await app.request().get(`/api-suite/scrapers/${id}/runs`).set(as(owner));
     expect(runs.body.meta.total).toBe(1);
 

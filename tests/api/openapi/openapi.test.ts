@@ -292,7 +292,7 @@ describe('scrapers', () => {
         .request()
         .post('/api/v1/scrapers')
         .set('X-API-Key', key)
-        .send({ name: 'doc', url: `${site.url}/`, selectors: { item: '.product', fields: { name: '.name' } }, schedule: '0 3 * * *' }),
+        .send({ name: 'doc', url: `${site.url}/`, selectors: { item: '.product', fields: { name: '.name' } }, schedule: '0 3 * * *', change_detection: { key: 'name' } }),
       'POST',
       '/api/v1/scrapers'
     );
@@ -311,6 +311,8 @@ describe('scrapers', () => {
     expect(check(await app.request().get(`/api/v1/scrapers/${id}/runs`).set('X-API-Key', key), 'GET', '/api/v1/scrapers/{id}/runs').status).toBe(200);
     expect(check(await app.request().get(`/api/v1/scrapers/${id}/status`).set('X-API-Key', key), 'GET', '/api/v1/scrapers/{id}/status').body.items_count).toBe(3);
     expect(check(await app.request().get(`/api/v1/scrapers/${id}/results`).set('X-API-Key', key), 'GET', '/api/v1/scrapers/{id}/results').body.meta.total).toBe(3);
+    expect(check(await app.request().get(`/api/v1/scrapers/${id}/results?change=new,changed`).set('X-API-Key', key), 'GET', '/api/v1/scrapers/{id}/results').body.meta.total).toBe(3);
+    expect(check(await app.request().get(`/api/v1/scrapers/${id}/results?change=gone`).set('X-API-Key', key), 'GET', '/api/v1/scrapers/{id}/results').status).toBe(400);
     for (const format of ['ndjson', 'csv']) {
       const exported = await app
         .request()

@@ -66,6 +66,7 @@ describe('scrapers: create, read, change, delete', () => {
       follow_links: false,
       selectors: null,
       respect_robots_txt: true,
+      change_detection: null,
       status: 'idle',
       next_run_at: null,
       skipped_runs: 0,
@@ -156,6 +157,9 @@ describe('runs', () => {
       items_collected: 3,
       pages_fetched: 1,
       pages_failed: 0,
+      items_new: null,
+      items_changed: null,
+      items_removed: null,
       error: null,
       created_at: expect.stringMatching(ISO),
     });
@@ -167,7 +171,7 @@ describe('runs', () => {
       { name: 'B', link: `${site.url}/items/b` },
       { name: 'C', link: 'https://shop.example/c' },
     ]);
-    expect(results.body.data[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: expect.any(Object), created_at: expect.stringMatching(ISO) });
+    expect(results.body.data[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: expect.any(Object), change: null, created_at: expect.stringMatching(ISO) });
     const status = await app.request().get(`/api/v1/scrapers/${scraper.id}/status`).set(as(alice));
     expect(status.body).toEqual({ id: scraper.id, status: 'completed', last_run: run.started_at, items_count: 3 });
     const scraperView = await app.request().get(`/api/v1/scrapers/${scraper.id}`).set(as(alice));
@@ -274,7 +278,7 @@ describe('run events and exports', () => {
     expect(hook.body).toEqual({
       id: expect.any(String),
       url: `${receiver.url}/runs/alice`,
-      events: ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created'],
+      events: ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'results.changed'],
       secret: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
       created_at: expect.stringMatching(ISO),
     });
@@ -335,7 +339,7 @@ describe('run events and exports', () => {
     expect(ndjson.headers['content-type']).toMatch(/^application\/x-ndjson/);
     const lines = String(ndjson.body).trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: { name: 'A', link: `${site.url}/items/a` }, created_at: expect.stringMatching(ISO) });
+    expect(lines[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: { name: 'A', link: `${site.url}/items/a` }, change: null, created_at: expect.stringMatching(ISO) });
 
     const csv = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=csv&run_id=${run.id}`).set(as(bob)).buffer(true).parse((res, done) => {
       let text = '';

@@ -283,10 +283,11 @@ describe('GET /api/webhooks/event-types', () => {
     const response = await app.request().get('/api/webhooks/event-types').set(as(alice));
     expect(response.status).toBe(200);
     const names = response.body.data.map((type: { name: string }) => type.name);
-    for (const name of ['order.created', 'order.updated', 'order.paid', 'article.created', 'article.updated', 'article.published', 'article.deleted', 'product.created', 'product.updated', 'run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'webhook.test']) {
+    for (const name of ['order.created', 'order.updated', 'order.paid', 'article.created', 'article.updated', 'article.published', 'article.deleted', 'product.created', 'product.updated', 'run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'results.changed', 'webhook.test']) {
       expect(names).toContain(name);
     }
     expect(response.body.data[0]).toEqual({ name: expect.any(String), description: expect.any(String), example_payload: expect.any(Object), schema: expect.any(Object) });
+    expect(response.body.data.find((type: { name: string }) => type.name === 'results.changed')?.example_payload).toEqual({ run_id: 42, scraper_id: 7, new: 3, changed: 1, removed: 2 });
   });
 
   it('gives each type the JSON Schema (draft 2020-12) of its data, which its example fits', async () => {

@@ -58,6 +58,8 @@ export type EventTypePatch = Partial<Pick<EventType, 'description' | 'example_pa
 export type Run = Contract.ScraperRun;
 export type RunStatus = Run['status'];
 export type Selectors = NonNullable<Contract.Scraper['selectors']>;
+export type ChangeDetection = NonNullable<Contract.Scraper['change_detection']>;
+export type Change = NonNullable<Contract.ScraperResult['change']>;
 
 /** A scraper as the admin routes answer it: the API's, with its owner and latest run. */
 export interface Scraper extends Contract.Scraper {
@@ -77,6 +79,7 @@ export interface ScraperInput {
   follow_links: boolean;
   selectors: Selectors | null;
   respect_robots_txt: boolean;
+  change_detection: ChangeDetection | null;
 }
 
 export type ScrapeResult = Contract.ScraperResult;
@@ -225,8 +228,9 @@ export function useApiSuiteClient() {
         run: (id: number) => data<{ run_id: number; status: 'started' }>(post(`${base}/scrapers/${id}/run`)),
         stop: (id: number) => data<{ run_id: number; status: 'stopped' }>(post(`${base}/scrapers/${id}/stop`)),
         runs: async (id: number, page: number): Promise<Page<Run>> => (await get<Page<Run>>(`${base}/scrapers/${id}/runs${query({ page, limit: 10 })}`)).data,
-        results: async (id: number, runId: number, page: number): Promise<Page<ScrapeResult>> =>
-          (await get<Page<ScrapeResult>>(`${base}/scrapers/${id}/results${query({ run_id: runId, page, limit: 20 })}`)).data,
+        /** `change` narrows to results with one of these changes (none: every result). */
+        results: async (id: number, runId: number, page: number, change: Change[] = []): Promise<Page<ScrapeResult>> =>
+          (await get<Page<ScrapeResult>>(`${base}/scrapers/${id}/results${query({ run_id: runId, page, limit: 20, change: change.length > 0 ? change.join(',') : undefined })}`)).data,
       },
 
       access: {

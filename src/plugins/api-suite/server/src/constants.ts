@@ -15,6 +15,7 @@ export const UIDS = {
   scraper: 'plugin::api-suite.scraper',
   scraperRun: 'plugin::api-suite.scraper-run',
   scraperResult: 'plugin::api-suite.scraper-result',
+  scraperItemState: 'plugin::api-suite.scraper-item-state',
   order: 'plugin::api-suite.order',
   stripeEvent: 'plugin::api-suite.stripe-event',
   billingCustomer: 'plugin::api-suite.billing-customer',

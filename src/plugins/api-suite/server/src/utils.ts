@@ -23,6 +23,7 @@ import type { OpenApiService } from './features/platform/services/openapi';
 import type { ContentManagerViewsService } from './features/platform/services/content-manager-views';
 import type { PlatformService } from './features/platform/services/platform';
 import type { PortalService } from './features/portal/services/portal';
+import type { ChangeDetectionService } from './features/scrapers/services/change-detection';
 import type { ScraperRunsService } from './features/scrapers/services/runs';
 import type { ScrapersService } from './features/scrapers/services/scrapers';
 import type { SearchService } from './features/search/services/search';
@@ -50,6 +51,7 @@ export interface Services {
   'webhook-deliveries': WebhookDeliveriesService;
   scrapers: ScrapersService;
   'scraper-runs': ScraperRunsService;
+  'scraper-change-detection': ChangeDetectionService;
   orders: OrdersService;
   checkout: CheckoutService;
   stripe: StripeService;

@@ -137,6 +137,15 @@ export function ScraperPage() {
                   : t('scrapers.noSelectors')}
               </Typography>
             </DetailItem>
+            <DetailItem label={t('scrapers.field.changeDetection')}>
+              <Typography data-testid="change-detection">
+                {data.change_detection
+                  ? data.change_detection.key
+                    ? t('scrapers.changeDetection.byKey', { key: data.change_detection.key })
+                    : t('scrapers.changeDetection.byUrl')
+                  : t('scrapers.changeDetection.off')}
+              </Typography>
+            </DetailItem>
           </Grid.Root>
         </Box>
         {latest && (latest.status === 'running' || latest.status === 'pending') && <RunProgress run={latest} maxPages={data.max_pages} />}
@@ -155,7 +164,7 @@ export function ScraperPage() {
                 {t('scrapers.results', { run: shownRun })}
               </Typography>
             </Box>
-            <ResultsTable scraperId={id} runId={shownRun} selectors={data.selectors} version={runsVersion} />
+            <ResultsTable scraperId={id} runId={shownRun} selectors={data.selectors} changeDetection={data.change_detection !== null} version={runsVersion} />
           </Box>
         )}
       </Flex>

@@ -2,20 +2,25 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
+import { registerChangeDetectionTables } from './content-types/tables';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import scrapersController from './controllers/scrapers';
 import { adminRoutes, contentApiRoutes } from './routes';
+import changeDetection from './services/change-detection';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
 import { scrapersApi } from './validation/openapi';
 
 /**
- * Scraper control (contract section 4): registered scrapers crawled on demand and on schedule
- * through the jobs port, with their runs, results and run events.
+ * Scraper control: registered scrapers crawled on demand and on schedule through the jobs port,
+ * with their runs, results and run events, and change detection between completed runs.
  */
 const feature: FeatureModule = {
   name: 'scrapers',
+  register({ strapi }) {
+    registerChangeDetectionTables(strapi);
+  },
   async bootstrap({ strapi }) {
     // A schedule changed or a scraper deleted in the admin panel follows on the jobs port.
     strapi.db.lifecycles.subscribe({
@@ -36,7 +41,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { scrapers, 'scraper-runs': runs },
+  services: { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection },
   controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: scrapersApi,

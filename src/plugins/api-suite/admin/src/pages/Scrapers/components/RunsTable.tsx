@@ -1,4 +1,4 @@
-import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { useCallback, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -63,7 +63,15 @@ export function RunsTable({
                 <Typography>{format.dateTime(run.finished_at)}</Typography>
               </Td>
               <Td>
-                <Typography>{t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}</Typography>
+                <Flex direction="column" alignItems="flex-start">
+                  <Typography>{t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}</Typography>
+                  {/* Under the counts rather than in a column of its own, which the table has no width for; null unless the run completed with change detection on. */}
+                  {run.items_new !== null && run.items_changed !== null && run.items_removed !== null && (
+                    <Typography variant="pi" textColor="neutral600" data-testid="run-changes">
+                      {t('scrapers.run.changesValue', { new: run.items_new, changed: run.items_changed, removed: run.items_removed })}
+                    </Typography>
+                  )}
+                </Flex>
               </Td>
               <Td>
                 <Typography textColor="danger600">{run.error ?? ''}</Typography>

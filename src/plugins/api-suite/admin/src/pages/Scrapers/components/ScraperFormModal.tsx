@@ -23,6 +23,8 @@ interface FormState {
   item: string;
   fields: string;
   headers: string;
+  change_detection: boolean;
+  change_key: string;
 }
 
 /**
@@ -201,6 +203,28 @@ export function ScraperFormModal({
                 <Field.Error />
               </Field.Root>
             </Grid.Item>
+            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
+              {/* Its own message only: the key's shows under the key field. */}
+              <Field.Root name="change_detection" error={problem?.fields.change_detection} hint={t('scrapers.field.changeDetectionHint')}>
+                <Field.Label>{t('scrapers.field.changeDetection')}</Field.Label>
+                <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={form.change_detection} onChange={(event) => set('change_detection', event.currentTarget.checked)} />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
+            <Grid.Item col={8} s={12} direction="column" alignItems="stretch">
+              <Field.Root name="change_detection.key" error={error('change_detection.key')} hint={t('scrapers.field.changeKeyHint')}>
+                <Field.Label>{t('scrapers.field.changeKey')}</Field.Label>
+                <TextInput
+                  value={form.change_key}
+                  placeholder="sku"
+                  disabled={!form.change_detection}
+                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('change_key', event.currentTarget.value)}
+                />
+                <Field.Hint />
+                <Field.Error />
+              </Field.Root>
+            </Grid.Item>
             <Grid.Item col={12} direction="column" alignItems="stretch">
               <Field.Root name="headers" error={error('headers')} hint={t('scrapers.field.headersHint')}>
                 <Field.Label>{t('scrapers.field.headers')}</Field.Label>
@@ -243,6 +267,8 @@ function initial(scraper?: Scraper): FormState {
     item: scraper?.selectors?.item ?? '',
     fields: scraper?.selectors ? Object.entries(scraper.selectors.fields).map(([name, css]) => `${name}: ${css}`).join('\n') : '',
     headers: scraper ? Object.entries(scraper.headers).map(([name, value]) => `${name}: ${value}`).join('\n') : '',
+    change_detection: Boolean(scraper?.change_detection),
+    change_key: scraper?.change_detection?.key ?? '',
   };
 }
 
@@ -273,5 +299,7 @@ function toInput(form: FormState): ScraperInput {
     respect_robots_txt: form.respect_robots_txt,
     headers: lines(form.headers),
     selectors: hasSelectors ? { ...(form.item.trim() === '' ? {} : { item: form.item.trim() }), fields } : null,
+    // An empty key field means the item's URL, which the server takes as no key at all.
+    change_detection: form.change_detection ? (form.change_key.trim() === '' ? {} : { key: form.change_key.trim() }) : null,
   };
 }

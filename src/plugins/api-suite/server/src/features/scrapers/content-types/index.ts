@@ -26,6 +26,8 @@ export default {
         // Text rather than json: PostgreSQL's jsonb would reorder the fields, and their order is the CSV's columns.
         selectors: { type: 'text' },
         respect_robots_txt: { type: 'boolean', default: true },
+        // `{ key?: field }` turns change detection on; null is off.
+        change_detection: { type: 'json' },
         status: { type: 'enumeration', enum: ['idle', 'running'], default: 'idle', required: true },
         current_run_id: { type: 'integer' },
         skipped_ticks: { type: 'integer', default: 0 },
@@ -50,6 +52,10 @@ export default {
         items_collected: { type: 'integer', default: 0 },
         pages_fetched: { type: 'integer', default: 0 },
         pages_failed: { type: 'integer', default: 0 },
+        // Change detection's counts: set when a run with it on completes, else null.
+        items_new: { type: 'integer' },
+        items_changed: { type: 'integer' },
+        items_removed: { type: 'integer' },
         error: { type: 'text' },
         // Refreshed every second by the process running it; a stale one means that process died.
         heartbeat_at: { type: 'datetime' },
@@ -72,6 +78,8 @@ export default {
         run_id: { type: 'integer', required: true },
         url: { type: 'text', required: true },
         data: { type: 'json' },
+        // Against the previous compared run, set when this run completes; null without change detection.
+        change: { type: 'enumeration', enum: ['new', 'changed', 'unchanged'] },
       },
       indexes: [
         { name: 'api_suite_scraper_results_scraper', columns: ['scraper_id', 'id'] },

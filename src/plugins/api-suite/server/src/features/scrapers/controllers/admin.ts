@@ -24,9 +24,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** The API's checks, with an address the server may not fetch reported on the url field for the form. */
-  const checkConfig = async (body: { proxy_pool?: string | null; url?: string }) => {
+  const checkConfig = async (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => {
     try {
-      await checkScraperConfig(strapi, body);
+      await checkScraperConfig(strapi, body, current);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'endpoint_not_allowed') {
         throw new ApiError(error.status, error.code, error.message, [{ field: 'url', message: error.message }]);
@@ -86,7 +86,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const body = updateScraperBody.parse(ctx.request.body ?? {});
-        await checkConfig(body);
+        await checkConfig(body, row);
         const [view] = await present([await scrapers().update(row, body)]);
         ctx.body = { data: view };
       });
@@ -148,7 +148,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const query = resultsQuery.parse(ctx.query);
-        const { rows, total } = await runs().results(row.id, { runId: query.run_id, page: query.page, limit: query.limit });
+        const { rows, total } = await runs().results(row.id, { runId: query.run_id, change: query.change, page: query.page, limit: query.limit });
         ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
       });
     },

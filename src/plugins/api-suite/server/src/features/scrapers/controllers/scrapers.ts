@@ -42,7 +42,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return row;
   };
 
-  const checkConfig = (body: { proxy_pool?: string | null; url?: string }) => checkScraperConfig(strapi, body);
+  const checkConfig = (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => checkScraperConfig(strapi, body, current);
 
   return {
     async create(ctx: Context) {
@@ -74,7 +74,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondNestedError(ctx, async () => {
         const row = await owned(ctx);
         const body = updateScraperBody.parse(ctx.request.body ?? {});
-        await checkConfig(body);
+        await checkConfig(body, row);
         ctx.body = scrapers().present(await scrapers().update(row, body));
       });
     },
@@ -150,12 +150,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const row = await owned(ctx);
         const query = resultsQuery.parse(ctx.query);
         if (query.format === 'json') {
-          const { rows, total } = await runs().results(row.id, { runId: query.run_id, page: query.page, limit: query.limit });
+          const { rows, total } = await runs().results(row.id, { runId: query.run_id, change: query.change, page: query.page, limit: query.limit });
           ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
           return;
         }
         const name = `scraper-${row.id}${query.run_id ? `-run-${query.run_id}` : ''}-results`;
-        const results = runs().allResults(row.id, query.run_id);
+        const results = runs().allResults(row.id, { runId: query.run_id, change: query.change });
         if (query.format === 'ndjson') {
           // attachment() guesses a type from the extension: the exact type is set after it.
           ctx.attachment(`${name}.ndjson`);
@@ -169,17 +169,21 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           ], exportFailed(row));
           return;
         }
-        const fields = csvFields(row);
+        // The change column only with change detection on, so other scrapers' exports keep their columns.
+        const withChange = row.change_detection !== null && row.change_detection !== undefined;
+        const fields = csvFields(row, withChange);
         ctx.attachment(`${name}.csv`);
         ctx.type = 'text/csv; charset=utf-8';
         const rows = Readable.from(
           (async function* rows() {
             for await (const result of results) {
-              yield [result.id, result.run_id, result.url, result.created_at, ...fields.map((field) => csvValue(result.data[field.key]))];
+              const change = withChange ? [result.change ?? ''] : [];
+              yield [result.id, result.run_id, result.url, result.created_at, ...change, ...fields.map((field) => csvValue(result.data[field.key]))];
             }
           })()
         );
-        ctx.body = exportBody(ctx, [rows, stringify({ header: true, columns: ['id', 'run_id', 'url', 'created_at', ...fields.map((field) => field.column)] })], exportFailed(row));
+        const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
+        ctx.body = exportBody(ctx, [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => field.column)] })], exportFailed(row));
       });
     },
 
@@ -199,11 +203,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 };
 
-/** CSV columns after id, run_id, url and created_at: the scraper's fields, or the default url and title. */
-function csvFields(row: ScraperRow): Array<{ key: string; column: string }> {
+/** CSV columns after id, run_id, url, created_at (and change): the scraper's fields, or the default url and title. */
+function csvFields(row: ScraperRow, withChange: boolean): Array<{ key: string; column: string }> {
   const selectors = (typeof row.selectors === 'string' ? JSON.parse(row.selectors) : row.selectors) as ScraperSelectors | null;
   const keys = selectors?.fields ? Object.keys(selectors.fields) : ['url', 'title'];
-  const fixed = new Set(['id', 'run_id', 'url', 'created_at']);
+  const fixed = new Set(['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])]);
   return keys.map((key) => ({ key, column: fixed.has(key) ? `data_${key}` : key }));
 }
 

@@ -1,17 +1,17 @@
-import type { RunEventData } from '../../webhooks/validation/event-data';
-import type { RUN_EVENTS } from '../validation/responses';
-
-type RunEventName = (typeof RUN_EVENTS)[number];
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../../db';
+import { insertChunked, fromJson, tableOf, toBool, toCount, toIso, toIsoRequired, type Knex } from '../../../db';
 import type { Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
+import { changedPayload, type Change } from './change-detection';
 import { crawl, type CrawlSummary } from './crawler';
 import type { ScraperSelectors } from '../validation';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
-import type { ScraperResult, ScraperRun } from '../validation/responses';
+import type { RUN_EVENTS, ScraperResult, ScraperRun } from '../validation/responses';
+import type { EventData, RunEventData } from '../../webhooks/validation/event-data';
+
+type RunEventName = (typeof RUN_EVENTS)[number];
 
 export const RUN_QUEUE = 'scraper-runs';
 const RUN_JOB = 'run';
@@ -34,6 +34,9 @@ export interface RunRow {
   items_collected: number | null;
   pages_fetched: number | null;
   pages_failed: number | null;
+  items_new: number | null;
+  items_changed: number | null;
+  items_removed: number | null;
   error: string | null;
   created_at: unknown;
 }
@@ -64,11 +67,21 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   let sweeper: NodeJS.Timeout | undefined;
   let started = false;
 
+  /** A scraper's results, narrowed by the filter. */
+  const resultsOf = (scraperId: number, filter: ResultFilter) => {
+    const query = knex()(resultsTable()).where({ scraper_id: scraperId });
+    if (filter.runId !== undefined) query.where({ run_id: filter.runId });
+    if (filter.change !== undefined) query.whereIn('change', filter.change);
+    return query;
+  };
+
   const abortLocally = (runId: number) => active.get(runId)?.abort(new Error('stopped'));
 
-  const publish = async (scraper: Pick<ScraperRow, 'consumer_id'>, type: RunEventName, run: RunRow) => {
+  const detection = () => getService(strapi, 'scraper-change-detection');
+
+  const publish = async <T extends RunEventName>(scraper: Pick<ScraperRow, 'consumer_id'>, type: T, run: RunRow, payload: EventData<T>) => {
     try {
-      await getService(strapi, 'webhooks').publish(type, runPayload(run), { consumerId: scraper.consumer_id });
+      await getService(strapi, 'webhooks').publish(type, payload, { consumerId: scraper.consumer_id });
     } catch (error) {
       strapi.log.error(`[api-suite] scrapers: ${type} for run ${run.id} not published: ${(error as Error).message}`);
     }
@@ -176,7 +189,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const run = (await this.get(runId)) as RunRow;
       const scraper = await getService(strapi, 'scrapers').get(run.scraper_id);
       if (!scraper) return;
-      await publish(scraper, 'run.started', run);
+      await publish(scraper, 'run.started', run, runPayload(run));
 
       const controller = new AbortController();
       active.set(runId, controller);
@@ -248,13 +261,16 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           : summary?.startError
             ? { status: 'failed', error: summary.startError }
             : { status: 'completed', error: null };
-      await this.finish(runId, scraper.id, { ...outcome, ...counts });
+      // Through change detection, which compares the run's items when this completes it.
+      await detection().finishRun(scraper, runId, { ...outcome, ...counts });
       const finished = await this.get(runId);
       // Deleted with its scraper while it wound down: there is nobody left to tell.
       if (!finished) return;
       // A stop made elsewhere already answered; the event tells the final counts once the run has wound down.
-      await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}` as RunEventName, finished);
-      if (counts.items_collected > 0) await publish(scraper, 'results.created', finished);
+      await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}` as 'run.completed' | 'run.failed' | 'run.stopped', finished, runPayload(finished));
+      if (counts.items_collected > 0) await publish(scraper, 'results.created', finished, runPayload(finished));
+      const changed = changedPayload(finished);
+      if (changed) await publish(scraper, 'results.changed', finished, changed);
     },
 
     /** Crawl with the scraper's settings through the plugin's guarded outbound client. */
@@ -285,8 +301,8 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    /** Record the end of a run (unless a stop already did) and make its scraper idle again. */
-    async finish(runId: number, scraperId: number, outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number }): Promise<void> {
+    /** Record the end of a run (unless a stop already did) and make its scraper idle again; `onCompleted` joins the transaction when this call completes the run. */
+    async finish(runId: number, scraperId: number, outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number }, onCompleted?: (trx: Knex) => Promise<void>): Promise<void> {
       const now = new Date();
       const counts = Object.fromEntries(
         Object.entries({ items_collected: outcome.items_collected, pages_fetched: outcome.pages_fetched, pages_failed: outcome.pages_failed }).filter(([, value]) => value !== undefined)
@@ -298,6 +314,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           .update({ status: outcome.status, error: outcome.error ?? null, finished_at: now, updated_at: now, ...counts });
         // Stopped already: keep its status and time, record the final counts.
         if (ended === 0 && Object.keys(counts).length > 0) await trx(runsTable()).where({ id: runId }).update(counts);
+        if (ended === 1 && outcome.status === 'completed' && onCompleted) await onCompleted(trx);
         await trx(scrapersTable()).where({ id: scraperId, current_run_id: runId }).update({ status: 'idle', current_run_id: null, updated_at: now });
       });
     },
@@ -315,7 +332,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       await getService(strapi, 'platform').redis()?.publish(channel(), String(runId));
       const run = await this.get(runId);
       // A run that never began gets its event here; a running one sends it as it winds down.
-      if (run && before?.status === 'pending') await publish(scraper, 'run.stopped', run);
+      if (run && before?.status === 'pending') await publish(scraper, 'run.stopped', run, runPayload(run));
       return run;
     },
 
@@ -334,7 +351,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         await this.finish(row.id, row.scraper_id, { status: 'failed', error: INTERRUPTED });
         const scraper = await getService(strapi, 'scrapers').get(row.scraper_id);
         const run = await this.get(row.id);
-        if (scraper && run) await publish(scraper, 'run.failed', run);
+        if (scraper && run) await publish(scraper, 'run.failed', run, runPayload(run));
       }
       return rows.length;
     },
@@ -355,25 +372,20 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { rows: rows as RunRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
     },
 
-    async results(scraperId: number, options: { runId?: number; page: number; limit: number }) {
-      const scoped = () => {
-        const query = knex()(resultsTable()).where({ scraper_id: scraperId });
-        if (options.runId !== undefined) query.where({ run_id: options.runId });
-        return query;
-      };
+    async results(scraperId: number, options: ResultFilter & { page: number; limit: number }) {
+      const scoped = () => resultsOf(scraperId, options);
       const [rows, counted] = await Promise.all([
-        scoped().select('id', 'run_id', 'url', 'data', 'created_at').orderBy('id', 'asc').limit(options.limit).offset((options.page - 1) * options.limit),
+        scoped().select(...RESULT_COLUMNS).orderBy('id', 'asc').limit(options.limit).offset((options.page - 1) * options.limit),
         scoped().count({ count: '*' }).first(),
       ]);
       return { rows: (rows as ResultRow[]).map(presentResult), total: toCount((counted as { count?: unknown } | undefined)?.count) };
     },
 
     /** Every matching result, in id order, a page at a time (for streaming exports). */
-    async *allResults(scraperId: number, runId?: number): AsyncGenerator<ReturnType<typeof presentResult>> {
+    async *allResults(scraperId: number, filter: ResultFilter = {}): AsyncGenerator<ReturnType<typeof presentResult>> {
       let lastId = 0;
       for (;;) {
-        const query = knex()(resultsTable()).select('id', 'run_id', 'url', 'data', 'created_at').where({ scraper_id: scraperId }).where('id', '>', lastId);
-        if (runId !== undefined) query.where({ run_id: runId });
+        const query = resultsOf(scraperId, filter).select(...RESULT_COLUMNS).where('id', '>', lastId);
         const rows = (await query.orderBy('id', 'asc').limit(1000)) as ResultRow[];
         for (const row of rows) yield presentResult(row);
         if (rows.length < 1000) return;
@@ -389,11 +401,20 @@ interface ResultRow {
   run_id: number;
   url: string;
   data: unknown;
+  change: Change | null;
   created_at: unknown;
 }
 
+/** Which results a list or export covers: one run's, and those whose change is one of these. */
+export interface ResultFilter {
+  runId?: number;
+  change?: Change[];
+}
+
+const RESULT_COLUMNS = ['id', 'run_id', 'url', 'data', 'change', 'created_at'];
+
 function presentResult(row: ResultRow): ScraperResult {
-  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), created_at: toIsoRequired(row.created_at, 'created_at') };
+  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), change: row.change ?? null, created_at: toIsoRequired(row.created_at, 'created_at') };
 }
 
 export function presentRun(run: RunRow): ScraperRun {
@@ -407,6 +428,9 @@ export function presentRun(run: RunRow): ScraperRun {
     items_collected: run.items_collected ?? 0,
     pages_fetched: run.pages_fetched ?? 0,
     pages_failed: run.pages_failed ?? 0,
+    items_new: run.items_new ?? null,
+    items_changed: run.items_changed ?? null,
+    items_removed: run.items_removed ?? null,
     error: run.error ?? null,
     created_at: toIsoRequired(run.created_at, 'created_at'),
   };

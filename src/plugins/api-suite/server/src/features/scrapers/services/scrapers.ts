@@ -6,6 +6,7 @@ import { fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../
 import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
 import type { Scraper } from '../validation/responses';
+import { canonicalJson, type ChangeDetectionSetting } from './content-hash';
 
 export interface ScraperRow {
   id: number;
@@ -20,6 +21,7 @@ export interface ScraperRow {
   follow_links: unknown;
   selectors: unknown;
   respect_robots_txt: unknown;
+  change_detection: unknown;
   status: 'idle' | 'running';
   current_run_id: number | null;
   skipped_ticks: number | null;
@@ -59,6 +61,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
           follow_links: body.follow_links ?? SCRAPER_DEFAULTS.follow_links,
           selectors: body.selectors ? JSON.stringify(body.selectors) : null,
           respect_robots_txt: body.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
+          change_detection: body.change_detection ? JSON.stringify(body.change_detection) : null,
           status: 'idle',
           skipped_ticks: 0,
           created_at: now,
@@ -94,7 +97,14 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       if (body.headers !== undefined) changes.headers = JSON.stringify(body.headers);
       if (body.selectors !== undefined) changes.selectors = body.selectors === null ? null : JSON.stringify(body.selectors);
-      await knex()(table()).where({ id: row.id }).update(changes);
+      // Turned off or keyed differently: the old state would compare the wrong keys, so it goes with the setting.
+      const detection = getService(strapi, 'scraper-change-detection');
+      const forget = body.change_detection !== undefined && canonicalJson(body.change_detection) !== canonicalJson(detection.settingOf(row));
+      if (body.change_detection !== undefined) changes.change_detection = body.change_detection === null ? null : JSON.stringify(body.change_detection);
+      await knex().transaction(async (trx) => {
+        await trx(table()).where({ id: row.id }).update(changes);
+        if (forget) await detection.forget(row.id, trx);
+      });
       const updated = await this.get(row.id);
       if (!updated) throw new Error('the scraper disappeared while it was updated');
       if (body.schedule !== undefined) await this.syncSchedule(updated);
@@ -108,6 +118,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
       await knex().transaction(async (trx) => {
         await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
         await trx(tableOf(strapi, UIDS.scraperRun)).where({ scraper_id: row.id }).delete();
+        await getService(strapi, 'scraper-change-detection').forget(row.id, trx);
         await trx(table()).where({ id: row.id }).delete();
       });
     },
@@ -154,6 +165,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         follow_links: toBool(row.follow_links),
         selectors: fromJson<ScraperSelectors | null>(row.selectors, null),
         respect_robots_txt: row.respect_robots_txt === null || row.respect_robots_txt === undefined ? true : toBool(row.respect_robots_txt),
+        change_detection: fromJson<ChangeDetectionSetting | null>(row.change_detection, null),
         status: row.status,
         next_run_at: nextRunAt(row.schedule),
         skipped_runs: row.skipped_ticks ?? 0,

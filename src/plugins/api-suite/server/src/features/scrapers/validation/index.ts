@@ -3,10 +3,11 @@ import { extraHeaders, httpUrl, MAX_ID, pageLimit, pageNumber, pageQuery, requir
 import { assertValidCronSchedule } from '../../../jobs';
 import { createSubscriptionBody } from '../../webhooks/validation';
 import { validateSelectors } from '../services/crawler';
+import { CHANGES } from './responses';
 
 /** Bodies and queries of the scraper routes (contract section 4), validated at the edge. */
 export const MAX_PAGES_LIMIT = 10_000;
-export { RUN_EVENTS } from './responses';
+export { CHANGES, RUN_EVENTS } from './responses';
 
 const schedule = z
   .string()
@@ -42,6 +43,10 @@ const fields = {
   follow_links: z.boolean(),
   selectors: selectors.nullable() as z.ZodType<ScraperSelectors | null>,
   respect_robots_txt: z.boolean(),
+  change_detection: z
+    .object({ key: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional() })
+    .strict()
+    .nullable(),
 };
 
 export interface ScraperSelectors {
@@ -61,6 +66,7 @@ export const createScraperBody = z
     follow_links: fields.follow_links.optional(),
     selectors: fields.selectors.optional(),
     respect_robots_txt: fields.respect_robots_txt.optional(),
+    change_detection: fields.change_detection.optional(),
   })
   .strict();
 export type CreateScraperBody = z.infer<typeof createScraperBody>;
@@ -70,10 +76,17 @@ export type UpdateScraperBody = z.infer<typeof updateScraperBody>;
 
 export const listQuery = pageQuery;
 
+/** `change=new,changed`: a comma-separated list of changes (the parameter may also repeat). */
+const changeList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => [...new Set((Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((part) => part.trim()))])
+  .pipe(z.array(z.enum(CHANGES, { message: `must be a comma-separated list of ${CHANGES.join(', ')}` })).min(1));
+
 export const resultsQuery = z.object({
   page: pageNumber,
   limit: pageLimit,
   run_id: rowIdParam.optional(),
+  change: changeList.optional(),
   format: z.enum(['json', 'ndjson', 'csv']).default('json'),
 });
 

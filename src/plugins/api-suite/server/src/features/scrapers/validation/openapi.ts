@@ -13,6 +13,7 @@ export const scrapersApi: ApiDescription = {
   tags: [{ name: 'Scrapers', description: 'Registered crawlers of the caller, their runs and results, and run-event webhooks.' }],
   components: {
     ScraperSelectors: answers.scraperSelectors,
+    ChangeDetection: answers.changeDetection,
     Scraper: answers.scraper,
     ScraperList: answers.scraperList,
     ScraperRun: answers.scraperRun,
@@ -139,12 +140,12 @@ export const scrapersApi: ApiDescription = {
       operationId: 'listScraperResults',
       summary: 'A scraper\'s results',
       description:
-        'In id order, paged as JSON; with `format=ndjson` or `format=csv` every matching result is streamed (`page` and `limit` ignored). CSV columns: `id,run_id,url,created_at`, then the selector fields in their order (or `url,title`; a field named like a fixed column is prefixed `data_`).',
+        'In id order, paged as JSON; with `format=ndjson` or `format=csv` every matching result is streamed (`page` and `limit` ignored). CSV columns: `id,run_id,url,created_at` (and `change` with change detection on), then the selector fields in their order (or `url,title`; a field named like a fixed column is prefixed `data_`).',
       tags,
       security: 'read',
       params: scraperId,
       query: resultsQuery,
-      parameterDescriptions: { run_id: 'Only this run\'s results.', format: 'The answer\'s form.' },
+      parameterDescriptions: { run_id: 'Only this run\'s results.', change: 'Only results with one of these changes, comma-separated: `new,changed`.', format: 'The answer\'s form.' },
       responses: guarded({
         '200': {
           description: 'A page of results (JSON), or every result as NDJSON or CSV.',

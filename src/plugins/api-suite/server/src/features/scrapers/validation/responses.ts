@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { pageOf } from '../../../contract/common';
 
 /** The events a run publishes (and `POST /api/v1/webhooks` subscribes to). */
-export const RUN_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created'] as const;
+export const RUN_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'results.changed'] as const;
+
+/** What change detection says of a result, against the previous compared run. */
+export const CHANGES = ['new', 'changed', 'unchanged'] as const;
 
 /** What the scraper routes answer: the one description behind the OpenAPI document and the admin's types. */
 
@@ -19,6 +22,15 @@ export const scraperSelectors = z
       'What to extract: with `item`, one result per element matching it, its fields relative to that element; without, one result per page. Each field is `"css"` (the text, trimmed) or `"css@attr"` (an attribute; `href` and `src` made absolute). Without any selectors each page yields `{ url, title }`.',
   });
 
+export const changeDetection = z
+  .object({
+    key: z.string().min(1).max(100).optional().meta({ description: 'The field that identifies an item across runs; without it, the item\'s `url` field, else the URL of its page.' }),
+  })
+  .meta({
+    description:
+      'Change detection: each completed run is compared, key by key, with the previous compared run. Results get `change`, runs `items_new`, `items_changed` and `items_removed`, and `results.changed` is published when something changed. Null turns it off; turning it off or changing the key starts afresh.',
+  });
+
 export const scraper = z.object({
   id,
   name: z.string().min(1).max(200),
@@ -31,6 +43,7 @@ export const scraper = z.object({
   follow_links: z.boolean().meta({ description: 'Follow links to the start URL\'s host.' }),
   selectors: scraperSelectors.nullable(),
   respect_robots_txt: z.boolean(),
+  change_detection: changeDetection.nullable(),
   status: z.enum(['idle', 'running']).meta({ description: '`running` while a run is pending or running.' }),
   next_run_at: dateTime.nullable().meta({ description: 'The next tick of `schedule`; null without one.' }),
   skipped_runs: z.int().min(0).meta({ description: 'Scheduled ticks that found a run in progress and started nothing.' }),
@@ -52,6 +65,9 @@ export const scraperRun = z.object({
   items_collected: z.int().min(0),
   pages_fetched: z.int().min(0).meta({ description: 'Pages that got an answer (robots.txt not counted).' }),
   pages_failed: z.int().min(0).meta({ description: 'Pages after the start page that failed; they do not fail the run.' }),
+  items_new: z.int().min(0).nullable().meta({ description: 'Keys this run collected that the previous compared run did not; null unless a run with change detection on completed.' }),
+  items_changed: z.int().min(0).nullable().meta({ description: 'Keys whose content differs from the previous compared run\'s; null as `items_new`.' }),
+  items_removed: z.int().min(0).nullable().meta({ description: 'Keys the previous compared run collected and this one did not; null as `items_new`.' }),
   error: z.string().nullable().meta({ description: 'Why a run failed: the start URL\'s answer or error, or `interrupted: …` when its process died.' }),
   created_at: dateTime,
 });
@@ -62,6 +78,10 @@ export const scraperResult = z.object({
   run_id: id,
   url: z.string().meta({ description: 'The page the item came from.' }),
   data: z.record(z.string(), z.unknown()).meta({ description: 'The selector fields (or `url` and `title`).' }),
+  change: z
+    .enum(CHANGES)
+    .nullable()
+    .meta({ description: 'Against the previous compared run, by key and content hash. Null without change detection, for an item without a key, and until (unless) its run completes.' }),
   created_at: dateTime,
 });
 export type ScraperResult = z.infer<typeof scraperResult>;

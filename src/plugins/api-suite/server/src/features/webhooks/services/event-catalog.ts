@@ -63,6 +63,11 @@ export const EVENT_CATALOG = [
   { name: 'run.failed', description: 'A scraper run failed.', example_payload: { ...run, ...finished, items_collected: 0, status: 'failed', error: 'HTTP 503 from the start URL' } },
   { name: 'run.stopped', description: 'A scraper run was stopped by its owner.', example_payload: { ...run, ...finished, items_collected: 40, status: 'stopped' } },
   { name: 'results.created', description: 'A scraper run stored new results.', example_payload: { ...run, ...finished, status: 'completed' } },
+  {
+    name: 'results.changed',
+    description: 'A completed run of a scraper with change detection found new, changed or removed items (not sent when nothing changed).',
+    example_payload: { run_id: 42, scraper_id: 7, new: 3, changed: 1, removed: 2 },
+  },
   { name: 'billing.subscription.created', description: 'A consumer bought a plan: their subscription is live.', example_payload: billingSubscription },
   {
     name: 'billing.subscription.updated',

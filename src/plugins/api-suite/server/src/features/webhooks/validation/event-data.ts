@@ -56,6 +56,15 @@ export const runEventData = z.strictObject({
 });
 export type RunEventData = z.infer<typeof runEventData>;
 
+export const resultsChangedEventData = z.strictObject({
+  run_id: z.int().min(1),
+  scraper_id: z.int().min(1),
+  new: z.int().min(0).meta({ description: 'Items whose key the previous completed run did not have.' }),
+  changed: z.int().min(0).meta({ description: 'Items whose content differs from the previous completed run\'s.' }),
+  removed: z.int().min(0).meta({ description: 'Keys of the previous completed run this run did not find.' }),
+});
+export type ResultsChangedEventData = z.infer<typeof resultsChangedEventData>;
+
 export const billingSubscriptionEventData = z.strictObject({
   consumer_id: z.uuid(),
   subscription_id: z.string().meta({ description: 'The Stripe subscription\'s id.' }),
@@ -93,6 +102,7 @@ export const EVENT_DATA = {
   'run.failed': runEventData,
   'run.stopped': runEventData,
   'results.created': runEventData,
+  'results.changed': resultsChangedEventData,
   'billing.subscription.created': billingSubscriptionEventData,
   'billing.subscription.updated': billingSubscriptionEventData,
   'billing.subscription.canceled': billingSubscriptionEventData,
