@@ -6,7 +6,9 @@
  * requests (Strapi's built-in webhooks). Driven over IPC:
  *   { secrets: { name: secret } }   add secrets
  *   { reset: true }                  forget what was received
- *   { report: id, since?, before? }  answer { report: id, ...figures }
+ *   { report: id, since?, before?, path?, windowMs? }  answer { report: id, ...figures }
+ * With `path` and `windowMs` the report adds the receipts on that path within `windowMs` of its
+ * first one, and the most within any one second (bench/webhooks-anchors: the throttle).
  */
 const http = require('node:http');
 const { Webhook } = require('standardwebhooks');
@@ -15,7 +17,7 @@ const verifiers = new Map();
 let state = fresh();
 
 function fresh() {
-  return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], first: null, last: null, firstSentAt: null, receipts: [] };
+  return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], first: null, last: null, firstSentAt: null, receipts: [], byPath: {} };
 }
 
 /** Receipt time minus the publisher's `sent_at`, kept once per delivery. */
@@ -33,6 +35,8 @@ const server = http.createServer((req, res) => {
     state.first ??= now;
     state.last = now;
     state.receipts.push(now);
+    state.byPath[req.url] = state.byPath[req.url] || [];
+    state.byPath[req.url].push(now);
     const body = Buffer.concat(chunks).toString('utf8');
     if (req.url === '/plain') {
       // Strapi's built-in webhooks: unsigned, `{ event, createdAt, model, entry }`, no delivery id.
@@ -97,6 +101,7 @@ process.on('message', (message) => {
       p50_ms: at(0.5),
       p99_ms: at(0.99),
       max_ms: sorted.length ? sorted[sorted.length - 1] : null,
+      ...(message.path && message.windowMs ? windowOf(state.byPath[message.path] || [], message.windowMs) : {}),
     });
   }
 });
@@ -108,4 +113,16 @@ function sentAtOf(data) {
   if (!data) return undefined;
   if (typeof data.sent_at === 'number') return data.sent_at;
   return typeof data.created_at === 'string' ? Date.parse(data.created_at) : undefined;
+}
+
+/** Receipts within `windowMs` of the first, and the most within any one second. */
+function windowOf(times, windowMs) {
+  if (times.length === 0) return { in_window: 0, busiest_second: 0, path_total: 0 };
+  const first = times[0];
+  let busiest = 0;
+  for (let start = 0, end = 0; end < times.length; end += 1) {
+    while (times[end] - times[start] >= 1000) start += 1;
+    busiest = Math.max(busiest, end - start + 1);
+  }
+  return { in_window: times.filter((at) => at < first + windowMs).length, busiest_second: busiest, path_total: times.length };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { usingPostgres } from '../../helpers/services';
-import { eventOf, orderData, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, eventually, orderData, verify, waitForPosts } from '../../helpers/webhooks';
 import { expectationsFile, FIXTURE_ENV, FIXTURE_FILES, FIXTURE_USER, type FixtureExpectations } from '../../fixtures/upgrade/release';
 
 /**
@@ -55,7 +55,11 @@ it('delivers new events after the upgrade, listed before the old ones', async ()
   // Signed with the secret the release sealed in its database.
   expect(() => verify(up.secret, received)).not.toThrow();
 
-  const listed = await app.request().get(`/api/webhooks/subscriptions/${up.id}/deliveries`).set(as());
+  // The receipt can come a moment before the worker has the answer and records it.
+  const listed = await eventually(async () => {
+    const response = await app.request().get(`/api/webhooks/subscriptions/${up.id}/deliveries`).set(as());
+    return response.body.data[0]?.status === 'succeeded' ? response : undefined;
+  }, 10_000, 'the new delivery recorded as succeeded');
   const previous = (up.deliveries as { data: unknown[] }).data;
   expect(listed.body.data).toHaveLength(previous.length + 1);
   expect(listed.body.data[0]).toMatchObject({ id: received.headers['webhook-id'], event_type: 'order.paid', status: 'succeeded', attempts: 1 });
