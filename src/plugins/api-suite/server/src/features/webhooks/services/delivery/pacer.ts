@@ -10,15 +10,21 @@ import { createSlotBook, type SlotBook } from './throttle';
 import type { DeliveryJobData, DeliverySend } from './types';
 
 /**
- * A job's sends whose slot opens within this long are made by the job itself, each after its
- * wait; the others go to jobs deferred to their slot's second, so a throttled backlog waits in
- * the queue (delayed jobs), not in the worker's memory.
+ * A job's sends whose slot opens within this long are made by the job itself, each at its slot;
+ * the others go to jobs deferred to their slot's second, so a throttled backlog waits in the
+ * queue (delayed jobs), not in the worker's memory.
  */
 export const PACE_WINDOW_MS = 1000;
+/**
+ * Deferred jobs are due this much before their first slot: the queue may start a delayed job a
+ * little late, and a late job would send its slots in a bunch. Early, the job waits for each
+ * slot's time itself.
+ */
+const EARLY_MS = 250;
 
 /**
  * The pacer puts the sends of subscriptions with a `rate_limit` on their slots (see throttle.ts).
- * A send that already holds a slot carries `waitMs` and is not booked again.
+ * A send that already holds a slot carries `slotAt` and is not booked again.
  */
 export function createPacer(strapi: Core.Strapi) {
   let book: SlotBook | undefined;
@@ -34,7 +40,7 @@ export function createPacer(strapi: Core.Strapi) {
     for (const [second, sends] of bySecond) {
       for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
         const part = sends.slice(start, start + SENDS_PER_JOB);
-        definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, second * PACE_WINDOW_MS), jobId: `paced-${randomUUID()}` } });
+        definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, Math.max(0, second * PACE_WINDOW_MS - EARLY_MS)), jobId: `paced-${randomUUID()}` } });
       }
     }
     await getService(strapi, 'platform').jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
@@ -54,7 +60,7 @@ export function createPacer(strapi: Core.Strapi) {
       const limited = new Map<number, DeliverySend[]>();
       for (const send of sends) {
         const limit = targets.get(send.subscription)?.rateLimit;
-        if (!limit || send.waitMs !== undefined) ready.push(send);
+        if (!limit || send.slotAt !== undefined) ready.push(send);
         else limited.set(send.subscription, [...(limited.get(send.subscription) ?? []), send]);
       }
       if (limited.size === 0) return ready;
@@ -64,14 +70,16 @@ export function createPacer(strapi: Core.Strapi) {
       for (const [subscription, group] of limited) {
         const limit = targets.get(subscription)?.rateLimit as number;
         const waits = await slots().reserve(subscription, limit, group.length);
+        const now = Date.now();
         group.forEach((send, n) => {
           const wait = waits[n];
+          const slotted = { ...send, slotAt: now + wait };
           if (wait < PACE_WINDOW_MS) {
-            ready.push({ ...send, waitMs: wait });
+            ready.push(slotted);
             return;
           }
           const second = Math.floor(wait / PACE_WINDOW_MS);
-          bySecond.set(second, [...(bySecond.get(second) ?? []), { ...send, waitMs: wait - second * PACE_WINDOW_MS }]);
+          bySecond.set(second, [...(bySecond.get(second) ?? []), slotted]);
         });
         const last = waits[waits.length - 1];
         if (last >= PACE_WINDOW_MS) lastAt.set(subscription, new Date(Date.now() + last));

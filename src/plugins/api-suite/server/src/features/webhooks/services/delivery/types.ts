@@ -14,10 +14,10 @@ export interface DeliverySend {
   body: string;
   attempt: number;
   /**
-   * Set on a send of a throttled subscription once it holds a slot: how long after its job starts
-   * it is made. A send that carries it is never booked again.
+   * Set on a send of a throttled subscription once it holds a slot: when its slot opens (ms since
+   * the epoch). A send that carries it is never booked again.
    */
-  waitMs?: number;
+  slotAt?: number;
 }
 
 /** What a delivery job carries: sends made together, each body stored once however many subscriptions share it. */

@@ -140,8 +140,10 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
           recorder.state({ uuid: send.delivery, status: 'cancelled', attempts: send.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
           return;
         }
-        // A throttled send waits for its slot before it takes a request slot.
-        if (send.waitMs) await new Promise((resolve) => setTimeout(resolve, send.waitMs));
+        // A throttled send waits for its slot before it takes a request slot. Slot times are on the
+        // booking process's clock: instances of one site are expected to keep theirs in step (NTP).
+        const wait = send.slotAt === undefined ? 0 : send.slotAt - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const outcome = await limiter(() => worker.attempt(target, send));
         await worker.settle(target, send, outcome, { retry: send.type !== TEST_EVENT_TYPE });
       } finally {
@@ -212,8 +214,8 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         return 'failed';
       }
       const nextAt = new Date(now.getTime() + delay * 1000);
-      // The retry books a slot of its own when its job runs: it does not keep this attempt's wait.
-      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1, waitMs: undefined }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
+      // The retry books a slot of its own when its job runs: it does not keep this attempt's slot.
+      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1, slotAt: undefined }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
       recorder.state({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
       return 'retrying';
     },
