@@ -45,6 +45,8 @@ export interface EndpointInput {
   events: string[];
   description?: string;
   timeout_seconds?: number;
+  /** Deliveries a second at most, 1–1,000; null for no limit. */
+  rate_limit?: number | null;
 }
 
 export interface ScraperInput {

@@ -80,6 +80,8 @@ export function Endpoint() {
                 <dd>{data.description}</dd>
               </>
             )}
+            <dt>Rate limit</dt>
+            <dd data-testid="endpoint-rate-limit">{data.rate_limit === null ? 'None' : `${data.rate_limit} a second at most`}</dd>
             <dt>Last delivery</dt>
             <dd>{formatDate(data.last_delivery_at)}</dd>
             <dt>Failures in a row</dt>

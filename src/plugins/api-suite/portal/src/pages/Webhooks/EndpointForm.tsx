@@ -4,14 +4,16 @@ import { Loading } from '../../components/feedback';
 import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/form';
 import { useAction, useLoad } from '../../hooks/useLoad';
 
-/** Create an endpoint, or edit one's URL, description and events; the server's messages beside each field. */
+/** Create an endpoint, or edit one's URL, description, rate limit and events; the server's messages beside each field. */
 export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subscription; onSaved(saved: Subscription & { secret: string }): void; onCancel(): void }) {
   const catalog = useLoad(() => api.eventTypes().then((answer) => answer.data), []);
   const [url, setUrl] = useState(endpoint?.endpoint_url ?? '');
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [events, setEvents] = useState<string[]>(endpoint?.events ?? []);
+  const [rateLimit, setRateLimit] = useState(endpoint?.rate_limit === null || endpoint?.rate_limit === undefined ? '' : String(endpoint.rate_limit));
   const save = useAction(async () => {
-    const input = { endpoint_url: url.trim(), events, description };
+    // Empty means no limit; anything else goes to the server as a number, which checks it.
+    const input = { endpoint_url: url.trim(), events, description, rate_limit: rateLimit.trim() === '' ? null : Number(rateLimit) };
     if (endpoint) onSaved({ ...(await api.updateEndpoint(endpoint.id, input)), secret: '' });
     else onSaved(await api.createEndpoint(input));
   });
@@ -27,6 +29,19 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
       <FormProblem problem={save.problem} />
       <TextField label="Endpoint URL" name="endpoint_url" type="url" inputMode="url" placeholder="https://example.com/webhooks" value={url} onChange={(event) => setUrl(event.target.value)} error={fields.endpoint_url} required />
       <TextField label="Description (optional)" name="description" value={description} onChange={(event) => setDescription(event.target.value)} error={fields.description} />
+      <TextField
+        label="Rate limit (optional)"
+        name="rate_limit"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={1000}
+        placeholder="No limit"
+        hint="At most this many deliveries a second to this endpoint (1–1,000). The rest wait their turn; they never fail for it."
+        value={rateLimit}
+        onChange={(event) => setRateLimit(event.target.value)}
+        error={fields.rate_limit}
+      />
       {catalog.loading && !catalog.data ? <Loading label="Loading the event types…" /> : <CheckboxGroup legend="Events" options={options} value={events} onChange={setEvents} error={fields.events} />}
       <div className="form-actions">
         <Button type="submit" variant="primary" busy={save.busy}>
