@@ -1,14 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, fromJson, tableOf, toBool, toCount, toIso, toIsoRequired, type Knex } from '../../../db';
+import { insertChunked, fromJson, tableOf, toBool, toIso, type Knex } from '../../../db';
 import type { Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
-import { changedPayload, type Change } from './change-detection';
+import { changedPayload } from './change-detection';
+import { createRunReads } from './run-reads';
 import { crawl, type CrawlSummary } from './crawler';
 import type { ScraperSelectors } from '../validation';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
-import type { RUN_EVENTS, ScraperResult, ScraperRun } from '../validation/responses';
+import type { RUN_EVENTS } from '../validation/responses';
 import type { EventData, RunEventData } from '../../webhooks/validation/event-data';
 
 type RunEventName = (typeof RUN_EVENTS)[number];
@@ -67,14 +68,6 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   let sweeper: NodeJS.Timeout | undefined;
   let started = false;
 
-  /** A scraper's results, narrowed by the filter. */
-  const resultsOf = (scraperId: number, filter: ResultFilter) => {
-    const query = knex()(resultsTable()).where({ scraper_id: scraperId });
-    if (filter.runId !== undefined) query.where({ run_id: filter.runId });
-    if (filter.change !== undefined) query.whereIn('change', filter.change);
-    return query;
-  };
-
   const abortLocally = (runId: number) => active.get(runId)?.abort(new Error('stopped'));
 
   const detection = () => getService(strapi, 'scraper-change-detection');
@@ -88,6 +81,9 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const service = {
+    // Reading runs and results (`run-reads.ts`).
+    ...createRunReads(strapi),
+
     /** Start the worker, fail runs whose process died, restore schedules, and keep sweeping. */
     async start(): Promise<void> {
       if (started) return;
@@ -355,86 +351,9 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       return rows.length;
     },
-
-    async get(id: number): Promise<RunRow | null> {
-      return ((await knex()(runsTable()).select('*').where({ id }).first()) as RunRow | undefined) ?? null;
-    },
-
-    async latest(scraperId: number): Promise<RunRow | null> {
-      return ((await knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').first()) as RunRow | undefined) ?? null;
-    },
-
-    async list(scraperId: number, page: number, limit: number): Promise<{ rows: RunRow[]; total: number }> {
-      const [rows, counted] = await Promise.all([
-        knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
-        knex()(runsTable()).where({ scraper_id: scraperId }).count({ count: '*' }).first(),
-      ]);
-      return { rows: rows as RunRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
-    },
-
-    async results(scraperId: number, options: ResultFilter & { page: number; limit: number }) {
-      const scoped = () => resultsOf(scraperId, options);
-      const [rows, counted] = await Promise.all([
-        scoped().select(...RESULT_COLUMNS).orderBy('id', 'asc').limit(options.limit).offset((options.page - 1) * options.limit),
-        scoped().count({ count: '*' }).first(),
-      ]);
-      return { rows: (rows as ResultRow[]).map(presentResult), total: toCount((counted as { count?: unknown } | undefined)?.count) };
-    },
-
-    /** Every matching result, in id order, a page at a time (for streaming exports). */
-    async *allResults(scraperId: number, filter: ResultFilter = {}): AsyncGenerator<ReturnType<typeof presentResult>> {
-      let lastId = 0;
-      for (;;) {
-        const query = resultsOf(scraperId, filter).select(...RESULT_COLUMNS).where('id', '>', lastId);
-        const rows = (await query.orderBy('id', 'asc').limit(1000)) as ResultRow[];
-        for (const row of rows) yield presentResult(row);
-        if (rows.length < 1000) return;
-        lastId = rows[rows.length - 1].id;
-      }
-    },
   };
   return service;
 };
-
-interface ResultRow {
-  id: number;
-  run_id: number;
-  url: string;
-  data: unknown;
-  change: Change | null;
-  created_at: unknown;
-}
-
-/** Which results a list or export covers: one run's, and those whose change is one of these. */
-export interface ResultFilter {
-  runId?: number;
-  change?: Change[];
-}
-
-const RESULT_COLUMNS = ['id', 'run_id', 'url', 'data', 'change', 'created_at'];
-
-function presentResult(row: ResultRow): ScraperResult {
-  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), change: row.change ?? null, created_at: toIsoRequired(row.created_at, 'created_at') };
-}
-
-export function presentRun(run: RunRow): ScraperRun {
-  return {
-    id: run.id,
-    scraper_id: run.scraper_id,
-    status: run.status,
-    trigger: run.trigger,
-    started_at: toIso(run.started_at),
-    finished_at: toIso(run.finished_at),
-    items_collected: run.items_collected ?? 0,
-    pages_fetched: run.pages_fetched ?? 0,
-    pages_failed: run.pages_failed ?? 0,
-    items_new: run.items_new ?? null,
-    items_changed: run.items_changed ?? null,
-    items_removed: run.items_removed ?? null,
-    error: run.error ?? null,
-    created_at: toIsoRequired(run.created_at, 'created_at'),
-  };
-}
 
 /** The payload of every run event (contract section 4). */
 function runPayload(run: RunRow): RunEventData {
@@ -448,6 +367,8 @@ function runPayload(run: RunRow): RunEventData {
     error: run.error ?? null,
   };
 }
+
+export { presentRun, type ResultFilter } from './run-reads';
 
 export type ScraperRunsService = ReturnType<typeof runsService>;
 export default runsService;
