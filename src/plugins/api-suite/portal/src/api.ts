@@ -5,7 +5,8 @@ import { download, pathWith, request } from './http';
  * The one typed client of the portal: only the public routes a customer's own code calls
  * (users-permissions sign-in, /api/v1 keys, usage, plans, billing, scrapers, /api/webhooks).
  * Answers take their types from the plugin's contract module, the zod schemas the routes answer
- * in; request bodies are written here, as a client of the documented API writes them.
+ * in; request bodies from the schemas the routes validate them with (zod's input types), except
+ * the scrapers', written here.
  */
 export type ApiKey = Contract.ApiKey;
 export type NewApiKey = Contract.NewApiKey;
@@ -34,21 +35,11 @@ export interface SignedIn {
   user: { id: number; username: string; email: string };
 }
 
-export interface KeyInput {
-  name?: string;
-  scopes: Array<'read' | 'write'>;
-  expires_at?: string;
-}
+/** Request bodies come from the routes' own zod schemas (the scrapers' cannot be followed here, see below). */
+export type KeyInput = Contract.CreateKeyInput;
+export type EndpointInput = Contract.CreateSubscriptionInput;
 
-export interface EndpointInput {
-  endpoint_url: string;
-  events: string[];
-  description?: string;
-  timeout_seconds?: number;
-  /** Deliveries a second at most, 1–1,000; null for no limit. */
-  rate_limit?: number | null;
-}
-
+/** Written here by hand: the scrapers' request schemas use server-side checks (cron, selectors) this browser-only build cannot follow. */
 export interface ScraperInput {
   name: string;
   url: string;
@@ -68,7 +59,7 @@ export const api = {
   keys: (page: number) => request<PageOf<ApiKey>>('GET', pathWith('/api/v1/keys', { page, limit: PAGE_SIZE })),
   createKey: (input: KeyInput) => request<{ data: NewApiKey }>('POST', '/api/v1/keys', input),
   revokeKey: (id: number) => request<void>('DELETE', `/api/v1/keys/${id}`),
-  rerollKey: (id: number, graceSeconds: number) => request<{ data: RerolledKey }>('POST', `/api/v1/keys/${id}/reroll`, { grace_seconds: graceSeconds }),
+  rerollKey: (id: number, graceSeconds: number) => request<{ data: RerolledKey }>('POST', `/api/v1/keys/${id}/reroll`, { grace_seconds: graceSeconds } satisfies Contract.RerollInput),
 
   plans: () => request<{ data: Plan[] }>('GET', '/api/v1/plans'),
   usage: () => request<{ data: UsageReport }>('GET', '/api/v1/usage'),
@@ -84,14 +75,14 @@ export const api = {
   endpoints: (page: number) => request<PageOf<Subscription>>('GET', pathWith('/api/webhooks/subscriptions', { page, limit: PAGE_SIZE })),
   endpoint: (id: string) => request<Subscription>('GET', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
   createEndpoint: (input: EndpointInput) => request<Subscription & { secret: string }>('POST', '/api/webhooks/subscriptions', input),
-  updateEndpoint: (id: string, patch: Partial<EndpointInput> & { is_active?: boolean }) =>
+  updateEndpoint: (id: string, patch: Contract.UpdateSubscriptionInput) =>
     request<Subscription>('PATCH', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`, patch),
   deleteEndpoint: (id: string) => request<void>('DELETE', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
   testEndpoint: (id: string) => request<TestOutcome>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/test`),
   rotateSecret: (id: string) =>
     request<{ secret: string; valid_until: string; note: string }>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/rotate-secret`),
   recover: (id: string, since: string, until?: string) =>
-    request<{ deliveries: number }>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/recover`, until ? { since, until } : { since }),
+    request<Contract.Recovered>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/recover`, (until ? { since, until } : { since }) satisfies Contract.RecoverInput),
   deliveries: (id: string, page: number, status?: DeliveryStatus) =>
     request<PageOf<Delivery>>('GET', pathWith(`/api/webhooks/subscriptions/${encodeURIComponent(id)}/deliveries`, { page, limit: PAGE_SIZE, status })),
   delivery: (id: string) => request<DeliveryDetail>('GET', `/api/webhooks/deliveries/${encodeURIComponent(id)}`),

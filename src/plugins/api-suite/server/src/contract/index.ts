@@ -10,3 +10,12 @@ export type { ApiKey, KeyWithLimits, NewApiKey, Plan, RerolledKey, UsageReport }
 export type { Scraper, ScraperResult, ScraperRun } from '../features/scrapers/validation/responses';
 export type { Attempt, Delivery, DeliveryDetail, EventType, Recovered, Subscription, TestOutcome } from '../features/webhooks/validation/responses';
 export type { AdminBillingSubscription, BillingPlan, BillingState, BillingSubscription } from '../features/billing/validation/responses';
+
+/*
+ * Request bodies as clients send them (zod's input types of the routes' own schemas). Only the
+ * features whose validation modules import nothing but zod are here, so a browser-only client
+ * (the portal) can follow them in its type check; the scrapers' schemas use the cron and selector
+ * checks of the server and are not.
+ */
+export type { CreateKeyInput, RerollInput } from '../features/access/validation';
+export type { CreateSubscriptionInput, RecoverInput, UpdateSubscriptionInput } from '../features/webhooks/validation';

@@ -21,6 +21,8 @@ export const createKeyBody = z
   })
   .strict();
 export type CreateKeyBody = z.infer<typeof createKeyBody>;
+/** The body as a client sends it (before defaults). */
+export type CreateKeyInput = z.input<typeof createKeyBody>;
 
 export const listKeysQuery = z.object({
   page: pageNumber,
@@ -115,3 +117,6 @@ export const keyLimitsBody = requireAChange(
     })
     .strict()
 );
+
+/** The reroll body as a client sends it. */
+export type RerollInput = z.input<typeof rerollBody>;

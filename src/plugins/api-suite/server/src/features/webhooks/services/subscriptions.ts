@@ -8,6 +8,7 @@ import { createSecretBox, type SecretBox } from './secret-box';
 import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from './signing';
 import { WILDCARD } from './event-catalog';
 import type { Subscription } from '../validation/responses';
+import { isReservedHeader } from '../validation/headers';
 
 /** A subscription row as knex reads it. */
 export interface SubscriptionRow {
@@ -67,32 +68,7 @@ const TARGET_TTL_MS = 30_000;
 const TOPICS_TTL_MS = 5_000;
 const TOPICS_KEPT = 10_000;
 
-/**
- * Headers a subscription may not set: the signature headers (a receiver must be able to trust
- * them) and the ones that describe the HTTP exchange itself.
- */
-export const RESERVED_HEADERS = new Set([
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-  'x-webhook-event',
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'host',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'expect',
-  'te',
-  'trailer',
-]);
-
-export function isReservedHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-') || lower.startsWith('proxy-');
-}
+export { isReservedHeader, RESERVED_HEADERS } from '../validation/headers';
 
 /**
  * Webhook subscriptions: their rows, their topics (the index publishing matches on), the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { extraHeaders, httpUrl, pageLimit, pageNumber, pageQuery, requireAChange } from '../../../http/validation';
-import { isReservedHeader } from '../services/subscriptions';
+import { isReservedHeader } from './headers';
 
 /** Bodies and queries of the webhook routes (contract section 3), validated at the edge. */
 export const MAX_EVENTS_PER_SUBSCRIPTION = 100;
@@ -39,6 +39,8 @@ export const createSubscriptionBody = z
   })
   .strict();
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
+/** The body as a client sends it (before defaults). */
+export type CreateSubscriptionInput = z.input<typeof createSubscriptionBody>;
 
 export const updateSubscriptionBody = requireAChange(
   z
@@ -54,6 +56,7 @@ export const updateSubscriptionBody = requireAChange(
     .strict()
 );
 export type UpdateSubscriptionBody = z.infer<typeof updateSubscriptionBody>;
+export type UpdateSubscriptionInput = z.input<typeof updateSubscriptionBody>;
 
 export const listQuery = pageQuery;
 
@@ -81,6 +84,8 @@ export const recoverBody = z
     if (body.until && body.until.getTime() < body.since.getTime()) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
   });
 export type RecoverBody = z.infer<typeof recoverBody>;
+/** As a client sends it: ISO 8601 strings. */
+export type RecoverInput = z.input<typeof recoverBody>;
 
 const payload = z.custom<Record<string, unknown>>(
   (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
