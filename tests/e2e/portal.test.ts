@@ -181,14 +181,22 @@ it('creates and runs a scraper, and offers its results', async () => {
   await page.getByLabel('Name').fill('Shop');
   await page.getByLabel('Start URL').fill(`${site.url}/`);
   await page.getByLabel('Schedule (optional)').fill('not cron');
+  await page.getByLabel('Detect changes between runs').check();
+  await page.getByLabel('Key field (optional)').fill('sku');
   await page.getByRole('button', { name: 'Create scraper' }).click();
   await page.getByText(/must be a cron expression/).waitFor();
   await page.getByLabel('Schedule (optional)').fill('');
+  await page.getByRole('button', { name: 'Create scraper' }).click();
+  // Without selectors an item has only url and title: the server says so beside the key.
+  await page.locator('.field-invalid').filter({ hasText: 'Key field' }).locator('.field-error').waitFor();
+  await page.getByLabel('Key field (optional)').fill('');
   await page.getByRole('button', { name: 'Create scraper' }).click();
   await page.getByTestId('scraper-row').getByRole('link', { name: 'Shop' }).click();
   await page.getByRole('button', { name: 'Run now' }).click();
   await page.getByTestId('run-row').getByText('completed').waitFor();
   await page.getByTestId('run-row').getByRole('button', { name: 'Download CSV' }).waitFor();
+  // The first compared run finds every item new.
+  await page.getByTestId('run-changes').getByText(/^\d+ new · 0 changed · 0 removed$/).waitFor();
   await shoot(page, 'scraper');
 }, 90_000);
 

@@ -47,6 +47,8 @@ export interface ScraperInput {
   max_pages?: number;
   follow_links?: boolean;
   selectors?: { item?: string; fields: Record<string, string> } | null;
+  /** Compare each completed run with the last by this field (or the item's url). */
+  change_detection?: { key?: string } | null;
 }
 
 export const PAGE_SIZE = 10;
@@ -96,6 +98,6 @@ export const api = {
   runScraper: (id: number) => request<{ run_id: number; status: 'started' }>('POST', `/api/v1/scrapers/${id}/run`),
   stopScraper: (id: number) => request<{ run_id: number; status: 'stopped' }>('POST', `/api/v1/scrapers/${id}/stop`),
   runs: (id: number, page: number) => request<PageOf<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
-  downloadResults: (id: number, runId: number, format: 'csv' | 'ndjson') =>
-    download(pathWith(`/api/v1/scrapers/${id}/results`, { run_id: runId, format }), `scraper-${id}-run-${runId}.${format}`),
+  downloadResults: (id: number, runId: number, format: 'csv' | 'ndjson', change?: 'new,changed') =>
+    download(pathWith(`/api/v1/scrapers/${id}/results`, { run_id: runId, format, change }), `scraper-${id}-run-${runId}${change ? '-changes' : ''}.${format}`),
 };

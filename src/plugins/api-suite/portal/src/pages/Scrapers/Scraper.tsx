@@ -86,7 +86,8 @@ export function ScraperPage() {
 }
 
 function RunRow({ scraperId, run }: { scraperId: number; run: ScraperRun }) {
-  const download = useAction((format: 'csv' | 'ndjson') => api.downloadResults(scraperId, run.id, format));
+  const download = useAction((format: 'csv' | 'ndjson', change?: 'new,changed') => api.downloadResults(scraperId, run.id, format, change));
+  const compared = run.items_new !== null && run.items_changed !== null && run.items_removed !== null;
   const going = run.status === 'pending' || run.status === 'running';
   const tone = run.status === 'completed' ? 'good' : run.status === 'failed' ? 'bad' : going ? 'busy' : 'neutral';
   return (
@@ -94,10 +95,15 @@ function RunRow({ scraperId, run }: { scraperId: number; run: ScraperRun }) {
       <div className="row-main">
         Run {run.id} <Badge tone={tone}>{run.status}</Badge> <span className="muted">({run.trigger})</span>
         <div className="muted">
-          {formatDate(run.started_at ?? run.created_at)} · {run.pages_fetched} pages, {run.items_collected} items
-          {run.pages_failed > 0 && `, ${run.pages_failed} pages failed`}
+          {formatDate(run.started_at ?? run.created_at)} · {counted(run.pages_fetched, 'page')}, {counted(run.items_collected, 'item')}
+          {run.pages_failed > 0 && `, ${counted(run.pages_failed, 'page')} failed`}
           {going && ' · in progress…'}
         </div>
+        {compared && (
+          <div className="muted" data-testid="run-changes">
+            {run.items_new} new · {run.items_changed} changed · {run.items_removed} removed
+          </div>
+        )}
         {run.error && <div className="field-error">{run.error}</div>}
         {download.problem && <div className="field-error">{download.problem.message}</div>}
       </div>
@@ -109,8 +115,18 @@ function RunRow({ scraperId, run }: { scraperId: number; run: ScraperRun }) {
           <Button busy={download.busy} onClick={() => void download.run('ndjson')}>
             NDJSON
           </Button>
+          {compared && (run.items_new ?? 0) + (run.items_changed ?? 0) > 0 && (
+            <Button busy={download.busy} onClick={() => void download.run('csv', 'new,changed')}>
+              New and changed (CSV)
+            </Button>
+          )}
         </div>
       )}
     </li>
   );
+}
+
+/** "1 page", "2 pages". */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

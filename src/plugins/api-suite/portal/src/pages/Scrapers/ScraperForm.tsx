@@ -4,7 +4,7 @@ import { Button, FormProblem, TextAreaField, TextField } from '../../components/
 import { useAction } from '../../hooks/useLoad';
 import { ApiProblem } from '../../http';
 
-/** A new scraper: start URL, optional schedule, page limit and selectors; the server's messages beside each field. */
+/** A new scraper: start URL, optional schedule, page limit, selectors and change detection; the server's messages beside each field. */
 export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scraper): void; onCancel(): void }) {
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
@@ -13,6 +13,8 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
   const [followLinks, setFollowLinks] = useState(false);
   const [item, setItem] = useState('');
   const [fieldLines, setFieldLines] = useState('');
+  const [detectChanges, setDetectChanges] = useState(false);
+  const [changeKey, setChangeKey] = useState('');
   const create = useAction(async () => {
     const fields = parseFields(fieldLines);
     onCreated(
@@ -23,6 +25,7 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
         max_pages: Number(maxPages),
         follow_links: followLinks,
         selectors: Object.keys(fields).length > 0 ? { ...(item.trim() ? { item: item.trim() } : {}), fields } : null,
+        change_detection: detectChanges ? (changeKey.trim() ? { key: changeKey.trim() } : {}) : null,
       })
     );
   });
@@ -54,6 +57,20 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
         error={selectorProblem}
         hint="One a line: name=CSS selector, or name=selector@attribute. Empty: each page's URL and title."
       />
+      <label className="checkbox">
+        <input type="checkbox" checked={detectChanges} onChange={(event) => setDetectChanges(event.target.checked)} /> <span>Detect changes between runs</span>
+      </label>
+      {detectChanges && (
+        <TextField
+          label="Key field (optional)"
+          name="change_detection_key"
+          placeholder="link"
+          value={changeKey}
+          onChange={(event) => setChangeKey(event.target.value)}
+          error={problems['change_detection.key'] ?? problems.change_detection}
+          hint="The field that names an item from run to run, one of the fields above; empty: its url. Each run then counts new, changed and removed items, and a results.changed event is sent when there are any."
+        />
+      )}
       <div className="form-actions">
         <Button type="submit" variant="primary" busy={create.busy}>
           Create scraper
