@@ -54,18 +54,19 @@ const feature: FeatureModule = {
         delete (event.params.data as Record<string, unknown>).consumer_id;
       },
     });
-    // Edits made in the admin panel (a key revoked or a plan changed there) reach every instance's cache.
-    strapi.db.lifecycles.subscribe({
-      models: [UIDS.apiKey, UIDS.plan],
-      async afterUpdate(event) {
-        const id = (event.result as { id?: number } | undefined)?.id;
-        await getService(strapi, 'keys').invalidate(event.model.uid === UIDS.apiKey && id ? id : '*');
-      },
-      async afterDelete(event) {
-        const id = (event.result as { id?: number } | undefined)?.id;
-        await getService(strapi, 'keys').invalidate(event.model.uid === UIDS.apiKey && id ? id : '*');
-      },
-    });
+    // Edits made in the admin panel (a key revoked or a plan changed there) reach every instance's
+    // cache: at once, and again once the edit's transaction commits, since a request served in
+    // between could have cached the row as it was before.
+    const invalidate = async (event: { model: { uid: string }; result?: unknown }): Promise<void> => {
+      const id = (event.result as { id?: number } | undefined)?.id;
+      const target = event.model.uid === UIDS.apiKey && id ? id : '*';
+      const keys = getService(strapi, 'keys');
+      await keys.invalidate(target);
+      await strapi.db.transaction(async ({ onCommit }) => {
+        onCommit(() => void keys.invalidate(target).catch((error: Error) => strapi.log.warn(`[api-suite] access: key cache not cleared after commit: ${error.message}`)));
+      });
+    };
+    strapi.db.lifecycles.subscribe({ models: [UIDS.apiKey, UIDS.plan], afterUpdate: invalidate, afterDelete: invalidate });
 
     const service = getService(strapi, 'consumers');
     await service.ensureAdministratorRole();
