@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, type UsageReport } from '../../api';
+import { readEvents } from '../../../../shared/event-stream';
 import { ApiProblem, problemOf, send } from '../../http';
 
 const RECONNECT_MS = 5_000;
@@ -32,7 +33,7 @@ export function useUsageStream(): UsageStream {
           if (response.status === 401 || response.status === 403) return;
         } else {
           reader = response.body.getReader();
-          await readEvents(reader, (event, data) => {
+          await readEvents(reader, ({ event, data }) => {
             if (event === 'usage' && !stopped) setState({ usage: JSON.parse(data) as UsageReport, live: true, problem: null });
           });
           setState((previous) => ({ ...previous, live: false }));
@@ -52,32 +53,4 @@ export function useUsageStream(): UsageStream {
   }, []);
 
   return state;
-}
-
-/** Blocks separated by a blank line, each with `event:` and `data:` lines; comments (heartbeats) skipped. */
-async function readEvents(reader: ReadableStreamDefaultReader<Uint8Array>, onEvent: (event: string, data: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true }).replace(/\r\n/g, '\n');
-    let boundary = buffer.indexOf('\n\n');
-    while (boundary !== -1) {
-      const block = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const content = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') event = content;
-        else if (field === 'data') data.push(content);
-      }
-      if (data.length > 0) onEvent(event, data.join('\n'));
-      boundary = buffer.indexOf('\n\n');
-    }
-  }
 }
