@@ -39,7 +39,8 @@ const { performance } = require('node:perf_hooks');
 const autocannon = require('autocannon');
 const { Pool } = require('undici');
 const Stripe = require('stripe');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median, round } = require('./lib/app');
+const { freshPostgres } = require('./lib/services');
 const { forkStripeStub } = require('./lib/stripe-stub');
 
 const args = parseArgs();
@@ -69,7 +70,7 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
   const stub = await forkStripeStub();
   let dropDatabase = async () => undefined;
   if (process.env.DATABASE_CLIENT === 'postgres' && process.env.DATABASE_URL) {
-    const fresh = await freshPostgres(process.env.DATABASE_URL);
+    const fresh = await freshPostgres(process.env.DATABASE_URL, 'bench_commerce');
     Object.assign(env, { DATABASE_CLIENT: 'postgres', DATABASE_URL: fresh.url });
     dropDatabase = fresh.drop;
   }
@@ -503,29 +504,4 @@ async function expectStatus(url, path, init, status) {
   const response = await fetch(url + path, init);
   if (response.status !== status) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response;
-}
-
-/** A fresh database beside the one `url` names; `drop` removes it. */
-async function freshPostgres(url) {
-  const { Client } = require('pg');
-  const name = `bench_commerce_${Date.now()}`;
-  const sql = async (text) => {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await sql(`CREATE DATABASE "${name}"`);
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return { url: parsed.toString(), drop: () => sql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
-function round(value, digits = 1) {
-  if (value === null || value === undefined || Number.isNaN(value)) return null;
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

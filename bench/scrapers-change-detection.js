@@ -20,7 +20,7 @@
  */
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
+const { benchEnv, compile, seedUser, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
 
 main().catch((error) => {
   process.stderr.write(`${error.stack || error}\n`);
@@ -41,13 +41,7 @@ async function main() {
   let server;
   try {
     progress('seeding a user');
-    const jwt = await withStrapi(env, async (strapi) => {
-      const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-      const user = await strapi.db.query('plugin::users-permissions.user').create({
-        data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local', role: role.id },
-      });
-      return strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
-    });
+    const jwt = await seedUser(env);
     server = await serve(env);
     const api = client(server.url, jwt);
     const common = { url: `${shop.url}/`, follow_links: true, rate_limit: 100, max_pages: pages + 1, respect_robots_txt: false, selectors: { item: '.p', fields: { sku: '.sku', name: '.name', price: '.price' } } };

@@ -32,7 +32,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { fork } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
+const { benchEnv, compile, seedUser, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
 
 const RATE_LIMIT = 100;
 /** The plugin's crawler runs 4 requests at a time (crawl()'s default; crawlFor() passes none). */
@@ -69,13 +69,7 @@ async function main() {
   let server;
   try {
     progress('seeding a user');
-    const jwt = await withStrapi(env, async (strapi) => {
-      const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-      const user = await strapi.db.query('plugin::users-permissions.user').create({
-        data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local', role: role.id },
-      });
-      return strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
-    });
+    const jwt = await seedUser(env);
 
     server = await serve(env);
     const api = client(server.url, jwt);

@@ -19,9 +19,8 @@
  */
 const { randomUUID } = require('node:crypto');
 const path = require('node:path');
-const { Client } = require('pg');
-const { Redis } = require('ioredis');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, round } = require('./lib/app');
+const { freshPostgres, dropKeys } = require('./lib/services');
 
 const args = parseArgs();
 const recoverCount = Number(args.recover ?? 10_000);
@@ -33,9 +32,8 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 (async () => {
   progress('compiling the app');
   await compile();
-  const database = `bench_anchors_${Date.now()}`;
-  await sql(adminUrl, `CREATE DATABASE "${database}"`);
-  const databaseUrl = withDatabase(adminUrl, database);
+  const database = await freshPostgres(adminUrl, 'bench_anchors');
+  const databaseUrl = database.url;
   const receiver = await forkHelper(path.join(__dirname, 'lib', 'webhook-receiver.js'));
   const receiverUrl = `http://127.0.0.1:${receiver.port}`;
   const base = benchEnv('webhooks-anchors');
@@ -97,7 +95,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   } finally {
     for (const server of servers) await server.stop().catch(() => undefined);
     receiver.kill();
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await database.drop().catch(() => undefined);
     await dropKeys(redisUrl, `${base.JOBS_PREFIX}*`).catch(() => undefined);
   }
 })().catch((error) => {
@@ -149,39 +147,4 @@ async function until(check, timeoutMs, what) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function sql(url, text) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(url, database) {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-async function dropKeys(url, pattern) {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
-function round(value, digits) {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

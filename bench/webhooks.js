@@ -32,10 +32,9 @@
  */
 const path = require('node:path');
 const { Pool } = require('undici');
-const { Client } = require('pg');
-const { Redis } = require('ioredis');
 const { Webhook } = require('standardwebhooks');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, cpuMs, machineCpu } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, round, cpuMs, machineCpu } = require('./lib/app');
+const { sql, freshPostgres, dropKeys } = require('./lib/services');
 
 const args = parseArgs();
 const rate = Number(args.rate ?? 10_000);
@@ -70,9 +69,8 @@ const STRAPI_EVENT = 'entry.create';
   progress('compiling the app');
   await compile();
 
-  const database = `bench_webhooks_${Date.now()}`;
-  await sql(adminUrl, `CREATE DATABASE "${database}"`);
-  const databaseUrl = withDatabase(adminUrl, database);
+  const database = await freshPostgres(adminUrl, 'bench_webhooks');
+  const databaseUrl = database.url;
   const receiver = await startReceiver();
   const base = benchEnv('webhooks');
   let server;
@@ -244,7 +242,7 @@ const STRAPI_EVENT = 'entry.create';
   } finally {
     await server?.stop().catch(() => undefined);
     receiver.kill();
-    await sql(adminUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => undefined);
+    await database.drop().catch(() => undefined);
     await dropKeys(redisUrl, `${base.JOBS_PREFIX}*`).catch(() => undefined);
   }
 })().catch((error) => {
@@ -467,36 +465,8 @@ async function maxDeliveryId(url) {
   return Number(rows[0].max_id);
 }
 
-/** The run's queues in Redis (both apps' prefixes start with the run's). */
-async function dropKeys(url, pattern) {
-  const redis = new Redis(url);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length > 0) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
-async function sql(url, text, values) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
-function withDatabase(url, database) {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
 async function pool(size, count, task) {
   let next = 0;
@@ -505,10 +475,4 @@ async function pool(size, count, task) {
       while (next < count) await task((next += 1) - 1);
     })
   );
-}
-
-function round(value, digits = 1) {
-  if (value === null || value === undefined || Number.isNaN(value)) return null;
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }

@@ -165,4 +165,22 @@ function machineCpu() {
   return { busy: total - fields[3] - fields[4], total };
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, alternate, cpuMs, machineCpu };
+/** A confirmed user of the authenticated role, made through a booted app; its JWT. */
+async function seedUser(env) {
+  return withStrapi(env, async (strapi) => {
+    const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
+    const user = await strapi.db.query('plugin::users-permissions.user').create({
+      data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local', role: role.id },
+    });
+    return strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+  });
+}
+
+/** `value` to `digits` decimals; null for a figure that could not be measured. */
+function round(value, digits = 1) {
+  if (value === null || value === undefined || Number.isNaN(value)) return null;
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, seedUser, serve, forkHelper, progress, parseArgs, median, round, alternate, cpuMs, machineCpu };
