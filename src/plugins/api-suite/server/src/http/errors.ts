@@ -27,9 +27,18 @@ export function nestedErrorBody(error: ApiError) {
 
 /** zod's issues as a 400 naming every field, never a 500. */
 export function fromZod(error: ZodError): ApiError {
-  const fields = error.issues.map((issue) => ({ field: issue.path.join('.') || '(body)', message: issue.message }));
-  const summary = fields.map((field) => `${field.field}: ${field.message}`).join('; ');
-  return new ApiError(400, 'validation_error', summary, fields);
+  const fields = fieldProblems(error);
+  return new ApiError(400, 'validation_error', summarizeFields(fields), fields);
+}
+
+/** zod's issues, each with its field's path (under `under`, for a value checked inside a larger body). */
+export function fieldProblems(error: ZodError, under = ''): FieldProblem[] {
+  return error.issues.map((issue) => ({ field: [under, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)', message: issue.message }));
+}
+
+/** Field problems as one line: `field: message; field: message`. */
+export function summarizeFields(fields: FieldProblem[]): string {
+  return fields.map((field) => `${field.field}: ${field.message}`).join('; ');
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../../../constants';
-import { ApiError, respondStrapiError } from '../../../http/errors';
+import { ApiError, respondStrapiError, summarizeFields } from '../../../http/errors';
 import { toBool } from '../../../db';
 import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../services/test-event';
-import { payloadProblems, summarize } from '../validation/event-data';
+import { payloadProblems } from '../validation/event-data';
 import { adminSubscriptionUpdateBody, deliveriesQuery, eventTypeNameParam, eventTypeUpdateBody, listQuery, recoverBody, uuidParam } from '../validation';
 
 /**
@@ -120,7 +120,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const body = eventTypeUpdateBody.parse(ctx.request.body ?? {});
         // The example is what the catalog promises a payload looks like: it must fit the event's schema.
         const problems = name.success && body.example_payload !== undefined ? payloadProblems(name.data, body.example_payload, 'example_payload') : [];
-        if (problems.length > 0) throw new ApiError(400, 'validation_error', summarize(problems), problems);
+        if (problems.length > 0) throw new ApiError(400, 'validation_error', summarizeFields(problems), problems);
         const updated = name.success ? await getService(strapi, 'webhook-event-types').update(name.data, body) : null;
         if (!updated) throw new ApiError(404, 'not_found', 'Event type not found');
         ctx.body = { data: updated };

@@ -1,10 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondFlatError } from '../../../http/errors';
+import { ApiError, respondFlatError, summarizeFields } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { parsePublishBody } from '../validation';
-import { payloadProblems, summarize } from '../validation/event-data';
+import { payloadProblems } from '../validation/event-data';
 import type { PublishableEvent } from '../services/webhooks';
 
 /** Event types, and publishing by administrators. */
@@ -27,7 +27,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       }
       // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
       const problems = events.flatMap((event, index) => payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload'));
-      if (problems.length > 0) throw new ApiError(422, 'invalid_payload', summarize(problems.slice(0, 20)), { details: problems });
+      if (problems.length > 0) throw new ApiError(422, 'invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
       // Each payload was just checked against its type's schema.
       const published = await getService(strapi, 'webhooks').publishMany(events as PublishableEvent[]);
       const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);

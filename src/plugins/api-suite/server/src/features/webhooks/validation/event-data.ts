@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldProblems, type FieldProblem } from '../../../http/errors';
 import { billingStatus } from '../../billing/validation/responses';
 import { ORDER_STATUSES } from '../../commerce/content-types';
 import { runStatus } from '../../scrapers/validation/responses';
@@ -123,16 +124,10 @@ export function eventDataJsonSchema(name: EventName): Record<string, unknown> {
  * The problems of a payload against its event's schema, each with its field path under
  * `prefix` (empty when it conforms, or when the name has no schema).
  */
-export function payloadProblems(name: string, payload: unknown, prefix: string): Array<{ field: string; message: string }> {
+export function payloadProblems(name: string, payload: unknown, prefix: string): FieldProblem[] {
   if (!isEventName(name)) return [];
   const result = EVENT_DATA[name].safeParse(payload);
-  if (result.success) return [];
-  return result.error.issues.map((issue) => ({ field: [prefix, ...issue.path.map(String)].filter(Boolean).join('.'), message: issue.message }));
-}
-
-/** The problems as a summary line, as validation errors word it. */
-export function summarize(problems: Array<{ field: string; message: string }>): string {
-  return problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+  return result.success ? [] : fieldProblems(result.error, prefix);
 }
 
 export function isEventName(name: string): name is EventName {
