@@ -247,6 +247,11 @@ export function fromJson<T>(value: unknown, fallback: T): T {
   }
 }
 
+/** A text column that may be empty (null), whatever type the driver read it as. */
+export function toText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
 /** A boolean column: true/false in pg, 1/0 in SQLite. */
 export function toBool(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 't';

@@ -1,4 +1,5 @@
 import type { Core, UID } from '@strapi/strapi';
+import { toIso, toText } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { productPayload } from '../../commerce/services/product-payload';
 import type { ContentChange, ContentListener, Row } from '../../platform/services/content-changes';
@@ -53,23 +54,13 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
   };
 }
 
-function iso(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  const date = new Date(value as string | number | Date);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
 function articlePayload(row: Row): ArticleEventData {
   return {
     id: String(row.uuid ?? row.documentId),
-    title: text(row.title),
-    slug: text(row.slug),
-    status: text(row.status),
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    title: toText(row.title),
+    slug: toText(row.slug),
+    status: toText(row.status),
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
   };
-}
-
-function text(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
 }
