@@ -31,11 +31,11 @@ export function createPacer(strapi: Core.Strapi) {
   const slots = () => (book ??= createSlotBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix));
 
   /**
-   * Deferred sends become jobs of their second; their deliveries' `next_attempt_at` is set to
-   * the last slot of the lot (no later than that), which also keeps the sweep for lost jobs from
-   * taking a deferred delivery for a lost one.
+   * Deferred sends become jobs of their second; each lot's deliveries get `next_attempt_at` set
+   * to the lot's last slot (they are due no later than that), which also keeps the sweep for
+   * lost jobs from taking a deferred delivery for a lost one.
    */
-  const defer = async (bySecond: Map<number, DeliverySend[]>, lastAt: Map<number, Date>): Promise<void> => {
+  const defer = async (bySecond: Map<number, DeliverySend[]>, lots: Array<{ uuids: string[]; lastAt: Date }>): Promise<void> => {
     const definitions: JobDefinition<DeliveryJobData>[] = [];
     for (const [second, sends] of bySecond) {
       for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
@@ -45,46 +45,43 @@ export function createPacer(strapi: Core.Strapi) {
     }
     await getService(strapi, 'platform').jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
     const table = tableOf(strapi, UIDS.webhookDelivery);
-    for (const [subscription, at] of lastAt) {
-      const uuids = [...bySecond.values()].flat().filter((send) => send.subscription === subscription).map((send) => send.delivery);
+    for (const { uuids, lastAt } of lots) {
       for (let start = 0; start < uuids.length; start += 500) {
-        await strapi.db.connection(table).whereIn('uuid', uuids.slice(start, start + 500)).update({ next_attempt_at: at });
+        await strapi.db.connection(table).whereIn('uuid', uuids.slice(start, start + 500)).update({ next_attempt_at: lastAt });
       }
     }
   };
 
   return {
-    /** The sends this job makes (each with its wait); the rest are deferred to jobs of their own. */
+    /** The sends this job makes (each with its slot time); the rest are deferred to jobs of their own. */
     async pace(sends: DeliverySend[], targets: Map<number, DeliveryTarget | null>): Promise<DeliverySend[]> {
       const ready: DeliverySend[] = [];
       const limited = new Map<number, DeliverySend[]>();
       for (const send of sends) {
         const limit = targets.get(send.subscription)?.rateLimit;
         if (!limit || send.slotAt !== undefined) ready.push(send);
-        else limited.set(send.subscription, [...(limited.get(send.subscription) ?? []), send]);
+        else listIn(limited, send.subscription).push(send);
       }
       if (limited.size === 0) return ready;
 
       const bySecond = new Map<number, DeliverySend[]>();
-      const lastAt = new Map<number, Date>();
+      const lots: Array<{ uuids: string[]; lastAt: Date }> = [];
       for (const [subscription, group] of limited) {
-        const limit = targets.get(subscription)?.rateLimit as number;
-        const waits = await slots().reserve(subscription, limit, group.length);
+        const waits = await slots().reserve(subscription, targets.get(subscription)?.rateLimit as number, group.length);
         const now = Date.now();
+        const deferred: string[] = [];
         group.forEach((send, n) => {
-          const wait = waits[n];
-          const slotted = { ...send, slotAt: now + wait };
-          if (wait < PACE_WINDOW_MS) {
+          const slotted = { ...send, slotAt: now + waits[n] };
+          if (waits[n] < PACE_WINDOW_MS) {
             ready.push(slotted);
-            return;
+          } else {
+            listIn(bySecond, Math.floor(waits[n] / PACE_WINDOW_MS)).push(slotted);
+            deferred.push(send.delivery);
           }
-          const second = Math.floor(wait / PACE_WINDOW_MS);
-          bySecond.set(second, [...(bySecond.get(second) ?? []), slotted]);
         });
-        const last = waits[waits.length - 1];
-        if (last >= PACE_WINDOW_MS) lastAt.set(subscription, new Date(Date.now() + last));
+        if (deferred.length > 0) lots.push({ uuids: deferred, lastAt: new Date(now + waits[waits.length - 1]) });
       }
-      if (bySecond.size > 0) await defer(bySecond, lastAt);
+      if (lots.length > 0) await defer(bySecond, lots);
       return ready;
     },
 
@@ -93,4 +90,11 @@ export function createPacer(strapi: Core.Strapi) {
       await slots().forget(subscriptionId);
     },
   };
+}
+
+/** The list under `key`, made on first use. */
+function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }
