@@ -52,14 +52,61 @@ export async function insertRows(knex: Knex, client: string, table: string, colu
     await insertChunked(knex, table, rows);
     return;
   }
+  const sql = insertSql(table, columns);
+  for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
+    await knex.raw(sql, [recordsetJson(rows.slice(start, start + UNNEST_CHUNK), columns)]);
+  }
+}
+
+/** `INSERT … SELECT … FROM json_to_recordset(?)`: PostgreSQL's statement of insertRows, its rows bound as one JSON document. */
+function insertSql(table: string, columns: Column[]): string {
   const names = columns.map((column) => `"${column.name}"`).join(', ');
   const values = columns.map((column) => recordsetValue(column, 'v')).join(', ');
-  for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
-    const part = rows.slice(start, start + UNNEST_CHUNK);
-    await knex.raw(`INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset(?::json) AS v(${recordsetColumns(columns)})`, [
-      recordsetJson(part, columns),
-    ]);
+  return `INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset(?::json) AS v(${recordsetColumns(columns)})`;
+}
+
+/** `UPDATE … FROM json_to_recordset(?)`: PostgreSQL's statement of updateMany. */
+function updateSql(table: string, key: Column, columns: UpdateColumn[]): string {
+  const assignments = columns
+    .map((column) => {
+      const value = recordsetValue(column, 'v');
+      return column.keepWhenNull ? `"${column.name}" = COALESCE(${value}, t."${column.name}")` : `"${column.name}" = ${value}`;
+    })
+    .join(', ');
+  return `UPDATE "${table}" AS t SET ${assignments} FROM json_to_recordset(?::json) AS v(${recordsetColumns([key, ...columns])}) WHERE t."${key.name}" = v."${key.name}"`;
+}
+
+export type UpdateColumn = Column & { keepWhenNull?: boolean };
+
+/** One part of writeMany: rows inserted into a table, or rows updating a table's rows by key. */
+export type RowWrite =
+  | { insert: string; columns: Column[]; rows: Array<Record<string, unknown>> }
+  | { update: string; key: Column; columns: UpdateColumn[]; rows: Array<Record<string, unknown>> };
+
+/**
+ * Several insertRows and updateMany as one unit, all or none. On PostgreSQL, one statement and
+ * one round trip: every part but the last runs as a data-modifying WITH clause of the last
+ * (PostgreSQL runs each such clause exactly once, whether or not it is read). Elsewhere, or
+ * beyond one statement's rows, the parts in one transaction.
+ */
+export async function writeMany(knex: Knex, client: string, writes: RowWrite[]): Promise<void> {
+  const parts = writes.filter((write) => write.rows.length > 0);
+  if (parts.length === 0) return;
+  if (client !== 'postgres' || parts.some((part) => part.rows.length > UNNEST_CHUNK)) {
+    const run = async (trx: Knex) => {
+      for (const part of parts) {
+        if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, part.rows);
+        else await updateMany(trx, client, part.update, part.key, part.columns, part.rows);
+      }
+    };
+    await (knex.isTransaction || parts.length === 1 ? run(knex) : knex.transaction(run));
+    return;
   }
+  const statements = parts.map((part) => ('insert' in part ? insertSql(part.insert, part.columns) : updateSql(part.update, part.key, part.columns)));
+  const bindings = parts.map((part) => recordsetJson(part.rows, 'insert' in part ? part.columns : [part.key, ...part.columns]));
+  const last = statements.length - 1;
+  const clauses = statements.slice(0, last).map((statement, index) => `w${index} AS (${statement})`);
+  await knex.raw(clauses.length > 0 ? `WITH ${clauses.join(', ')} ${statements[last]}` : statements[last], bindings);
 }
 
 /**
@@ -72,7 +119,7 @@ export async function updateMany(
   client: string,
   table: string,
   key: { name: string; kind: ColumnKind },
-  columns: Array<{ name: string; kind: ColumnKind; keepWhenNull?: boolean }>,
+  columns: UpdateColumn[],
   rows: Array<Record<string, unknown>>,
   chunk = 200
 ): Promise<void> {
@@ -119,26 +166,10 @@ export async function updateMany(
 }
 
 /** The same statement on PostgreSQL with the rows as one JSON document: `UPDATE … FROM json_to_recordset($1) AS v(…)`. */
-async function updateManyPostgres(
-  knex: Knex,
-  table: string,
-  key: Column,
-  columns: Array<Column & { keepWhenNull?: boolean }>,
-  rows: Array<Record<string, unknown>>
-): Promise<void> {
-  const all = [key, ...columns];
-  const assignments = columns
-    .map((column) => {
-      const value = recordsetValue(column, 'v');
-      return column.keepWhenNull ? `"${column.name}" = COALESCE(${value}, t."${column.name}")` : `"${column.name}" = ${value}`;
-    })
-    .join(', ');
+async function updateManyPostgres(knex: Knex, table: string, key: Column, columns: UpdateColumn[], rows: Array<Record<string, unknown>>): Promise<void> {
+  const sql = updateSql(table, key, columns);
   for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
-    const part = rows.slice(start, start + UNNEST_CHUNK);
-    await knex.raw(
-      `UPDATE "${table}" AS t SET ${assignments} FROM json_to_recordset(?::json) AS v(${recordsetColumns(all)}) WHERE t."${key.name}" = v."${key.name}"`,
-      [recordsetJson(part, all)]
-    );
+    await knex.raw(sql, [recordsetJson(rows.slice(start, start + UNNEST_CHUNK), [key, ...columns])]);
   }
 }
 

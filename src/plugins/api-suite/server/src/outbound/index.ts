@@ -3,7 +3,7 @@ import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { isNativeError } from 'node:util/types';
-import { Agent, buildConnector, errors as undiciErrors, ProxyAgent, type Dispatcher } from 'undici';
+import { Agent, buildConnector, errors as undiciErrors, ProxyAgent, util as undiciUtil, type Dispatcher } from 'undici';
 import { EndpointNotAllowedError, isForbiddenAddress, unbracketHost } from './address-guard';
 
 export { EndpointNotAllowedError, isForbiddenAddress } from './address-guard';
@@ -143,24 +143,12 @@ export function createOutbound(options: OutboundOptions): Outbound {
       const maxResponseBytes = req.maxResponseBytes ?? OUTBOUND_DEFAULTS.maxResponseBytes;
       const callerSignal = req.signal;
       if (callerSignal?.aborted) throw callerSignal.reason;
-
       const started = performance.now();
-      const controller = new AbortController();
-      const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
-      callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-      const timer = setTimeout(() => controller.abort(new OutboundTimeoutError(url.origin, timeoutMs)), timeoutMs);
-
       try {
-        const exchanged = await untilAborted(
-          exchange(dispatcher, url, req, { signal: controller.signal, timeoutMs, maxResponseBytes, userAgent }),
-          controller.signal
-        );
+        const exchanged = await exchange(dispatcher, url, req, { signal: callerSignal, timeoutMs, maxResponseBytes, userAgent });
         return { ...exchanged, durationMs: Math.round(performance.now() - started) };
       } catch (err) {
         throw normalizeError(err, url.origin, timeoutMs, connectTimeoutMs);
-      } finally {
-        clearTimeout(timer);
-        callerSignal?.removeEventListener('abort', onCallerAbort);
       }
     },
 
@@ -273,87 +261,143 @@ const RETRYABLE_CONNECT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
-async function exchange(
-  agent: Dispatcher,
+/**
+ * One request through undici's dispatch interface: the response is read by callbacks, with no
+ * stream, abort controller or promise per chunk, since a webhook delivery makes thousands of these
+ * a second. Settles once: with the response, the first error, the timeout, or the caller's abort.
+ * The timeout covers the whole exchange, including waiting for a pooled connection: undici only
+ * notices an abort once the request is on a socket, so a request still waiting for its connection
+ * (slow DNS, blackholed SYN) is given up at once and aborted when it gets one.
+ */
+function exchange(
+  dispatcher: Dispatcher,
   url: URL,
   req: OutboundRequest,
-  settings: { signal: AbortSignal; timeoutMs: number; maxResponseBytes: number; userAgent: string }
+  settings: { signal: AbortSignal | undefined; timeoutMs: number; maxResponseBytes: number; userAgent: string }
 ): Promise<Omit<OutboundResponse, 'durationMs'>> {
-  const headers: Record<string, string> = { ...req.headers };
-  const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
-  if (!names.has('user-agent')) headers['user-agent'] = settings.userAgent;
-  // Dispatcher.request only takes origin + path, so credentials in the URL would silently vanish.
-  if ((url.username || url.password) && !names.has('authorization')) {
-    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  }
+  const { signal, timeoutMs, maxResponseBytes } = settings;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let completed = false;
+    let abortRequest: ((err?: Error) => void) | undefined;
+    let abortedWith: Error | undefined;
+    let status = 0;
+    let headers: OutboundResponse['headers'] = {};
+    const body = new CappedText(maxResponseBytes);
 
-  const res = await agent.request({
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
-    method: (req.method ?? 'GET').toUpperCase(),
-    headers,
-    body: req.body ?? null,
-    signal: settings.signal,
-    // Backstops for the abort timer; they also make undici drop the socket on a stalled response.
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
-  });
-  const { body, truncated } = await readCapped(res.body, settings.maxResponseBytes);
-  // undici hands a finished socket back to the pool one event-loop turn after the body ends
-  // (client-h1 onMessageComplete -> setImmediate). Without waiting for that turn, a caller that
-  // sends its next request right away to the same origin would open a second connection.
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return { status: res.statusCode, headers: res.headers, body, truncated };
-}
+    const finish = (err: unknown, result?: Omit<OutboundResponse, 'durationMs'>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+      if (result) resolve(result);
+      else reject(err);
+    };
+    const abort = (reason: Error): void => {
+      if (completed || abortedWith) return;
+      abortedWith = reason;
+      abortRequest?.(reason);
+      finish(reason);
+    };
+    const timer = setTimeout(() => abort(new OutboundTimeoutError(url.origin, timeoutMs)), timeoutMs);
+    const onCallerAbort = (): void => abort(signal?.reason as Error);
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
 
-/** Keeps the first `limit` bytes and drains the rest so the connection can go back to the pool. */
-async function readCapped(stream: AsyncIterable<Buffer>, limit: number): Promise<{ body: string; truncated: boolean }> {
-  const decoder = new StringDecoder('utf8');
-  let kept = 0;
-  let body = '';
-  let truncated = false;
-  for await (const chunk of stream) {
-    if (kept >= limit) {
-      if (chunk.length > 0) truncated = true;
-      continue;
-    }
-    const room = limit - kept;
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (part.length < chunk.length) truncated = true;
-    body += decoder.write(part);
-    kept += part.length;
-  }
-  // A truncated body may end inside a multi-byte character; leaving it in the decoder drops it
-  // instead of appending a replacement character.
-  if (!truncated) body += decoder.end();
-  return { body, truncated };
-}
-
-/**
- * Settles with `work` or rejects with the signal's reason, whichever comes first. Needed because
- * undici only notices an abort once the request is on a socket: a request still waiting for its
- * connection (slow DNS, blackholed SYN) would otherwise outlive its timeout by the connect timeout.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    if (signal.aborted) {
-      onAbort();
-    } else {
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(abortFn) {
+        if (abortedWith) abortFn(abortedWith);
+        else abortRequest = abortFn;
       },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      }
-    );
+      onHeaders(statusCode, rawHeaders) {
+        // 1xx answers come before the real one.
+        if (statusCode < 200) return true;
+        status = statusCode;
+        headers = undiciUtil.parseHeaders(rawHeaders) as OutboundResponse['headers'];
+        return true;
+      },
+      onData(chunk) {
+        body.write(chunk);
+        return true;
+      },
+      onComplete() {
+        completed = true;
+        const result = { status, headers, body: body.text(), truncated: body.truncated };
+        // undici hands the finished socket back to the pool one event-loop turn after this call
+        // (client-h1 onMessageComplete -> setImmediate, queued just after it returns). Settling in
+        // a later immediate lets that go first: otherwise a caller that sends its next request
+        // right away to the same origin would open a second connection.
+        queueMicrotask(() => setImmediate(finish, null, result));
+      },
+      onError(err) {
+        finish(err);
+      },
+    };
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: (req.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
+          headers: requestHeaders(url, req.headers, settings.userAgent),
+          body: req.body ?? null,
+          // Backstops for the timer; they also make undici drop the socket on a stalled response.
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        handler
+      );
+    } catch (err) {
+      finish(err);
+    }
   });
+}
+
+/** The caller's headers, with the default user-agent and basic auth from URL credentials when the caller set neither. */
+function requestHeaders(url: URL, given: Record<string, string> | undefined, userAgent: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  let hasUserAgent = false;
+  let hasAuthorization = false;
+  for (const name in given) {
+    headers[name] = given[name];
+    // Only names starting with u or a can be either; most are not lowercased at all.
+    const first = name.charCodeAt(0) | 0x20;
+    if (first === 0x75 && name.length === 10 && name.toLowerCase() === 'user-agent') hasUserAgent = true;
+    else if (first === 0x61 && name.length === 13 && name.toLowerCase() === 'authorization') hasAuthorization = true;
+  }
+  if (!hasUserAgent) headers['user-agent'] = userAgent;
+  // Dispatcher.dispatch only takes origin + path, so credentials in the URL would silently vanish.
+  if ((url.username || url.password) && !hasAuthorization) {
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  }
+  return headers;
+}
+
+/** Keeps the first `limit` bytes of a body as UTF-8 text; the rest is counted as cut off and dropped. */
+class CappedText {
+  private decoder: StringDecoder | undefined;
+  private kept = 0;
+  private value = '';
+  truncated = false;
+
+  constructor(private readonly limit: number) {}
+
+  write(chunk: Buffer): void {
+    if (this.kept >= this.limit) {
+      if (chunk.length > 0) this.truncated = true;
+      return;
+    }
+    const room = this.limit - this.kept;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length < chunk.length) this.truncated = true;
+    this.decoder ??= new StringDecoder('utf8');
+    this.value += this.decoder.write(part);
+    this.kept += part.length;
+  }
+
+  /** A truncated body may end inside a multi-byte character; leaving it in the decoder drops it instead of appending a replacement character. */
+  text(): string {
+    return this.truncated || !this.decoder ? this.value : this.value + this.decoder.end();
+  }
 }
 
 function resolveAll(lookup: LookupAll, hostname: string, timeoutMs: number): Promise<string[]> {
@@ -390,13 +434,31 @@ function resolveAll(lookup: LookupAll, hostname: string, timeoutMs: number): Pro
   });
 }
 
+/** Parsed URLs by their text: a webhook endpoint is parsed once, not once per delivery. Read only. */
+const parsedUrls = new Map<string, URL>();
+const PARSED_URLS_KEPT = 1000;
+
 function parseHttpUrl(input: string | URL): URL {
+  if (typeof input !== 'string') return checkHttpUrl(new URL(input.href));
+  let url = parsedUrls.get(input);
+  if (url) return url;
+  url = checkHttpUrl(parseUrl(input));
+  if (parsedUrls.size >= PARSED_URLS_KEPT) parsedUrls.clear();
+  parsedUrls.set(input, url);
+  return url;
+}
+
+function parseUrl(input: string): URL {
   let url: URL;
   try {
-    url = new URL(String(input));
+    url = new URL(input);
   } catch {
-    throw new InvalidUrlError(`${JSON.stringify(String(input))} is not a valid URL`);
+    throw new InvalidUrlError(`${JSON.stringify(input)} is not a valid URL`);
   }
+  return url;
+}
+
+function checkHttpUrl(url: URL): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new InvalidUrlError(`${url.protocol}// URLs are not allowed; only http: and https: are`);
   }

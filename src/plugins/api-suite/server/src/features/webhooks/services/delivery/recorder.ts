@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../../constants';
-import { dialectOf, insertRows, tableOf, updateMany, type Column } from '../../../../db';
+import { dialectOf, tableOf, writeMany, type Column, type UpdateColumn } from '../../../../db';
 import type { AttemptRecord, DeliveryState } from './types';
 
 const FLUSH_INTERVAL_MS = 100;
@@ -16,6 +16,20 @@ const ATTEMPT_COLUMNS: Column[] = [
   { name: 'response_body', kind: 'text' },
   { name: 'created_at', kind: 'timestamp' },
   { name: 'updated_at', kind: 'timestamp' },
+];
+
+const STATE_COLUMNS: UpdateColumn[] = [
+  { name: 'status', kind: 'text' },
+  { name: 'attempts', kind: 'integer' },
+  { name: 'next_attempt_at', kind: 'timestamp' },
+  { name: 'response_status', kind: 'integer' },
+  { name: 'delivered_at', kind: 'timestamp', keepWhenNull: true },
+  { name: 'updated_at', kind: 'timestamp' },
+];
+
+const SUCCESS_COLUMNS: Column[] = [
+  { name: 'failure_count', kind: 'integer' },
+  { name: 'last_delivery_at', kind: 'timestamp' },
 ];
 
 /**
@@ -58,42 +72,19 @@ export function createRecorder(strapi: Core.Strapi) {
     else wanted = true;
   };
 
+  /** One batch, stored whole or not at all (one statement on PostgreSQL). */
   const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
     const now = new Date();
-    const client = dialectOf(strapi);
-    await insertRows(
-      knex(),
-      client,
-      tableOf(strapi, UIDS.webhookAttempt),
-      ATTEMPT_COLUMNS,
-      batch.map((attempt) => ({ ...attempt, created_at: now, updated_at: now }))
-    );
-    await updateMany(
-      knex(),
-      client,
-      tableOf(strapi, UIDS.webhookDelivery),
-      { name: 'uuid', kind: 'text' },
-      [
-        { name: 'status', kind: 'text' },
-        { name: 'attempts', kind: 'integer' },
-        { name: 'next_attempt_at', kind: 'timestamp' },
-        { name: 'response_status', kind: 'integer' },
-        { name: 'delivered_at', kind: 'timestamp', keepWhenNull: true },
-        { name: 'updated_at', kind: 'timestamp' },
-      ],
-      batchStates as unknown as Array<Record<string, unknown>>
-    );
-    await updateMany(
-      knex(),
-      client,
-      tableOf(strapi, UIDS.webhookSubscription),
-      { name: 'id', kind: 'integer' },
-      [
-        { name: 'failure_count', kind: 'integer' },
-        { name: 'last_delivery_at', kind: 'timestamp' },
-      ],
-      batchSuccesses.map(([id, at]) => ({ id, failure_count: 0, last_delivery_at: at }))
-    );
+    await writeMany(knex(), dialectOf(strapi), [
+      { insert: tableOf(strapi, UIDS.webhookAttempt), columns: ATTEMPT_COLUMNS, rows: batch.map((attempt) => ({ ...attempt, created_at: now, updated_at: now })) },
+      { update: tableOf(strapi, UIDS.webhookDelivery), key: { name: 'uuid', kind: 'text' }, columns: STATE_COLUMNS, rows: batchStates as unknown as Array<Record<string, unknown>> },
+      {
+        update: tableOf(strapi, UIDS.webhookSubscription),
+        key: { name: 'id', kind: 'integer' },
+        columns: SUCCESS_COLUMNS,
+        rows: batchSuccesses.map(([id, at]) => ({ id, failure_count: 0, last_delivery_at: at })),
+      },
+    ]);
   };
 
   const recorder = {
