@@ -24,7 +24,8 @@
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
  *          [--batch 100] [--latency-batch 10] [--latency-rounds 3] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
- *          [--burst-events 20000] [--phases ceiling,strapi,latency,throughput,fanout,burst] [--topology single|split] [--profile]
+ *          [--burst-events 20000] [--rounds 3] [--phases ceiling,strapi,latency,throughput,fanout,burst] [--topology single|split] [--profile]
+ * --rounds: the ceiling and each burst are run this many times; the figures are the medians.
  * --topology split runs a web process (WEBHOOK_WORKER=false) beside a worker process.
  * --profile writes the server's CPU profile into .tmp/bench/profiles.
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
@@ -49,6 +50,8 @@ const fanout = Number(args.fanout ?? 10_000);
 const concurrency = Number(args.concurrency ?? 50);
 const ceilingEvents = Number(args['ceiling-events'] ?? 20_000);
 const burstEvents = Number(args['burst-events'] ?? 20_000);
+// The machine's speed wanders by ±10 % between seconds: the ceiling and each burst are run this many times and their medians compared.
+const rounds = Number(args.rounds ?? 3);
 const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout,burst').split(','));
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -99,10 +102,13 @@ const STRAPI_EVENT = 'entry.create';
     };
 
     if (phases.has('ceiling')) {
-      progress(`ceiling: plain undici, ${ceilingEvents} signed requests at concurrency ${concurrency}`);
-      const ceiling = count(await undiciCeiling(receiver, setup.secrets.main));
-      result.ceiling_undici_deliveries_per_s = ceiling.perSecond;
-      result.ceiling_undici_cpu_ms_per_request = ceiling.cpuMsPerRequest;
+      const ceilings = [];
+      for (let index = 1; index <= rounds; index += 1) {
+        progress(`ceiling ${index}/${rounds}: plain undici, ${ceilingEvents} signed requests at concurrency ${concurrency}`);
+        ceilings.push(count(await undiciCeiling(receiver, setup.secrets.main)));
+      }
+      result.ceiling_undici_deliveries_per_s = median(ceilings.map((ceiling) => ceiling.perSecond));
+      result.ceiling_undici_cpu_ms_per_request = median(ceilings.map((ceiling) => ceiling.cpuMsPerRequest));
     }
     if (phases.has('strapi')) {
       progress(`strapi: built-in webhooks, ${ceilingEvents} events`);
@@ -205,28 +211,38 @@ const STRAPI_EVENT = 'entry.create';
       });
     }
     if (phases.has('burst')) {
-      progress(`burst: ${burstEvents} events, batches of 500, 4 in flight, one process publishing and delivering`);
-      const one = count(await burst(publish, receiver, server.pids ?? [server.pid]));
-      progress('burst: again with a second, worker-only process');
+      const ones = [];
+      for (let index = 1; index <= rounds; index += 1) {
+        progress(`burst ${index}/${rounds}: ${burstEvents} events, batches of 500, 4 in flight, ${topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering'}`);
+        ones.push(count(await burst(publish, receiver, server.pids ?? [server.pid])));
+      }
       const extra = await serve(env, nodeArgs);
-      let two;
+      const twos = [];
       try {
-        two = count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid]));
+        for (let index = 1; index <= rounds; index += 1) {
+          progress(`burst ${index}/${rounds}: again with a second, worker-only process`);
+          twos.push(count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid])));
+        }
       } finally {
         await extra.stop();
       }
+      const one = medianRun(ones);
+      const two = medianRun(twos);
       Object.assign(result, {
         burst_events: burstEvents,
         burst_accepted_events_per_s: one.acceptedPerSecond,
         burst_delivered_per_s: one.deliveredPerSecond,
         burst_received_first_2s: one.firstTwoSeconds,
-        burst_lost: one.lost,
+        // Every round's, not the median's.
+        burst_lost: ones.reduce((sum, run) => sum + run.lost, 0),
         burst_app_cpu_ms_per_delivery: one.appCpuMsPerDelivery,
         burst_cpu_ms_per_delivery_by_process: one.cpuMsPerDeliveryByProcess,
         burst_machine_busy: one.machineBusyShare,
+        burst_delivered_per_s_rounds: ones.map((run) => run.deliveredPerSecond),
         burst_two_workers_delivered_per_s: two.deliveredPerSecond,
+        burst_two_workers_delivered_per_s_rounds: twos.map((run) => run.deliveredPerSecond),
         burst_two_workers_received_first_2s: two.firstTwoSeconds,
-        burst_two_workers_lost: two.lost,
+        burst_two_workers_lost: twos.reduce((sum, run) => sum + run.lost, 0),
         burst_two_workers_machine_busy: two.machineBusyShare,
       });
       if (result.ceiling_undici_deliveries_per_s) {
@@ -467,6 +483,12 @@ async function maxDeliveryId(url) {
 
 
 
+
+/** The round whose delivered/s is the median (the middle one; with an even count, the lower middle). */
+function medianRun(runs) {
+  const sorted = [...runs].sort((a, b) => a.deliveredPerSecond - b.deliveredPerSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
 
 async function pool(size, count, task) {
   let next = 0;

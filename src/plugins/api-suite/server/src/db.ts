@@ -80,8 +80,8 @@ export type UpdateColumn = Column & { keepWhenNull?: boolean };
 
 /** One part of writeMany: rows inserted into a table, or rows updating a table's rows by key. */
 export type RowWrite =
-  | { insert: string; columns: Column[]; rows: Array<Record<string, unknown>> }
-  | { update: string; key: Column; columns: UpdateColumn[]; rows: Array<Record<string, unknown>> };
+  | { insert: string; columns: Column[]; rows: ReadonlyArray<object>; constants?: Record<string, unknown> }
+  | { update: string; key: Column; columns: UpdateColumn[]; rows: ReadonlyArray<object> };
 
 /**
  * Several insertRows and updateMany as one unit, all or none. On PostgreSQL, one statement and
@@ -95,15 +95,18 @@ export async function writeMany(knex: Knex, client: string, writes: RowWrite[]):
   if (client !== 'postgres' || parts.some((part) => part.rows.length > UNNEST_CHUNK)) {
     const run = async (trx: Knex) => {
       for (const part of parts) {
-        if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, part.rows);
-        else await updateMany(trx, client, part.update, part.key, part.columns, part.rows);
+        const rows = part.rows as Array<Record<string, unknown>>;
+        if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, part.constants ? rows.map((row) => ({ ...row, ...part.constants })) : rows);
+        else await updateMany(trx, client, part.update, part.key, part.columns, rows);
       }
     };
     await (knex.isTransaction || parts.length === 1 ? run(knex) : knex.transaction(run));
     return;
   }
   const statements = parts.map((part) => ('insert' in part ? insertSql(part.insert, part.columns) : updateSql(part.update, part.key, part.columns)));
-  const bindings = parts.map((part) => recordsetJson(part.rows, 'insert' in part ? part.columns : [part.key, ...part.columns]));
+  const bindings = parts.map((part) =>
+    'insert' in part ? recordsetJson(part.rows as Array<Record<string, unknown>>, part.columns, part.constants) : recordsetJson(part.rows as Array<Record<string, unknown>>, [part.key, ...part.columns])
+  );
   const last = statements.length - 1;
   const clauses = statements.slice(0, last).map((statement, index) => `w${index} AS (${statement})`);
   await knex.raw(clauses.length > 0 ? `WITH ${clauses.join(', ')} ${statements[last]}` : statements[last], bindings);
@@ -191,8 +194,8 @@ function recordsetValue(column: Column, alias: string): string {
   return column.kind === 'json' ? `${alias}."${column.name}"::jsonb` : `${alias}."${column.name}"`;
 }
 
-/** The rows as one JSON array of objects holding exactly `columns` (null for a missing value). */
-function recordsetJson(rows: Array<Record<string, unknown>>, columns: Column[]): string {
+/** The rows as one JSON array of objects holding exactly `columns` (null for a missing value; `constants` give columns one value for every row). */
+function recordsetJson(rows: Array<Record<string, unknown>>, columns: Column[], constants?: Record<string, unknown>): string {
   // Rows of one batch mostly share their timestamps: each distinct one is formatted once.
   const timestamps = new Map<number, string>();
   const timestamp = (value: unknown): string => {
@@ -208,7 +211,7 @@ function recordsetJson(rows: Array<Record<string, unknown>>, columns: Column[]):
     rows.map((row) => {
       const record: Record<string, unknown> = {};
       for (const column of columns) {
-        const value = row[column.name];
+        const value = constants?.[column.name] ?? row[column.name];
         if (value === undefined || value === null) record[column.name] = null;
         else if (column.kind === 'timestamp') record[column.name] = timestamp(value);
         else if (column.kind === 'json') record[column.name] = typeof value === 'string' ? value : JSON.stringify(value);

@@ -4,7 +4,7 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
-import { registerDeliveryTables } from './content-types/tables';
+import { ensurePendingIndex, registerDeliveryTables } from './content-types/tables';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
@@ -61,6 +61,7 @@ const feature: FeatureModule = {
       afterDelete: () => getService(strapi, 'webhook-event-types').forget(),
     });
 
+    await ensurePendingIndex(strapi);
     const created = await getService(strapi, 'webhook-event-types').ensureDefaults();
     if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
     await getService(strapi, 'webhook-subscriptions').listen();

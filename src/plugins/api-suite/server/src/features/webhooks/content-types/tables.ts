@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { registerDatabaseModels, type DatabaseModel } from '../../../db';
+import { dialectOf, registerDatabaseModels, type DatabaseModel } from '../../../db';
 
 /**
  * The delivery engine's own tables: a delivery (one event for one subscription, across its
@@ -18,8 +18,12 @@ import { registerDatabaseModels, type DatabaseModel } from '../../../db';
  * - `uuid` (unique): a delivery by its id (API, retry, the worker's due check, batched updates);
  * - `subscription_id, id`: a subscription's deliveries, newest first (API, admin);
  * - `subscription_id, status, id`: the same filtered by status, and cancelling a subscription's pending work;
- * - `status, next_attempt_at`: pending work overdue or left at boot (recovery, the sweep);
- * - attempts `delivery_uuid, attempt`: a delivery's attempts in order.
+ * - attempts `delivery_uuid, attempt`: a delivery's attempts in order;
+ * - `id` of pending and retrying deliveries only (a partial index, created by `ensurePendingIndex`
+ *   since Strapi's declarations have no WHERE): work left at boot or overdue (recovery, the
+ *   sweep). It holds only the deliveries still to be sent, so settling one removes it rather than
+ *   adding an entry, and it stays as small as the backlog however many deliveries are kept. It
+ *   replaces the earlier `status, next_attempt_at` index, which Strapi drops on upgrade.
  */
 
 export const deliveryTables: DatabaseModel[] = [
@@ -46,7 +50,6 @@ export const deliveryTables: DatabaseModel[] = [
       { name: 'api_suite_webhook_deliveries_uuid', columns: ['uuid'], type: 'unique' },
       { name: 'api_suite_webhook_deliveries_subscription', columns: ['subscription_id', 'id'] },
       { name: 'api_suite_webhook_deliveries_subscription_status', columns: ['subscription_id', 'status', 'id'] },
-      { name: 'api_suite_webhook_deliveries_due', columns: ['status', 'next_attempt_at'] },
     ],
   },
   {
@@ -72,4 +75,22 @@ export const deliveryTables: DatabaseModel[] = [
 /** Declare the tables to Strapi's database layer (in register: it creates and syncs them before any bootstrap). */
 export function registerDeliveryTables(strapi: Core.Strapi): void {
   registerDatabaseModels(strapi, deliveryTables);
+}
+
+/** The condition of work still to be sent, written as the partial index's predicate so the planners match the two. */
+export const UNSENT_CONDITION = "status IN ('pending', 'retrying')";
+const PENDING_INDEX = 'api_suite_webhook_deliveries_pending';
+
+/** Create the partial index of unsent deliveries if it is missing (bootstrap: after Strapi has synced the tables). */
+export async function ensurePendingIndex(strapi: Core.Strapi): Promise<void> {
+  const table = deliveryTables[0].tableName;
+  const client = dialectOf(strapi);
+  if (client === 'postgres' || client === 'sqlite') {
+    await strapi.db.connection.raw(`CREATE INDEX IF NOT EXISTS "${PENDING_INDEX}" ON "${table}" ("id") WHERE ${UNSENT_CONDITION}`);
+    return;
+  }
+  // MySQL and MariaDB have no partial indexes: status and id, created once.
+  await strapi.db.connection.raw(`CREATE INDEX \`${PENDING_INDEX}\` ON \`${table}\` (\`status\`, \`id\`)`).catch((error: { code?: string }) => {
+    if (error.code !== 'ER_DUP_KEYNAME') throw error;
+  });
 }

@@ -21,9 +21,22 @@ export function isValidSecret(secret: string): boolean {
   return SECRET_PATTERN.test(secret);
 }
 
-export function sign(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
+/** Secrets already checked and decoded into HMAC keys: a subscription's is decoded once, not once per delivery. */
+const keys = new Map<string, Buffer>();
+const KEYS_KEPT = 10_000;
+
+function keyOf(secret: string): Buffer {
+  let key = keys.get(secret);
+  if (key) return key;
   if (!isValidSecret(secret)) throw new Error('a webhook secret is 32 characters of [A-Za-z0-9]');
-  const key = Buffer.from(secret, 'base64');
+  key = Buffer.from(secret, 'base64');
+  if (keys.size >= KEYS_KEPT) keys.clear();
+  keys.set(secret, key);
+  return key;
+}
+
+export function sign(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
+  const key = keyOf(secret);
   const mac = crypto.createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
   return `v1,${mac}`;
 }

@@ -162,7 +162,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> =>
     new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
-      queue.push({ events: events.map((event) => ({ ...event, id: randomUUID(), timestamp })), ...scope, resolve, reject });
+      queue.push({ events: events.map((event) => ({ type: event.type, payload: event.payload, id: randomUUID(), timestamp })), only: scope.only, audience: scope.audience, resolve, reject });
       schedule();
     });
 

@@ -28,25 +28,31 @@ export function keyOf(send: DeliverySend): string {
   return `${send.delivery}-${send.attempt}`;
 }
 
-/** Sends into a job's data, each distinct body once. */
+/** Sends into a job's data, each distinct body once. (Object literals rather than spreads: this runs for every delivery.) */
 export function packSends(sends: DeliverySend[]): DeliveryJobData {
   const bodies: string[] = [];
   const index = new Map<string, number>();
   return {
     bodies,
-    sends: sends.map(({ body, ...send }) => {
-      let at = index.get(body);
+    sends: sends.map((send) => {
+      let at = index.get(send.body);
       if (at === undefined) {
-        at = bodies.push(body) - 1;
-        index.set(body, at);
+        at = bodies.push(send.body) - 1;
+        index.set(send.body, at);
       }
-      return { ...send, body: at };
+      const packed: DeliveryJobData['sends'][number] = { delivery: send.delivery, subscription: send.subscription, type: send.type, body: at, attempt: send.attempt };
+      if (send.slotAt !== undefined) packed.slotAt = send.slotAt;
+      return packed;
     }),
   };
 }
 
 export function unpackSends(data: DeliveryJobData): DeliverySend[] {
-  return data.sends.map((send) => ({ ...send, body: data.bodies[send.body] }));
+  return data.sends.map((send) => {
+    const unpacked: DeliverySend = { delivery: send.delivery, subscription: send.subscription, type: send.type, body: data.bodies[send.body], attempt: send.attempt };
+    if (send.slotAt !== undefined) unpacked.slotAt = send.slotAt;
+    return unpacked;
+  });
 }
 
 /** The delivery body, `{ type, timestamp, data }`, with the event's time as the timestamp. */
@@ -69,16 +75,27 @@ export function sendOf(row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'even
 export function createLimiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: Array<() => void> = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    // A finishing task hands its slot straight to the next in line, so none can slip in between.
-    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running += 1;
+  // A finishing task hands its slot straight to the next in line, so none can slip in between.
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  };
+  const run = <T>(task: () => Promise<T>): Promise<T> => {
+    let result: Promise<T>;
     try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running -= 1;
+      result = task();
+    } catch (error) {
+      release();
+      return Promise.reject(error);
     }
+    return result.finally(release);
+  };
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    if (running < size) {
+      running += 1;
+      return run(task);
+    }
+    return new Promise<void>((resolve) => waiting.push(resolve)).then(() => run(task));
   };
 }

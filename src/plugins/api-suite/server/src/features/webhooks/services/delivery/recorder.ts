@@ -76,8 +76,8 @@ export function createRecorder(strapi: Core.Strapi) {
   const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
     const now = new Date();
     await writeMany(knex(), dialectOf(strapi), [
-      { insert: tableOf(strapi, UIDS.webhookAttempt), columns: ATTEMPT_COLUMNS, rows: batch.map((attempt) => ({ ...attempt, created_at: now, updated_at: now })) },
-      { update: tableOf(strapi, UIDS.webhookDelivery), key: { name: 'uuid', kind: 'text' }, columns: STATE_COLUMNS, rows: batchStates as unknown as Array<Record<string, unknown>> },
+      { insert: tableOf(strapi, UIDS.webhookAttempt), columns: ATTEMPT_COLUMNS, rows: batch, constants: { created_at: now, updated_at: now } },
+      { update: tableOf(strapi, UIDS.webhookDelivery), key: { name: 'uuid', kind: 'text' }, columns: STATE_COLUMNS, rows: batchStates },
       {
         update: tableOf(strapi, UIDS.webhookSubscription),
         key: { name: 'id', kind: 'integer' },
@@ -94,7 +94,8 @@ export function createRecorder(strapi: Core.Strapi) {
 
     /** A delivery's new state; the latest one buffered for a delivery wins. */
     state(state: Omit<DeliveryState, 'updated_at'>): void {
-      states.set(state.uuid, { ...state, updated_at: new Date() });
+      const { uuid, status, attempts, next_attempt_at, response_status, delivered_at } = state;
+      states.set(uuid, { uuid, status, attempts, next_attempt_at, response_status, delivered_at, updated_at: new Date() });
       scheduleFlush();
     },
 

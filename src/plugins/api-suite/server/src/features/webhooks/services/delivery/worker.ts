@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../../constants';
+import { UNSENT_CONDITION } from '../../content-types/tables';
 import { tableOf, toDate } from '../../../../db';
 import type { Job } from '../../../../jobs';
 import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../../outbound';
@@ -230,7 +231,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       for (;;) {
         const query = knex()(deliveries())
           .select('id', 'uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'next_attempt_at', 'created_at')
-          .whereIn('status', ['pending', 'retrying'])
+          .whereRaw(UNSENT_CONDITION)
           .where('id', '>', lastId)
           .orderBy('id', 'asc')
           .limit(RECOVERY_PAGE);
