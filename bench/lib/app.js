@@ -54,7 +54,9 @@ async function withStrapi(env, fn) {
 
 /** Start a server process (`nodeArgs` go to node itself); resolves with its URL, its pid and a stop function. */
 function serve(env, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
+  // BENCH_SERVER_NODE_ARGS: Node flags for the app's processes only (not for the driver's own).
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
     cwd: APP_DIR,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -78,8 +78,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     await waitFor(() => seen.length === 2);
 
     expect(seen).toEqual([
-      { id: id1, queue: 'mail', name: 'welcome', data: { to: 'a@example.com', tags: ['x'] }, attempt: 1, attempts: 1 },
-      { id: id2, queue: 'mail', name: 'welcome', data: { to: 'b@example.com', tags: [] }, attempt: 1, attempts: 1 },
+      { id: id1, queue: 'mail', name: 'welcome', data: { to: 'a@example.com', tags: ['x'] }, attempt: 1, attempts: 1, started: 1 },
+      { id: id2, queue: 'mail', name: 'welcome', data: { to: 'b@example.com', tags: [] }, attempt: 1, attempts: 1, started: 1 },
     ]);
     await waitFor(async () => isEmpty(await jobs.counts('mail')));
   });
@@ -111,18 +111,18 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
   });
 
   it('retries a failing job with a fixed backoff until it succeeds', async () => {
-    const tries: { attempt: number; attempts: number; at: number }[] = [];
+    const tries: { attempt: number; attempts: number; started: number; at: number }[] = [];
     jobs.process('flaky', async (job) => {
-      tries.push({ attempt: job.attempt, attempts: job.attempts, at: Date.now() });
+      tries.push({ attempt: job.attempt, attempts: job.attempts, started: job.started, at: Date.now() });
       if (job.attempt < 3) throw new Error(`try ${job.attempt} fails`);
     });
     await jobs.enqueue('flaky', 'sync', {}, { attempts: 3, backoff: { type: 'fixed', delayMs: 150 } });
 
     await waitFor(() => tries.length === 3, 5_000);
-    expect(tries.map((t) => [t.attempt, t.attempts])).toEqual([
-      [1, 3],
-      [2, 3],
-      [3, 3],
+    expect(tries.map((t) => [t.attempt, t.attempts, t.started])).toEqual([
+      [1, 3, 1],
+      [2, 3, 2],
+      [3, 3, 3],
     ]);
     expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(140);
     expect(tries[2].at - tries[1].at).toBeGreaterThanOrEqual(140);

@@ -4,7 +4,8 @@ import { startSmtp, type SmtpCapture } from '../../helpers/smtp';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { articleData, eventOf, eventually, orderData, posts, productData, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
-import type { JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
+import type { Job, JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
+import type { DeliveryJobData } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/types';
 import { DELIVERY_QUEUE, packSends } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
 
 /**
@@ -274,6 +275,22 @@ describe('jobs that run twice', () => {
     expect(posts(receiver).filter((request) => request.headers['webhook-id'] === id)).toHaveLength(1);
     const delivery = (await app.request().get(`/api/webhooks/deliveries/${id}`).set(as(bob))).body;
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: [{ attempt: 1, status_code: 200 }] });
+  });
+
+  it('looks in the database again when a fresh job is taken up after its worker died (its first run skips the look)', async () => {
+    await subscribe(app, bob, { endpoint_url: `${receiver.url}/stalled`, events: ['order.updated'] });
+    await publish({ type: 'order.updated', payload: orderData('o2') });
+    const [first] = await waitForPosts(receiver, 1, onPath('/stalled'));
+    const id = String(first.headers['webhook-id']);
+    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void>; handle(job: Job<DeliveryJobData>): Promise<void> };
+    await deliveries.flush();
+    const row = await app.strapi.db.connection(app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName).where({ uuid: id }).first();
+
+    // The publish job, as BullMQ hands it on when the worker running it stalled: started a second time.
+    const data: DeliveryJobData = { fresh: true, ...packSends([{ delivery: id, subscription: row.subscription_id, type: 'order.updated', body: first.body, attempt: 1 }]) };
+    await deliveries.handle({ id: 'batch-stalled', queue: DELIVERY_QUEUE, name: 'deliver', data, attempt: 1, attempts: 3, started: 2 });
+    await deliveries.flush();
+    expect(posts(receiver).filter((request) => request.headers['webhook-id'] === id)).toHaveLength(1);
   });
 });
 

@@ -211,7 +211,7 @@ async function runHandler(
   // BullMQ stores a missing attempts option as 0, and means 1 try by it.
   const attempts = Math.max(1, job.opts.attempts ?? 1);
   try {
-    await handler({ id, queue, name: job.name, data: job.data, attempt, attempts });
+    await handler({ id, queue, name: job.name, data: job.data, attempt, attempts, started: Math.max(attempt, job.attemptsStarted) });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const label = `[jobs] ${queue}/${job.name} ${id}`;

@@ -93,7 +93,8 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     try {
       // A handler that throws before returning its promise must fail the job, not the pump.
       await Promise.resolve().then(() =>
-        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts })
+        // Jobs of this driver die with their process: a run is never a stalled one taken up again.
+        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts, started: job.attempt })
       );
       state.ids.delete(job.id);
       return undefined;

@@ -61,6 +61,12 @@ export interface Job<TData = unknown> {
   data: TData;
   /** 1 on the first try. */
   attempt: number;
+  /**
+   * How many times the job has been started, this time included: more than `attempt` once it
+   * was taken up again after its worker stalled or died mid-run (BullMQ), so a handler can tell a
+   * job's first run, when nothing of it can have been done yet, from a run after another.
+   */
+  started: number;
   /** The total tries allowed. */
   attempts: number;
 }

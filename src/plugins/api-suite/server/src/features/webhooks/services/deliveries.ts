@@ -13,6 +13,7 @@ import { createRecoverFailed } from './delivery/recover-failed';
 import { createRecorder } from './delivery/recorder';
 import type { DeliveryJobData, DeliveryRow, DeliverySend } from './delivery/types';
 import { createWorker } from './delivery/worker';
+import { newDeliveryId } from './delivery/ids';
 
 // What publishing (webhooks.ts), the controllers and the tests import from here.
 export { buildBody, DELIVERY_QUEUE, packSends, unpackSends } from './delivery/jobs';
@@ -84,14 +85,14 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       const definitions: JobDefinition<DeliveryJobData>[] = [];
       for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
         const part = sends.slice(start, start + SENDS_PER_JOB);
-        definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` } });
+        definitions.push({ name: DELIVER_JOB, data: { fresh: true, ...packSends(part) }, options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` } });
       }
       await jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
     },
 
     /** A delivery record for an event sent right away by the caller rather than by a job (the on-demand test). */
     async createInline(subscriptionId: number, type: string, payload: Record<string, unknown>): Promise<DeliverySend> {
-      const uuid = randomUUID();
+      const uuid = newDeliveryId();
       const now = new Date();
       const payloadJson = JSON.stringify(payload);
       await knex()(table()).insert({

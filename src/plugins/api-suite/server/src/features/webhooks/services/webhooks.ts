@@ -5,6 +5,7 @@ import { UIDS } from '../../../constants';
 import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
+import { newDeliveryId } from './delivery/ids';
 
 export interface WebhookEvent {
   type: string;
@@ -92,7 +93,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         const body = buildBody(event.type, event.timestamp, payloadJson);
         const createdAt = new Date(event.timestamp);
         for (const subscription of targets) {
-          const uuid = randomUUID();
+          const uuid = newDeliveryId();
           rows.push({
             uuid,
             subscription_id: subscription,

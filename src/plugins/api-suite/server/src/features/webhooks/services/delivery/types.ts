@@ -22,6 +22,11 @@ export interface DeliverySend {
 
 /** What a delivery job carries: sends made together, each body stored once however many subscriptions share it. */
 export interface DeliveryJobData {
+  /**
+   * Set on the jobs publishing makes: their sends are new deliveries' first attempts, which no
+   * other job has made, so on the job's first run nothing of it can be stored yet.
+   */
+  fresh?: true;
   bodies: string[];
   sends: Array<Omit<DeliverySend, 'body'> & { body: number }>;
 }

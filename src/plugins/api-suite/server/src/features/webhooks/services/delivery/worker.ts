@@ -94,7 +94,9 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
      * be; the next try skips the sends whose outcome did get stored.
      */
     async handle(job: Job<DeliveryJobData>): Promise<void> {
-      const sends = await worker.due(unpackSends(job.data));
+      // A fresh job on its first run needs no look in the database (one query per job saved).
+      const unpacked = unpackSends(job.data);
+      const sends = job.data.fresh && job.started === 1 ? worker.unclaimed(unpacked) : await worker.due(unpacked);
       if (sends.length === 0) return;
       const targets = await subscriptions().targets([...new Set(sends.map((send) => send.subscription))]);
       // Throttled subscriptions' sends take their slots; those far off leave in deferred jobs.
@@ -113,7 +115,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
      * a job run twice (a stalled job re-run, a swept delivery whose first job turns up) harmless.
      */
     async due(sends: DeliverySend[]): Promise<DeliverySend[]> {
-      const fresh = sends.filter((send) => !inFlight.has(keyOf(send)) && recorder.bufferedAttempts(send.delivery) < send.attempt);
+      const fresh = worker.unclaimed(sends);
       if (fresh.length === 0) return [];
       const rows = (await knex()(deliveries())
         .select('uuid', 'status', 'attempts')
@@ -128,6 +130,11 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         if (!row || FINAL_STATUSES.has(row.status)) return false;
         return (row.attempts ?? 0) < send.attempt;
       });
+    },
+
+    /** The sends not under way or settled in this process (what `due` checks before it reads the database). */
+    unclaimed(sends: DeliverySend[]): DeliverySend[] {
+      return sends.filter((send) => !inFlight.has(keyOf(send)) && recorder.bufferedAttempts(send.delivery) < send.attempt);
     },
 
     /** Send one attempt and settle it: cancelled when the subscription is gone or disabled. */
