@@ -20,6 +20,8 @@
  *      flight) to one subscription: delivered/s from the first publish to the last receipt
  *      against the undici ceiling, and how many arrived in the burst's first 2 s; once with the
  *      one process that publishes and delivers, then again with a second, worker-only process.
+ *      Each burst round follows a ceiling run of its own, and the ratio reported is the median of
+ *      the rounds' ratios, so that the machine's slow and fast spells fall on both sides.
  * Prints one JSON line; progress goes to stderr.
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
@@ -211,15 +213,23 @@ const STRAPI_EVENT = 'entry.create';
       });
     }
     if (phases.has('burst')) {
+      // With the ceiling phase, each burst round is paired with a ceiling run just before it, and
+      // the ratios are taken round by round: a slow spell of the machine then falls on both sides.
+      const paired = phases.has('ceiling');
+      const ceilingNow = async () => (paired ? count(await undiciCeiling(receiver, setup.secrets.main)).perSecond : null);
       const ones = [];
+      const oneCeilings = [];
       for (let index = 1; index <= rounds; index += 1) {
+        oneCeilings.push(await ceilingNow());
         progress(`burst ${index}/${rounds}: ${burstEvents} events, batches of 500, 4 in flight, ${topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering'}`);
         ones.push(count(await burst(publish, receiver, server.pids ?? [server.pid])));
       }
       const extra = await serve(env, nodeArgs);
       const twos = [];
+      const twoCeilings = [];
       try {
         for (let index = 1; index <= rounds; index += 1) {
+          twoCeilings.push(await ceilingNow());
           progress(`burst ${index}/${rounds}: again with a second, worker-only process`);
           twos.push(count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid])));
         }
@@ -245,11 +255,16 @@ const STRAPI_EVENT = 'entry.create';
         burst_two_workers_lost: twos.reduce((sum, run) => sum + run.lost, 0),
         burst_two_workers_machine_busy: two.machineBusyShare,
       });
-      if (result.ceiling_undici_deliveries_per_s) {
+      if (paired) {
         // CPU per delivery against plain undici's per signed request: steadier than either alone when the machine's speed varies.
         result.burst_app_cpu_vs_undici_cpu = round(one.appCpuMsPerDelivery / result.ceiling_undici_cpu_ms_per_request, 2);
-        result.burst_vs_undici_ceiling = round(one.deliveredPerSecond / result.ceiling_undici_deliveries_per_s, 3);
-        result.burst_two_workers_vs_undici_ceiling = round(two.deliveredPerSecond / result.ceiling_undici_deliveries_per_s, 3);
+        // The median of the rounds' ratios, each burst against the ceiling run just before it.
+        const ratios = (runs, ceilings) => runs.map((run, index) => round(run.deliveredPerSecond / ceilings[index], 3));
+        result.burst_ceilings_per_s = [...oneCeilings, ...twoCeilings];
+        result.burst_vs_undici_ceiling_rounds = ratios(ones, oneCeilings);
+        result.burst_vs_undici_ceiling = median(result.burst_vs_undici_ceiling_rounds);
+        result.burst_two_workers_vs_undici_ceiling_rounds = ratios(twos, twoCeilings);
+        result.burst_two_workers_vs_undici_ceiling = median(result.burst_two_workers_vs_undici_ceiling_rounds);
       }
     }
     await publisher.close();
