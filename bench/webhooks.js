@@ -36,7 +36,7 @@
 const path = require('node:path');
 const { Pool } = require('undici');
 const { Webhook } = require('standardwebhooks');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, round, cpuMs, machineCpu } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, round, cpuMs, cpuOfCommand, machineCpu } = require('./lib/app');
 const { sql, freshPostgres, dropKeys } = require('./lib/services');
 
 const args = parseArgs();
@@ -248,12 +248,14 @@ const STRAPI_EVENT = 'entry.create';
         burst_app_cpu_ms_per_delivery: one.appCpuMsPerDelivery,
         burst_cpu_ms_per_delivery_by_process: one.cpuMsPerDeliveryByProcess,
         burst_machine_busy: one.machineBusyShare,
+        burst_machine_cpu_ms_per_delivery: one.machineCpuMsPerDelivery,
         burst_delivered_per_s_rounds: ones.map((run) => run.deliveredPerSecond),
         burst_two_workers_delivered_per_s: two.deliveredPerSecond,
         burst_two_workers_delivered_per_s_rounds: twos.map((run) => run.deliveredPerSecond),
         burst_two_workers_received_first_2s: two.firstTwoSeconds,
         burst_two_workers_lost: twos.reduce((sum, run) => sum + run.lost, 0),
         burst_two_workers_machine_busy: two.machineBusyShare,
+        burst_two_workers_machine_cpu_ms_per_delivery: two.machineCpuMsPerDelivery,
       });
       if (paired) {
         // CPU per delivery against plain undici's per signed request: steadier than either alone when the machine's speed varies.
@@ -311,7 +313,7 @@ async function startReceiver() {
   const helper = await forkHelper(path.join(__dirname, 'lib', 'webhook-receiver.js'));
   const url = `http://127.0.0.1:${helper.port}`;
   process.env.BENCH_RECEIVER_URL = url;
-  return { url, send: helper.send, ask: (since, before) => helper.ask({ since, before }), kill: helper.kill };
+  return { url, pid: helper.pid, send: helper.send, ask: (since, before) => helper.ask({ since, before }), kill: helper.kill };
 }
 
 async function reset(receiver) {
@@ -359,6 +361,7 @@ async function burst(publish, receiver, pids) {
   const size = 500;
   const cpuBefore = pids.map(cpuMs);
   const machineBefore = machineCpu();
+  const othersBefore = otherCpu(receiver);
   const started = Date.now();
   let next = 0;
   await Promise.all(
@@ -377,6 +380,8 @@ async function burst(publish, receiver, pids) {
   const machineAfter = machineCpu();
   const byProcess = pids.map((pid, index) => cpuMs(pid) - cpuBefore[index]);
   const appCpuMs = byProcess.reduce((sum, ms) => sum + ms, 0);
+  const othersAfter = otherCpu(receiver);
+  const perDelivery = (ms) => round(ms / Math.max(1, received.received), 3);
   return {
     ...received,
     // What one delivery costs the app's processes (publishing included), and how busy the whole machine was.
@@ -384,11 +389,22 @@ async function burst(publish, receiver, pids) {
     // Per process, in the order given (with --topology split: the web process that publishes, then the worker).
     cpuMsPerDeliveryByProcess: byProcess.map((ms) => round(ms / Math.max(1, received.received), 3)),
     machineBusyShare: round((machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.total - machineBefore.total), 2),
+    // Where the machine's time went, per delivery: the app, and everything else the path needs.
+    machineCpuMsPerDelivery: {
+      app: perDelivery(appCpuMs),
+      ...Object.fromEntries(Object.keys(othersAfter).map((name) => [name, perDelivery(othersAfter[name] - othersBefore[name])])),
+    },
     acceptedPerSecond: round((burstEvents * 1000) / acceptedMs),
     deliveredPerSecond: report.last > started ? round((received.received * 1000) / (report.last - started)) : null,
     firstTwoSeconds: report.before_count,
     lost: burstEvents - received.received,
   };
+}
+
+/** CPU time so far of what a delivery needs besides the app: PostgreSQL, Redis, the receiver, and this driver (publishing). */
+function otherCpu(receiver) {
+  const own = process.cpuUsage();
+  return { postgres: cpuOfCommand('postgres'), redis: cpuOfCommand('redis-server'), receiver: cpuMs(receiver.pid), driver: (own.user + own.system) / 1000 };
 }
 
 /** Open-loop publisher: a batch every tick whatever the answers; how many events were accepted, and how fast. */

@@ -98,6 +98,7 @@ async function forkHelper(file) {
   let asked = 0;
   return {
     port,
+    pid: child.pid,
     send: (message) => child.send(message),
     ask(query = {}) {
       const id = (asked += 1);
@@ -160,6 +161,22 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
 }
 
+/** CPU time (ms) of every process whose command name is `name` (postgres: the server and all its backends). */
+function cpuOfCommand(name) {
+  const fs = require('node:fs');
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) total += cpuMs(entry);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
 /** The whole machine's CPU counters (all cores, in clock ticks): busy and total, from /proc/stat. */
 function machineCpu() {
   const fields = require('node:fs').readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -185,4 +202,4 @@ function round(value, digits = 1) {
   return Math.round(value * factor) / factor;
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, seedUser, serve, forkHelper, progress, parseArgs, median, round, alternate, cpuMs, machineCpu };
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, seedUser, serve, forkHelper, progress, parseArgs, median, round, alternate, cpuMs, cpuOfCommand, machineCpu };
