@@ -5,6 +5,15 @@ import type { AttemptRecord, DeliveryState } from './types';
 
 const FLUSH_INTERVAL_MS = 100;
 const FLUSH_SIZE = 1000;
+/**
+ * A job waiting on its outcomes gets them written at once when this many are buffered, else
+ * within GROUP_WAIT_MS, so that jobs finishing close together share one write. Measured in
+ * bench/webhooks' burst: writes went from 65 rows on average (one job's, written the moment it
+ * finished) to 145, and PostgreSQL's CPU per delivery from about 0.07 to 0.05 ms. The wait holds
+ * a job a little longer, never a delivery: the request has been made by then.
+ */
+const GROUP_SIZE = 500;
+const GROUP_WAIT_MS = 10;
 
 const ATTEMPT_COLUMNS: Column[] = [
   { name: 'delivery_uuid', kind: 'text' },
@@ -35,9 +44,9 @@ const SUCCESS_COLUMNS: Column[] = [
 /**
  * The attempt recorder: attempts, delivery states and subscriptions' success resets are
  * buffered and written in batches, off the hot path. A job waits for `recorded()` before it
- * ends, so an outcome is never acknowledged before it is stored; that wait starts a write at
- * once, or right after the write under way (group commit). Outcomes nobody waits for are
- * written within 100 ms, or as soon as 1,000 are buffered.
+ * ends, so an outcome is never acknowledged before it is stored; that wait brings the next write
+ * forward to within 10 ms (group commit, below). Outcomes nobody waits for are written within
+ * 100 ms, or as soon as 1,000 are buffered.
  */
 export function createRecorder(strapi: Core.Strapi) {
   const knex = () => strapi.db.connection;
@@ -63,14 +72,16 @@ export function createRecorder(strapi: Core.Strapi) {
   };
 
   /**
-   * Group commit: with no write under way, write now; otherwise once it is done, together with
-   * everything buffered meanwhile. A job that finished its sends waits for one write, not for the
-   * timer, and writes stay batched however many jobs finish at once.
+   * Group commit: a job that finished its sends waits for the next write, which starts once
+   * GROUP_SIZE outcomes are buffered or GROUP_WAIT_MS have passed, and not before the write under
+   * way (if any) is done; everything buffered meanwhile goes with it.
    */
   const flushSoon = () => {
-    if (writing === 0) void recorder.flush();
-    else wanted = true;
+    if (writing > 0) wanted = true;
+    else if (size() >= GROUP_SIZE) void recorder.flush();
+    else groupTimer ??= setTimeout(() => void recorder.flush(), GROUP_WAIT_MS);
   };
+  let groupTimer: NodeJS.Timeout | undefined;
 
   /** One batch, stored whole or not at all (one statement on PostgreSQL). */
   const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
@@ -117,7 +128,9 @@ export function createRecorder(strapi: Core.Strapi) {
     /** Write the buffers; resolves once they are stored (never rejects: the failure is logged and the waiting jobs fail). */
     flush(): Promise<void> {
       if (timer) clearTimeout(timer);
+      if (groupTimer) clearTimeout(groupTimer);
       timer = undefined;
+      groupTimer = undefined;
       const batch = attempts;
       const batchStates = [...states.values()];
       const batchSuccesses = [...successes.entries()];
@@ -137,7 +150,7 @@ export function createRecorder(strapi: Core.Strapi) {
             writing -= 1;
             if (writing === 0 && wanted) {
               wanted = false;
-              if (size() > 0) void recorder.flush();
+              if (size() > 0) flushSoon();
             }
           });
       }
