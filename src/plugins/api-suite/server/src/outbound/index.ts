@@ -261,6 +261,8 @@ const RETRYABLE_CONNECT_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+type Exchanged = Omit<OutboundResponse, 'durationMs'>;
+
 /**
  * One request through undici's dispatch interface: the response is read by callbacks, with no
  * stream, abort controller or promise per chunk, since a webhook delivery makes thousands of these
@@ -274,64 +276,9 @@ function exchange(
   url: URL,
   req: OutboundRequest,
   settings: { signal: AbortSignal | undefined; timeoutMs: number; maxResponseBytes: number; userAgent: string }
-): Promise<Omit<OutboundResponse, 'durationMs'>> {
-  const { signal, timeoutMs, maxResponseBytes } = settings;
+): Promise<Exchanged> {
   return new Promise((resolve, reject) => {
-    let settled = false;
-    let completed = false;
-    let abortRequest: ((err?: Error) => void) | undefined;
-    let abortedWith: Error | undefined;
-    let status = 0;
-    let headers: OutboundResponse['headers'] = {};
-    const body = new CappedText(maxResponseBytes);
-
-    const finish = (err: unknown, result?: Omit<OutboundResponse, 'durationMs'>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onCallerAbort);
-      if (result) resolve(result);
-      else reject(err);
-    };
-    const abort = (reason: Error): void => {
-      if (completed || abortedWith) return;
-      abortedWith = reason;
-      abortRequest?.(reason);
-      finish(reason);
-    };
-    const timer = setTimeout(() => abort(new OutboundTimeoutError(url.origin, timeoutMs)), timeoutMs);
-    const onCallerAbort = (): void => abort(signal?.reason as Error);
-    signal?.addEventListener('abort', onCallerAbort, { once: true });
-
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect(abortFn) {
-        if (abortedWith) abortFn(abortedWith);
-        else abortRequest = abortFn;
-      },
-      onHeaders(statusCode, rawHeaders) {
-        // 1xx answers come before the real one.
-        if (statusCode < 200) return true;
-        status = statusCode;
-        headers = undiciUtil.parseHeaders(rawHeaders) as OutboundResponse['headers'];
-        return true;
-      },
-      onData(chunk) {
-        body.write(chunk);
-        return true;
-      },
-      onComplete() {
-        completed = true;
-        const result = { status, headers, body: body.text(), truncated: body.truncated };
-        // undici hands the finished socket back to the pool one event-loop turn after this call
-        // (client-h1 onMessageComplete -> setImmediate, queued just after it returns). Settling in
-        // a later immediate lets that go first: otherwise a caller that sends its next request
-        // right away to the same origin would open a second connection.
-        queueMicrotask(() => setImmediate(finish, null, result));
-      },
-      onError(err) {
-        finish(err);
-      },
-    };
+    const handler = new ExchangeHandler(url.origin, settings, resolve, reject);
     try {
       dispatcher.dispatch(
         {
@@ -341,15 +288,93 @@ function exchange(
           headers: requestHeaders(url, req.headers, settings.userAgent),
           body: req.body ?? null,
           // Backstops for the timer; they also make undici drop the socket on a stalled response.
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
+          headersTimeout: settings.timeoutMs,
+          bodyTimeout: settings.timeoutMs,
         },
         handler
       );
     } catch (err) {
-      finish(err);
+      handler.finish(err);
     }
   });
+}
+
+/** undici's callbacks for one exchange, as one object (not a closure per callback: one request, one allocation). */
+class ExchangeHandler implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private completed = false;
+  private abortRequest: ((err?: Error) => void) | undefined;
+  private abortedWith: Error | undefined;
+  private status = 0;
+  private headers: OutboundResponse['headers'] = {};
+  private readonly body: CappedText;
+  private readonly timer: NodeJS.Timeout;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onCallerAbort: (() => void) | undefined;
+
+  constructor(
+    origin: string,
+    settings: { signal: AbortSignal | undefined; timeoutMs: number; maxResponseBytes: number },
+    private readonly resolve: (value: Exchanged) => void,
+    private readonly reject: (error: unknown) => void
+  ) {
+    this.body = new CappedText(settings.maxResponseBytes);
+    this.timer = setTimeout(() => this.abort(new OutboundTimeoutError(origin, settings.timeoutMs)), settings.timeoutMs);
+    this.signal = settings.signal;
+    if (this.signal) {
+      const signal = this.signal;
+      this.onCallerAbort = () => this.abort(signal.reason as Error);
+      signal.addEventListener('abort', this.onCallerAbort, { once: true });
+    }
+  }
+
+  finish(err: unknown, result?: Exchanged): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.onCallerAbort) this.signal?.removeEventListener('abort', this.onCallerAbort);
+    if (result) this.resolve(result);
+    else this.reject(err);
+  }
+
+  private abort(reason: Error): void {
+    if (this.completed || this.abortedWith) return;
+    this.abortedWith = reason;
+    this.abortRequest?.(reason);
+    this.finish(reason);
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    if (this.abortedWith) abort(this.abortedWith);
+    else this.abortRequest = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // 1xx answers come before the real one.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    this.headers = undiciUtil.parseHeaders(rawHeaders) as OutboundResponse['headers'];
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.body.write(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.completed = true;
+    const result: Exchanged = { status: this.status, headers: this.headers, body: this.body.text(), truncated: this.body.truncated };
+    // undici hands the finished socket back to the pool one event-loop turn after this call
+    // (client-h1 onMessageComplete -> setImmediate, queued just after it returns). Settling in
+    // a later immediate lets that go first: otherwise a caller that sends its next request
+    // right away to the same origin would open a second connection.
+    queueMicrotask(() => setImmediate(() => this.finish(null, result)));
+  }
+
+  onError(err: Error): void {
+    this.finish(err);
+  }
 }
 
 /** The caller's headers, with the default user-agent and basic auth from URL credentials when the caller set neither. */
