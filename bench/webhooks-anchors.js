@@ -19,7 +19,7 @@
  */
 const { randomUUID } = require('node:crypto');
 const path = require('node:path');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, round } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, round, seedAdministrator } = require('./lib/app');
 const { freshPostgres, dropKeys } = require('./lib/services');
 
 const args = parseArgs();
@@ -109,13 +109,7 @@ function order(n, status = 'pending') {
 
 /** An administrator; a subscription for the baseline, one with `recoverCount` failed deliveries, one throttled. */
 async function prepare(strapi, receiverUrl) {
-  const user = await strapi.db.query('plugin::users-permissions.user').create({
-    data: { username: 'bench-admin', email: 'bench-admin@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local' },
-  });
-  const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'administrator' } });
-  await strapi.db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { role: role.id } });
-  const { consumer_id: consumerId } = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: user.id } });
-  const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+  const { consumerId, jwt } = await seedAdministrator(strapi);
   const subscriptions = strapi.plugin('api-suite').service('webhook-subscriptions');
   const make = (name, events, extra = {}) => subscriptions.create(consumerId, { endpoint_url: `${receiverUrl}/s/${name}`, events, ...extra });
   const baseline = await make('base', ['order.created']);

@@ -36,7 +36,7 @@
 const path = require('node:path');
 const { Pool } = require('undici');
 const { Webhook } = require('standardwebhooks');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, round, cpuMs, cpuOfCommand, machineCpu } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, round, cpuMs, cpuOfCommand, machineCpu, seedAdministrator } = require('./lib/app');
 const { sql, freshPostgres, dropKeys } = require('./lib/services');
 
 const args = parseArgs();
@@ -285,13 +285,7 @@ const STRAPI_EVENT = 'entry.create';
 
 /** An administrator with a JWT, one subscriber of the throughput type, `fanout` subscribers of the fan-out type. */
 async function prepare(strapi) {
-  const user = await strapi.db.query('plugin::users-permissions.user').create({
-    data: { username: 'bench-admin', email: 'bench-admin@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local' },
-  });
-  const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'administrator' } });
-  await strapi.db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { role: role.id } });
-  const { consumer_id: consumerId } = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: user.id } });
-  const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+  const { consumerId, jwt } = await seedAdministrator(strapi);
   const subscriptions = strapi.plugin('api-suite').service('webhook-subscriptions');
   const secrets = {};
   const receiverUrl = process.env.BENCH_RECEIVER_URL;

@@ -184,6 +184,18 @@ function machineCpu() {
   return { busy: total - fields[3] - fields[4], total };
 }
 
+/** The bench's administrator (the users-permissions role that may publish), made in a booted app: its consumer id and a JWT. */
+async function seedAdministrator(strapi) {
+  const user = await strapi.db.query('plugin::users-permissions.user').create({
+    data: { username: 'bench-admin', email: 'bench-admin@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local' },
+  });
+  const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'administrator' } });
+  await strapi.db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { role: role.id } });
+  const { consumer_id: consumerId } = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: user.id } });
+  const jwt = strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
+  return { consumerId, jwt };
+}
+
 /** A confirmed user of the authenticated role, made through a booted app; its JWT. */
 async function seedUser(env) {
   return withStrapi(env, async (strapi) => {
@@ -202,4 +214,4 @@ function round(value, digits = 1) {
   return Math.round(value * factor) / factor;
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, seedUser, serve, forkHelper, progress, parseArgs, median, round, alternate, cpuMs, cpuOfCommand, machineCpu };
+module.exports = { APP_DIR, benchEnv, compile, withStrapi, seedUser, seedAdministrator, serve, forkHelper, progress, parseArgs, median, round, alternate, cpuMs, cpuOfCommand, machineCpu };

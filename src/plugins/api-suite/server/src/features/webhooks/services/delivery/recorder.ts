@@ -54,6 +54,8 @@ export function createRecorder(strapi: Core.Strapi) {
   let states = new Map<string, DeliveryState>();
   let successes = new Map<number, Date>();
   let timer: NodeJS.Timeout | undefined;
+  /** The group-commit wait of a job's outcomes (shorter than `timer`'s). */
+  let groupTimer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
   /** The latest write of the buffers, rejecting when it failed (`flushing` never rejects). */
   let lastWrite: Promise<void> = Promise.resolve();
@@ -81,7 +83,6 @@ export function createRecorder(strapi: Core.Strapi) {
     else if (size() >= GROUP_SIZE) void recorder.flush();
     else groupTimer ??= setTimeout(() => void recorder.flush(), GROUP_WAIT_MS);
   };
-  let groupTimer: NodeJS.Timeout | undefined;
 
   /** One batch, stored whole or not at all (one statement on PostgreSQL). */
   const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
