@@ -1,4 +1,4 @@
-import { pgTimestamp } from '../../src/plugins/api-suite/server/src/db';
+import { pgTimestamp, recordsetJson, type Column } from '../../src/plugins/api-suite/server/src/db';
 import { packSends, unpackSends, type DeliverySend } from '../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
 
 // The driver's own conversion of a bound value (it has no type declarations of its own).
@@ -18,6 +18,49 @@ describe('pgTimestamp', () => {
     [-570, '2026-11-22T21:00:00.123-09:30'],
   ])('writes local time and the offset in a zone %i minutes east of UTC', (offset, expected) => {
     expect(pgTimestamp(new Date('2026-11-23T06:30:00.123Z'), offset)).toBe(expected);
+  });
+});
+
+describe('recordsetJson', () => {
+  const columns: Column[] = [
+    { name: 'uuid', kind: 'text' },
+    { name: 'attempt', kind: 'integer' },
+    { name: 'at', kind: 'timestamp' },
+    { name: 'payload', kind: 'json' },
+    { name: 'error', kind: 'text' },
+  ];
+  // What it replaced: an object per row holding exactly the columns, through JSON.stringify.
+  const reference = (rows: Array<Record<string, unknown>>) =>
+    JSON.stringify(
+      rows.map((row) =>
+        Object.fromEntries(
+          columns.map(({ name, kind }) => {
+            const value = row[name];
+            if (value === undefined || value === null) return [name, null];
+            if (kind === 'timestamp') return [name, pgTimestamp(value instanceof Date ? value : new Date(value as string))];
+            if (kind === 'json') return [name, typeof value === 'string' ? value : JSON.stringify(value)];
+            return [name, value];
+          })
+        )
+      )
+    );
+
+  it('writes the same text as JSON.stringify of the rows, across seconds, before 1970, and with text that needs escaping', () => {
+    const rows = [
+      { uuid: 'a', attempt: 1, at: new Date('2026-11-25T18:00:00.007Z'), payload: '{"note":"say \\"hi\\"\\n"}', error: null },
+      { uuid: 'b"\\', attempt: 2, at: new Date('2026-11-25T18:00:00.070Z'), payload: { nested: ['x', 1, null] }, error: 'line\nbreak \u2028' },
+      { uuid: 'c', attempt: 3, at: new Date('2026-11-25T18:00:01.700Z'), payload: null },
+      { uuid: 'd', attempt: 4, at: '2026-11-25T18:00:01.999Z', error: 'é ✓ 😀' },
+      { uuid: 'e', attempt: 5, at: new Date(-1), payload: 'null' },
+      { uuid: 'f', attempt: 6, at: new Date('1969-12-31T23:59:58.500Z') },
+    ];
+    expect(recordsetJson(rows, columns)).toBe(reference(rows));
+    expect(JSON.parse(recordsetJson(rows, columns))[4].at).toBe(pgTimestamp(new Date(-1)));
+  });
+
+  it('writes an empty array for no rows and refuses a value that is not a time', () => {
+    expect(recordsetJson([], columns)).toBe('[]');
+    expect(() => recordsetJson([{ uuid: 'a', at: 'yesterday' }], columns)).toThrow('Not a time: yesterday');
   });
 });
 

@@ -37,51 +37,68 @@ const UNNEST_CHUNK = 10_000;
 /**
  * Many rows of known columns, all or none, for hot paths. On PostgreSQL one statement per 10,000
  * rows that passes them as one JSON document (`INSERT … SELECT … FROM json_to_recordset($1)`), so
- * neither knex nor the driver handles a binding per value, and the rows are encoded by
- * JSON.stringify (native) rather than by the driver's array-literal escaping (JavaScript, per
- * element); elsewhere, knex's batched inserts.
+ * neither knex nor the driver handles a binding per value; elsewhere, knex's batched inserts.
+ * `constants` give columns one value for every row: on PostgreSQL each is bound once rather than
+ * repeated in every row of the document.
  */
-export async function insertRows(knex: Knex, client: string, table: string, columns: Column[], rows: Array<Record<string, unknown>>): Promise<void> {
+export async function insertRows(knex: Knex, client: string, table: string, columns: Column[], rows: Array<Record<string, unknown>>, constants?: Record<string, unknown>): Promise<void> {
   if (rows.length === 0) return;
   // Several statements run in one transaction, so a batch is stored whole or not at all.
   if (rows.length > (client === 'postgres' ? UNNEST_CHUNK : INSERT_CHUNK) && !knex.isTransaction) {
-    await knex.transaction((trx) => insertRows(trx, client, table, columns, rows));
+    await knex.transaction((trx) => insertRows(trx, client, table, columns, rows, constants));
     return;
   }
   if (client !== 'postgres') {
-    await insertChunked(knex, table, rows);
+    await insertChunked(knex, table, constants ? rows.map((row) => ({ ...row, ...constants })) : rows);
     return;
   }
-  const sql = insertSql(table, columns);
   for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
-    await knex.raw(sql, [recordsetJson(rows.slice(start, start + UNNEST_CHUNK), columns)]);
+    const statement = recordsetStatement({ insert: table, columns, rows: rows.slice(start, start + UNNEST_CHUNK), constants });
+    await knex.raw(statement.sql, statement.bindings as never);
   }
 }
 
-/** `INSERT … SELECT … FROM json_to_recordset(?)`: PostgreSQL's statement of insertRows, its rows bound as one JSON document. */
-function insertSql(table: string, columns: Column[]): string {
-  const names = columns.map((column) => `"${column.name}"`).join(', ');
-  const values = columns.map((column) => recordsetValue(column, 'v')).join(', ');
-  return `INSERT INTO "${table}" (${names}) SELECT ${values} FROM json_to_recordset(?::json) AS v(${recordsetColumns(columns)})`;
-}
-
-/** `UPDATE … FROM json_to_recordset(?)`: PostgreSQL's statement of updateMany. */
-function updateSql(table: string, key: Column, columns: UpdateColumn[]): string {
-  const assignments = columns
-    .map((column) => {
-      const value = recordsetValue(column, 'v');
-      return column.keepWhenNull ? `"${column.name}" = COALESCE(${value}, t."${column.name}")` : `"${column.name}" = ${value}`;
-    })
+/** A part of writeMany as PostgreSQL SQL over `json_to_recordset(?)`, with its bindings in the order of their placeholders. */
+function recordsetStatement(part: RowWrite): { sql: string; bindings: unknown[] } {
+  const constants = part.constants ?? {};
+  const given = new Set(part.columns.filter((column) => constants[column.name] !== undefined).map((column) => column.name));
+  // The document keeps at least one column: it is what gives the statement its rows.
+  if ('insert' in part && given.size === part.columns.length) given.delete(part.columns[0].name);
+  const fixed = (column: Column) => given.has(column.name);
+  const varying = part.columns.filter((column) => !fixed(column));
+  const bindings: unknown[] = [];
+  // A constant is one bound value cast to its column's type; the other columns are read from the document.
+  const value = (column: Column): string => {
+    if (!fixed(column)) return recordsetValue(column, 'v');
+    bindings.push(constantValue(column, constants[column.name]));
+    return `CAST(? AS ${CONSTANT_TYPES[column.kind]})`;
+  };
+  if ('insert' in part) {
+    const names = part.columns.map((column) => `"${column.name}"`).join(', ');
+    const values = part.columns.map(value).join(', ');
+    bindings.push(recordsetJson(part.rows, varying));
+    return { sql: `INSERT INTO "${part.insert}" (${names}) SELECT ${values} FROM json_to_recordset(?::json) AS v(${recordsetColumns(varying)})`, bindings };
+  }
+  const assignments = part.columns
+    .map((column) => (column.keepWhenNull && !fixed(column) ? `"${column.name}" = COALESCE(${value(column)}, t."${column.name}")` : `"${column.name}" = ${value(column)}`))
     .join(', ');
-  return `UPDATE "${table}" AS t SET ${assignments} FROM json_to_recordset(?::json) AS v(${recordsetColumns([key, ...columns])}) WHERE t."${key.name}" = v."${key.name}"`;
+  const read = [part.key, ...varying];
+  bindings.push(recordsetJson(part.rows, read));
+  return {
+    sql: `UPDATE "${part.update}" AS t SET ${assignments} FROM json_to_recordset(?::json) AS v(${recordsetColumns(read)}) WHERE t."${part.key.name}" = v."${part.key.name}"`,
+    bindings,
+  };
 }
 
 export type UpdateColumn = Column & { keepWhenNull?: boolean };
 
-/** One part of writeMany: rows inserted into a table, or rows updating a table's rows by key. */
+/**
+ * One part of writeMany: rows inserted into a table, or rows updating a table's rows by key.
+ * `constants` give columns one value for every row of the part.
+ */
 export type RowWrite =
   | { insert: string; columns: Column[]; rows: ReadonlyArray<object>; constants?: Record<string, unknown> }
-  | { update: string; key: Column; columns: UpdateColumn[]; rows: ReadonlyArray<object> };
+  | { update: string; key: Column; columns: UpdateColumn[]; rows: ReadonlyArray<object>; constants?: Record<string, unknown> };
 
 /**
  * Several insertRows and updateMany as one unit, all or none. On PostgreSQL, one statement and
@@ -96,20 +113,18 @@ export async function writeMany(knex: Knex, client: string, writes: RowWrite[]):
     const run = async (trx: Knex) => {
       for (const part of parts) {
         const rows = part.rows as Array<Record<string, unknown>>;
-        if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, part.constants ? rows.map((row) => ({ ...row, ...part.constants })) : rows);
-        else await updateMany(trx, client, part.update, part.key, part.columns, rows);
+        if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, rows, part.constants);
+        else await updateMany(trx, client, part.update, part.key, part.columns, part.constants ? rows.map((row) => ({ ...row, ...part.constants })) : rows);
       }
     };
     await (knex.isTransaction || parts.length === 1 ? run(knex) : knex.transaction(run));
     return;
   }
-  const statements = parts.map((part) => ('insert' in part ? insertSql(part.insert, part.columns) : updateSql(part.update, part.key, part.columns)));
-  const bindings = parts.map((part) =>
-    'insert' in part ? recordsetJson(part.rows as Array<Record<string, unknown>>, part.columns, part.constants) : recordsetJson(part.rows as Array<Record<string, unknown>>, [part.key, ...part.columns])
-  );
+  const statements = parts.map(recordsetStatement);
   const last = statements.length - 1;
-  const clauses = statements.slice(0, last).map((statement, index) => `w${index} AS (${statement})`);
-  await knex.raw(clauses.length > 0 ? `WITH ${clauses.join(', ')} ${statements[last]}` : statements[last], bindings);
+  const clauses = statements.slice(0, last).map((statement, index) => `w${index} AS (${statement.sql})`);
+  const sql = clauses.length > 0 ? `WITH ${clauses.join(', ')} ${statements[last].sql}` : statements[last].sql;
+  await knex.raw(sql, statements.flatMap((statement) => statement.bindings) as never);
 }
 
 /**
@@ -170,9 +185,9 @@ export async function updateMany(
 
 /** The same statement on PostgreSQL with the rows as one JSON document: `UPDATE … FROM json_to_recordset($1) AS v(…)`. */
 async function updateManyPostgres(knex: Knex, table: string, key: Column, columns: UpdateColumn[], rows: Array<Record<string, unknown>>): Promise<void> {
-  const sql = updateSql(table, key, columns);
   for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
-    await knex.raw(sql, [recordsetJson(rows.slice(start, start + UNNEST_CHUNK), [key, ...columns])]);
+    const statement = recordsetStatement({ update: table, key, columns, rows: rows.slice(start, start + UNNEST_CHUNK) });
+    await knex.raw(statement.sql, statement.bindings as never);
   }
 }
 
@@ -194,32 +209,63 @@ function recordsetValue(column: Column, alias: string): string {
   return column.kind === 'json' ? `${alias}."${column.name}"::jsonb` : `${alias}."${column.name}"`;
 }
 
-/** The rows as one JSON array of objects holding exactly `columns` (null for a missing value; `constants` give columns one value for every row). */
-function recordsetJson(rows: Array<Record<string, unknown>>, columns: Column[], constants?: Record<string, unknown>): string {
-  // Rows of one batch mostly share their timestamps: each distinct one is formatted once.
-  const timestamps = new Map<number, string>();
-  const timestamp = (value: unknown): string => {
-    const time = (value instanceof Date ? value : new Date(value as string | number)).getTime();
-    let text = timestamps.get(time);
-    if (text === undefined) {
-      text = pgTimestamp(new Date(time));
-      timestamps.set(time, text);
+/** A constant's type in its cast. */
+const CONSTANT_TYPES: Record<ColumnKind, string> = { text: 'text', integer: 'integer', timestamp: 'timestamp', json: 'jsonb' };
+
+/** A constant as bound: a timestamp as the driver writes one, JSON as its text. */
+function constantValue(column: Column, value: unknown): unknown {
+  if (column.kind === 'timestamp') return pgTimestamp(value instanceof Date ? value : new Date(value as string | number));
+  if (column.kind === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
+  return value;
+}
+
+/**
+ * The rows as one JSON array of objects holding exactly `columns` (null for a missing value):
+ * the text JSON.stringify gives for such objects, written directly. This runs for every delivery
+ * (its record, its attempt, its new state); building the objects first took about three times
+ * as long.
+ */
+export function recordsetJson(rows: ReadonlyArray<object>, columns: Column[]): string {
+  const timestamp = timestampJson();
+  const keys = columns.map((column, index) => `${index === 0 ? '{' : ','}${JSON.stringify(column.name)}:`);
+  let text = '[';
+  for (let index = 0; index < rows.length; index += 1) {
+    const row = rows[index] as Record<string, unknown>;
+    text += index === 0 ? '' : ',';
+    if (columns.length === 0) text += '{';
+    for (let at = 0; at < columns.length; at += 1) {
+      const { name, kind } = columns[at];
+      const value = row[name];
+      text += keys[at];
+      if (value === undefined || value === null) text += 'null';
+      else if (kind === 'timestamp') text += timestamp(value);
+      else if (kind === 'json') text += JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value));
+      else text += JSON.stringify(value) ?? 'null';
     }
-    return text;
+    text += '}';
+  }
+  return `${text}]`;
+}
+
+/**
+ * Timestamps as JSON strings of pgTimestamp's text. A batch's rows fall within a few seconds:
+ * each second is formatted once, and a timestamp is its second with the milliseconds put in.
+ */
+function timestampJson(): (value: unknown) => string {
+  const seconds = new Map<number, [string, string]>();
+  return (value) => {
+    const time = (value instanceof Date ? value : new Date(value as string | number)).getTime();
+    if (!Number.isFinite(time)) throw new TypeError(`Not a time: ${String(value)}`);
+    const ms = ((time % 1000) + 1000) % 1000;
+    let parts = seconds.get(time - ms);
+    if (parts === undefined) {
+      const text = pgTimestamp(new Date(time - ms));
+      const dot = text.lastIndexOf('.');
+      parts = [`"${text.slice(0, dot + 1)}`, `${text.slice(dot + 4)}"`];
+      seconds.set(time - ms, parts);
+    }
+    return `${parts[0]}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}${parts[1]}`;
   };
-  return JSON.stringify(
-    rows.map((row) => {
-      const record: Record<string, unknown> = {};
-      for (const column of columns) {
-        const value = constants?.[column.name] ?? row[column.name];
-        if (value === undefined || value === null) record[column.name] = null;
-        else if (column.kind === 'timestamp') record[column.name] = timestamp(value);
-        else if (column.kind === 'json') record[column.name] = typeof value === 'string' ? value : JSON.stringify(value);
-        else record[column.name] = value;
-      }
-      return record;
-    })
-  );
 }
 
 /**

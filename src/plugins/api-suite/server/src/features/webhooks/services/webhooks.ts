@@ -94,25 +94,15 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         const createdAt = new Date(event.timestamp);
         for (const subscription of targets) {
           const uuid = newDeliveryId();
-          rows.push({
-            uuid,
-            subscription_id: subscription,
-            event_id: event.id,
-            event_type: event.type,
-            payload: payloadJson,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: now,
-            created_at: createdAt,
-            updated_at: now,
-          });
+          rows.push({ uuid, subscription_id: subscription, event_id: event.id, event_type: event.type, payload: payloadJson, created_at: createdAt });
           jobs.push({ delivery: uuid, subscription, type: event.type, body, attempt: 1 });
         }
         return { event_id: event.id, deliveries: targets.length };
       });
     });
     if (rows.length > 0) {
-      await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows);
+      // What every new delivery shares is bound once for the round.
+      await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows, { status: 'pending', attempts: 0, next_attempt_at: now, updated_at: now });
       try {
         await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
       } catch (error) {

@@ -89,7 +89,7 @@ export function createRecorder(strapi: Core.Strapi) {
     const now = new Date();
     await writeMany(knex(), dialectOf(strapi), [
       { insert: tableOf(strapi, UIDS.webhookAttempt), columns: ATTEMPT_COLUMNS, rows: batch, constants: { created_at: now, updated_at: now } },
-      { update: tableOf(strapi, UIDS.webhookDelivery), key: { name: 'uuid', kind: 'text' }, columns: STATE_COLUMNS, rows: batchStates },
+      { update: tableOf(strapi, UIDS.webhookDelivery), key: { name: 'uuid', kind: 'text' }, columns: STATE_COLUMNS, rows: batchStates, constants: { updated_at: now } },
       {
         update: tableOf(strapi, UIDS.webhookSubscription),
         key: { name: 'id', kind: 'integer' },
@@ -105,9 +105,8 @@ export function createRecorder(strapi: Core.Strapi) {
     },
 
     /** A delivery's new state; the latest one buffered for a delivery wins. */
-    state(state: Omit<DeliveryState, 'updated_at'>): void {
-      const { uuid, status, attempts, next_attempt_at, response_status, delivered_at } = state;
-      states.set(uuid, { uuid, status, attempts, next_attempt_at, response_status, delivered_at, updated_at: new Date() });
+    state(state: DeliveryState): void {
+      states.set(state.uuid, state);
       scheduleFlush();
     },
 

@@ -67,7 +67,7 @@ export interface AttemptRecord {
   response_body: string | null;
 }
 
-/** A delivery's state after an attempt (or its cancellation). */
+/** A delivery's state after an attempt (or its cancellation); its `updated_at` is the time it is written. */
 export interface DeliveryState {
   uuid: string;
   status: DeliveryStatus;
@@ -75,5 +75,4 @@ export interface DeliveryState {
   next_attempt_at: Date | null;
   response_status: number | null;
   delivered_at: Date | null;
-  updated_at: Date;
 }
