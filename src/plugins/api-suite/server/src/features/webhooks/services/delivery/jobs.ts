@@ -73,31 +73,78 @@ export function sendOf(row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'even
   return { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt };
 }
 
-/** At most `size` of the given tasks run at once; the others wait their turn, first come first served. */
-export function createLimiter(size: number): <T>(task: () => Promise<T>) => Promise<T> {
+/** A task run in a request slot; `release` gives the slot back before the task ends (idempotent). */
+export type SlotTask<T> = (item: T, release: () => void) => Promise<void>;
+
+/**
+ * Request slots shared by every job of a process: at most `size` tasks hold one at once. A job
+ * hands over all of its sends in one list; they wait there as plain data, and each starts when
+ * a slot frees, the oldest list first. Nothing is made per waiting send (a promise, a closure, a
+ * suspended async call), so the thousands that wait during a burst cost the garbage collector
+ * nothing: they used to survive each young-generation collection and be copied by it.
+ */
+export function createSlots(size: number) {
+  interface Batch {
+    items: unknown[];
+    next: number;
+    task: SlotTask<unknown>;
+    pending: number;
+    failures: unknown[];
+    done(failures: unknown[]): void;
+  }
+  const queue: Batch[] = [];
   let running = 0;
-  const waiting: Array<() => void> = [];
-  // A finishing task hands its slot straight to the next in line, so none can slip in between.
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else running -= 1;
-  };
-  const run = <T>(task: () => Promise<T>): Promise<T> => {
-    let result: Promise<T>;
-    try {
-      result = task();
-    } catch (error) {
-      release();
-      return Promise.reject(error);
-    }
-    return result.finally(release);
-  };
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    if (running < size) {
+
+  const pump = (): void => {
+    while (running < size && queue.length > 0) {
+      const batch = queue[0];
+      const item = batch.items[batch.next];
+      batch.next += 1;
+      if (batch.next === batch.items.length) queue.shift();
       running += 1;
-      return run(task);
+      start(batch, item);
     }
-    return new Promise<void>((resolve) => waiting.push(resolve)).then(() => run(task));
+  };
+
+  const start = (batch: Batch, item: unknown): void => {
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      running -= 1;
+      pump();
+    };
+    let result: Promise<void>;
+    try {
+      result = batch.task(item, release);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(
+      () => settle(batch, release),
+      (error: unknown) => {
+        batch.failures.push(error);
+        settle(batch, release);
+      }
+    );
+  };
+
+  const settle = (batch: Batch, release: () => void): void => {
+    release();
+    batch.pending -= 1;
+    if (batch.pending === 0) batch.done(batch.failures);
+  };
+
+  return {
+    /** Run `task` for each item in a slot of its own; resolves with the failures once every one has ended. */
+    each<T>(items: T[], task: SlotTask<T>): Promise<unknown[]> {
+      if (items.length === 0) return Promise.resolve([]);
+      return new Promise<unknown[]>((done) => {
+        queue.push({ items, next: 0, task: task as SlotTask<unknown>, pending: items.length, failures: [], done });
+        pump();
+      });
+    },
   };
 }
+
+export type Slots = ReturnType<typeof createSlots>;

@@ -10,7 +10,7 @@ import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../retry'
 import { signatureHeader } from '../signing';
 import type { DeliveryTarget } from '../subscriptions';
 import type { createFailurePolicy } from './failure-policy';
-import { createLimiter, DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
+import { createSlots, DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliveryRow, type DeliverySend, type DeliveryStatus } from './types';
@@ -39,7 +39,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
   /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
   const inFlight = new Set<string>();
   /** Requests open at once across every job of this process. */
-  let limiter = createLimiter(1);
+  let slots = createSlots(1);
 
   const worker = {
     /** Start taking jobs, take up the work the database says is pending, and sweep for lost jobs. */
@@ -47,7 +47,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       if (started) return;
       started = true;
       const concurrency = getConfig(strapi).webhooks.concurrency;
-      limiter = createLimiter(concurrency);
+      slots = createSlots(concurrency);
       // As many jobs as requests: a job waiting on one slow endpoint must not keep the others' sends from starting.
       jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency });
       // Jobs of the in-process driver died with the process that held them: everything pending is
@@ -101,10 +101,17 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       const targets = await subscriptions().targets([...new Set(sends.map((send) => send.subscription))]);
       // Throttled subscriptions' sends take their slots; those far off leave in deferred jobs.
       const made = await pacer.pace(sends, targets);
-      const results = await Promise.allSettled(made.map((send) => worker.deliver(targets.get(send.subscription) ?? null, send)));
-      const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected');
+      const deliver = (send: DeliverySend, release: () => void) => worker.deliver(targets.get(send.subscription) ?? null, send, release);
+      const now = Date.now();
+      const ready = made.filter((send) => send.slotAt === undefined || send.slotAt <= now);
+      // A throttled send waits for its slot time before it takes a request slot. Slot times are on
+      // the booking process's clock: instances of one site are expected to keep theirs in step (NTP).
+      const later = made
+        .filter((send) => send.slotAt !== undefined && send.slotAt > now)
+        .map((send) => new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() => slots.each([send], deliver)));
+      const failures = (await Promise.all([slots.each(ready, deliver), ...later])).flat();
       if (failures.length > 0) {
-        throw new Error(`${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0].reason as Error)?.message ?? failures[0].reason}`);
+        throw new Error(`${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`);
       }
       await recorder.recorded();
     },
@@ -137,8 +144,11 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       return sends.filter((send) => !inFlight.has(keyOf(send)) && recorder.bufferedAttempts(send.delivery) < send.attempt);
     },
 
-    /** Send one attempt and settle it: cancelled when the subscription is gone or disabled. */
-    async deliver(target: DeliveryTarget | null, send: DeliverySend): Promise<void> {
+    /**
+     * Send one attempt, in a request slot it gives back (`release`) once the response is in, and
+     * settle it: cancelled when the subscription is gone or disabled.
+     */
+    async deliver(target: DeliveryTarget | null, send: DeliverySend, release: () => void): Promise<void> {
       const key = keyOf(send);
       if (inFlight.has(key)) return;
       inFlight.add(key);
@@ -148,11 +158,8 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
           recorder.state({ uuid: send.delivery, status: 'cancelled', attempts: send.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
           return;
         }
-        // A throttled send waits for its slot before it takes a request slot. Slot times are on the
-        // booking process's clock: instances of one site are expected to keep theirs in step (NTP).
-        const wait = send.slotAt === undefined ? 0 : send.slotAt - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        const outcome = await limiter(() => worker.attempt(target, send));
+        const outcome = await worker.attempt(target, send);
+        release();
         await worker.settle(target, send, outcome, { retry: send.type !== TEST_EVENT_TYPE });
       } finally {
         inFlight.delete(key);
