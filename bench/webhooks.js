@@ -26,10 +26,12 @@
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
  *          [--batch 100] [--latency-batch 10] [--latency-rounds 3] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
- *          [--burst-events 20000] [--rounds 3] [--phases ceiling,strapi,latency,throughput,fanout,burst] [--topology single|split] [--profile]
+ *          [--burst-events 20000] [--rounds 3] [--phases ceiling,strapi,latency,throughput,fanout,burst] [--topology single|split] [--profile] [--timeline]
  * --rounds: the ceiling and each burst are run this many times; the figures are the medians.
  * --topology split runs a web process (WEBHOOK_WORKER=false) beside a worker process.
  * --profile writes the server's CPU profile into .tmp/bench/profiles.
+ * --timeline prints each burst's course to stderr, per 100 ms: receipts, and the CPU share of the
+ * app's processes, PostgreSQL and the receiver (where a burst waits, and on what).
  * Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
  * a fresh database is created and dropped) and Redis (REDIS_URL, default redis://127.0.0.1:6379).
  */
@@ -307,7 +309,7 @@ async function startReceiver() {
   const helper = await forkHelper(path.join(__dirname, 'lib', 'webhook-receiver.js'));
   const url = `http://127.0.0.1:${helper.port}`;
   process.env.BENCH_RECEIVER_URL = url;
-  return { url, pid: helper.pid, send: helper.send, ask: (since, before) => helper.ask({ since, before }), kill: helper.kill };
+  return { url, pid: helper.pid, helper, send: helper.send, ask: (since, before) => helper.ask({ since, before }), kill: helper.kill };
 }
 
 async function reset(receiver) {
@@ -357,6 +359,7 @@ async function burst(publish, receiver, pids) {
   const machineBefore = machineCpu();
   const othersBefore = otherCpu(receiver);
   const started = Date.now();
+  const sampler = 'timeline' in args ? sampleCpu(pids, receiver) : null;
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
@@ -371,6 +374,7 @@ async function burst(publish, receiver, pids) {
   const acceptedMs = Date.now() - started;
   const received = await settle(receiver, burstEvents, 300_000);
   const report = await receiver.ask(undefined, started + 2000);
+  if (sampler) printTimeline(await receiver.helper.ask({ origin: started, bucketMs: TIMELINE_MS }), sampler.stop());
   const machineAfter = machineCpu();
   const byProcess = pids.map((pid, index) => cpuMs(pid) - cpuBefore[index]);
   const appCpuMs = byProcess.reduce((sum, ms) => sum + ms, 0);
@@ -393,6 +397,36 @@ async function burst(publish, receiver, pids) {
     firstTwoSeconds: report.before_count,
     lost: burstEvents - received.received,
   };
+}
+
+const TIMELINE_MS = 100;
+
+/** CPU time of the app's processes, PostgreSQL and the receiver, read every TIMELINE_MS until stopped. */
+function sampleCpu(pids, receiver) {
+  const read = () => {
+    const machine = machineCpu();
+    return { app: pids.reduce((sum, pid) => sum + cpuMs(pid), 0), postgres: cpuOfCommand('postgres'), receiver: cpuMs(receiver.pid), busy: machine.busy, total: machine.total };
+  };
+  const samples = [read()];
+  const timer = setInterval(() => samples.push(read()), TIMELINE_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return samples;
+    },
+  };
+}
+
+/** The burst's course, a line per TIMELINE_MS: receipts and each part's share of a core. */
+function printTimeline(report, samples) {
+  progress('  ms     received  app%  postgres%  receiver%  machine busy%');
+  const buckets = report.buckets ?? [];
+  for (let index = 0; index < Math.max(buckets.length, samples.length - 1); index += 1) {
+    const [from, to] = [samples[index], samples[index + 1]];
+    const share = (name) => (from && to ? String(Math.round(((to[name] - from[name]) * 100) / TIMELINE_MS)).padStart(4) : '   -');
+    const busy = from && to ? String(Math.round(((to.busy - from.busy) * 100) / Math.max(1, to.total - from.total))).padStart(4) : '   -';
+    progress(`  ${String(index * TIMELINE_MS).padStart(5)}  ${String(buckets[index] ?? 0).padStart(7)}  ${share('app')}  ${share('postgres')}       ${share('receiver')}       ${busy}`);
+  }
 }
 
 /** CPU time so far of what a delivery needs besides the app: PostgreSQL, Redis, the receiver, and this driver (publishing). */

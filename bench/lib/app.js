@@ -38,16 +38,25 @@ async function compile() {
   await require('../../scripts/compile-app').compileApp(APP_DIR);
 }
 
-/** Boot the app in this process with `env`, run `fn(strapi)`, shut it down. */
+/**
+ * Boot the app in this process with `env`, run `fn(strapi)`, shut it down. Whatever the app
+ * prints meanwhile (its log) goes to stderr: a benchmark's stdout is its one JSON line.
+ */
 async function withStrapi(env, fn) {
   const saved = { ...process.env };
+  const write = process.stdout.write;
   Object.assign(process.env, env);
-  const { createStrapi } = require('@strapi/strapi');
-  const strapi = await createStrapi({ appDir: APP_DIR, distDir: DIST_DIR, serveAdminPanel: false }).load();
+  process.stdout.write = process.stderr.write.bind(process.stderr);
   try {
-    return await fn(strapi);
+    const { createStrapi } = require('@strapi/strapi');
+    const strapi = await createStrapi({ appDir: APP_DIR, distDir: DIST_DIR, serveAdminPanel: false }).load();
+    try {
+      return await fn(strapi);
+    } finally {
+      await strapi.destroy();
+    }
   } finally {
-    await strapi.destroy();
+    process.stdout.write = write;
     process.env = saved;
   }
 }

@@ -6,7 +6,7 @@
  * requests (Strapi's built-in webhooks). Driven over IPC:
  *   { secrets: { name: secret } }   add secrets
  *   { reset: true }                  forget what was received
- *   { report: id, since?, before?, path?, windowMs? }  answer { report: id, ...figures }
+ *   { report: id, since?, before?, path?, windowMs?, origin?, bucketMs? }  answer { report: id, ...figures }
  * With `path` and `windowMs` the report adds the receipts on that path within `windowMs` of its
  * first one, and the most within any one second (bench/webhooks-anchors: the throttle).
  */
@@ -102,6 +102,8 @@ process.on('message', (message) => {
       p99_ms: at(0.99),
       max_ms: sorted.length ? sorted[sorted.length - 1] : null,
       ...(message.path && message.windowMs ? windowOf(state.byPath[message.path] || [], message.windowMs) : {}),
+      // Receipts per `bucketMs` from `origin` on (bench/webhooks --timeline).
+      ...(message.bucketMs ? { buckets: bucketsOf(state.receipts, message.origin, message.bucketMs) } : {}),
     });
   }
 });
@@ -113,6 +115,17 @@ function sentAtOf(data) {
   if (!data) return undefined;
   if (typeof data.sent_at === 'number') return data.sent_at;
   return typeof data.created_at === 'string' ? Date.parse(data.created_at) : undefined;
+}
+
+/** How many receipts fell in each `bucketMs` from `origin` on. */
+function bucketsOf(times, origin, bucketMs) {
+  const counts = [];
+  for (const at of times) {
+    const index = Math.max(0, Math.floor((at - origin) / bucketMs));
+    while (counts.length <= index) counts.push(0);
+    counts[index] += 1;
+  }
+  return counts;
 }
 
 /** Receipts within `windowMs` of the first, and the most within any one second. */
