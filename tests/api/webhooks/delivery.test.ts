@@ -24,6 +24,7 @@ let admin: TestUser;
 let flakyUntil = 0;
 function reply(request: ReceivedRequest) {
   if (request.path.startsWith('/always-fail')) return { status: 500, body: 'down' };
+  if (request.path.startsWith('/slow')) return { status: 200, delayMs: 300 };
   if (request.path.startsWith('/flaky') && Date.now() < flakyUntil) return { status: 503, headers: { 'Retry-After': '1' } };
   return { status: 200 };
 }
@@ -291,6 +292,35 @@ describe('jobs that run twice', () => {
     await deliveries.handle({ id: 'batch-stalled', queue: DELIVERY_QUEUE, name: 'deliver', data, attempt: 1, attempts: 3, started: 2 });
     await deliveries.flush();
     expect(posts(receiver).filter((request) => request.headers['webhook-id'] === id)).toHaveLength(1);
+  });
+
+  it('sends nothing twice for a copy of a job whose sends still wait for a request slot', async () => {
+    // 60 sends against 50 request slots and an endpoint that takes 300 ms: 10 of each job wait.
+    await subscribe(app, bob, { endpoint_url: `${receiver.url}/slow`, events: ['order.updated'] });
+    const published = await publish({ events: Array.from({ length: 60 }, (_, i) => ({ type: 'order.updated', payload: orderData(`slow-${i}`) })) });
+    expect(published.status).toBe(202);
+    const firsts = await waitForPosts(receiver, 60, onPath('/slow'), 20_000);
+    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void>; handle(job: Job<DeliveryJobData>): Promise<void> };
+    await deliveries.flush();
+    const table = app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
+    const ids = firsts.map((request) => String(request.headers['webhook-id']));
+    const rows = (await app.strapi.db.connection(table).whereIn('uuid', ids)) as Array<{ uuid: string; subscription_id: number }>;
+    expect(rows).toHaveLength(60);
+
+    // A second attempt of each, as one job, handed to the worker twice at once: the job, and its copy run again as stalled.
+    const bodies = new Map(firsts.map((request) => [String(request.headers['webhook-id']), request.body]));
+    const data: DeliveryJobData = {
+      fresh: true,
+      ...packSends(rows.map((row) => ({ delivery: row.uuid, subscription: row.subscription_id, type: 'order.updated', body: bodies.get(row.uuid) as string, attempt: 2 }))),
+    };
+    const job = (id: string): Job<DeliveryJobData> => ({ id, queue: DELIVERY_QUEUE, name: 'deliver', data, attempt: 1, attempts: 3, started: 1 });
+    await Promise.all([deliveries.handle(job('slow-a')), deliveries.handle(job('slow-b'))]);
+    await deliveries.flush();
+    const sent = posts(receiver).filter((request) => ids.includes(String(request.headers['webhook-id'])));
+    expect(sent).toHaveLength(120);
+    expect(new Set(sent.map((request) => `${request.headers['webhook-id']}`)).size).toBe(60);
+    const attempts = await app.request().get(`/api/webhooks/deliveries/${ids[59]}`).set(as(bob));
+    expect(attempts.body.attempts.map((attempt: { attempt: number }) => attempt.attempt)).toEqual([1, 2]);
   });
 });
 

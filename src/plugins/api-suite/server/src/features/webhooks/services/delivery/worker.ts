@@ -100,7 +100,9 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       if (sends.length === 0) return;
       const targets = await subscriptions().targets([...new Set(sends.map((send) => send.subscription))]);
       // Throttled subscriptions' sends take their slots; those far off leave in deferred jobs.
-      const made = await pacer.pace(sends, targets);
+      // Claimed now, before any of them waits for a request slot: a copy of this job (a stalled job
+      // run again) finds them under way and leaves them alone.
+      const made = (await pacer.pace(sends, targets)).filter((send) => worker.claim(send));
       const deliver = (send: DeliverySend, release: () => void) => worker.deliver(targets.get(send.subscription) ?? null, send, release);
       const now = Date.now();
       const ready = made.filter((send) => send.slotAt === undefined || send.slotAt <= now);
@@ -144,14 +146,19 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       return sends.filter((send) => !inFlight.has(keyOf(send)) && recorder.bufferedAttempts(send.delivery) < send.attempt);
     },
 
+    /** Mark a send as under way in this process; false when it already is. */
+    claim(send: DeliverySend): boolean {
+      const key = keyOf(send);
+      if (inFlight.has(key)) return false;
+      inFlight.add(key);
+      return true;
+    },
+
     /**
-     * Send one attempt, in a request slot it gives back (`release`) once the response is in, and
-     * settle it: cancelled when the subscription is gone or disabled.
+     * Send one claimed attempt, in a request slot it gives back (`release`) once the response is
+     * in, and settle it: cancelled when the subscription is gone or disabled.
      */
     async deliver(target: DeliveryTarget | null, send: DeliverySend, release: () => void): Promise<void> {
-      const key = keyOf(send);
-      if (inFlight.has(key)) return;
-      inFlight.add(key);
       try {
         if (!target || !target.isActive) {
           // Deleted or disabled since the event was published: nothing more is sent.
@@ -162,7 +169,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         release();
         await worker.settle(target, send, outcome, { retry: send.type !== TEST_EVENT_TYPE });
       } finally {
-        inFlight.delete(key);
+        inFlight.delete(keyOf(send));
       }
     },
 
