@@ -82,6 +82,19 @@ describe('request slots (createSlots)', () => {
     await expect(done).resolves.toEqual([new Error('rejected'), new Error('thrown')]);
   });
 
+  it('starts the next task in the same loop when a task gives its slot back before its first await', async () => {
+    const slots = createSlots(1);
+    const started: number[] = [];
+    const items = Array.from({ length: 20_000 }, (_, index) => index);
+    const done = slots.each(items, async (item, release) => {
+      started.push(item);
+      release();
+    });
+    // Every task gave its slot back at once: all of them started in this turn, without nesting a call per task.
+    expect(started).toHaveLength(20_000);
+    await expect(done).resolves.toEqual([]);
+  });
+
   it('ends an empty list at once', async () => {
     await expect(createSlots(1).each([], () => Promise.resolve())).resolves.toEqual([]);
   });

@@ -94,15 +94,23 @@ export function createSlots(size: number) {
   }
   const queue: Batch[] = [];
   let running = 0;
+  let pumping = false;
 
   const pump = (): void => {
-    while (running < size && queue.length > 0) {
-      const batch = queue[0];
-      const item = batch.items[batch.next];
-      batch.next += 1;
-      if (batch.next === batch.items.length) queue.shift();
-      running += 1;
-      start(batch, item);
+    // A slot given back while this loop starts tasks is taken by the loop itself, not by a nested one.
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (running < size && queue.length > 0) {
+        const batch = queue[0];
+        const item = batch.items[batch.next];
+        batch.next += 1;
+        if (batch.next === batch.items.length) queue.shift();
+        running += 1;
+        start(batch, item);
+      }
+    } finally {
+      pumping = false;
     }
   };
 
@@ -146,5 +154,3 @@ export function createSlots(size: number) {
     },
   };
 }
-
-export type Slots = ReturnType<typeof createSlots>;
