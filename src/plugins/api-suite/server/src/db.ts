@@ -49,7 +49,16 @@ export async function insertRows(knex: Knex, client: string, table: string, colu
     return;
   }
   if (client !== 'postgres') {
-    await insertChunked(knex, table, constants ? rows.map((row) => ({ ...row, ...constants })) : rows);
+    // knex binds JSON columns' values as they are: an object must be its text first.
+    const json = columns.filter((column) => column.kind === 'json').map((column) => column.name);
+    const plain = (row: Record<string, unknown>): Record<string, unknown> => {
+      const merged = constants ? { ...row, ...constants } : row;
+      if (!json.some((name) => merged[name] != null && typeof merged[name] !== 'string')) return merged;
+      const copy = { ...merged };
+      for (const name of json) if (copy[name] != null && typeof copy[name] !== 'string') copy[name] = JSON.stringify(copy[name]);
+      return copy;
+    };
+    await insertChunked(knex, table, rows.map(plain));
     return;
   }
   for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
@@ -61,7 +70,10 @@ export async function insertRows(knex: Knex, client: string, table: string, colu
 /** A part of writeMany as PostgreSQL SQL over `json_to_recordset(?)`, with its bindings in the order of their placeholders. */
 function recordsetStatement(part: RowWrite): { sql: string; bindings: unknown[] } {
   const constants = part.constants ?? {};
-  const given = new Set(part.columns.filter((column) => constants[column.name] !== undefined).map((column) => column.name));
+  // A null constant for a column kept when null is no constant: the document's null keeps the stored value.
+  const given = new Set(
+    part.columns.filter((column) => constants[column.name] !== undefined && !((column as UpdateColumn).keepWhenNull && constants[column.name] === null)).map((column) => column.name)
+  );
   // The document keeps at least one column: it is what gives the statement its rows.
   if ('insert' in part && given.size === part.columns.length) given.delete(part.columns[0].name);
   const fixed = (column: Column) => given.has(column.name);
