@@ -52,11 +52,9 @@ export async function insertRows(knex: Knex, client: string, table: string, colu
     // knex binds JSON columns' values as they are: an object must be its text first.
     const json = columns.filter((column) => column.kind === 'json').map((column) => column.name);
     const plain = (row: Record<string, unknown>): Record<string, unknown> => {
-      const merged = constants ? { ...row, ...constants } : row;
-      if (!json.some((name) => merged[name] != null && typeof merged[name] !== 'string')) return merged;
-      const copy = { ...merged };
-      for (const name of json) if (copy[name] != null && typeof copy[name] !== 'string') copy[name] = JSON.stringify(copy[name]);
-      return copy;
+      const merged = { ...row, ...constants };
+      for (const name of json) if (merged[name] != null) merged[name] = jsonText(merged[name]);
+      return merged;
     };
     await insertChunked(knex, table, rows.map(plain));
     return;
@@ -227,8 +225,13 @@ const CONSTANT_TYPES: Record<ColumnKind, string> = { text: 'text', integer: 'int
 /** A constant as bound: a timestamp as the driver writes one, JSON as its text. */
 function constantValue(column: Column, value: unknown): unknown {
   if (column.kind === 'timestamp') return pgTimestamp(value instanceof Date ? value : new Date(value as string | number));
-  if (column.kind === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
+  if (column.kind === 'json') return jsonText(value);
   return value;
+}
+
+/** A JSON column's value as its text; a string is taken to be JSON text already. */
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /**
@@ -251,7 +254,7 @@ export function recordsetJson(rows: ReadonlyArray<object>, columns: Column[]): s
       text += keys[at];
       if (value === undefined || value === null) text += 'null';
       else if (kind === 'timestamp') text += timestamp(value);
-      else if (kind === 'json') text += JSON.stringify(typeof value === 'string' ? value : JSON.stringify(value));
+      else if (kind === 'json') text += JSON.stringify(jsonText(value));
       else text += JSON.stringify(value) ?? 'null';
     }
     text += '}';
@@ -299,7 +302,7 @@ export function pgTimestamp(date: Date, offsetMinutes = -date.getTimezoneOffset(
 function sqliteValue(value: unknown, kind: ColumnKind): unknown {
   if (value === undefined || value === null) return null;
   if (kind === 'timestamp') return (value instanceof Date ? value : new Date(value as string | number)).getTime();
-  if (kind === 'json') return typeof value === 'string' ? value : JSON.stringify(value);
+  if (kind === 'json') return jsonText(value);
   return value;
 }
 
