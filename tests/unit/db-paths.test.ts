@@ -65,15 +65,28 @@ describe('recordsetJson', () => {
 });
 
 describe('packSends and unpackSends', () => {
-  it('stores each distinct body once and gives every send its own back', () => {
+  it('stores a body shared by consecutive sends once and gives every send its own back', () => {
     const sends: DeliverySend[] = [
       { delivery: 'a', subscription: 1, type: 'order.paid', body: '{"n":1}', attempt: 1 },
       { delivery: 'b', subscription: 2, type: 'order.paid', body: '{"n":1}', attempt: 1 },
-      { delivery: 'c', subscription: 1, type: 'order.created', body: '{"n":2}', attempt: 3 },
+      { delivery: 'c', subscription: 3, type: 'order.paid', body: '{"n":1}', attempt: 1, slotAt: 1_700_000_000_000 },
+      { delivery: 'd', subscription: 1, type: 'order.created', body: '{"n":2}', attempt: 3 },
+      // Equal to an earlier body but not next to it: stored again (publishing never does this).
+      { delivery: 'e', subscription: 1, type: 'order.paid', body: '{"n":1}', attempt: 1 },
     ];
     const packed = packSends(sends);
-    expect(packed.bodies).toEqual(['{"n":1}', '{"n":2}']);
-    expect(packed.sends.map((send) => send.body)).toEqual([0, 0, 1]);
+    expect(packed.bodies).toEqual(['{"n":1}', '{"n":2}', '{"n":1}']);
+    expect(packed.sends.map((send) => send.body)).toEqual([0, 0, 0, 1, 2]);
     expect(unpackSends(JSON.parse(JSON.stringify(packed)))).toEqual(sends);
+  });
+
+  it('packs an empty body and no sends', () => {
+    expect(packSends([])).toEqual({ bodies: [], sends: [] });
+    const sends: DeliverySend[] = [
+      { delivery: 'a', subscription: 1, type: 't.x', body: '', attempt: 1 },
+      { delivery: 'b', subscription: 1, type: 't.x', body: '', attempt: 1 },
+    ];
+    expect(packSends(sends).bodies).toEqual(['']);
+    expect(unpackSends(packSends(sends))).toEqual(sends);
   });
 });
