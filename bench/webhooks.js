@@ -18,7 +18,8 @@
  *      persisted and jobs enqueued), and until the last of them is received;
  *   6. burst: 20,000 events published as fast as the API takes them (batches of 500, 4 in
  *      flight) to one subscription: delivered/s from the first publish to the last receipt
- *      against the undici ceiling, and how many arrived in the burst's first 2 s; once with the
+ *      against the undici ceiling, how many arrived in the burst's first 2 s, and delivered/s
+ *      while the burst was being published against after it (the share delivering got); once with the
  *      one process that publishes and delivers, then again with a second, worker-only process.
  *      Each burst round follows a ceiling run of its own, and the ratio reported is the median of
  *      the rounds' ratios, so that the machine's slow and fast spells fall on both sides.
@@ -245,6 +246,10 @@ const STRAPI_EVENT = 'entry.create';
         burst_accepted_events_per_s: one.acceptedPerSecond,
         burst_delivered_per_s: one.deliveredPerSecond,
         burst_received_first_2s: one.firstTwoSeconds,
+        // Delivered/s while the burst was being published (publishing_ms) and after it, in the median round.
+        burst_publishing_ms: one.publishingMs,
+        burst_delivered_per_s_while_publishing: one.deliveredPerSecondWhilePublishing,
+        burst_delivered_per_s_after_publishing: one.deliveredPerSecondAfterPublishing,
         // Every round's, not the median's.
         burst_lost: ones.reduce((sum, run) => sum + run.lost, 0),
         burst_app_cpu_ms_per_delivery: one.appCpuMsPerDelivery,
@@ -255,6 +260,8 @@ const STRAPI_EVENT = 'entry.create';
         burst_two_workers_delivered_per_s: two.deliveredPerSecond,
         burst_two_workers_delivered_per_s_rounds: twos.map((run) => run.deliveredPerSecond),
         burst_two_workers_received_first_2s: two.firstTwoSeconds,
+        burst_two_workers_delivered_per_s_while_publishing: two.deliveredPerSecondWhilePublishing,
+        burst_two_workers_delivered_per_s_after_publishing: two.deliveredPerSecondAfterPublishing,
         burst_two_workers_lost: twos.reduce((sum, run) => sum + run.lost, 0),
         burst_two_workers_machine_busy: two.machineBusyShare,
         burst_two_workers_machine_cpu_ms_per_delivery: two.machineCpuMsPerDelivery,
@@ -374,6 +381,9 @@ async function burst(publish, receiver, pids) {
   const acceptedMs = Date.now() - started;
   const received = await settle(receiver, burstEvents, 300_000);
   const report = await receiver.ask(undefined, started + 2000);
+  // Deliveries made while the burst was still being published, against those after: how much of
+  // the process delivering got while publishing took what it could.
+  const whilePublishing = (await receiver.ask(undefined, started + acceptedMs)).before_count;
   if (sampler) printTimeline(await receiver.helper.ask({ origin: started, bucketMs: TIMELINE_MS }), sampler.stop());
   const machineAfter = machineCpu();
   const byProcess = pids.map((pid, index) => cpuMs(pid) - cpuBefore[index]);
@@ -395,6 +405,9 @@ async function burst(publish, receiver, pids) {
     acceptedPerSecond: round((burstEvents * 1000) / acceptedMs),
     deliveredPerSecond: report.last > started ? round((received.received * 1000) / (report.last - started)) : null,
     firstTwoSeconds: report.before_count,
+    publishingMs: acceptedMs,
+    deliveredPerSecondWhilePublishing: round((whilePublishing * 1000) / acceptedMs),
+    deliveredPerSecondAfterPublishing: report.last > started + acceptedMs ? round(((received.received - whilePublishing) * 1000) / (report.last - started - acceptedMs)) : null,
     lost: burstEvents - received.received,
   };
 }
