@@ -170,20 +170,29 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
 }
 
-/** CPU time (ms) of every process whose command name is `name` (postgres: the server and all its backends). */
+/**
+ * CPU time (ms) of every process whose command name is `name` (postgres: the server and all its
+ * backends), with that of their children that have exited: a PostgreSQL backend whose connection
+ * closes between two readings takes its time with it, but it reappears in its parent's count of
+ * reaped children (cutime, cstime), so the sum only grows.
+ */
 function cpuOfCommand(name) {
   const fs = require('node:fs');
-  let total = 0;
+  clockTicks ??= Number(require('node:child_process').execSync('getconf CLK_TCK').toString().trim()) || 100;
+  let ticks = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) total += cpuMs(entry);
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      // utime, stime, cutime, cstime: fields 14 to 17 of /proc/<pid>/stat.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // Gone meanwhile.
     }
   }
-  return total;
+  return (ticks * 1000) / clockTicks;
 }
 
 /** The whole machine's CPU counters (all cores, in clock ticks): busy and total, from /proc/stat. */
