@@ -87,17 +87,22 @@ describe('crawl', () => {
       while (starts.length < 120) {
         await limiter.wait(signal);
         starts.push(performance.now());
-        // Now and then the event loop is blocked for 100 ms (a large page parsed, say).
+        // Now and then the event loop is blocked for 100 ms (a large page parsed, say) while the
+        // next start sleeps on its timer: it wakes late, and the starts planned after it are due at once.
         if (starts.length % 40 === 0) {
-          const until = performance.now() + 100;
-          while (performance.now() < until);
+          setTimeout(() => {
+            const until = performance.now() + 100;
+            while (performance.now() < until);
+          }, 5);
         }
       }
     };
     await Promise.all(Array.from({ length: 8 }, worker));
     for (let i = 0; i + 50 < starts.length; i += 1) expect(starts[i + 50] - starts[i]).toBeGreaterThanOrEqual(999);
-    // Never let out together after a stall: at least half the 20 ms interval apart (a timer may fire up to a millisecond early).
-    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(9);
+    // Never let out together after a stall. The limiter keeps its starts half the 20 ms interval
+    // apart; these times are taken when each worker resumes, which a loaded machine delays by a few
+    // ms, so the bound checked is 5 ms. Let out together, they would be well under 1 ms apart.
+    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(5);
     // And the rate is kept: 120 starts at 50 a second take 2.38 s plus the three 100 ms stalls
     // (time a full window lost cannot be made up without breaking the rate); a loaded machine's late timers get slack.
     expect(starts[starts.length - 1] - starts[0]).toBeLessThan(3_200);
