@@ -80,8 +80,9 @@ it('inserts rows with the values every row shares, and updates them in one unit 
   const [a, b] = await rows();
   expect([a.status, a.count, a.kept_at, b.status, b.count, b.kept_at]).toEqual(['done', 1, kept, 'done', 1, null]);
 
-  // A null constant for a column kept when null keeps what each row has.
-  await writeMany(knex, client, [{ update: TABLE, key: { name: 'key', kind: 'text' }, columns: UPDATES, rows: [{ key: 'a' }, { key: 'b' }], constants: { status: 'again', count: 2, kept_at: null } }]);
+  // A null constant for a column kept when null keeps what each row has: its own value, else the stored one.
+  const own = new Date('2026-11-25T18:00:02.050Z');
+  await writeMany(knex, client, [{ update: TABLE, key: { name: 'key', kind: 'text' }, columns: UPDATES, rows: [{ key: 'a' }, { key: 'b', kept_at: own }], constants: { status: 'again', count: 2, kept_at: null } }]);
   const [a2, b2] = await rows();
-  expect([a2.status, a2.count, a2.kept_at, b2.status, b2.kept_at]).toEqual(['again', 2, kept, 'again', null]);
+  expect([a2.status, a2.count, a2.kept_at, b2.status, b2.kept_at]).toEqual(['again', 2, kept, 'again', own]);
 });

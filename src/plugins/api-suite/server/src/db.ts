@@ -51,8 +51,9 @@ export async function insertRows(knex: Knex, client: string, table: string, colu
   if (client !== 'postgres') {
     // knex binds JSON columns' values as they are: an object must be its text first.
     const json = columns.filter((column) => column.kind === 'json').map((column) => column.name);
+    const shared = sharedValues(columns, constants);
     const plain = (row: Record<string, unknown>): Record<string, unknown> => {
-      const merged = { ...row, ...constants };
+      const merged = { ...row, ...shared };
       for (const name of json) if (merged[name] != null) merged[name] = jsonText(merged[name]);
       return merged;
     };
@@ -67,11 +68,8 @@ export async function insertRows(knex: Knex, client: string, table: string, colu
 
 /** A part of writeMany as PostgreSQL SQL over `json_to_recordset(?)`, with its bindings in the order of their placeholders. */
 function recordsetStatement(part: RowWrite): { sql: string; bindings: unknown[] } {
-  const constants = part.constants ?? {};
-  // A null constant for a column kept when null is no constant: the document's null keeps the stored value.
-  const given = new Set(
-    part.columns.filter((column) => constants[column.name] !== undefined && !((column as UpdateColumn).keepWhenNull && constants[column.name] === null)).map((column) => column.name)
-  );
+  const constants = sharedValues(part.columns, part.constants);
+  const given = new Set(Object.keys(constants));
   // The document keeps at least one column: it is what gives the statement its rows.
   if ('insert' in part && given.size === part.columns.length) given.delete(part.columns[0].name);
   const fixed = (column: Column) => given.has(column.name);
@@ -103,6 +101,21 @@ function recordsetStatement(part: RowWrite): { sql: string; bindings: unknown[] 
 export type UpdateColumn = Column & { keepWhenNull?: boolean };
 
 /**
+ * The constants that stand for a column's value in every row, the same on every dialect: only the
+ * part's own columns, and neither an undefined value nor a null one for a column kept when null
+ * (each row's own value, or the stored one, is kept then).
+ */
+function sharedValues(columns: UpdateColumn[], constants: Record<string, unknown> | undefined): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
+  if (!constants) return shared;
+  for (const column of columns) {
+    const value = constants[column.name];
+    if (value !== undefined && !(column.keepWhenNull && value === null)) shared[column.name] = value;
+  }
+  return shared;
+}
+
+/**
  * One part of writeMany: rows inserted into a table, or rows updating a table's rows by key.
  * `constants` give columns one value for every row of the part.
  */
@@ -124,7 +137,10 @@ export async function writeMany(knex: Knex, client: string, writes: RowWrite[]):
       for (const part of parts) {
         const rows = part.rows as Array<Record<string, unknown>>;
         if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, rows, part.constants);
-        else await updateMany(trx, client, part.update, part.key, part.columns, part.constants ? rows.map((row) => ({ ...row, ...part.constants })) : rows);
+        else {
+          const shared = sharedValues(part.columns, part.constants);
+          await updateMany(trx, client, part.update, part.key, part.columns, Object.keys(shared).length > 0 ? rows.map((row) => ({ ...row, ...shared })) : rows);
+        }
       }
     };
     await (knex.isTransaction || parts.length === 1 ? run(knex) : knex.transaction(run));
