@@ -164,10 +164,15 @@ async function alternate(targets, { rounds, connections, duration }) {
 let clockTicks;
 /** CPU time (user + system) of a process so far, in ms, from /proc/<pid>/stat. */
 function cpuMs(pid) {
+  return statCpuMs(require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8'), false);
+}
+
+/** The CPU time in a /proc/<pid>/stat text, in ms: utime and stime (fields 14, 15), with `children` also cutime and cstime (16, 17). */
+function statCpuMs(stat, children) {
   clockTicks ??= Number(require('node:child_process').execSync('getconf CLK_TCK').toString().trim()) || 100;
-  const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+  return (ticks * 1000) / clockTicks;
 }
 
 /**
@@ -178,21 +183,17 @@ function cpuMs(pid) {
  */
 function cpuOfCommand(name) {
   const fs = require('node:fs');
-  clockTicks ??= Number(require('node:child_process').execSync('getconf CLK_TCK').toString().trim()) || 100;
-  let ticks = 0;
+  let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      // utime, stime, cutime, cstime: fields 14 to 17 of /proc/<pid>/stat.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name) total += statCpuMs(stat, true);
     } catch {
       // Gone meanwhile.
     }
   }
-  return (ticks * 1000) / clockTicks;
+  return total;
 }
 
 /** The whole machine's CPU counters (all cores, in clock ticks): busy and total, from /proc/stat. */
