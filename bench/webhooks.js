@@ -22,12 +22,18 @@
  *      while the burst was being published against after it (the share delivering got); once with the
  *      one process that publishes and delivers, then again with a second, worker-only process.
  *      Each burst round follows a ceiling run of its own, and the ratio reported is the median of
- *      the rounds' ratios, so that the machine's slow and fast spells fall on both sides.
+ *      the rounds' ratios, so that the machine's slow and fast spells fall on both sides;
+ *   7. scale-out: the same burst (10,000 events by default) to an endpoint that answers after
+ *      20 ms, as real ones do. Each process sends at most `--concurrency` requests at once, so
+ *      there its request slots, not its CPU, bound what it delivers: delivered/s with one process
+ *      and with a second, worker-only one, against plain undici with as many connections as the
+ *      engine has slots (50, then 100) to the same slow receiver in the same run.
  * Prints one JSON line; progress goes to stderr.
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
  *          [--batch 100] [--latency-batch 10] [--latency-rounds 3] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
- *          [--burst-events 20000] [--rounds 3] [--phases ceiling,strapi,latency,throughput,fanout,burst] [--topology single|split] [--profile] [--timeline]
+ *          [--burst-events 20000] [--rounds 3] [--phases ceiling,strapi,latency,throughput,fanout,burst,scaleout]
+ *          [--scaleout-events 10000] [--slow-ms 20] [--topology single|split] [--profile] [--timeline]
  * --rounds: the ceiling and each burst are run this many times; the figures are the medians.
  * --topology split runs a web process (WEBHOOK_WORKER=false) beside a worker process.
  * --profile writes the server's CPU profile into .tmp/bench/profiles.
@@ -57,7 +63,10 @@ const ceilingEvents = Number(args['ceiling-events'] ?? 20_000);
 const burstEvents = Number(args['burst-events'] ?? 20_000);
 // The machine's speed wanders by ±10 % between seconds: the ceiling and each burst are run this many times and their medians compared.
 const rounds = Number(args.rounds ?? 3);
-const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout,burst').split(','));
+const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout,burst,scaleout').split(','));
+// Scale-out: a burst this size to a receiver that answers after slowMs.
+const scaleoutEvents = Number(args['scaleout-events'] ?? 10_000);
+const slowMs = Number(args['slow-ms'] ?? 20);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -278,6 +287,7 @@ const STRAPI_EVENT = 'entry.create';
         result.burst_two_workers_vs_undici_ceiling = median(result.burst_two_workers_vs_undici_ceiling_rounds);
       }
     }
+    if (phases.has('scaleout')) Object.assign(result, await scaleOut(env, nodeArgs, publish, receiver, setup.secrets.main, server, count));
     await publisher.close();
     Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates });
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -359,7 +369,7 @@ async function settle(receiver, expected, timeoutMs = 120_000, since = undefined
  * A burst: `burstEvents` events published as fast as the API takes them, batches of 500 with 4
  * in flight; delivered/s from the first publish to the last unique receipt.
  */
-async function burst(publish, receiver, pids) {
+async function burst(publish, receiver, pids, events = burstEvents) {
   await reset(receiver);
   const size = 500;
   const cpuBefore = pids.map(cpuMs);
@@ -370,16 +380,16 @@ async function burst(publish, receiver, pids) {
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
-      while (next < burstEvents) {
+      while (next < events) {
         const from = next;
         next += size;
         const sentAt = Date.now();
-        await publish(Array.from({ length: Math.min(size, burstEvents - from) }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: benchOrder(from + n, sentAt) })));
+        await publish(Array.from({ length: Math.min(size, events - from) }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: benchOrder(from + n, sentAt) })));
       }
     })
   );
   const acceptedMs = Date.now() - started;
-  const received = await settle(receiver, burstEvents, 300_000);
+  const received = await settle(receiver, events, 300_000);
   const report = await receiver.ask(undefined, started + 2000);
   // Deliveries made while the burst was still being published, against those after: how much of
   // the process delivering got while publishing took what it could.
@@ -402,13 +412,13 @@ async function burst(publish, receiver, pids) {
       app: perDelivery(appCpuMs),
       ...Object.fromEntries(Object.keys(othersAfter).map((name) => [name, perDelivery(othersAfter[name] - othersBefore[name])])),
     },
-    acceptedPerSecond: round((burstEvents * 1000) / acceptedMs),
+    acceptedPerSecond: round((events * 1000) / acceptedMs),
     deliveredPerSecond: report.last > started ? round((received.received * 1000) / (report.last - started)) : null,
     firstTwoSeconds: report.before_count,
     publishingMs: acceptedMs,
     deliveredPerSecondWhilePublishing: round((whilePublishing * 1000) / acceptedMs),
     deliveredPerSecondAfterPublishing: report.last > started + acceptedMs ? round(((received.received - whilePublishing) * 1000) / (report.last - started - acceptedMs)) : null,
-    lost: burstEvents - received.received,
+    lost: events - received.received,
   };
 }
 
@@ -475,16 +485,16 @@ async function drive(publish, { rate, seconds, batch }) {
   return { accepted, seconds: elapsed, p50_ms: round(sorted[Math.floor(sorted.length / 2)]), p99_ms: round(sorted[Math.floor(sorted.length * 0.99)]) };
 }
 
-/** The receiver driven directly: signed requests through one undici pool, `concurrency` at a time. */
-async function undiciCeiling(receiver, secret) {
+/** The receiver driven directly: signed requests through one undici pool, `connections` at a time. */
+async function undiciCeiling(receiver, secret, { connections = concurrency, events = ceilingEvents } = {}) {
   await reset(receiver);
   const cpuBefore = process.cpuUsage();
   const signer = new Webhook(secret);
-  const target = new Pool(receiver.url, { connections: concurrency, pipelining: 1 });
+  const target = new Pool(receiver.url, { connections, pipelining: 1 });
   let next = 0;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < ceilingEvents) {
+    Array.from({ length: connections }, async () => {
+      while (next < events) {
         const n = (next += 1);
         const id = `msg_ceiling_${n}`;
         const now = new Date();
@@ -506,7 +516,7 @@ async function undiciCeiling(receiver, secret) {
   );
   await target.close();
   const cpu = process.cpuUsage(cpuBefore);
-  return { ...(await settle(receiver, ceilingEvents)), cpuMsPerRequest: round((cpu.user + cpu.system) / 1000 / ceilingEvents, 3) };
+  return { ...(await settle(receiver, events)), cpuMsPerRequest: round((cpu.user + cpu.system) / 1000 / events, 3) };
 }
 
 /** Strapi's built-in webhooks: one registered webhook, fed the same number of events through the event hub. */
@@ -521,6 +531,61 @@ async function strapiBuiltIn(env, receiver) {
     }
     return settle(receiver, ceilingEvents, 600_000);
   });
+}
+
+/**
+ * Scale-out: bursts of `scaleoutEvents` to a receiver that answers after `slowMs`, with the one
+ * process and then with a second, worker-only one; each round beside plain undici with as many
+ * connections as the engine has request slots. Ratios are the medians of the rounds'.
+ */
+async function scaleOut(env, nodeArgs, publish, receiver, secret, server, count) {
+  receiver.send({ delayMs: slowMs });
+  const pids = server.pids ?? [server.pid];
+  const ones = [];
+  const twos = [];
+  try {
+    for (let index = 1; index <= rounds; index += 1) {
+      progress(`scale-out ${index}/${rounds}: plain undici, ${scaleoutEvents} requests at concurrency ${concurrency}, answers after ${slowMs} ms`);
+      const ceiling = count(await undiciCeiling(receiver, secret, { connections: concurrency, events: scaleoutEvents })).perSecond;
+      progress(`scale-out ${index}/${rounds}: ${scaleoutEvents} events, ${topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering'}`);
+      ones.push({ ceiling, run: count(await burst(publish, receiver, pids, scaleoutEvents)) });
+    }
+    const extra = await serve(env, nodeArgs);
+    try {
+      for (let index = 1; index <= rounds; index += 1) {
+        progress(`scale-out ${index}/${rounds}: plain undici at concurrency ${2 * concurrency}`);
+        const ceiling = count(await undiciCeiling(receiver, secret, { connections: 2 * concurrency, events: scaleoutEvents })).perSecond;
+        progress(`scale-out ${index}/${rounds}: again with a second, worker-only process`);
+        twos.push({ ceiling, run: count(await burst(publish, receiver, [...pids, extra.pid], scaleoutEvents)) });
+      }
+    } finally {
+      await extra.stop();
+    }
+  } finally {
+    receiver.send({ delayMs: 0 });
+    await receiver.ask();
+  }
+  const one = medianRun(ones.map(({ run }) => run));
+  const two = medianRun(twos.map(({ run }) => run));
+  const ratios = (runs) => runs.map(({ ceiling, run }) => round(run.deliveredPerSecond / ceiling, 3));
+  return {
+    scaleout_events: scaleoutEvents,
+    scaleout_receiver_delay_ms: slowMs,
+    scaleout_ceiling_per_s: median(ones.map(({ ceiling }) => ceiling)),
+    scaleout_ceiling_double_connections_per_s: median(twos.map(({ ceiling }) => ceiling)),
+    scaleout_one_worker_delivered_per_s: one.deliveredPerSecond,
+    scaleout_two_workers_delivered_per_s: two.deliveredPerSecond,
+    scaleout_one_worker_delivered_per_s_rounds: ones.map(({ run }) => run.deliveredPerSecond),
+    scaleout_two_workers_delivered_per_s_rounds: twos.map(({ run }) => run.deliveredPerSecond),
+    // What the second process added: two processes' delivered/s over one's.
+    scaleout_two_vs_one_worker: round(two.deliveredPerSecond / one.deliveredPerSecond, 2),
+    // Each against plain undici with as many connections as the engine's request slots.
+    scaleout_one_worker_vs_ceiling: median(ratios(ones)),
+    scaleout_two_workers_vs_ceiling: median(ratios(twos)),
+    scaleout_one_worker_machine_busy: one.machineBusyShare,
+    scaleout_two_workers_machine_busy: two.machineBusyShare,
+    scaleout_lost: [...ones, ...twos].reduce((sum, { run }) => sum + run.lost, 0),
+  };
 }
 
 /** Share of the deliveries created since `before` that succeeded at their first attempt. */

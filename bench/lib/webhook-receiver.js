@@ -6,6 +6,7 @@
  * requests (Strapi's built-in webhooks). Driven over IPC:
  *   { secrets: { name: secret } }   add secrets
  *   { reset: true }                  forget what was received
+ *   { delayMs: n }                   answer every request n ms after it arrived (a slow endpoint; 0: at once)
  *   { report: id, since?, before?, path?, windowMs?, origin?, bucketMs? }  answer { report: id, ...figures }
  * With `path` and `windowMs` the report adds the receipts on that path within `windowMs` of its
  * first one, and the most within any one second (bench/webhooks-anchors: the throttle).
@@ -15,6 +16,13 @@ const { Webhook } = require('standardwebhooks');
 
 const verifiers = new Map();
 let state = fresh();
+/** How long each answer waits: a real endpoint's latency, which bounds what one process's request slots deliver. */
+let delayMs = 0;
+
+function answer(res, status) {
+  if (delayMs > 0) setTimeout(() => res.writeHead(status).end(), delayMs);
+  else res.writeHead(status).end();
+}
 
 function fresh() {
   return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], first: null, last: null, firstSentAt: null, receipts: [], byPath: {} };
@@ -47,7 +55,7 @@ const server = http.createServer((req, res) => {
       } catch {
         // not JSON: counted, no latency
       }
-      res.writeHead(200).end();
+      answer(res, 200);
       return;
     }
     const name = /^\/s\/([^/?]+)/.exec(req.url || '')?.[1];
@@ -66,10 +74,10 @@ const server = http.createServer((req, res) => {
         state.ids.add(id);
         noteLatency(sentAtOf(event && event.data), now);
       }
-      res.writeHead(200).end();
+      answer(res, 200);
     } catch {
       state.failed += 1;
-      res.writeHead(400).end();
+      answer(res, 400);
     }
   });
 });
@@ -78,6 +86,7 @@ server.keepAliveTimeout = 60_000;
 process.on('message', (message) => {
   if (message.secrets) for (const [name, secret] of Object.entries(message.secrets)) verifiers.set(name, new Webhook(secret));
   if (message.reset) state = fresh();
+  if (message.delayMs !== undefined) delayMs = message.delayMs;
   if (message.report !== undefined) {
     // Deliveries/s from `message.since` on (what the engine manages once publishing has stopped).
     const since = message.since ?? 0;
