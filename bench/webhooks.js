@@ -108,11 +108,15 @@ const STRAPI_EVENT = 'entry.create';
     receiver.send({ secrets: setup.secrets });
 
     const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', topology, worker_concurrency: concurrency };
-    const totals = { failed: 0, duplicates: 0 };
+    const totals = { failed: 0, duplicates: 0, warmupLost: 0 };
     const count = (figures) => {
       totals.failed += figures.failed;
       totals.duplicates += figures.duplicates;
       return figures;
+    };
+    // The unmeasured warm-up bursts must lose nothing either.
+    const warmedUp = (run) => {
+      totals.warmupLost += run.lost;
     };
 
     if (phases.has('ceiling')) {
@@ -163,7 +167,7 @@ const STRAPI_EVENT = 'entry.create';
       // would otherwise pay for V8's optimizing them (the app's CPU per delivery 0.105-0.111 ms
       // in a first burst against 0.071 after the other phases, on the same machine).
       progress(`warming up: an unmeasured burst of ${burstEvents} events`);
-      await burst(publish, receiver, server.pids ?? [server.pid]);
+      warmedUp(count(await burst(publish, receiver, server.pids ?? [server.pid], { warmup: true })));
     }
 
     if (phases.has('latency')) {
@@ -248,7 +252,7 @@ const STRAPI_EVENT = 'entry.create';
       const twoCeilings = [];
       try {
         progress(`burst: warming up the second process, an unmeasured burst of ${burstEvents} events`);
-        await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid]);
+        warmedUp(count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid], { warmup: true })));
         for (let index = 1; index <= rounds; index += 1) {
           twoCeilings.push(await ceilingNow());
           progress(`burst ${index}/${rounds}: again with a second, worker-only process`);
@@ -296,9 +300,9 @@ const STRAPI_EVENT = 'entry.create';
         result.burst_two_workers_vs_undici_ceiling = median(result.burst_two_workers_vs_undici_ceiling_rounds);
       }
     }
-    if (phases.has('scaleout')) Object.assign(result, await scaleOut(env, nodeArgs, publish, receiver, setup.secrets.main, server, count));
+    if (phases.has('scaleout')) Object.assign(result, await scaleOut(env, nodeArgs, publish, receiver, setup.secrets.main, server, { count, warmedUp }));
     await publisher.close();
-    Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates });
+    Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates, warmup_lost: totals.warmupLost });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await server?.stop().catch(() => undefined);
@@ -375,17 +379,18 @@ async function settle(receiver, expected, timeoutMs = 120_000, since = undefined
 }
 
 /**
- * A burst: `burstEvents` events published as fast as the API takes them, batches of 500 with 4
- * in flight; delivered/s from the first publish to the last unique receipt.
+ * A burst: `events` events published as fast as the API takes them, batches of 500 with 4
+ * in flight; delivered/s from the first publish to the last unique receipt. A warm-up burst
+ * prints no timeline.
  */
-async function burst(publish, receiver, pids, events = burstEvents) {
+async function burst(publish, receiver, pids, { events = burstEvents, warmup = false } = {}) {
   await reset(receiver);
   const size = 500;
   const cpuBefore = pids.map(cpuMs);
   const machineBefore = machineCpu();
   const othersBefore = otherCpu(receiver);
   const started = Date.now();
-  const sampler = 'timeline' in args ? sampleCpu(pids, receiver) : null;
+  const sampler = 'timeline' in args && !warmup ? sampleCpu(pids, receiver) : null;
   let next = 0;
   await Promise.all(
     Array.from({ length: 4 }, async () => {
@@ -547,7 +552,7 @@ async function strapiBuiltIn(env, receiver) {
  * process and then with a second, worker-only one; each round beside plain undici with as many
  * connections as the engine has request slots. Ratios are the medians of the rounds'.
  */
-async function scaleOut(env, nodeArgs, publish, receiver, secret, server, count) {
+async function scaleOut(env, nodeArgs, publish, receiver, secret, server, { count, warmedUp }) {
   receiver.send({ delayMs: slowMs });
   const pids = server.pids ?? [server.pid];
   const ones = [];
@@ -557,17 +562,17 @@ async function scaleOut(env, nodeArgs, publish, receiver, secret, server, count)
       progress(`scale-out ${index}/${rounds}: plain undici, ${scaleoutEvents} requests at concurrency ${concurrency}, answers after ${slowMs} ms`);
       const ceiling = count(await undiciCeiling(receiver, secret, { connections: concurrency, events: scaleoutEvents })).perSecond;
       progress(`scale-out ${index}/${rounds}: ${scaleoutEvents} events, ${topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering'}`);
-      ones.push({ ceiling, run: count(await burst(publish, receiver, pids, scaleoutEvents)) });
+      ones.push({ ceiling, run: count(await burst(publish, receiver, pids, { events: scaleoutEvents })) });
     }
     const extra = await serve(env, nodeArgs);
     try {
       progress(`scale-out: warming up the second process, an unmeasured burst of ${scaleoutEvents} events`);
-      await burst(publish, receiver, [...pids, extra.pid], scaleoutEvents);
+      warmedUp(count(await burst(publish, receiver, [...pids, extra.pid], { events: scaleoutEvents, warmup: true })));
       for (let index = 1; index <= rounds; index += 1) {
         progress(`scale-out ${index}/${rounds}: plain undici at concurrency ${2 * concurrency}`);
         const ceiling = count(await undiciCeiling(receiver, secret, { connections: 2 * concurrency, events: scaleoutEvents })).perSecond;
         progress(`scale-out ${index}/${rounds}: again with a second, worker-only process`);
-        twos.push({ ceiling, run: count(await burst(publish, receiver, [...pids, extra.pid], scaleoutEvents)) });
+        twos.push({ ceiling, run: count(await burst(publish, receiver, [...pids, extra.pid], { events: scaleoutEvents })) });
       }
     } finally {
       await extra.stop();
