@@ -158,6 +158,8 @@ const STRAPI_EVENT = 'entry.create';
           return answer;
         });
     const publish = (events) => post({ events });
+    // What the burst and scale-out phases share (burstArms).
+    const context = { env, nodeArgs, publish, receiver, server, count, warmedUp };
 
     progress('warming up');
     await reset(receiver);
@@ -239,28 +241,13 @@ const STRAPI_EVENT = 'entry.create';
       // With the ceiling phase, each burst round is paired with a ceiling run just before it, and
       // the ratios are taken round by round: a slow spell of the machine then falls on both sides.
       const paired = phases.has('ceiling');
-      const ceilingNow = async () => (paired ? count(await undiciCeiling(receiver, setup.secrets.main)).perSecond : null);
-      const ones = [];
-      const oneCeilings = [];
-      for (let index = 1; index <= rounds; index += 1) {
-        oneCeilings.push(await ceilingNow());
-        progress(`burst ${index}/${rounds}: ${burstEvents} events, batches of 500, 4 in flight, ${topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering'}`);
-        ones.push(count(await burst(publish, receiver, server.pids ?? [server.pid])));
-      }
-      const extra = await serve(env, nodeArgs);
-      const twos = [];
-      const twoCeilings = [];
-      try {
-        progress(`burst: warming up the second process, an unmeasured burst of ${burstEvents} events`);
-        warmedUp(count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid], { warmup: true })));
-        for (let index = 1; index <= rounds; index += 1) {
-          twoCeilings.push(await ceilingNow());
-          progress(`burst ${index}/${rounds}: again with a second, worker-only process`);
-          twos.push(count(await burst(publish, receiver, [...(server.pids ?? [server.pid]), extra.pid])));
-        }
-      } finally {
-        await extra.stop();
-      }
+      const arms = await burstArms(context, {
+        name: 'burst',
+        events: burstEvents,
+        ceiling: async () => (paired ? count(await undiciCeiling(receiver, setup.secrets.main)).perSecond : null),
+      });
+      const ones = arms.ones.map(({ run }) => run);
+      const twos = arms.twos.map(({ run }) => run);
       const one = medianRun(ones);
       const two = medianRun(twos);
       Object.assign(result, {
@@ -292,15 +279,14 @@ const STRAPI_EVENT = 'entry.create';
         // CPU per delivery against plain undici's per signed request: steadier than either alone when the machine's speed varies.
         result.burst_app_cpu_vs_undici_cpu = round(one.appCpuMsPerDelivery / result.ceiling_undici_cpu_ms_per_request, 2);
         // The median of the rounds' ratios, each burst against the ceiling run just before it.
-        const ratios = (runs, ceilings) => runs.map((run, index) => round(run.deliveredPerSecond / ceilings[index], 3));
-        result.burst_ceilings_per_s = [...oneCeilings, ...twoCeilings];
-        result.burst_vs_undici_ceiling_rounds = ratios(ones, oneCeilings);
+        result.burst_ceilings_per_s = [...arms.ones, ...arms.twos].map(({ ceiling }) => ceiling);
+        result.burst_vs_undici_ceiling_rounds = ratiosOf(arms.ones);
         result.burst_vs_undici_ceiling = median(result.burst_vs_undici_ceiling_rounds);
-        result.burst_two_workers_vs_undici_ceiling_rounds = ratios(twos, twoCeilings);
+        result.burst_two_workers_vs_undici_ceiling_rounds = ratiosOf(arms.twos);
         result.burst_two_workers_vs_undici_ceiling = median(result.burst_two_workers_vs_undici_ceiling_rounds);
       }
     }
-    if (phases.has('scaleout')) Object.assign(result, await scaleOut(env, nodeArgs, publish, receiver, setup.secrets.main, server, { count, warmedUp }));
+    if (phases.has('scaleout')) Object.assign(result, await scaleOut(context, setup.secrets.main));
     await publisher.close();
     Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates, warmup_lost: totals.warmupLost });
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -548,42 +534,64 @@ async function strapiBuiltIn(env, receiver) {
 }
 
 /**
+ * A burst's two arms: `rounds` rounds with the app's own process(es), then as many with a second,
+ * worker-only process, warmed up first with an unmeasured burst. Each round follows a ceiling run
+ * of its own (`ceiling(processes)`, null for none), so the machine's slow and fast spells fall on
+ * both sides. Returns each arm's rounds as { ceiling, run }.
+ */
+async function burstArms({ env, nodeArgs, publish, receiver, server, count, warmedUp }, { name, events, ceiling }) {
+  const pids = server.pids ?? [server.pid];
+  const arm = async (label, processes, pidsOfArm) => {
+    const runs = [];
+    for (let index = 1; index <= rounds; index += 1) {
+      const limit = await ceiling(processes);
+      progress(`${name} ${index}/${rounds}: ${events} events, batches of 500, 4 in flight, ${label}`);
+      runs.push({ ceiling: limit, run: count(await burst(publish, receiver, pidsOfArm, { events })) });
+    }
+    return runs;
+  };
+  const ones = await arm(topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering', 1, pids);
+  const extra = await serve(env, nodeArgs);
+  try {
+    progress(`${name}: warming up the second process, an unmeasured burst of ${events} events`);
+    warmedUp(count(await burst(publish, receiver, [...pids, extra.pid], { events, warmup: true })));
+    return { ones, twos: await arm('again with a second, worker-only process', 2, [...pids, extra.pid]) };
+  } finally {
+    await extra.stop();
+  }
+}
+
+/** Each round's delivered/s against the ceiling run just before it. */
+function ratiosOf(arm) {
+  return arm.map(({ ceiling, run }) => round(run.deliveredPerSecond / ceiling, 3));
+}
+
+/**
  * Scale-out: bursts of `scaleoutEvents` to a receiver that answers after `slowMs`, with the one
  * process and then with a second, worker-only one; each round beside plain undici with as many
  * connections as the engine has request slots. Ratios are the medians of the rounds'.
  */
-async function scaleOut(env, nodeArgs, publish, receiver, secret, server, { count, warmedUp }) {
+async function scaleOut(context, secret) {
+  const { receiver, count } = context;
   receiver.send({ delayMs: slowMs });
-  const pids = server.pids ?? [server.pid];
-  const ones = [];
-  const twos = [];
+  let arms;
   try {
-    for (let index = 1; index <= rounds; index += 1) {
-      progress(`scale-out ${index}/${rounds}: plain undici, ${scaleoutEvents} requests at concurrency ${concurrency}, answers after ${slowMs} ms`);
-      const ceiling = count(await undiciCeiling(receiver, secret, { connections: concurrency, events: scaleoutEvents })).perSecond;
-      progress(`scale-out ${index}/${rounds}: ${scaleoutEvents} events, ${topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering'}`);
-      ones.push({ ceiling, run: count(await burst(publish, receiver, pids, { events: scaleoutEvents })) });
-    }
-    const extra = await serve(env, nodeArgs);
-    try {
-      progress(`scale-out: warming up the second process, an unmeasured burst of ${scaleoutEvents} events`);
-      warmedUp(count(await burst(publish, receiver, [...pids, extra.pid], { events: scaleoutEvents, warmup: true })));
-      for (let index = 1; index <= rounds; index += 1) {
-        progress(`scale-out ${index}/${rounds}: plain undici at concurrency ${2 * concurrency}`);
-        const ceiling = count(await undiciCeiling(receiver, secret, { connections: 2 * concurrency, events: scaleoutEvents })).perSecond;
-        progress(`scale-out ${index}/${rounds}: again with a second, worker-only process`);
-        twos.push({ ceiling, run: count(await burst(publish, receiver, [...pids, extra.pid], { events: scaleoutEvents })) });
-      }
-    } finally {
-      await extra.stop();
-    }
+    arms = await burstArms(context, {
+      name: 'scale-out',
+      events: scaleoutEvents,
+      // As many connections as the engine's request slots: one process's, then two processes'.
+      ceiling: async (processes) => {
+        progress(`scale-out: plain undici, ${scaleoutEvents} requests at concurrency ${processes * concurrency}, answers after ${slowMs} ms`);
+        return count(await undiciCeiling(receiver, secret, { connections: processes * concurrency, events: scaleoutEvents })).perSecond;
+      },
+    });
   } finally {
     receiver.send({ delayMs: 0 });
     await receiver.ask();
   }
+  const { ones, twos } = arms;
   const one = medianRun(ones.map(({ run }) => run));
   const two = medianRun(twos.map(({ run }) => run));
-  const ratios = (runs) => runs.map(({ ceiling, run }) => round(run.deliveredPerSecond / ceiling, 3));
   return {
     scaleout_events: scaleoutEvents,
     scaleout_receiver_delay_ms: slowMs,
@@ -596,8 +604,8 @@ async function scaleOut(env, nodeArgs, publish, receiver, secret, server, { coun
     // What the second process added: two processes' delivered/s over one's.
     scaleout_two_vs_one_worker: round(two.deliveredPerSecond / one.deliveredPerSecond, 2),
     // Each against plain undici with as many connections as the engine's request slots.
-    scaleout_one_worker_vs_ceiling: median(ratios(ones)),
-    scaleout_two_workers_vs_ceiling: median(ratios(twos)),
+    scaleout_one_worker_vs_ceiling: median(ratiosOf(ones)),
+    scaleout_two_workers_vs_ceiling: median(ratiosOf(twos)),
     scaleout_one_worker_machine_busy: one.machineBusyShare,
     scaleout_two_workers_machine_busy: two.machineBusyShare,
     scaleout_lost: [...ones, ...twos].reduce((sum, { run }) => sum + run.lost, 0),
