@@ -97,7 +97,7 @@ describe.each(kinds)('quota counter, %s', (kind) => {
 
   it('allows N a minute, then refuses by minute without counting, and allows N again next minute', async () => {
     const limits = { perMinute: 10, perMonth: 1000 };
-    const first = await counter.consume(1, limits, at('2025-05-20T10:15:05Z'));
+    const first = await counter.consume('key:1', limits, at('2025-05-20T10:15:05Z'));
     expect(first).toEqual({
       allowed: true,
       refusedBy: null,
@@ -105,13 +105,13 @@ describe.each(kinds)('quota counter, %s', (kind) => {
       month: { limit: 1000, used: 1, remaining: 999, resetAt: seconds('2025-06-01T00:00:00Z'), windowSeconds: 31 * DAY },
     });
     for (let i = 2; i <= 10; i += 1) {
-      const decision = await counter.consume(1, limits, at('2025-05-20T10:15:30Z'));
+      const decision = await counter.consume('key:1', limits, at('2025-05-20T10:15:30Z'));
       expect(decision.allowed).toBe(true);
       expect(decision.minute.used).toBe(i);
       expect(decision.minute.remaining).toBe(10 - i);
     }
     for (let i = 0; i < 5; i += 1) {
-      const refused = await counter.consume(1, limits, at('2025-05-20T10:15:59.999Z'));
+      const refused = await counter.consume('key:1', limits, at('2025-05-20T10:15:59.999Z'));
       expect(refused.allowed).toBe(false);
       expect(refused.refusedBy).toBe('minute');
       expect(refused.minute).toMatchObject({ used: 10, remaining: 0 });
@@ -119,32 +119,32 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     }
 
     for (let i = 1; i <= 10; i += 1) {
-      const decision = await counter.consume(1, limits, at('2025-05-20T10:16:00Z'));
+      const decision = await counter.consume('key:1', limits, at('2025-05-20T10:16:00Z'));
       expect(decision.allowed).toBe(true);
       expect(decision.minute.used).toBe(i);
       expect(decision.minute.resetAt).toBe(seconds('2025-05-20T10:17:00Z'));
     }
-    expect((await counter.consume(1, limits, at('2025-05-20T10:16:01Z'))).refusedBy).toBe('minute');
+    expect((await counter.consume('key:1', limits, at('2025-05-20T10:16:01Z'))).refusedBy).toBe('minute');
     // Only the 20 allowed requests reached the month.
-    expect((await counter.monthUsed([1], at('2025-05-20T10:16:02Z'))).get(1)).toBe(20);
+    expect((await counter.monthUsed(['key:1'], at('2025-05-20T10:16:02Z'))).get('key:1')).toBe(20);
   });
 
   it('keeps keys apart', async () => {
     const limits = { perMinute: 2, perMonth: -1 };
     const now = at('2025-05-20T10:15:00Z');
-    await counter.consume(1, limits, now);
-    await counter.consume(1, limits, now);
-    expect((await counter.consume(1, limits, now)).allowed).toBe(false);
-    expect((await counter.consume(2, limits, now)).allowed).toBe(true);
+    await counter.consume('key:1', limits, now);
+    await counter.consume('key:1', limits, now);
+    expect((await counter.consume('key:1', limits, now)).allowed).toBe(false);
+    expect((await counter.consume('key:2', limits, now)).allowed).toBe(true);
   });
 
   it('is exact under concurrency: 150 concurrent requests against 50 a minute give 50 allowed', async () => {
     const limits = { perMinute: 50, perMonth: 10_000 };
     const now = at('2025-05-20T10:15:00Z');
-    const decisions = await Promise.all(Array.from({ length: 150 }, () => counter.consume(7, limits, now)));
+    const decisions = await Promise.all(Array.from({ length: 150 }, () => counter.consume('key:7', limits, now)));
     expectExactly50(decisions);
-    expect((await counter.peek(7, limits, now)).minute.used).toBe(50);
-    expect((await counter.monthUsed([7], now)).get(7)).toBe(50);
+    expect((await counter.peek('key:7', limits, now)).minute.used).toBe(50);
+    expect((await counter.monthUsed(['key:7'], now)).get('key:7')).toBe(50);
   });
 
   it('is exact under concurrency across two app instances sharing the counters', async () => {
@@ -152,11 +152,11 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     const now = at('2025-05-20T10:15:00Z');
     const other = secondInstance();
     const decisions = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume(7, limits, now)),
+      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume('key:7', limits, now)),
     );
     expectExactly50(decisions);
-    expect((await other.peek(7, limits, now)).minute.used).toBe(50);
-    expect((await counter.peek(7, limits, now)).minute.used).toBe(50);
+    expect((await other.peek('key:7', limits, now)).minute.used).toBe(50);
+    expect((await counter.peek('key:7', limits, now)).minute.used).toBe(50);
   });
 
   it('is exact when the month limit is the one being raced', async () => {
@@ -164,28 +164,28 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     const now = at('2025-05-20T10:15:00Z');
     const other = secondInstance();
     const decisions = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume(8, limits, now)),
+      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume('key:8', limits, now)),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.filter((d) => d.refusedBy === 'month')).toHaveLength(100);
-    expect((await counter.monthUsed([8], now)).get(8)).toBe(50);
+    expect((await counter.monthUsed(['key:8'], now)).get('key:8')).toBe(50);
   });
 
   it('refuses by month once the month is used up, and a new month starts from zero (Jan 31 → Feb 1)', async () => {
     const limits = { perMinute: 100, perMonth: 3 };
     const lastSecond = at('2025-01-31T23:59:59Z');
     for (let i = 1; i <= 3; i += 1) {
-      const decision = await counter.consume(3, limits, lastSecond);
+      const decision = await counter.consume('key:3', limits, lastSecond);
       expect(decision.allowed).toBe(true);
       expect(decision.month).toEqual({ limit: 3, used: i, remaining: 3 - i, resetAt: seconds('2025-02-01T00:00:00Z'), windowSeconds: 31 * DAY });
     }
-    const refused = await counter.consume(3, limits, lastSecond);
+    const refused = await counter.consume('key:3', limits, lastSecond);
     expect(refused.allowed).toBe(false);
     expect(refused.refusedBy).toBe('month');
     expect(refused.month).toMatchObject({ used: 3, remaining: 0 });
     expect(refused.minute).toMatchObject({ used: 3, remaining: 97 });
 
-    const february = await counter.consume(3, limits, at('2025-02-01T00:00:00Z'));
+    const february = await counter.consume('key:3', limits, at('2025-02-01T00:00:00Z'));
     expect(february.allowed).toBe(true);
     expect(february.month).toEqual({ limit: 3, used: 1, remaining: 2, resetAt: seconds('2025-03-01T00:00:00Z'), windowSeconds: 28 * DAY });
     expect(february.minute.used).toBe(1);
@@ -193,99 +193,99 @@ describe.each(kinds)('quota counter, %s', (kind) => {
 
   it('rolls the month over from December to January', async () => {
     const limits = { perMinute: 100, perMonth: 2 };
-    await counter.consume(4, limits, at('2024-12-31T23:59:59Z'));
-    await counter.consume(4, limits, at('2024-12-31T23:59:59Z'));
-    const refused = await counter.consume(4, limits, at('2024-12-31T23:59:59Z'));
+    await counter.consume('key:4', limits, at('2024-12-31T23:59:59Z'));
+    await counter.consume('key:4', limits, at('2024-12-31T23:59:59Z'));
+    const refused = await counter.consume('key:4', limits, at('2024-12-31T23:59:59Z'));
     expect(refused.refusedBy).toBe('month');
     expect(refused.month.resetAt).toBe(seconds('2025-01-01T00:00:00Z'));
 
-    const january = await counter.consume(4, limits, at('2025-01-01T00:00:00Z'));
+    const january = await counter.consume('key:4', limits, at('2025-01-01T00:00:00Z'));
     expect(january.allowed).toBe(true);
     expect(january.month).toEqual({ limit: 2, used: 1, remaining: 1, resetAt: seconds('2025-02-01T00:00:00Z'), windowSeconds: 31 * DAY });
-    expect((await counter.monthUsed([4], at('2025-01-15T00:00:00Z'))).get(4)).toBe(1);
+    expect((await counter.monthUsed(['key:4'], at('2025-01-15T00:00:00Z'))).get('key:4')).toBe(1);
   });
 
   it('checks the minute before the month', async () => {
     const limits = { perMinute: 2, perMonth: 2 };
     const now = at('2025-05-20T10:15:00Z');
-    await counter.consume(5, limits, now);
-    await counter.consume(5, limits, now);
-    expect((await counter.consume(5, limits, now)).refusedBy).toBe('minute');
-    expect((await counter.consume(5, limits, at('2025-05-20T10:16:00Z'))).refusedBy).toBe('month');
+    await counter.consume('key:5', limits, now);
+    await counter.consume('key:5', limits, now);
+    expect((await counter.consume('key:5', limits, now)).refusedBy).toBe('minute');
+    expect((await counter.consume('key:5', limits, at('2025-05-20T10:16:00Z'))).refusedBy).toBe('month');
   });
 
   it('never refuses by month when the month is unlimited (-1), and reports remaining null', async () => {
     const limits = { perMinute: 1000, perMonth: -1 };
     const now = at('2025-05-20T10:15:00Z');
     for (let i = 1; i <= 25; i += 1) {
-      const decision = await counter.consume(6, limits, now);
+      const decision = await counter.consume('key:6', limits, now);
       expect(decision.allowed).toBe(true);
       expect(decision.month).toEqual({ limit: -1, used: i, remaining: null, resetAt: seconds('2025-06-01T00:00:00Z'), windowSeconds: 31 * DAY });
     }
-    const peeked = await counter.peek(6, limits, now);
+    const peeked = await counter.peek('key:6', limits, now);
     expect(peeked.allowed).toBe(true);
     expect(peeked.month.remaining).toBeNull();
     // The month is still counted, for usage reports.
-    expect((await counter.monthUsed([6], now)).get(6)).toBe(25);
+    expect((await counter.monthUsed(['key:6'], now)).get('key:6')).toBe(25);
   });
 
   it('peeks without counting', async () => {
     const limits = { perMinute: 2, perMonth: 10 };
     const now = at('2025-05-20T10:15:00Z');
-    expect(await counter.peek(9, limits, now)).toEqual({
+    expect(await counter.peek('key:9', limits, now)).toEqual({
       allowed: true,
       refusedBy: null,
       minute: { limit: 2, used: 0, remaining: 2, resetAt: seconds('2025-05-20T10:16:00Z'), windowSeconds: 60 },
       month: { limit: 10, used: 0, remaining: 10, resetAt: seconds('2025-06-01T00:00:00Z'), windowSeconds: 31 * DAY },
     });
-    for (let i = 0; i < 5; i += 1) await counter.peek(9, limits, now);
-    await counter.consume(9, limits, now);
-    expect((await counter.peek(9, limits, now)).minute).toMatchObject({ used: 1, remaining: 1 });
-    await counter.consume(9, limits, now);
-    const full = await counter.peek(9, limits, now);
+    for (let i = 0; i < 5; i += 1) await counter.peek('key:9', limits, now);
+    await counter.consume('key:9', limits, now);
+    expect((await counter.peek('key:9', limits, now)).minute).toMatchObject({ used: 1, remaining: 1 });
+    await counter.consume('key:9', limits, now);
+    const full = await counter.peek('key:9', limits, now);
     expect(full).toMatchObject({ allowed: false, refusedBy: 'minute', minute: { used: 2, remaining: 0 }, month: { used: 2, remaining: 8 } });
-    expect((await counter.peek(9, { perMinute: 2, perMonth: 2 }, at('2025-05-20T10:16:00Z'))).refusedBy).toBe('month');
-    expect((await counter.monthUsed([9], now)).get(9)).toBe(2);
+    expect((await counter.peek('key:9', { perMinute: 2, perMonth: 2 }, at('2025-05-20T10:16:00Z'))).refusedBy).toBe('month');
+    expect((await counter.monthUsed(['key:9'], now)).get('key:9')).toBe(2);
   });
 
-  it('reports month usage of several keys, including keys never used', async () => {
+  it('reports month usage of several pools, including pools never used', async () => {
     const limits = { perMinute: 100, perMonth: -1 };
     const now = at('2025-05-20T10:15:00Z');
-    for (let i = 0; i < 3; i += 1) await counter.consume(11, limits, now);
-    await counter.consume(12, limits, now);
-    await counter.consume(11, limits, at('2025-04-30T12:00:00Z'));
-    const used = await counter.monthUsed([11, 12, 13], at('2025-05-31T23:00:00Z'));
-    expect([...used.entries()]).toEqual([[11, 3], [12, 1], [13, 0]]);
+    for (let i = 0; i < 3; i += 1) await counter.consume('key:11', limits, now);
+    await counter.consume('key:12', limits, now);
+    await counter.consume('key:11', limits, at('2025-04-30T12:00:00Z'));
+    const used = await counter.monthUsed(['key:11', 'key:12', 'key:13'], at('2025-05-31T23:00:00Z'));
+    expect([...used.entries()]).toEqual([['key:11', 3], ['key:12', 1], ['key:13', 0]]);
     expect((await counter.monthUsed([], now)).size).toBe(0);
   });
 
   it('refuses bad limits and key ids rather than allowing everything', async () => {
     const now = at('2025-05-20T10:15:00Z');
-    await expect(counter.consume(1, { perMinute: Number.NaN, perMonth: 10 }, now)).rejects.toThrow(RangeError);
-    await expect(counter.consume(1, { perMinute: 10, perMonth: -2 }, now)).rejects.toThrow(RangeError);
-    await expect(counter.consume(1.5, { perMinute: 10, perMonth: 10 }, now)).rejects.toThrow(RangeError);
-    await expect(counter.peek(1, { perMinute: -1, perMonth: 10 }, now)).rejects.toThrow(RangeError);
+    await expect(counter.consume('key:1', { perMinute: Number.NaN, perMonth: 10 }, now)).rejects.toThrow(RangeError);
+    await expect(counter.consume('key:1', { perMinute: 10, perMonth: -2 }, now)).rejects.toThrow(RangeError);
+    await expect(counter.consume('key:1.5', { perMinute: 10, perMonth: 10 }, now)).rejects.toThrow(RangeError);
+    await expect(counter.peek('key:1', { perMinute: -1, perMonth: 10 }, now)).rejects.toThrow(RangeError);
   });
 
   it('refuses every request when the minute limit is 0', async () => {
-    const decision = await counter.consume(1, { perMinute: 0, perMonth: -1 }, at('2025-05-20T10:15:00Z'));
+    const decision = await counter.consume('key:1', { perMinute: 0, perMonth: -1 }, at('2025-05-20T10:15:00Z'));
     expect(decision).toMatchObject({ allowed: false, refusedBy: 'minute', minute: { used: 0, remaining: 0 } });
   });
 
   it('stops working once closed', async () => {
     await counter.close();
-    await expect(counter.consume(1, { perMinute: 1, perMonth: 1 })).rejects.toThrow(QuotaCounterClosedError);
-    await expect(counter.peek(1, { perMinute: 1, perMonth: 1 })).rejects.toThrow(QuotaCounterClosedError);
-    await expect(counter.monthUsed([1])).rejects.toThrow(QuotaCounterClosedError);
+    await expect(counter.consume('key:1', { perMinute: 1, perMonth: 1 })).rejects.toThrow(QuotaCounterClosedError);
+    await expect(counter.peek('key:1', { perMinute: 1, perMonth: 1 })).rejects.toThrow(QuotaCounterClosedError);
+    await expect(counter.monthUsed(['key:1'])).rejects.toThrow(QuotaCounterClosedError);
   });
 
   if (kind === 'redis') {
     it('uses the documented keys with their expiries, and leaves the caller’s client open', async () => {
       const client = redis as Redis;
       const now = at('2025-01-31T23:59:30Z');
-      await counter.consume(42, { perMinute: 5, perMonth: 5 }, now);
-      const minuteKey = `${prefix}:quota:min:42:202501312359`;
-      const monthKey = `${prefix}:quota:mon:42:202501`;
+      await counter.consume('key:42', { perMinute: 5, perMonth: 5 }, now);
+      const minuteKey = `${prefix}:quota:min:key:42:202501312359`;
+      const monthKey = `${prefix}:quota:mon:key:42:202501`;
       expect(await client.mget(minuteKey, monthKey)).toEqual(['1', '1']);
       const minuteTtl = await client.ttl(minuteKey);
       expect(minuteTtl).toBeGreaterThan(110);
@@ -296,7 +296,7 @@ describe.each(kinds)('quota counter, %s', (kind) => {
       expect(monthTtl).toBeLessThanOrEqual(30 + DAY);
       // A second consume does not push the expiries out.
       await client.expire(monthKey, 1000);
-      await counter.consume(42, { perMinute: 5, perMonth: 5 }, now);
+      await counter.consume('key:42', { perMinute: 5, perMonth: 5 }, now);
       expect(await client.ttl(monthKey)).toBeLessThanOrEqual(1000);
 
       await counter.close();
@@ -308,15 +308,15 @@ describe.each(kinds)('quota counter, %s', (kind) => {
   if (kind === 'memory') {
     it('forgets past minutes and months rather than growing without bound', async () => {
       const limits = { perMinute: 1, perMonth: 1 };
-      expect((await counter.consume(1, limits, at('2025-01-31T23:59:00Z'))).allowed).toBe(true);
-      expect((await counter.peek(1, limits, at('2025-01-31T23:59:00Z'))).refusedBy).toBe('minute');
+      expect((await counter.consume('key:1', limits, at('2025-01-31T23:59:00Z'))).allowed).toBe(true);
+      expect((await counter.peek('key:1', limits, at('2025-01-31T23:59:00Z'))).refusedBy).toBe('minute');
       // Seeing February drops January's minute and month buckets.
-      await counter.consume(2, limits, at('2025-02-01T00:00:00Z'));
-      const january = await counter.peek(1, limits, at('2025-01-31T23:59:00Z'));
+      await counter.consume('key:2', limits, at('2025-02-01T00:00:00Z'));
+      const january = await counter.peek('key:1', limits, at('2025-01-31T23:59:00Z'));
       expect(january.minute.used).toBe(0);
       expect(january.month.used).toBe(0);
       // A clock a little behind does not wipe what is current.
-      expect((await counter.peek(2, limits, at('2025-02-01T00:00:00Z'))).minute.used).toBe(1);
+      expect((await counter.peek('key:2', limits, at('2025-02-01T00:00:00Z'))).minute.used).toBe(1);
     });
   }
 });
@@ -405,7 +405,7 @@ describe('rate-limit headers', () => {
 
   it('works on a real decision', async () => {
     const counter = createMemoryQuotaCounter();
-    const decision = await counter.consume(1, { perMinute: 10, perMonth: -1 }, now);
+    const decision = await counter.consume('key:1', { perMinute: 10, perMonth: -1 }, now);
     expect(rateLimitHeaders(decision, now)).toMatchObject({ 'X-RateLimit-Remaining': '9', RateLimit: '"minute";r=9;t=40' });
     await counter.close();
   });

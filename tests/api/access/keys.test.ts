@@ -221,7 +221,7 @@ describe('plans edited in the admin panel', () => {
   it('apply to cached keys at once', async () => {
     const editable = await createPlan(app, { name: 'editable', requests_per_month: -1, requests_per_minute: 100, endpoints: ['* *'] });
     const issued = await issueKey(app, admin, { plan_id: editable, user_id: alice.id });
-    const first = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key); // the key and its plan are now cached
+    const first = await app.request().get('/api/v1/articles').set('X-API-Key', issued.key); // the key and its plan are now cached
     expect(first.headers['x-ratelimit-limit']).toBe('100');
     const session = await adminSession(app);
     const row = await app.strapi.db.query(UIDS.plan).findOne({ where: { id: editable }, select: ['documentId'] });
@@ -231,7 +231,7 @@ describe('plans edited in the admin panel', () => {
       .set('Authorization', `Bearer ${session.token}`)
       .send({ requests_per_minute: 1 });
     expect(edit.status).toBe(200);
-    const limited = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key);
+    const limited = await app.request().get('/api/v1/articles').set('X-API-Key', issued.key);
     expect(limited.status).toBe(429);
     expect(limited.headers['x-ratelimit-limit']).toBe('1');
   });

@@ -70,10 +70,10 @@ describe('using the token', () => {
   const issue = async (scope?: string) =>
     (await token().send({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.key, ...(scope ? { scope } : {}) })).body.access_token as string;
 
-  it('is accepted by the access middleware and counted against its key', async () => {
-    const first = await app.request().get('/api/v1/keys').set('X-API-Key', key.key);
+  it('is accepted by the access middleware and counted in the same pool as its key', async () => {
+    const first = await app.request().get('/api/v1/articles').set('X-API-Key', key.key);
     const remaining = Number(first.headers['x-ratelimit-remaining']);
-    const withToken = await app.request().get('/api/v1/keys').set('Authorization', `Bearer ${await issue()}`);
+    const withToken = await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${await issue()}`);
     expect(withToken.status).toBe(200);
     expect(Number(withToken.headers['x-ratelimit-remaining'])).toBe(remaining - 1);
   });

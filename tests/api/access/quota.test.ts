@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function burst(targets: Array<() => ReturnType<TestApp['request']>>, key: string, count: number): Promise<Record<number, number>> {
   const responses = await Promise.all(
-    Array.from({ length: count }, (_, i) => targets[i % targets.length]().get('/api/v1/keys').set('X-API-Key', key))
+    Array.from({ length: count }, (_, i) => targets[i % targets.length]().get('/api/v1/articles').set('X-API-Key', key))
   );
   const tally: Record<number, number> = {};
   for (const response of responses) tally[response.status] = (tally[response.status] ?? 0) + 1;

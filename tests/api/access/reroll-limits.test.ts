@@ -13,7 +13,8 @@ let admin: TestUser;
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
-const withKey = (key: string) => app.request().get('/api/v1/keys').set('X-API-Key', key);
+/** A plan-governed route, so each request is counted (the account routes are not). */
+const withKey = (key: string) => app.request().get('/api/v1/articles').set('X-API-Key', key);
 
 beforeAll(async () => {
   app = await startApp();
@@ -148,6 +149,9 @@ describe('PATCH /api/v1/keys/{id}: a key\'s own limits', () => {
     });
     const second = await withKey(key.key);
     expect([second.status, second.headers['x-ratelimit-limit'], second.headers['x-ratelimit-monthly-limit']]).toEqual([200, '3', '500']);
+    // A key with limits of its own is counted on its own, from its first request under them.
+    expect(second.headers['x-ratelimit-remaining']).toBe('2');
+    expect((await withKey(key.key)).status).toBe(200);
     expect((await withKey(key.key)).status).toBe(200);
     const refused = await withKey(key.key);
     expect(refused.status).toBe(429);

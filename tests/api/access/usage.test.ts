@@ -19,7 +19,7 @@ beforeAll(async () => {
   bob = await registerUser(app);
   aliceKey = await issueKey(app, alice, { scopes: ['read', 'write'] });
   bobKey = await issueKey(app, bob);
-  for (let i = 0; i < 4; i += 1) await app.request().get('/api/v1/keys').set('X-API-Key', aliceKey.key).expect(200);
+  for (let i = 0; i < 4; i += 1) await app.request().get('/api/v1/articles').set('X-API-Key', aliceKey.key).expect(200);
   await app.request().post('/api/v1/keys').set('X-API-Key', aliceKey.key).send({ scopes: ['nope'] }).expect(400);
   await app.request().get('/api/webhooks/subscriptions').set('X-API-Key', aliceKey.key).expect(403);
   await app.request().get('/api/v1/keys').set('X-API-Key', bobKey.key).expect(200);
@@ -34,17 +34,26 @@ describe('usage records', () => {
   it('keeps one record per key-authenticated request with route, method, status and time', async () => {
     const rows = await app.strapi.db.query(UIDS.usageRecord).findMany({ where: { api_key_id: aliceKey.id }, orderBy: { id: 'asc' } });
     expect(rows).toHaveLength(6);
-    expect(rows[0]).toMatchObject({ endpoint: '/api/v1/keys', method: 'GET', status_code: 200, response_ms: expect.any(Number) });
+    expect(rows[0]).toMatchObject({ endpoint: '/api/v1/articles', method: 'GET', status_code: 200, response_ms: expect.any(Number), user_id: alice.id });
     expect(rows.map((row: { status_code: number }) => row.status_code)).toEqual([200, 200, 200, 200, 400, 403]);
     expect(new Date(rows[0].createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  it('records nothing for user JWTs and anonymous calls', async () => {
+  it('records nothing for a JWT on the account routes, nor for anonymous calls', async () => {
     const before = await app.strapi.db.query(UIDS.usageRecord).count({});
-    await app.request().get('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).expect(200);
+    await app.request().get('/api/v1/keys').set('Authorization', `Bearer ${bob.jwt}`).expect(200);
+    await app.request().get('/api/v1/usage').set('Authorization', `Bearer ${bob.jwt}`).expect(200);
     await app.request().get('/api/v1/keys').expect(401);
     await flush();
     expect(await app.strapi.db.query(UIDS.usageRecord).count({})).toBe(before);
+  });
+
+  it('records a JWT\'s requests on the plan-governed routes, under its consumer and no key', async () => {
+    await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).expect(200);
+    await flush();
+    const rows = await app.strapi.db.query(UIDS.usageRecord).findMany({ where: { user_id: bob.id, api_key_id: null } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ endpoint: '/api/v1/articles', method: 'GET', status_code: 200 });
   });
 });
 
@@ -58,8 +67,9 @@ describe('GET /api/v1/usage', () => {
     expect(data.series).toHaveLength(25); // 24 hours back from now, in hour buckets
     expect(data.series.reduce((sum: number, point: { count: number }) => sum + point.count, 0)).toBe(6);
     expect(data.series[data.series.length - 1]).toEqual({ t: expect.stringMatching(/T\d{2}:00:00\.000Z$/), count: 6 });
-    // The month is the quota counter: the four 200s and the 400 passed it, the 403 was refused before it.
-    expect(data.month).toEqual({ used: 5, quota: 1000, remaining: 995 });
+    // The month is the consumer's pool: the four articles counted; the account route's 400 and the 403 (refused before the quota) did not.
+    expect(data.month).toEqual({ used: 4, quota: 1000, remaining: 996 });
+    expect(data.plan).toEqual({ id: expect.any(Number), name: 'free', own_limits: false });
   });
 
   it('narrows to one key, the caller\'s own only', async () => {

@@ -7,6 +7,7 @@ export const UIDS = {
   plan: 'plugin::api-suite.plan',
   apiKey: 'plugin::api-suite.api-key',
   usageRecord: 'plugin::api-suite.usage-record',
+  consumerPlan: 'plugin::api-suite.consumer-plan',
   webhookSubscription: 'plugin::api-suite.webhook-subscription',
   webhookTopic: 'plugin::api-suite.webhook-topic',
   webhookEventType: 'plugin::api-suite.webhook-event-type',

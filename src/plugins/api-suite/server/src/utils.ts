@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { PluginConfig } from './config';
 import { PLUGIN_ID } from './constants';
 import type { AccessService } from './features/access/services/access';
+import type { ConsumerPlansService } from './features/access/services/consumer-plans';
 import type { ConsumersService } from './features/access/services/consumers';
 import type { KeysService } from './features/access/services/keys';
 import type { OAuthService } from './features/access/services/oauth';
@@ -40,6 +41,7 @@ export interface Services {
   openapi: OpenApiService;
   'content-manager-views': ContentManagerViewsService;
   consumers: ConsumersService;
+  'consumer-plans': ConsumerPlansService;
   keys: KeysService;
   plans: PlansService;
   usage: UsageService;

@@ -4,16 +4,20 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import contentTypes from './content-types';
+import { registerAccessTables } from './content-types/tables';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
+import consumersController from './controllers/consumers';
 import keysController from './controllers/keys';
 import oauthController from './controllers/oauth';
 import plansController from './controllers/plans';
 import usageController from './controllers/usage';
+import { migrateToConsumerPools } from './migrations/consumer-pools';
 import { access as accessMiddleware, accessGuard } from './middlewares/access';
 import hasAnyPermission from './policies/has-any-permission';
 import { adminRoutes, contentApiRoutes } from './routes';
 import access from './services/access';
+import consumerPlans from './services/consumer-plans';
 import consumers from './services/consumers';
 import keys from './services/keys';
 import oauth from './services/oauth';
@@ -28,6 +32,7 @@ import { accessApi } from './validation/openapi';
 const feature: FeatureModule = {
   name: 'access',
   register({ strapi }) {
+    registerAccessTables(strapi);
     const user = strapi.contentType(UIDS.user);
     // Added here rather than by overriding the users-permissions schema, so a site that installs
     // the plugin keeps its own user extensions. Not writable through any API: it is the
@@ -67,12 +72,15 @@ const feature: FeatureModule = {
       });
     };
     strapi.db.lifecycles.subscribe({ models: [UIDS.apiKey, UIDS.plan], afterUpdate: invalidate, afterDelete: invalidate });
+    // A new plan, or a new default, changes what consumers without a plan of their own are on.
+    strapi.db.lifecycles.subscribe({ models: [UIDS.plan], afterCreate: invalidate });
 
     const service = getService(strapi, 'consumers');
     await service.ensureAdministratorRole();
     const backfilled = await service.backfillConsumerIds();
     if (backfilled > 0) strapi.log.info(`[api-suite] gave ${backfilled} existing users a consumer_id`);
     await getService(strapi, 'plans').ensureDefaults();
+    await migrateToConsumerPools(strapi);
     await getService(strapi, 'keys').listen();
   },
   async destroy({ strapi }) {
@@ -80,8 +88,8 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { consumers, keys, plans, usage, oauth, access },
-  controllers: { keys: keysController, usage: usageController, oauth: oauthController, plans: plansController, 'admin-access': adminController },
+  services: { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access },
+  controllers: { consumers: consumersController, keys: keysController, usage: usageController, oauth: oauthController, plans: plansController, 'admin-access': adminController },
   middlewares: { access: accessMiddleware, 'access-guard': accessGuard },
   policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },

@@ -2,8 +2,9 @@ import { editable, internal } from '../../plugin-options';
 
 /**
  * Plans, API keys and usage records. Keys keep only the SHA-256 of the secret and its first
- * eight characters; usage records are written in batches straight through knex, so they carry
- * the key's id as a plain column rather than a relation.
+ * eight characters, and a plan only when an administrator issued them on one (otherwise they
+ * follow their owner's). Usage records are written in batches straight through knex, so they
+ * carry the key's and the consumer's ids as plain columns rather than relations.
  */
 export default {
   plan: {
@@ -66,11 +67,14 @@ export default {
     schema: {
       kind: 'collectionType',
       collectionName: 'api_suite_usage_records',
-      info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per key-authenticated request' },
+      info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per request counted for a consumer' },
       options: { draftAndPublish: false },
       pluginOptions: internal,
       attributes: {
-        api_key_id: { type: 'integer', required: true },
+        /** Empty for a request made with the consumer's own JWT. */
+        api_key_id: { type: 'integer' },
+        /** The consumer (a key's owner). */
+        user_id: { type: 'integer' },
         endpoint: { type: 'string', required: true },
         method: { type: 'string', required: true, maxLength: 10 },
         status_code: { type: 'integer', required: true },
@@ -80,8 +84,9 @@ export default {
       },
       indexes: [
         { name: 'api_suite_usage_key_created', columns: ['api_key_id', 'created_at'] },
-        // Billing's reporter counts a key's overage records after the last one reported: a range, not a scan.
-        { name: 'api_suite_usage_key_overage', columns: ['api_key_id', 'overage', 'id'] },
+        { name: 'api_suite_usage_user_created', columns: ['user_id', 'created_at'] },
+        // Billing's reporter counts a consumer's overage records after the last one reported: a range, not a scan.
+        { name: 'api_suite_usage_user_overage', columns: ['user_id', 'overage', 'id'] },
       ],
     },
   },

@@ -5,7 +5,7 @@ import { ApiError, respondStrapiError } from '../../../http/errors';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
-import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, keyIdParam, keyLimitsBody, planBody, planUpdateBody } from '../validation';
+import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, grantPlanBody, keyIdParam, keyLimitsBody, planBody, planUpdateBody } from '../validation';
 
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
@@ -15,8 +15,9 @@ const ADMIN_PANEL = { userId: 0, isAdmin: true };
 
 export interface AdminUsage extends UsageActivity {
   key_id: number | null;
-  /** This month's use against the chosen key's plan; null for all keys together. */
+  /** This month's use of the pool the chosen key draws on; null for all keys together. */
   month: UsageReport['month'] | null;
+  plan: UsageReport['plan'];
   from: string;
   to: string;
 }
@@ -48,9 +49,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const to = new Date();
     const from = new Date(to.getTime() - USAGE_WINDOW_MS);
     const service = getService(strapi, 'usage');
-    const activity = await service.activity({ keyIds: keyId === undefined ? ALL_KEYS : [keyId], from, to, granularity: 'minute' });
-    const month = keyId === undefined ? null : await service.month([keyId]);
-    return { ...activity, month, key_id: keyId ?? null, from: from.toISOString(), to: to.toISOString() };
+    const activity = await service.activity({ scope: keyId === undefined ? ALL_KEYS : { keyId }, from, to, granularity: 'minute' });
+    const entry = keyId === undefined ? null : await keys().findById(keyId);
+    const pool = entry?.user ? await service.month({ userId: entry.user.id, isAdmin: entry.user.isAdmin }, entry) : { month: null, plan: null };
+    return { ...activity, ...pool, key_id: keyId ?? null, from: from.toISOString(), to: to.toISOString() };
   };
 
   const usageKey = async (ctx: Context): Promise<number | undefined> => {
@@ -87,26 +89,48 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    /** Every key (never the key itself), newest first, with its owner and plan. */
+    /** Every key (never the key itself), newest first, with its owner, the owner's plan and the key's. */
     async keys(ctx: Context) {
       await respondStrapiError(ctx, async () => {
         const query = adminKeysQuery.parse(ctx.query);
         const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
-        const [owners, planList, details] = await Promise.all([
-          getService(strapi, 'consumers').describeUsers(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id]))),
+        const ownerIds = [...new Set(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id])))];
+        const consumerPlans = getService(strapi, 'consumer-plans');
+        const [owners, planList, details, ownerPlans] = await Promise.all([
+          getService(strapi, 'consumers').describeUsers(ownerIds),
           plans().list(),
           keys().details(data.map((key) => key.id)),
+          Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then((entries) => new Map(entries)),
         ]);
         const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
+        const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
         ctx.body = {
-          data: data.map((key) => ({
-            ...key,
-            ...(details.get(key.id) ?? { requests_per_minute: null, requests_per_month: null, replaced_by: null, replaced_by_prefix: null }),
-            user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
-            plan: key.plan_id === null ? null : { id: key.plan_id, name: planNames.get(key.plan_id) ?? '' },
-          })),
+          data: data.map((key) => {
+            const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
+            return {
+              ...key,
+              ...(details.get(key.id) ?? { requests_per_minute: null, requests_per_month: null, plan_source: 'consumer', replaced_by: null, replaced_by_prefix: null }),
+              user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
+              plan: named(key.plan_id),
+              // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
+              owner_plan: owner ? { ...named(owner.effective_plan_id), source: owner.plan_source, granted: named(owner.plan_id) } : null,
+            };
+          }),
           meta: { page: query.page, limit: query.limit, total },
         };
+      });
+    },
+
+    /** Grant a consumer a plan (null takes it back): their keys without a plan of their own follow it, on every instance at once. */
+    async grantPlan(ctx: Context) {
+      await respondStrapiError(ctx, async () => {
+        const userId = keyIdParam.safeParse(ctx.params.id);
+        if (!userId.success || (await strapi.db.query(UIDS.user).count({ where: { id: userId.data } })) === 0) throw new ApiError(404, 'not_found', 'Consumer not found');
+        const body = grantPlanBody.parse(ctx.request.body ?? {});
+        if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
+          throw new ApiError(400, 'validation_error', 'plan_id: must be an existing plan', [{ field: 'plan_id', message: 'must be an existing plan' }]);
+        }
+        ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(userId.data, body.plan_id) };
       });
     },
 

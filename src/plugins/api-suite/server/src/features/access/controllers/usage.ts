@@ -10,19 +10,11 @@ import { consumerOf } from '../../../http/consumer';
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  /** The keys a report covers: the one asked for (the caller's own, or any for administrators), else all of the caller's. */
-  const keysInScope = async (ctx: Context, query: UsageQuery): Promise<number[]> => {
-    const caller = consumerOf(ctx);
-    const keys = getService(strapi, 'keys');
-    if (query.key_id !== undefined) {
-      const entry = await keys.findById(query.key_id);
-      if (!entry || (!caller.isAdmin && entry.user?.id !== caller.userId)) throw new ApiError(404, 'not_found', 'API key not found');
-      return [entry.id];
-    }
-    const { data } = await keys.list({ userId: caller.userId, page: 1, limit: 10_000 });
-    return data.map((key) => key.id);
-  };
-
+  /**
+   * Whose requests a report covers (one of the caller's keys, any key for administrators, else all
+   * of the caller's requests) and the pool its `month` shows: the one that key draws on, else the
+   * caller's own.
+   */
   const report = async (ctx: Context, query: UsageQuery): Promise<UsageReport> => {
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS);
@@ -32,8 +24,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         { field: 'granularity', message: 'too fine for the range' },
       ]);
     }
-    const keyIds = await keysInScope(ctx, query);
-    return getService(strapi, 'usage').report({ keyIds, from, to, granularity: query.granularity });
+    const caller = consumerOf(ctx);
+    const usage = getService(strapi, 'usage');
+    if (query.key_id !== undefined) {
+      const entry = await getService(strapi, 'keys').findById(query.key_id);
+      if (!entry || !entry.user || (!caller.isAdmin && entry.user.id !== caller.userId)) throw new ApiError(404, 'not_found', 'API key not found');
+      const [activity, month] = await Promise.all([
+        usage.activity({ scope: { keyId: entry.id }, from, to, granularity: query.granularity }),
+        usage.month({ userId: entry.user.id, isAdmin: entry.user.isAdmin }, entry),
+      ]);
+      return { ...activity, ...month };
+    }
+    const [activity, month] = await Promise.all([
+      usage.activity({ scope: { userId: caller.userId }, from, to, granularity: query.granularity }),
+      usage.month(caller),
+    ]);
+    return { ...activity, ...month };
   };
 
   return {

@@ -17,6 +17,7 @@ export const contentApiRoutes: FeatureRoute[] = [
   { method: 'GET', path: '/v1/usage/stream', handler: 'usage.stream', config: guarded },
   { method: 'POST', path: '/v1/oauth/token', handler: 'oauth.token', config: guarded },
   { method: 'GET', path: '/v1/plans', handler: 'plans.find', config: guarded },
+  { method: 'PATCH', path: '/v1/consumers/:userId', handler: 'consumers.update', config: guarded },
 ];
 
 const { accessRead: read, accessManage: manage } = ADMIN_PERMISSIONS;
@@ -30,6 +31,7 @@ export const adminRoutes: FeatureRoute[] = [
   adminRoute('POST', '/access/keys', 'admin-access.issueKey', [manage]),
   adminRoute('PUT', '/access/keys/:id', 'admin-access.updateKey', [manage]),
   adminRoute('DELETE', '/access/keys/:id', 'admin-access.revokeKey', [manage]),
+  adminRoute('PUT', '/access/consumers/:id/plan', 'admin-access.grantPlan', [manage]),
   adminRoute('GET', '/access/usage', 'admin-access.usage', [read]),
   adminRoute('GET', '/access/usage/stream', 'admin-access.usageStream', [read]),
   {

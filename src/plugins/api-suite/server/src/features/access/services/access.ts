@@ -7,6 +7,7 @@ import { API_KEY_PATTERN, safeEqual } from './credentials';
 import { UNLIMITED, type QuotaDecision } from './quota';
 import { rateLimitHeaders } from './quota/headers';
 import { effectiveStatus, type KeyEntry, type Scope } from './keys';
+import type { QuotaTarget } from './consumer-plans';
 
 /** Who is calling, once the access middleware has let a request through. */
 export interface Principal {
@@ -35,12 +36,16 @@ const VERIFIED_JWTS_KEPT = 10_000;
 const VERIFIED_JWT_TTL_MS = 10 * 60_000;
 
 /**
- * The one gate in front of the API (contract sections 1 and 5): it accepts API keys, OAuth
- * tokens, users-permissions JWTs and the shared key, and refuses in the contract's order —
- * 401 api_key_required, 401 invalid_api_key, 403 key_expired, 403 key_revoked,
- * 403 endpoint_not_in_plan, 403 insufficient_scope, 429 rate_limited, 429 monthly_quota_exceeded.
- * Key-authenticated requests are counted against the key's quotas, carry the rate-limit
- * headers, and leave a usage record.
+ * The one gate in front of the API: it accepts API keys, OAuth tokens, users-permissions JWTs and
+ * the shared key, and refuses in this order — 401 api_key_required, 401 invalid_api_key,
+ * 403 key_expired, 403 key_revoked, 403 endpoint_not_in_plan, 403 insufficient_scope,
+ * 429 rate_limited, 429 monthly_quota_exceeded.
+ *
+ * Plans hold consumers, whatever the credential (docs/access.md has the table): on the
+ * plan-governed routes a consumer's key, OAuth token and JWT alike are held to the plan's reach
+ * and counted in the consumer's one pool, answer with the rate-limit headers and leave a usage
+ * record. Account routes are open to every plan and not counted; administrators and the shared
+ * key are held to no plan.
  */
 const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
   const config = () => getConfig(strapi).access;
@@ -69,10 +74,11 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       return (method === 'GET' || method === 'HEAD') && (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json` || route === `${API_V1}/billing/plans`);
     },
 
-    /** The consumer's own account (keys, usage, billing): reachable on every plan. */
-    isAccountRoute(path: string): boolean {
+    /** The consumer's own account (keys, usage, plans, billing, the catalogue): reachable on every plan and not counted. */
+    isAccountRoute(method: string, path: string): boolean {
       const route = trimSlash(path);
-      return [`${API_V1}/keys`, `${API_V1}/usage`, `${API_V1}/billing`].some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
+      if ((method === 'GET' || method === 'HEAD') && route === '/api/webhooks/event-types') return true;
+      return ACCOUNT_PREFIXES.some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
     },
 
     async handle(ctx: Context, next: Next, options: { always?: boolean } = {}): Promise<void> {
@@ -81,7 +87,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (ctx.method === 'OPTIONS') return next();
 
       const started = performance.now();
-      const counted: Counted = { keyId: null, overage: false };
+      const counted: Counted = { keyId: null, userId: null, overage: false };
       try {
         await this.admit(ctx, counted);
         await next();
@@ -105,9 +111,10 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
               ? flatErrorBody(error)
               : nestedErrorBody(error);
       } finally {
-        if (counted.keyId !== null) {
+        if (counted.keyId !== null || counted.userId !== null) {
           getService(strapi, 'usage').record({
             api_key_id: counted.keyId,
+            user_id: counted.userId,
             endpoint: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? ctx.path,
             method: ctx.method,
             status_code: ctx.status,
@@ -121,7 +128,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Identify the caller and decide whether it may go on; sets ctx.state.apiSuite. `counted`
-     * names the key as soon as it is known to be valid, so refusals after that are recorded too.
+     * names who is recorded in usage as soon as that is known, so refusals after it are recorded too.
      */
     async admit(ctx: Context, counted: Counted): Promise<void> {
       if (this.isOpen(ctx.method, ctx.path)) {
@@ -144,7 +151,9 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       } else {
         const oauth = getService(strapi, 'oauth');
         if (!oauth.isOAuthToken(credential.token)) {
-          ctx.state.apiSuite = { principal: await this.userFromJwt(credential.token) } satisfies AccessState;
+          const principal = await this.userFromJwt(credential.token);
+          await this.govern(ctx, principal, counted, null);
+          ctx.state.apiSuite = { principal } satisfies AccessState;
           return;
         }
         const token = oauth.verify(credential.token);
@@ -159,42 +168,62 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (status === 'revoked' || !entry.user || entry.user.blocked) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
 
       const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
+      const principal: Principal = {
+        kind: tokenScopes ? 'oauth' : 'key',
+        userId: entry.user.id,
+        consumerId: entry.user.consumerId,
+        isAdmin: entry.user.isAdmin,
+        scopes,
+        keyId: entry.id,
+      };
+      // Every request made with a valid key is recorded, refusals after this point included.
       counted.keyId = entry.id;
-      await this.admitKey(ctx, entry, scopes, counted);
-      ctx.state.apiSuite = {
-        principal: {
-          kind: tokenScopes ? 'oauth' : 'key',
-          userId: entry.user.id,
-          consumerId: entry.user.consumerId,
-          isAdmin: entry.user.isAdmin,
-          scopes,
-          keyId: entry.id,
-        },
-      } satisfies AccessState;
+      counted.userId = entry.user.id;
+      await this.govern(ctx, principal, counted, entry);
+      ctx.state.apiSuite = { principal } satisfies AccessState;
     },
 
-    /** Plan, scope and quota, in that order; sets the rate-limit headers on the answer. */
-    async admitKey(ctx: Context, entry: KeyEntry, scopes: Scope[], counted: Counted = { keyId: entry.id, overage: false }): Promise<void> {
+    /**
+     * Plan, scope and quota, in that order, for a consumer's key, token or JWT; sets the
+     * rate-limit headers on the answer. Administrators are held to no plan.
+     */
+    async govern(ctx: Context, principal: Principal, counted: Counted, key: KeyEntry | null): Promise<void> {
+      const needed: Scope = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write';
+      const scopeRefusal = () => new ApiError(403, 'insufficient_scope', `This request needs the "${needed}" scope`);
+      if (principal.isAdmin || principal.userId === null) {
+        if (!principal.scopes.includes(needed)) throw scopeRefusal();
+        return;
+      }
+      const target = await getService(strapi, 'consumer-plans').targetOf(principal.userId, key);
       const quota = getService(strapi, 'usage').quota();
-      const plan = entry.plan;
-      const account = this.isAccountRoute(ctx.path);
-      const limits = plan ? { perMinute: plan.perMinute, perMonth: plan.perMonth } : undefined;
-      const refuse = async (status: number, code: string, message: string) => {
-        const headers = limits ? rateLimitHeaders(await quota.peek(entry.id, limits)) : undefined;
-        throw new ApiError(status, code, message, undefined, headers);
+      const standing = async () => rateLimitHeaders(await quota.peek(target.pool, target.limits));
+      const refuse = async (error: ApiError): Promise<never> => {
+        throw new ApiError(error.status, error.code, error.message, undefined, await standing());
       };
 
-      if (!account && !plan?.allows(ctx.method, ctx.path)) {
-        await refuse(403, 'endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${plan?.name ?? 'key\'s'} plan`);
+      // Account routes: every plan reaches them and they are not counted; the headers show the pool as it stands.
+      if (this.isAccountRoute(ctx.method, ctx.path)) {
+        if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
+        ctx.set(await standing());
+        return;
       }
-      const needed: Scope = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write';
-      if (!scopes.includes(needed)) await refuse(403, 'insufficient_scope', `This request needs the "${needed}" scope`);
-      if (!limits) return;
+      // A JWT's requests are recorded from here: they are plan-governed, like a key's.
+      counted.userId = principal.userId;
+      if (!target.plan.allows(ctx.method, ctx.path)) {
+        await refuse(new ApiError(403, 'endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`));
+      }
+      if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
+      ctx.set(await this.consume(target, counted));
+    },
 
-      // Overage (contract section 9): past the monthly quota the request is served and billed, so
-      // the month is counted without a limit; the minute limit still holds.
-      const billsOverage = plan?.overage === true && limits.perMonth !== UNLIMITED && getService(strapi, 'stripe').configured();
-      const consumed = await quota.consume(entry.id, billsOverage ? { perMinute: limits.perMinute, perMonth: UNLIMITED } : limits);
+    /** Count one request in the target's pool: the headers to answer with, or a 429 carrying them. */
+    async consume(target: QuotaTarget, counted: Counted): Promise<Record<string, string>> {
+      const { limits, plan, pool } = target;
+      const quota = getService(strapi, 'usage').quota();
+      // Overage: past the monthly quota the request is served and billed, so the month is counted
+      // without a limit; the minute limit still holds.
+      const billsOverage = plan.overage && limits.perMonth !== UNLIMITED && getService(strapi, 'stripe').configured();
+      const consumed = await quota.consume(pool, billsOverage ? { perMinute: limits.perMinute, perMonth: UNLIMITED } : limits);
       const decision = billsOverage ? withMonthLimit(consumed, limits.perMonth) : consumed;
       const headers = rateLimitHeaders(decision);
       if (billsOverage && decision.allowed && decision.month.used > limits.perMonth) {
@@ -207,7 +236,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (decision.refusedBy === 'month') {
         throw new ApiError(429, 'monthly_quota_exceeded', `Monthly quota of ${limits.perMonth} requests exceeded`, undefined, headers);
       }
-      ctx.set(headers);
+      return headers;
     },
 
     async userFromJwt(token: string): Promise<Principal> {
@@ -245,10 +274,15 @@ function asApiError(caught: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** Who a request's usage record names: a key (with its owner), or a consumer's JWT on a plan-governed route. */
 interface Counted {
   keyId: number | null;
+  userId: number | null;
   overage: boolean;
 }
+
+/** Routes of the consumer's own account, open to every plan and never counted (`GET /api/webhooks/event-types` too). */
+const ACCOUNT_PREFIXES = [`${API_V1}/keys`, `${API_V1}/usage`, `${API_V1}/plans`, `${API_V1}/billing`, `${API_V1}/consumers`, `${API_V1}/openapi.json`, '/api/auth'];
 
 /** A decision counted without a monthly limit, shown against the plan's limit (remaining 0 once over it). */
 function withMonthLimit(decision: QuotaDecision, perMonth: number): QuotaDecision {

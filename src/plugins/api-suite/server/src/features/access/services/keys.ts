@@ -4,7 +4,6 @@ import { tableOf } from '../../../db';
 import { ApiError, notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from './credentials';
-import { compileEndpoints, resolveEndpoints, type EndpointMatcher } from './endpoints';
 import type { ApiKey } from '../validation/responses';
 
 export type Scope = 'read' | 'write';
@@ -19,10 +18,12 @@ export interface KeyEntry {
   expiresAt: number | null;
   scopes: Scope[];
   user: { id: number; consumerId: string | null; isAdmin: boolean; blocked: boolean } | null;
-  plan: { id: number; name: string; perMinute: number; perMonth: number; allows: EndpointMatcher; /** Requests past the monthly quota are served and billed. */ overage: boolean } | null;
+  /** The plan an administrator issued the key on; null: the key follows its owner's plan. */
+  planId: number | null;
+  /** Limits an administrator gave this key; a key with either is counted in a pool of its own. */
+  ownLimits: { perMinute: number | null; perMonth: number | null };
 }
 
-/** A key as the API shows it: never the key itself, never its hash. */
 /** A key as the API answers it: the response schema's type, so the two cannot drift. */
 export type PublicKey = ApiKey;
 
@@ -31,6 +32,7 @@ export interface IssueInput {
   name?: string;
   scopes: Scope[];
   expiresAt?: Date;
+  /** An administrator's explicit plan; without it the key follows its owner's plan. */
   planId?: number;
 }
 
@@ -44,6 +46,8 @@ const NEGATIVE_TTL_MS = 5_000;
  */
 const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
   const byHash = new Map<string, { entry: KeyEntry | null; until: number }>();
+  /** Consumer plans are cached by their own service; one channel drops both. */
+  const consumerPlans = () => getService(strapi, 'consumer-plans');
   const hashById = new Map<number, string>();
   const channel = () => `${getConfig(strapi).jobs.prefix}:access:invalidate`;
   let listening = false;
@@ -52,6 +56,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     if (id === '*') {
       byHash.clear();
       hashById.clear();
+      consumerPlans().forget('*');
       return;
     }
     const hash = hashById.get(id);
@@ -68,12 +73,34 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     const rows = await strapi.db.query(UIDS.apiKey).findMany({
       where,
       populate: {
-        plan: true,
+        plan: { select: ['id'] },
         user: { select: ['id', 'consumer_id', 'blocked'], populate: { role: { select: ['type'] } } },
       },
     });
-    const groups = getConfig(strapi).access.endpointGroups;
-    return rows.map((row: KeyRow) => toEntry(row, groups));
+    return rows.map((row: KeyRow) => toEntry(row));
+  };
+
+  /** Write a new key (inside the caller's transaction, if any): the raw key and its row. */
+  const create = async (input: IssueInput): Promise<{ key: string; row: KeyRow }> => {
+    const key = generateApiKey();
+    const row = await strapi.db.query(UIDS.apiKey).create({
+      data: {
+        name: input.name ?? null,
+        key_prefix: keyPrefixOf(key),
+        key_hash: hashApiKey(key),
+        client_id: generateClientId(),
+        scopes: input.scopes,
+        status: 'active',
+        expires_at: input.expiresAt ?? null,
+        user: input.userId,
+        // Without an explicit plan the key follows its owner's, now and whenever it changes.
+        plan: input.planId ?? null,
+      },
+      populate: { plan: { select: ['id'] }, user: { select: ['id'] } },
+    });
+    // A negative lookup of this very hash may be cached from before it existed.
+    byHash.delete(hashApiKey(key));
+    return { key, row: row as KeyRow };
   };
 
   return {
@@ -83,7 +110,10 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const subscriber = getService(strapi, 'platform').subscriber('keys');
       if (!subscriber) return;
       listening = true;
-      subscriber.on('message', (_channel: string, message: string) => forget(message === '*' ? '*' : Number(message)));
+      subscriber.on('message', (_channel: string, message: string) => {
+        if (message.startsWith(CONSUMER_MESSAGE)) consumerPlans().forget(Number(message.slice(CONSUMER_MESSAGE.length)));
+        else forget(message === '*' ? '*' : Number(message));
+      });
       // Messages sent while the connection was down are lost: start from an empty cache.
       subscriber.on('ready', () => forget('*'));
       await subscriber.subscribe(channel());
@@ -93,6 +123,12 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     async invalidate(id: number | '*'): Promise<void> {
       forget(id);
       await getService(strapi, 'platform').redis()?.publish(channel(), String(id));
+    },
+
+    /** A consumer's plan changed (a subscription, a grant): every instance looks it up again. */
+    async invalidateConsumer(userId: number): Promise<void> {
+      consumerPlans().forget(userId);
+      await getService(strapi, 'platform').redis()?.publish(channel(), `${CONSUMER_MESSAGE}${userId}`);
     },
 
     /** The key whose full secret is `key`, or null. Constant-time on the hash. */
@@ -125,27 +161,16 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
      * it cannot be shown again (the same reason Medusa and Stripe show secrets once).
      */
     async issue(input: IssueInput): Promise<PublicKey & { key: string }> {
-      // A consumer who bought a plan gets new keys on it (contract section 9), others the default plan.
-      const subscribed = input.planId === undefined && input.userId ? await getService(strapi, 'billing-subscriptions').planForUser(input.userId) : null;
-      const planId = input.planId ?? subscribed ?? (await getService(strapi, 'plans').defaultPlanId());
-      const key = generateApiKey();
-      const row = await strapi.db.query(UIDS.apiKey).create({
-        data: {
-          name: input.name ?? null,
-          key_prefix: keyPrefixOf(key),
-          key_hash: hashApiKey(key),
-          client_id: generateClientId(),
-          scopes: input.scopes,
-          status: 'active',
-          expires_at: input.expiresAt ?? null,
-          user: input.userId,
-          plan: planId,
-        },
-        populate: { plan: { select: ['id'] }, user: { select: ['id'] } },
-      });
-      // A negative lookup of this very hash may be cached from before it existed.
-      byHash.delete(hashApiKey(key));
-      return { key, ...toPublic(row) };
+      const { key, row } = await create(input);
+      const [shown] = await this.shown([row]);
+      return { key, ...shown };
+    },
+
+    /** Keys as the API shows them: a key that follows its owner shows the owner's plan. */
+    async shown(rows: KeyRow[]): Promise<PublicKey[]> {
+      const owners = [...new Set(rows.flatMap((row) => (row.plan || !row.user ? [] : [row.user.id])))];
+      const plans = new Map(await Promise.all(owners.map(async (userId) => [userId, (await consumerPlans().of(userId)).rule.id] as const)));
+      return rows.map((row) => toPublic(row, row.plan ? row.plan.id : row.user ? (plans.get(row.user.id) ?? null) : null));
     },
 
     /**
@@ -163,10 +188,9 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const graceEnd = new Date(Date.now() + graceSeconds * 1000);
       const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
-      // Read before the transaction: inside it every query must use the transaction's connection.
-      const planId = row.plan?.id ?? (await getService(strapi, 'plans').defaultPlanId());
+      const planId = row.plan?.id;
       const issued = await strapi.db.transaction(async ({ trx }) => {
-        const created = await this.issue({
+        const { key, row: created } = await create({
           userId: row.user?.id as number,
           planId,
           name: row.name ?? undefined,
@@ -179,10 +203,11 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (row.requests_per_minute != null || row.requests_per_month != null) {
           await strapi.db.query(UIDS.apiKey).update({ where: { id: created.id }, data: { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null } });
         }
-        return created;
+        return { key, row: created };
       });
       await this.invalidate(id);
-      return { ...issued, replaces: id, old_expires_at: oldExpiresAt.toISOString() };
+      const [shown] = await this.shown([issued.row]);
+      return { key: issued.key, ...shown, replaces: id, old_expires_at: oldExpiresAt.toISOString() };
     },
 
     /** Administrators: a key's own minute and month limits (null: the plan's), answered with the key. */
@@ -192,20 +217,33 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       // Through the query engine: the api-key afterUpdate lifecycle clears the key on every instance.
       await strapi.db.query(UIDS.apiKey).update({ where: { id }, data: limits });
       const row = (await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { plan: { select: ['id'] }, user: { select: ['id'] } } })) as KeyRow;
-      return { ...toPublic(row), ...limitsOf(row) };
+      const [shown] = await this.shown([row]);
+      return { ...shown, ...limitsOf(row) };
     },
 
-    /** What the admin panel adds to a key: its own limits and the key that replaced it (id and prefix). */
-    async details(ids: number[]): Promise<Map<number, KeyLimits & { replaced_by: number | null; replaced_by_prefix: string | null }>> {
+    /**
+     * What the admin panel adds to a key: its own limits, whether its plan is its own (`key`) or
+     * its owner's (`consumer`), and the key that replaced it (id and prefix).
+     */
+    async details(ids: number[]): Promise<Map<number, KeyDetails>> {
       if (ids.length === 0) return new Map();
-      const rows = (await strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: ids } }, select: ['id', 'requests_per_minute', 'requests_per_month', 'replaced_by'] })) as KeyRow[];
+      const rows = (await strapi.db.query(UIDS.apiKey).findMany({
+        where: { id: { $in: ids } },
+        select: ['id', 'requests_per_minute', 'requests_per_month', 'replaced_by'],
+        populate: { plan: { select: ['id'] } },
+      })) as KeyRow[];
       const successors = rows.flatMap((row) => (row.replaced_by ? [row.replaced_by] : []));
       const prefixes = new Map(
         successors.length === 0
           ? []
           : ((await strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: successors } }, select: ['id', 'key_prefix'] })) as KeyRow[]).map((row) => [row.id, row.key_prefix])
       );
-      return new Map(rows.map((row) => [row.id, { ...limitsOf(row), replaced_by: row.replaced_by ?? null, replaced_by_prefix: row.replaced_by ? (prefixes.get(row.replaced_by) ?? null) : null }]));
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          { ...limitsOf(row), plan_source: row.plan ? 'key' : 'consumer', replaced_by: row.replaced_by ?? null, replaced_by_prefix: row.replaced_by ? (prefixes.get(row.replaced_by) ?? null) : null },
+        ]),
+      );
     },
 
     async list(options: { userId?: number; page: number; limit: number }): Promise<{ data: PublicKey[]; total: number }> {
@@ -220,7 +258,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
         }),
         strapi.db.query(UIDS.apiKey).count({ where }),
       ]);
-      return { data: rows.map(toPublic), total };
+      return { data: await this.shown(rows as KeyRow[]), total };
     },
 
     /** Revoke a key the caller owns (any key for administrators). The record is kept. */
@@ -236,7 +274,9 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 };
 
-interface KeyRow {
+const CONSUMER_MESSAGE = 'consumer:';
+
+export interface KeyRow {
   id: number;
   name: string | null;
   key_prefix: string;
@@ -251,10 +291,10 @@ interface KeyRow {
   requests_per_month?: number | null;
   replaced_by?: number | null;
   user?: { id: number; consumer_id?: string | null; blocked?: boolean | null; role?: { type?: string } | null } | null;
-  plan?: { id: number; name?: string; requests_per_minute?: number; requests_per_month?: number; endpoints?: unknown; overage_unit_amount?: number | null } | null;
+  plan?: { id: number } | null;
 }
 
-function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): KeyEntry {
+function toEntry(row: KeyRow): KeyEntry {
   return {
     id: row.id,
     keyHash: row.key_hash,
@@ -265,17 +305,8 @@ function toEntry(row: KeyRow, groups: { public: string[]; private: string[] }): 
     user: row.user
       ? { id: row.user.id, consumerId: row.user.consumer_id ?? null, isAdmin: row.user.role?.type === ADMINISTRATOR_ROLE.type, blocked: Boolean(row.user.blocked) }
       : null,
-    plan: row.plan
-      ? {
-          id: row.plan.id,
-          name: row.plan.name ?? '',
-          // The key's own limits, when an administrator set them, before the plan's.
-          perMinute: row.requests_per_minute ?? row.plan.requests_per_minute ?? 0,
-          perMonth: row.requests_per_month ?? row.plan.requests_per_month ?? 0,
-          allows: compileEndpoints(resolveEndpoints(row.plan.endpoints, groups)),
-          overage: row.plan.overage_unit_amount !== null && row.plan.overage_unit_amount !== undefined,
-        }
-      : null,
+    planId: row.plan?.id ?? null,
+    ownLimits: { perMinute: row.requests_per_minute ?? null, perMonth: row.requests_per_month ?? null },
   };
 }
 
@@ -290,14 +321,15 @@ export function effectiveStatus(status: KeyStatus, expiresAt: number | null, now
   return 'active';
 }
 
-function toPublic(row: KeyRow): PublicKey {
+function toPublic(row: KeyRow, planId: number | null): PublicKey {
   const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
   return {
     id: row.id,
     name: row.name ?? null,
     key_prefix: row.key_prefix,
     client_id: row.client_id,
-    plan_id: row.plan?.id ?? null,
+    plan_id: planId,
+
     user_id: row.user?.id ?? null,
     scopes: normaliseScopes(row.scopes),
     status: effectiveStatus(row.status, expiresAt ? expiresAt.getTime() : null),
@@ -305,6 +337,12 @@ function toPublic(row: KeyRow): PublicKey {
     revoked_at: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
   };
+}
+
+export interface KeyDetails extends KeyLimits {
+  plan_source: 'key' | 'consumer';
+  replaced_by: number | null;
+  replaced_by_prefix: string | null;
 }
 
 export interface KeyLimits {

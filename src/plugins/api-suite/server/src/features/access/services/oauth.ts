@@ -75,6 +75,8 @@ const oauthService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!key || !secretMatches) throw new OAuthError('invalid_client', 'client authentication failed');
       const status = effectiveStatus(key.status, key.expiresAt);
       if (status !== 'active') throw new OAuthError('invalid_client', `the key is ${status}`);
+      // A token for a key its owner can no longer use would only be refused on its first request.
+      if (!key.user || key.user.blocked) throw new OAuthError('invalid_client', 'the key\'s owner is blocked');
 
       const requested = typeof request.scope === 'string' && request.scope.trim() !== '' ? request.scope.trim().split(/\s+/) : key.scopes;
       const unknown = requested.filter((scope) => !key.scopes.includes(scope as Scope));

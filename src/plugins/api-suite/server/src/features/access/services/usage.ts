@@ -1,6 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { createMemoryQuotaCounter, createRedisQuotaCounter, type QuotaCounter } from './quota';
+import { createMemoryQuotaCounter, createRedisQuotaCounter, monthWindow, UNLIMITED, type QuotaCounter } from './quota';
+import type { KeyEntry } from './keys';
+import { consumerPool } from './pools';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';
@@ -8,7 +10,10 @@ import type { UsageReport as ContractUsageReport } from '../validation/responses
 export type Granularity = 'minute' | 'hour' | 'day';
 
 export interface UsageRecord {
-  api_key_id: number;
+  /** null for a consumer's own JWT */
+  api_key_id: number | null;
+  /** the consumer (the key's owner) */
+  user_id: number | null;
   endpoint: string;
   method: string;
   status_code: number;
@@ -20,10 +25,14 @@ export interface UsageRecord {
 
 /** The report `GET /api/v1/usage` answers in `data`: the response schema's type. */
 export type UsageReport = ContractUsageReport;
-export type UsageActivity = Omit<UsageReport, 'month'>;
+export type UsageActivity = Omit<UsageReport, 'month' | 'plan'>;
+export type MonthUsage = Pick<UsageReport, 'month' | 'plan'>;
 
 /** Every key at once: the admin panel's view of the whole API's traffic. */
 export const ALL_KEYS = Symbol('all keys');
+
+/** Whose requests a report covers: one consumer's (keys, tokens and JWT), one key's, or everyone's. */
+export type UsageScope = { userId: number } | { keyId: number } | typeof ALL_KEYS;
 
 const FLUSH_INTERVAL_MS = 1_000;
 const FLUSH_SIZE = 500;
@@ -98,22 +107,17 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       counter = undefined;
     },
 
-    /** Totals, status codes and a time series over [from, to) for the given keys, plus this month's quota. */
-    async report(options: { keyIds: number[]; from: Date; to: Date; granularity: Granularity }): Promise<UsageReport> {
-      const [activity, month] = await Promise.all([this.activity(options), this.month(options.keyIds)]);
-      return { ...activity, month };
-    },
-
     /**
-     * Totals, status codes and a time series over [from, to), computed by the database, for the
-     * given keys or for every key (`ALL_KEYS`, the admin panel's view of the whole API).
+     * Totals, status codes and a time series over [from, to), computed by the database, for one
+     * consumer, one key, or everyone (`ALL_KEYS`, the admin panel's view of the whole API).
      */
-    async activity(options: { keyIds: number[] | typeof ALL_KEYS; from: Date; to: Date; granularity: Granularity }): Promise<UsageActivity> {
-      const { keyIds, from, to, granularity } = options;
+    async activity(options: { scope: UsageScope; from: Date; to: Date; granularity: Granularity }): Promise<UsageActivity> {
+      const { scope, from, to, granularity } = options;
       const knex = strapi.db.connection;
       const scoped = () => {
         const query = knex(table()).where('created_at', '>=', from).where('created_at', '<', to);
-        return keyIds === ALL_KEYS ? query : query.whereIn('api_key_id', keyIds.length > 0 ? keyIds : [-1]);
+        if (scope === ALL_KEYS) return query;
+        return 'userId' in scope ? query.where('user_id', scope.userId) : query.where('api_key_id', scope.keyId);
       };
       const bucket = bucketExpression(strapi.db.dialect.client as string, granularity);
       const [byStatus, series] = await Promise.all([
@@ -133,14 +137,25 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { total, by_status: statusCounts, series: fillSeries(counts, from, to, granularity) };
     },
 
-    /** This month's use of the given keys against their plans' quotas (-1 when any is unlimited). */
-    async month(keyIds: number[]): Promise<UsageReport['month']> {
-      const keys = getService(strapi, 'keys');
-      const entries = (await Promise.all(keyIds.map((id) => keys.findById(id)))).filter((entry) => entry !== null);
-      const used = [...(await this.quota().monthUsed(keyIds)).values()].reduce((sum, value) => sum + value, 0);
-      const quotas = entries.map((entry) => entry.plan?.perMonth ?? 0);
-      const quota = quotas.some((value) => value === -1) ? -1 : quotas.reduce((sum, value) => sum + value, 0);
-      return { used, quota, remaining: quota === -1 ? null : Math.max(0, quota - used) };
+    /**
+     * This month's use of the pool a consumer's requests (or one key's) draw on, against its
+     * quota: never a sum over keys. Administrators are held to no plan: their month is unlimited
+     * and `used` counts what they made this month.
+     */
+    async month(owner: { userId: number; isAdmin: boolean }, key?: KeyEntry | null): Promise<MonthUsage> {
+      if (owner.isAdmin) {
+        const window = monthWindow(new Date());
+        const since = new Date((window.resetAt - window.windowSeconds) * 1000);
+        const row = (await strapi.db.connection(table()).where('user_id', owner.userId).andWhere('created_at', '>=', since).count({ used: '*' }).first()) as { used: unknown } | undefined;
+        return { month: { used: Number(row?.used ?? 0), quota: UNLIMITED, remaining: null }, plan: null };
+      }
+      const target = await getService(strapi, 'consumer-plans').targetOf(owner.userId, key);
+      const used = (await this.quota().monthUsed([target.pool])).get(target.pool) ?? 0;
+      const quota = target.limits.perMonth;
+      return {
+        month: { used, quota, remaining: quota === UNLIMITED ? null : Math.max(0, quota - used) },
+        plan: { id: target.plan.id, name: target.plan.name, own_limits: target.pool !== consumerPool(owner.userId, target.plan.id) },
+      };
     },
   };
 };

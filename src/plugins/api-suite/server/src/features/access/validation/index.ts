@@ -120,3 +120,8 @@ export const keyLimitsBody = requireAChange(
 
 /** The reroll body as a client sends it. */
 export type RerollInput = z.input<typeof rerollBody>;
+
+/** `PATCH /api/v1/consumers/{userId}` (administrators): the plan granted to a consumer; null takes it back. */
+export const grantPlanBody = z.object({ plan_id: rowId.nullable() }).strict();
+export type GrantPlanBody = z.infer<typeof grantPlanBody>;
+export const userIdParam = rowIdParam;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { guarded, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
-import { createKeyBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody, usageQuery, usageStreamQuery } from './index';
+import { createKeyBody, grantPlanBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody, usageQuery, usageStreamQuery, userIdParam } from './index';
 import * as answers from './responses';
 
 /** The account routes (`/api/v1/keys*`, `/api/v1/usage*`, `/api/v1/oauth/token`, `/api/v1/plans`) as the OpenAPI document shows them. */
@@ -37,6 +37,7 @@ export const accessApi: ApiDescription = {
     KeyLimitsUpdated: answers.keyLimitsUpdated,
     Plan: answers.plan,
     PlanList: answers.planList,
+    ConsumerPlan: answers.consumerPlan,
     UsageReport: answers.usageReport,
     UsageResponse: answers.usageResponse,
     TokenRequest: answers.tokenRequest,
@@ -178,6 +179,19 @@ export const accessApi: ApiDescription = {
       tags: ['Plans'],
       security: 'open',
       responses: { '200': { description: 'Every plan.', json: answers.planList } },
+    },
+    {
+      method: 'patch',
+      path: '/api/v1/consumers/{userId}',
+      operationId: 'grantConsumerPlan',
+      summary: 'Grant a consumer a plan',
+      description:
+        'Administrators only (others: 403 `forbidden`). The consumer\'s keys that have no plan of their own, and their JWT, follow the plan they are on: a live billing subscription\'s plan first, else the granted one, else the default plan. `null` takes the grant back. An unknown plan is 422 `unknown_plan`; an unknown user 404.',
+      tags: ['Plans'],
+      security: 'write',
+      params: z.object({ userId: userIdParam.meta({ description: 'The consumer\'s user id.' }) }),
+      body: { required: true, json: grantPlanBody },
+      responses: guarded({ '200': ok('The grant and the plan the consumer is on now.', answers.consumerPlanResponse), '400': shared('BadRequest'), '404': shared('NotFound'), '422': shared('UnprocessableEntity') }),
     },
   ],
 };

@@ -17,7 +17,7 @@ export const apiKey = z
     name: z.string().nullable(),
     key_prefix: keyPrefix,
     client_id: clientId,
-    plan_id: z.int().nullable(),
+    plan_id: z.int().nullable().meta({ description: 'The plan the key is on now: its owner\'s plan, unless an administrator issued it on a plan of its own.' }),
     user_id: z.int().nullable(),
     scopes: z.array(scope).meta({ uniqueItems: true }),
     status: keyStatus,
@@ -68,6 +68,19 @@ export const plan = z.object({
 export type Plan = z.infer<typeof plan>;
 export const planList = z.object({ data: z.array(plan) });
 
+export const consumerPlan = z
+  .object({
+    id: id.meta({ description: 'The user id.' }),
+    plan_id: z.int().nullable().meta({ description: 'The plan an administrator granted; null: none.' }),
+    effective_plan_id: id.meta({ description: 'The plan the consumer is on now, which every key of theirs without a plan of its own and their JWT follow.' }),
+    plan_source: z
+      .enum(['subscription', 'grant', 'default'])
+      .meta({ description: 'Why: a live billing subscription comes first, then the grant, then the default plan.' }),
+  })
+  .meta({ description: 'A consumer\'s plan.' });
+export type ConsumerPlanAnswer = z.infer<typeof consumerPlan>;
+export const consumerPlanResponse = z.object({ data: consumerPlan });
+
 export const usageReport = z.object({
   total: z.int().min(0),
   by_status: z
@@ -82,7 +95,18 @@ export const usageReport = z.object({
       quota: z.int().min(-1),
       remaining: z.int().min(0).nullable().meta({ description: 'quota − used, or null when unlimited.' }),
     })
-    .meta({ description: 'This calendar month (UTC) against the plans\' monthly quota, summed over the keys (-1 when any is unlimited).' }),
+    .meta({
+      description:
+        'This calendar month (UTC) of the pool the requests draw on: the consumer\'s one allowance on their plan, shared by every key, token and JWT of theirs (or, for a key with limits of its own, that key\'s). Never a sum over keys. Administrators: unlimited (-1).',
+    }),
+  plan: z
+    .object({
+      id,
+      name: z.string(),
+      own_limits: z.boolean().meta({ description: 'The figures are of one key with limits of its own, not of the consumer\'s plan.' }),
+    })
+    .nullable()
+    .meta({ description: 'The plan behind `month`; null for administrators, who are held to no plan.' }),
 });
 export type UsageReport = z.infer<typeof usageReport>;
 export const usageResponse = z.object({ data: usageReport });

@@ -68,7 +68,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async subscription(ctx: Context) {
       await respondNestedError(ctx, async () => {
         ensureReady();
-        ctx.body = { data: await account().subscription(buyerOf(ctx).consumerId) };
+        ctx.body = { data: await account().subscription(buyerOf(ctx)) };
       }, stripeFault);
     },
   };

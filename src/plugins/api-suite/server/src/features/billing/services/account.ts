@@ -164,7 +164,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
         });
       }
       await getService(strapi, 'billing-subscriptions').apply(updated);
-      return service.subscription(buyer.consumerId);
+      return service.subscription(buyer);
     },
 
     /** A Stripe Billing Portal session: cards, invoices, cancellation. */
@@ -175,12 +175,12 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { url: session.url };
     },
 
-    /** The consumer's subscription; without one, status `none` on the default plan. */
-    async subscription(consumerId: string): Promise<BillingSubscription> {
-      const row: SubscriptionRow | null = await getService(strapi, 'billing-subscriptions').find(consumerId);
-      const planId = row?.effective_plan_id ?? (await getService(strapi, 'plans').defaultPlanId());
+    /** The consumer's subscription, with the plan they are on now (without one: status `none`, a granted or the default plan). */
+    async subscription(buyer: Buyer): Promise<BillingSubscription> {
+      const row: SubscriptionRow | null = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
+      const planId = (await getService(strapi, 'consumer-plans').of(buyer.userId)).rule.id;
       const plan = await planRow(planId);
-      const overage = await getService(strapi, 'billing-metering').overageOf(consumerId, row);
+      const overage = await getService(strapi, 'billing-metering').overageOf(buyer.consumerId, row);
       return {
         plan_id: planId,
         status: row?.status ?? 'none',

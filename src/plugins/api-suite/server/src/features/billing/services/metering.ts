@@ -37,9 +37,6 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
 
-  const keyIdsOf = async (userId: number): Promise<number[]> =>
-    ((await strapi.db.query(UIDS.apiKey).findMany({ where: { user: { id: userId } }, select: ['id'] })) as Array<{ id: number }>).map((key) => key.id);
-
   const send = async (report: ReportRow): Promise<void> => {
     try {
       await getService(strapi, 'stripe')
@@ -59,8 +56,6 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Count the consumer's unreported overage and write it as a pending report; null when there is none. */
   const prepare = async (row: SubscriptionRow): Promise<ReportRow | null> => {
-    const keyIds = await keyIdsOf(row.user_id);
-    if (keyIds.length === 0) return null;
     return strapi.db.transaction(async ({ trx }) => {
       const lock = trx(subscriptions()).where({ id: row.id });
       if (dialectOf(strapi) === 'postgres') void lock.forUpdate();
@@ -70,7 +65,7 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
       const last = (await trx(reports()).where({ consumer_id: row.consumer_id }).max({ mark: 'up_to_usage_id' }).first()) as { mark: unknown } | undefined;
       const mark = toCount(last?.mark);
       const counted = (await trx(usage())
-        .whereIn('api_key_id', keyIds)
+        .where('user_id', row.user_id)
         .andWhere('overage', true)
         .andWhere('id', '>', mark)
         .count({ value: '*' })
@@ -139,11 +134,8 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
     async overageOf(consumerId: string, row: SubscriptionRow | null): Promise<{ requests_this_period: number; reported: number }> {
       if (!row) return { requests_this_period: 0, reported: 0 };
       const since = toDate(row.current_period_start) ?? new Date(0);
-      const keyIds = await keyIdsOf(row.user_id);
       const [served, sent] = await Promise.all([
-        keyIds.length === 0
-          ? { value: 0 }
-          : strapi.db.connection(usage()).whereIn('api_key_id', keyIds).andWhere('overage', true).andWhere('created_at', '>=', since).count({ value: '*' }).first(),
+        strapi.db.connection(usage()).where('user_id', row.user_id).andWhere('overage', true).andWhere('created_at', '>=', since).count({ value: '*' }).first(),
         strapi.db.connection(reports()).where({ consumer_id: consumerId, status: 'sent' }).andWhere('created_at', '>=', since).sum({ value: 'value' }).first(),
       ]);
       return { requests_this_period: toCount((served as { value: unknown } | undefined)?.value), reported: toCount((sent as { value: unknown } | undefined)?.value) };

@@ -3,7 +3,7 @@ import type { PublishableEvent } from '../../webhooks/services/webhooks';
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf, toBool, toCount, toIso, type Knex } from '../../../db';
+import { dialectOf, tableOf, toBool, toCount, toDate, toIso, type Knex } from '../../../db';
 import type { AdminBillingSubscription } from '../validation/responses';
 import { getConfig, getService } from '../../../utils';
 import { planIdOfLookupKey } from './catalog';
@@ -91,17 +91,16 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     return Number.isSafeInteger(fromMetadata) && fromMetadata > 0 ? fromMetadata : null;
   };
 
-  /** Move every key of the user to the plan, through the query engine so caches on every instance drop them. */
-  const moveKeys = async (userId: number, planId: number): Promise<number[]> => {
-    const keys = (await strapi.db.query(UIDS.apiKey).findMany({ where: { user: { id: userId } }, select: ['id'] })) as Array<{ id: number }>;
-    for (const key of keys) await strapi.db.query(UIDS.apiKey).update({ where: { id: key.id }, data: { plan: planId } });
-    return keys.map((key) => key.id);
-  };
-
-  const afterCommit = (keyIds: number[], announcements: BillingAnnouncement[]) => {
+  /** The consumer's keys follow their plan: every instance looks it up again, then the events go out. */
+  const afterCommit = (userId: number | null, announcements: BillingAnnouncement[]) => {
+    // Here at once, so the answer to the request that changed the plan already shows the new one.
+    if (userId !== null) getService(strapi, 'consumer-plans').forget(userId);
     setImmediate(() => {
-      const keys = getService(strapi, 'keys');
-      void Promise.all(keyIds.map((id) => keys.invalidate(id))).catch((error: Error) => strapi.log.warn(`[api-suite] billing: key cache not cleared: ${error.message}`));
+      if (userId !== null) {
+        void getService(strapi, 'keys')
+          .invalidateConsumer(userId)
+          .catch((error: Error) => strapi.log.warn(`[api-suite] billing: the plan of user ${userId} not refreshed everywhere: ${error.message}`));
+      }
       void service.announce(announcements);
     });
   };
@@ -142,10 +141,18 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { data, total: toCount(counted?.total) };
     },
 
-    /** The plan a user's new keys get: the one their subscription gives them now, or null for the default. */
-    async planForUser(userId: number): Promise<number | null> {
-      const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('effective_plan_id')) as { effective_plan_id: number | null } | undefined;
-      return row?.effective_plan_id ?? null;
+    /**
+     * The plan the consumer's subscription entitles them to now, or null: an active subscription,
+     * or a past-due one within its grace period. The consumer's keys and JWT follow it.
+     */
+    async planForUser(userId: number, now = new Date()): Promise<number | null> {
+      const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('plan_id', 'status', 'grace_until')) as
+        | Pick<SubscriptionRow, 'plan_id' | 'status' | 'grace_until'>
+        | undefined;
+      if (!row || row.plan_id === null) return null;
+      const graceUntil = toDate(row.grace_until);
+      const entitled = row.status === 'active' || (row.status === 'past_due' && graceUntil !== null && graceUntil > now);
+      return entitled ? row.plan_id : null;
     },
 
     /**
@@ -156,7 +163,6 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     async apply(subscription: Stripe.Subscription, extra: { announce?: BillingAnnouncement[] } = {}): Promise<SubscriptionRow | null> {
       const customerId = typeof subscription.customer === 'string' ? subscription.customer : subscription.customer.id;
       const defaultPlanId = await getService(strapi, 'plans').defaultPlanId();
-      const keyIds: number[] = [];
       const announcements: BillingAnnouncement[] = [...(extra.announce ?? [])];
 
       const applied = await strapi.db.transaction(async ({ trx, onCommit }) => {
@@ -212,8 +218,6 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         else await trx(table()).insert({ ...values, created_at: now });
         const after = (await trx(table()).where({ consumer_id: consumerId }).first()) as SubscriptionRow;
 
-        if (!before || before.effective_plan_id !== effectivePlanId) keyIds.push(...(await moveKeys(user.id, effectivePlanId)));
-
         const payload = subscriptionPayload(after);
         if (!sameSubscription && isLive(status)) announcements.push({ userId: user.id, type: 'billing.subscription.created', payload });
         else if (status === 'canceled' && before?.status !== 'canceled') announcements.push({ userId: user.id, type: 'billing.subscription.canceled', payload });
@@ -223,7 +227,7 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           announcement.userId = user.id;
           announcement.payload = { ...payload, ...announcement.payload };
         }
-        onCommit(() => afterCommit(keyIds, announcements));
+        onCommit(() => afterCommit(user.id, announcements));
         return after;
       });
       return applied;
@@ -242,17 +246,15 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         .andWhereNot({ effective_plan_id: defaultPlanId })) as SubscriptionRow[];
       let moved = 0;
       for (const row of due) {
-        const keyIds: number[] = [];
         const announcements: BillingAnnouncement[] = [];
         await strapi.db.transaction(async ({ trx, onCommit }) => {
           const claimed = await trx(table()).where({ id: row.id, effective_plan_id: row.effective_plan_id, status: 'past_due' }).update({ effective_plan_id: defaultPlanId, updated_at: now });
           if (claimed !== 1) return;
           moved += 1;
-          keyIds.push(...(await moveKeys(row.user_id, defaultPlanId)));
           announcements.push({ userId: row.user_id, type: 'billing.subscription.updated', payload: subscriptionPayload({ ...row, effective_plan_id: defaultPlanId }) });
-          onCommit(() => afterCommit(keyIds, announcements));
+          onCommit(() => afterCommit(row.user_id, announcements));
         });
-        strapi.log.info(`[api-suite] billing: ${row.stripe_subscription_id} is past due beyond its grace period; the keys of ${row.consumer_id} are on the default plan`);
+        strapi.log.info(`[api-suite] billing: ${row.stripe_subscription_id} is past due beyond its grace period; ${row.consumer_id} is back on their granted or the default plan`);
       }
       return moved;
     },

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 
 /**
- * Per-key request quotas: a clock-minute window and a calendar-month window, both in UTC.
+ * Request quotas of a pool: a clock-minute window and a calendar-month window, both in UTC. A
+ * pool is what shares one allowance: a consumer on a plan (every key, token and JWT of theirs
+ * on it), or one key with limits of its own (see `poolOf` in ../pools.ts).
  *
  * Refused requests are not counted, so a client hammering a key that is over its limit does not
  * push its own reset further away or eat into next month's allowance. The Redis counter is the
@@ -41,11 +43,11 @@ export interface QuotaCounter {
    * requests change nothing. `used` is after the increment when allowed (so remaining =
    * limit - used; 9 after the first of 10).
    */
-  consume(keyId: number, limits: QuotaLimits, now?: Date): Promise<QuotaDecision>;
+  consume(pool: string, limits: QuotaLimits, now?: Date): Promise<QuotaDecision>;
   /** The same numbers without counting anything (allowed says whether a request now would pass). */
-  peek(keyId: number, limits: QuotaLimits, now?: Date): Promise<QuotaDecision>;
-  /** Month counters of several keys (for usage reports), without counting. */
-  monthUsed(keyIds: number[], now?: Date): Promise<Map<number, number>>;
+  peek(pool: string, limits: QuotaLimits, now?: Date): Promise<QuotaDecision>;
+  /** Month counters of several pools (for usage reports), without counting. */
+  monthUsed(pools: string[], now?: Date): Promise<Map<string, number>>;
   close(): Promise<void>;
 }
 
@@ -83,8 +85,8 @@ export function monthWindow(now: Date): QuotaWindowId {
 
 export function createMemoryQuotaCounter(): QuotaCounter {
   // Buckets per window id, so dropping a past window is one delete rather than a scan of every key.
-  const minutes = new Map<string, Map<number, number>>();
-  const months = new Map<string, Map<number, number>>();
+  const minutes = new Map<string, Map<string, number>>();
+  const months = new Map<string, Map<string, number>>();
   let prunedMinute = '';
   let prunedMonth = '';
   let closed = false;
@@ -102,15 +104,15 @@ export function createMemoryQuotaCounter(): QuotaCounter {
     }
   };
 
-  const read = (keyId: number, now: Date) => {
+  const read = (pool: string, now: Date) => {
     const minute = minuteWindow(now);
     const month = monthWindow(now);
     prune(minute.id, month.id);
     return {
       minute,
       month,
-      minuteUsed: minutes.get(minute.id)?.get(keyId) ?? 0,
-      monthUsed: months.get(month.id)?.get(keyId) ?? 0,
+      minuteUsed: minutes.get(minute.id)?.get(pool) ?? 0,
+      monthUsed: months.get(month.id)?.get(pool) ?? 0,
     };
   };
 
@@ -119,36 +121,36 @@ export function createMemoryQuotaCounter(): QuotaCounter {
   };
 
   return {
-    async consume(keyId, limits, now = new Date()) {
+    async consume(pool, limits, now = new Date()) {
       ensureOpen();
-      checkKeyId(keyId);
+      checkPool(pool);
       checkLimits(limits);
       // No await between the read and the write: the event loop makes this check-and-increment atomic.
-      const state = read(keyId, now);
+      const state = read(pool, now);
       const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
       if (refusedBy !== null) {
         return decision(false, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
       }
-      const minuteUsed = increment(minutes, state.minute.id, keyId);
-      const monthUsed = increment(months, state.month.id, keyId);
+      const minuteUsed = increment(minutes, state.minute.id, pool);
+      const monthUsed = increment(months, state.month.id, pool);
       return decision(true, null, limits, state.minute, state.month, minuteUsed, monthUsed);
     },
 
-    async peek(keyId, limits, now = new Date()) {
+    async peek(pool, limits, now = new Date()) {
       ensureOpen();
-      checkKeyId(keyId);
+      checkPool(pool);
       checkLimits(limits);
-      const state = read(keyId, now);
+      const state = read(pool, now);
       const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
       return decision(refusedBy === null, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
     },
 
-    async monthUsed(keyIds, now = new Date()) {
+    async monthUsed(pools, now = new Date()) {
       ensureOpen();
-      keyIds.forEach(checkKeyId);
+      pools.forEach(checkPool);
       const month = monthWindow(now);
       const bucket = months.get(month.id);
-      return new Map(keyIds.map((keyId) => [keyId, bucket?.get(keyId) ?? 0]));
+      return new Map(pools.map((pool) => [pool, bucket?.get(pool) ?? 0]));
     },
 
     async close() {
@@ -168,14 +170,14 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string 
   const redis = options.redis as QuotaRedis;
   let closed = false;
 
-  const keys = (keyId: number, now: Date) => {
+  const keys = (pool: string, now: Date) => {
     const minute = minuteWindow(now);
     const month = monthWindow(now);
     return {
       minute,
       month,
-      minuteKey: `${prefix}:quota:min:${keyId}:${minute.id}`,
-      monthKey: `${prefix}:quota:mon:${keyId}:${month.id}`,
+      minuteKey: `${prefix}:quota:min:${pool}:${minute.id}`,
+      monthKey: `${prefix}:quota:mon:${pool}:${month.id}`,
     };
   };
 
@@ -184,11 +186,11 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string 
   };
 
   return {
-    async consume(keyId, limits, now = new Date()) {
+    async consume(pool, limits, now = new Date()) {
       ensureOpen();
-      checkKeyId(keyId);
+      checkPool(pool);
       checkLimits(limits);
-      const k = keys(keyId, now);
+      const k = keys(pool, now);
       const nowSeconds = Math.floor(timeOf(now) / 1000);
       // The month key outlives its month by a day so a usage report run just after midnight on the
       // 1st still finds last month's count. The TTL is relative to `now` rather than an EXPIREAT:
@@ -200,11 +202,11 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string 
       return decision(allowed === 1, refusedBy, limits, k.minute, k.month, minuteUsed, monthUsed);
     },
 
-    async peek(keyId, limits, now = new Date()) {
+    async peek(pool, limits, now = new Date()) {
       ensureOpen();
-      checkKeyId(keyId);
+      checkPool(pool);
       checkLimits(limits);
-      const k = keys(keyId, now);
+      const k = keys(pool, now);
       const [minuteRaw, monthRaw] = await redis.mget(k.minuteKey, k.monthKey);
       const minuteUsed = toCount(minuteRaw);
       const monthUsed = toCount(monthRaw);
@@ -212,13 +214,13 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string 
       return decision(refusedBy === null, refusedBy, limits, k.minute, k.month, minuteUsed, monthUsed);
     },
 
-    async monthUsed(keyIds, now = new Date()) {
+    async monthUsed(pools, now = new Date()) {
       ensureOpen();
-      keyIds.forEach(checkKeyId);
-      if (keyIds.length === 0) return new Map();
+      pools.forEach(checkPool);
+      if (pools.length === 0) return new Map();
       const month = monthWindow(now);
-      const values = await redis.mget(keyIds.map((keyId) => `${prefix}:quota:mon:${keyId}:${month.id}`));
-      return new Map(keyIds.map((keyId, index) => [keyId, toCount(values[index] ?? null)]));
+      const values = await redis.mget(pools.map((pool) => `${prefix}:quota:mon:${pool}:${month.id}`));
+      return new Map(pools.map((pool, index) => [pool, toCount(values[index] ?? null)]));
     },
 
     async close() {
@@ -306,14 +308,14 @@ function window(limit: number, used: number, id: QuotaWindowId): QuotaWindow {
   };
 }
 
-function increment(buckets: Map<string, Map<number, number>>, windowId: string, keyId: number): number {
+function increment(buckets: Map<string, Map<string, number>>, windowId: string, pool: string): number {
   let bucket = buckets.get(windowId);
   if (!bucket) {
     bucket = new Map();
     buckets.set(windowId, bucket);
   }
-  const used = (bucket.get(keyId) ?? 0) + 1;
-  bucket.set(keyId, used);
+  const used = (bucket.get(pool) ?? 0) + 1;
+  bucket.set(pool, used);
   return used;
 }
 
@@ -328,10 +330,11 @@ function checkLimits(limits: QuotaLimits): void {
   }
 }
 
-// The key id becomes part of a Redis key; anything but an integer would make a counter no
-// lookup can find again.
-function checkKeyId(keyId: number): void {
-  if (!Number.isSafeInteger(keyId)) throw new RangeError(`keyId must be an integer, got ${String(keyId)}`);
+// The pool becomes part of a Redis key; anything but lowercase words and numbers joined by colons could make a
+// counter no lookup finds again (or reach into another pool's keys with a glob).
+const POOL_PATTERN = /^[a-z]+(?::[a-z0-9]+)+$/;
+function checkPool(pool: string): void {
+  if (!POOL_PATTERN.test(pool)) throw new RangeError(`a quota pool is written like "consumer:12:plan:3", got ${JSON.stringify(pool)}`);
 }
 
 function timeOf(now: Date): number {

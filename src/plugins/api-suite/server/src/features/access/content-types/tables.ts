@@ -1,0 +1,30 @@
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../../constants';
+import { registerDatabaseModels, type DatabaseModel } from '../../../db';
+
+/**
+ * The plans administrators grant to consumers: one row per consumer at most. A plugin table, not
+ * a content type and not a column of the users-permissions user, so no Content Manager form (the
+ * user's included) can hand a consumer a plan: only `PATCH /api/v1/consumers/{userId}` and the
+ * admin panel's API access page, which check their own permissions.
+ */
+export const accessTables: DatabaseModel[] = [
+  {
+    uid: UIDS.consumerPlan,
+    singularName: 'consumer-plan',
+    tableName: 'api_suite_consumer_plans',
+    attributes: {
+      id: { type: 'increments' },
+      user_id: { type: 'integer' },
+      plan_id: { type: 'integer' },
+      created_at: { type: 'datetime' },
+      updated_at: { type: 'datetime' },
+    },
+    indexes: [{ name: 'api_suite_consumer_plans_user', columns: ['user_id'], type: 'unique' }],
+  },
+];
+
+/** Declare the tables to Strapi's database layer (in register: it creates and syncs them before any bootstrap). */
+export function registerAccessTables(strapi: Core.Strapi): void {
+  registerDatabaseModels(strapi, accessTables);
+}
