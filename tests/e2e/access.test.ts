@@ -16,7 +16,7 @@ let issuedKey = '';
 beforeAll(async () => {
   assertAdminBuilt();
   app = await startApp({ serveAdminPanel: true });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   browser = await launchBrowser(app.url);
 }, 120_000);
 

@@ -93,7 +93,7 @@ it('shows products, plans and keys in their declared columns', async () => {
     .set(auth)
     .send({ name: 'Integration handbook (print)', price: 29, stock: 250, menuindex: 1, published: true });
   expect(product.status).toBe(201);
-  const owner = await registerUser(app);
+  const owner = await registerUser(app, { plan: 'enterprise' });
   const key = await app.request().post('/api-suite/access/keys').set(auth).send({ user_id: owner.id, plan_id: 1, name: 'Reporting' });
   expect(key.status).toBe(201);
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   site = await startSite();
   app = await startApp({ serveAdminPanel: true });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['*'] });
   await waitForPosts(receiver, 1);
   const scrapers = app.strapi.plugin('api-suite').service('scrapers');

@@ -23,8 +23,8 @@ beforeAll(async () => {
   assertAdminBuilt();
   stub = await startStripeStub();
   app = await startApp({ serveAdminPanel: true, env: stripeEnv(stub) });
-  alice = await registerUser(app);
-  bob = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
+  bob = await registerUser(app, { plan: 'enterprise' });
   browser = await launchBrowser(app.url);
 }, 120_000);
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   assertAdminBuilt();
   site = await startSite();
   app = await startApp({ serveAdminPanel: true });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   browser = await launchBrowser(app.url);
 }, 120_000);
 

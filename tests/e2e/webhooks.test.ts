@@ -20,7 +20,7 @@ beforeAll(async () => {
   assertAdminBuilt();
   receiver = await startReceiver((request) => ({ status: 200, body: `ok ${request.headers['x-webhook-event'] ?? ''}` }));
   app = await startApp({ serveAdminPanel: true });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   subscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/hooks`, events: ['article.created', 'run.completed'], description: 'Alice CMS sync' });
   // The test event queued at creation: wait for it so the counts below are ours.
   await waitForPosts(receiver, 1);

@@ -1,6 +1,8 @@
 import type { TestApp } from './app';
 import { adminSession, type TestUser } from './users';
 
+export { administratorOf, grantPlan } from './users';
+
 export interface IssuedKey {
   id: number;
   name: string | null;
@@ -57,3 +59,4 @@ export async function awayFromMinuteEdge(marginSeconds = 8): Promise<void> {
   const secondsLeft = 60 - new Date().getUTCSeconds();
   if (secondsLeft < marginSeconds) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 200));
 }
+

@@ -10,19 +10,54 @@ export interface TestUser {
   consumer_id: string;
 }
 
-/** Register a users-permissions user through the public HTTP API and log in. */
-export async function registerUser(app: TestApp, overrides: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> = {}): Promise<TestUser> {
+/**
+ * Register a users-permissions user through the public HTTP API and log in. A new consumer is on
+ * the default plan (free), which reaches only the public routes; `plan` grants them another as an
+ * administrator would, for tests of what the plan lets them use rather than of the plan itself.
+ */
+export async function registerUser(
+  app: TestApp,
+  overrides: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> & { plan?: string } = {},
+): Promise<TestUser> {
   const suffix = crypto.randomBytes(4).toString('hex');
   const username = overrides.username ?? `user_${suffix}`;
   const email = overrides.email ?? `${username}@example.test`;
   const password = overrides.password ?? `Pw-${suffix}-secret`;
   const registered = await app.request().post('/api/auth/local/register').send({ username, email, password });
   if (registered.status !== 200) throw new Error(`register failed: ${registered.status} ${JSON.stringify(registered.body)}`);
-  const login = await app.request().post('/api/auth/local').send({ identifier: email, password });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  const me = await app.request().get('/api/users/me').set('Authorization', `Bearer ${login.body.jwt}`);
+  // Registering signs the user in (no e-mail confirmation here). Logging in again would spend
+  // users-permissions' sign-in rate limit, which counts every sign-in from this address together.
+  const jwt = registered.body.jwt as string;
+  const me = await app.request().get('/api/users/me').set('Authorization', `Bearer ${jwt}`);
   if (me.status !== 200) throw new Error(`users/me failed: ${me.status} ${JSON.stringify(me.body)}`);
-  return { id: me.body.id, username, email, password, jwt: login.body.jwt, consumer_id: me.body.consumer_id };
+  const user = { id: me.body.id, username, email, password, jwt, consumer_id: me.body.consumer_id };
+  if (overrides.plan) await grantPlan(app, user, overrides.plan);
+  return user;
+}
+
+const administrators = new WeakMap<TestApp, Promise<TestUser>>();
+
+/** An administrator of this app (one per app), for the routes only administrators may call. */
+export function administratorOf(app: TestApp): Promise<TestUser> {
+  let admin = administrators.get(app);
+  if (!admin) {
+    admin = registerUser(app).then((user) => makeAdministrator(app, user));
+    administrators.set(app, admin);
+  }
+  return admin;
+}
+
+/**
+ * Put a consumer on a plan as an administrator does (`PATCH /api/v1/consumers/{userId}`), so
+ * their keys without a plan of their own and their JWT follow it; `null` takes the grant back.
+ */
+export async function grantPlan(app: TestApp, user: Pick<TestUser, 'id'>, plan: string | null): Promise<void> {
+  const admin = await administratorOf(app);
+  const plans = (await app.request().get('/api/v1/plans')).body.data as Array<{ id: number; name: string }>;
+  const planId = plan === null ? null : plans.find((candidate) => candidate.name === plan)?.id;
+  if (planId === undefined) throw new Error(`no plan named ${plan}`);
+  const response = await app.request().patch(`/api/v1/consumers/${user.id}`).set('Authorization', `Bearer ${admin.jwt}`).send({ plan_id: planId });
+  if (response.status !== 200) throw new Error(`plan grant failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
 /**
@@ -85,4 +120,17 @@ export async function fullAccessToken(app: TestApp): Promise<string> {
     .send({ name: `tests-${crypto.randomBytes(3).toString('hex')}`, type: 'full-access', lifespan: null, description: 'tests' });
   if (response.status !== 201) throw new Error(`api token creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data.accessKey as string;
+}
+
+/** Give the user a role that may create, update and delete articles (keys never write more than their owner's role allows). */
+export async function allowArticleWrites(app: TestApp, user: Pick<TestUser, 'id'>): Promise<void> {
+  const roles = app.strapi.db.query('plugin::users-permissions.role');
+  const writers = (await roles.findOne({ where: { type: 'article-writers' } })) ?? (await roles.create({ data: { name: 'Article writers', type: 'article-writers', description: 'May write articles' } }));
+  for (const action of ['create', 'update', 'delete']) {
+    const permission = { action: `api::article.article.${action}`, role: writers.id };
+    if ((await app.strapi.db.query('plugin::users-permissions.permission').count({ where: permission })) === 0) {
+      await app.strapi.db.query('plugin::users-permissions.permission').create({ data: permission });
+    }
+  }
+  await app.strapi.db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { role: writers.id } });
 }

@@ -43,8 +43,8 @@ beforeAll(async () => {
   owner = (await adminSession(app)).token;
   reader = await createAdminEditor(app, [API_SUITE_ACTIONS.webhooksRead, API_SUITE_ACTIONS.scrapersRead, API_SUITE_ACTIONS.accessRead, API_SUITE_ACTIONS.salesRead]);
   outsider = await createAdminEditor(app, []);
-  alice = await registerUser(app);
-  bob = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
+  bob = await registerUser(app, { plan: 'enterprise' });
   aliceSubscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['article.created'] });
   await subscribe(app, bob, { endpoint_url: `${receiver.url}/bob`, events: ['*'] });
 }, 120_000);

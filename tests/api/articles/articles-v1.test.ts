@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { createPlan, issueKey, planId, type IssuedKey } from '../../helpers/keys';
-import { fullAccessToken, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { allowArticleWrites, fullAccessToken, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
 /** /api/v1/articles (contract section 6): envelopes, status codes, filters and paging. */
 let app: TestApp;
@@ -16,6 +16,8 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 beforeAll(async () => {
   app = await startApp();
   alice = await registerUser(app);
+  // A key never writes more than its owner's role allows: Alice's role writes articles.
+  await allowArticleWrites(app, alice);
   const admin = await makeAdministrator(app, await registerUser(app));
   // The suite makes hundreds of requests a minute: its working key is on a plan that never refuses.
   const unmetered = await createPlan(app, { name: 'unmetered', requests_per_month: -1, requests_per_minute: 1_000_000, endpoints: ['* /api/v1/articles*'] });
@@ -61,7 +63,8 @@ describe('credentials', () => {
   });
 
   it('lets any signed-in user read with a JWT, and holds their writes to their role\'s permissions', async () => {
-    const bob = await registerUser(app);
+    // On a plan that reaches article writes, so what refuses him is his role.
+    const bob = await registerUser(app, { plan: 'pro' });
     const draft = await api().post('/api/v1/articles', { title: 'A draft Bob may read', status: 'draft' });
     expect(draft.status).toBe(201);
     const list = await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`);

@@ -4,7 +4,7 @@ import { stripeEnv, STRIPE_WEBHOOK_SECRET } from '../../helpers/commerce';
 import { createPlan, issueKey, planId } from '../../helpers/keys';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
-import { registerUser, type TestUser } from '../../helpers/users';
+import { grantPlan, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, eventually, posts, subscribe, waitForPosts } from '../../helpers/webhooks';
 
 /**
@@ -51,7 +51,10 @@ beforeAll(async () => {
   metered = await createPlan(app, { name: 'metered', requests_per_month: 3, requests_per_minute: 100, endpoints: ['@public'], price_monthly: 10, overage_unit_amount: 50 });
   alice = await registerUser(app);
   bob = await registerUser(app);
+  // Webhooks are beyond the free plan: an administrator lends Alice a plan to subscribe, then takes it back.
+  await grantPlan(app, alice, 'enterprise');
   await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['billing.subscription.created', 'billing.subscription.updated', 'billing.subscription.canceled', 'billing.payment_failed'] });
+  await grantPlan(app, alice, null);
   // Provisioning runs in the background at boot and again after the plan was created.
   await eventually(async () => {
     const plans = await app.request().get('/api/v1/billing/plans');

@@ -18,7 +18,7 @@ beforeAll(async () => {
   app = await startApp({ env: stripeEnv(stub) });
   token = await fullAccessToken(app);
   buyers = [];
-  for (let i = 0; i < 5; i += 1) buyers.push(await registerUser(app));
+  for (let i = 0; i < 5; i += 1) buyers.push(await registerUser(app, { plan: 'enterprise' }));
 });
 
 afterAll(async () => {

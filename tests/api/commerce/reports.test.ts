@@ -15,7 +15,7 @@ const DAY = 24 * HOUR;
 
 beforeAll(async () => {
   app = await startApp();
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
 });
 

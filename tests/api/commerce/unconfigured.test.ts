@@ -13,7 +13,7 @@ let kettle: TestProduct;
 
 beforeAll(async () => {
   app = await startApp({ env: { STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '' } });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   kettle = await createProduct(app, await fullAccessToken(app), { name: 'Kettle', price: 30, stock: 2 });
 });
 

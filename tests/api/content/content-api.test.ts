@@ -237,7 +237,7 @@ describe('who sees everything', () => {
     };
     await grant('authenticated');
     await grant('administrator');
-    const user = await registerUser(app);
+    const user = await registerUser(app, { plan: 'enterprise' });
     const asUser = await app.request().get('/api/articles').set('Authorization', `Bearer ${user.jwt}`);
     expect(asUser.status).toBe(200);
     expect(asUser.body.data).toHaveLength(3);

@@ -206,7 +206,7 @@ describe('products and pages', () => {
 
 describe('who the rule applies to', () => {
   it('an ordinary signed-in user sees what the Public role sees', async () => {
-    const user = await registerUser(app);
+    const user = await registerUser(app, { plan: 'enterprise' });
     const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
     // Strapi's own permissions first: a role that may not read articles gets no articles populated at all.
     for (const action of ['api::author.author.findOne', 'api::article.article.find']) {

@@ -28,8 +28,8 @@ describe('the api-suite plugin', () => {
   });
 
   it('gives every user a stable consumer_id that nobody can change', async () => {
-    const first = await registerUser(app);
-    const second = await registerUser(app);
+    const first = await registerUser(app, { plan: 'enterprise' });
+    const second = await registerUser(app, { plan: 'enterprise' });
     expect(first.consumer_id).toMatch(UUID);
     expect(second.consumer_id).toMatch(UUID);
     expect(first.consumer_id).not.toBe(second.consumer_id);

@@ -14,7 +14,7 @@ import { APP_DIR } from '../../helpers/paths';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { orderData } from '../../helpers/webhooks';
 import { startSite, type TestSite } from '../../helpers/site';
-import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { allowArticleWrites, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
 /**
  * The OpenAPI document of /api/v1: served, valid (Redocly's recommended ruleset, offline), and
@@ -33,6 +33,7 @@ beforeAll(async () => {
   openApiDocument = (await app.request().get('/api/v1/openapi.json')).body as OpenApiDocument;
   useOpenApiDocument(openApiDocument);
   alice = await registerUser(app);
+  await allowArticleWrites(app, alice);
   admin = await makeAdministrator(app, await registerUser(app));
   // The pro plan (100 requests a minute, public and private endpoints) keeps this file clear of
   // the free plan's 10 a minute; a free key is used where the plan itself is the point.
@@ -191,9 +192,9 @@ describe('keys', () => {
     const tight = await createPlan(app, { name: 'openapi-one-a-minute', requests_per_month: 1000, requests_per_minute: 1, endpoints: ['* *'] });
     const key = await issueKey(app, admin, { plan_id: tight, user_id: alice.id });
     await awayFromMinuteEdge();
-    const first = check(await app.request().get('/api/v1/keys').set('X-API-Key', key.key), 'GET', '/api/v1/keys');
+    const first = check(await app.request().get('/api/v1/scrapers').set('X-API-Key', key.key), 'GET', '/api/v1/scrapers');
     expect(first.status).toBe(200);
-    const second = check(await app.request().get('/api/v1/keys').set('X-API-Key', key.key), 'GET', '/api/v1/keys');
+    const second = check(await app.request().get('/api/v1/scrapers').set('X-API-Key', key.key), 'GET', '/api/v1/scrapers');
     expect(second).toMatchObject({ status: 429, body: { error: { code: 'rate_limited' } } });
     expect(second.headers['retry-after']).toBeDefined();
   });
@@ -206,7 +207,7 @@ describe('keys', () => {
     ).toThrow(/does not match/);
     expect(() => expectResponseToMatchSpec({ status: 204, body: {}, text: '{"a":1}', headers: {} }, 'DELETE', '/api/v1/keys/{id}')).toThrow(/body was sent/);
     expect(() =>
-      expectResponseToMatchSpec({ status: 429, body: { error: { code: 'rate_limited', message: 'x' } }, headers: { 'content-type': 'application/json' } }, 'GET', '/api/v1/keys')
+      expectResponseToMatchSpec({ status: 429, body: { error: { code: 'rate_limited', message: 'x' } }, headers: { 'content-type': 'application/json' } }, 'GET', '/api/v1/scrapers')
     ).toThrow(/Retry-After is missing/);
   });
 });

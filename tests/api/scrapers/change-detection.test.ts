@@ -56,7 +56,7 @@ beforeAll(async () => {
   shop = await startShop();
   receiver = await startReceiver();
   app = await startApp();
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
 });
 
 afterAll(async () => {

@@ -18,7 +18,7 @@ const instances: Instance[] = [];
 beforeAll(async () => {
   site = await startSite();
   app = await startApp({ env: { SCRAPER_WORKER: 'false' } });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
 }, 120_000);
 
 afterAll(async () => {

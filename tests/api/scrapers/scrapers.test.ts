@@ -16,8 +16,8 @@ beforeAll(async () => {
   site = await startSite();
   receiver = await startReceiver();
   app = await startApp({ env: { SCRAPER_PROXY_POOLS: JSON.stringify({ office: ['http://127.0.0.1:9'] }) } });
-  alice = await registerUser(app);
-  bob = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
+  bob = await registerUser(app, { plan: 'enterprise' });
 });
 
 afterAll(async () => {

@@ -35,8 +35,8 @@ beforeAll(async () => {
   app = await startApp({
     env: { WEBHOOK_RETRY_SCHEDULE: '1,1,1', SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_IGNORE_TLS: 'true', EMAIL_FROM: 'hooks@example.test' },
   });
-  alice = await registerUser(app);
-  bob = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
+  bob = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
 });
 

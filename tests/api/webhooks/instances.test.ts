@@ -20,7 +20,7 @@ beforeAll(async () => {
   receiver = await startReceiver(() => ({ status: 200 }));
   app = await startApp();
   other = await startInstance(app);
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
 }, 120_000);
 

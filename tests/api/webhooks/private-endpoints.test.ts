@@ -14,7 +14,7 @@ let alice: TestUser;
 beforeAll(async () => {
   // No worker: the test events queued at creation are never sent anywhere.
   app = await startApp({ env: { OUTBOUND_ALLOW_PRIVATE: 'false', WEBHOOK_WORKER: 'false' } });
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
 });
 
 afterAll(async () => {

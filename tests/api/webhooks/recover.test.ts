@@ -52,8 +52,8 @@ async function upSubscription(path: string) {
 beforeAll(async () => {
   receiver = await startReceiver(() => (down ? { status: 500, body: 'down' } : { status: 200 }));
   app = await startApp({ env: { WEBHOOK_RETRY_SCHEDULE: '1' } });
-  alice = await registerUser(app);
-  bob = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
+  bob = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
 });
 

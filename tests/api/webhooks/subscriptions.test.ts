@@ -16,8 +16,8 @@ let admin: TestUser;
 beforeAll(async () => {
   app = await startApp();
   receiver = await startReceiver();
-  alice = await registerUser(app);
-  bob = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
+  bob = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
 });
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
   app = await startApp();
   // With Redis a second worker process takes jobs from the same queue: the limit must hold across both.
   if (redisUrl) other = await startInstance(app);
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
 }, 120_000);
 

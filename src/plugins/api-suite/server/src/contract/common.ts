@@ -95,6 +95,13 @@ export const guarded = (responses: Record<string, ResponseSpec | SharedResponse>
   '429': shared('TooManyRequests'),
 });
 
+/** The refusals of an account route: reachable on every plan and never counted, so never a 429. */
+export const account = (responses: Record<string, ResponseSpec | SharedResponse>): Record<string, ResponseSpec | SharedResponse> => ({
+  ...responses,
+  '401': shared('Unauthorized'),
+  '403': shared('Forbidden'),
+});
+
 const errorResponse = (description: string, headers?: Record<string, JsonObject>, schema = 'Error'): JsonObject => ({
   description,
   ...(headers ? { headers } : {}),

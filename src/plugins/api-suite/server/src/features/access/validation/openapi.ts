@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { guarded, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
+import { account, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
 import { createKeyBody, grantPlanBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody, usageQuery, usageStreamQuery, userIdParam } from './index';
 import * as answers from './responses';
@@ -54,7 +54,7 @@ export const accessApi: ApiDescription = {
       tags: ['Keys'],
       security: 'write',
       body: { required: false, json: createKeyBody },
-      responses: guarded({ '201': ok('The new key, with the key itself.', answers.keyCreated), '400': shared('BadRequest'), '422': shared('UnprocessableEntity') }),
+      responses: account({ '201': ok('The new key, with the key itself.', answers.keyCreated), '400': shared('BadRequest'), '422': shared('UnprocessableEntity') }),
     },
     {
       method: 'get',
@@ -66,7 +66,7 @@ export const accessApi: ApiDescription = {
       security: 'read',
       query: listKeysQuery,
       parameterDescriptions: { user_id: 'Administrators: only this user\'s keys (ignored for others).' },
-      responses: guarded({ '200': ok('A page of keys.', answers.keyList), '400': shared('BadRequest') }),
+      responses: account({ '200': ok('A page of keys.', answers.keyList), '400': shared('BadRequest') }),
     },
     {
       method: 'delete',
@@ -77,7 +77,7 @@ export const accessApi: ApiDescription = {
       tags: ['Keys'],
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
-      responses: guarded({ '204': shared('NoContent'), '404': shared('NotFound') }),
+      responses: account({ '204': shared('NoContent'), '404': shared('NotFound') }),
     },
     {
       method: 'post',
@@ -90,7 +90,7 @@ export const accessApi: ApiDescription = {
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key to replace.' }) }),
       body: { required: false, json: rerollBody },
-      responses: guarded({ '201': ok('The new key, with the key itself.', answers.keyRerolled), '400': shared('BadRequest'), '404': shared('NotFound'), '409': shared('Conflict') }),
+      responses: account({ '201': ok('The new key, with the key itself.', answers.keyRerolled), '400': shared('BadRequest'), '404': shared('NotFound'), '409': shared('Conflict') }),
     },
     {
       method: 'patch',
@@ -102,7 +102,7 @@ export const accessApi: ApiDescription = {
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
       body: { required: true, json: keyLimitsBody },
-      responses: guarded({ '200': ok('The key with its limits.', answers.keyLimitsUpdated), '400': shared('BadRequest'), '404': shared('NotFound') }),
+      responses: account({ '200': ok('The key with its limits.', answers.keyLimitsUpdated), '400': shared('BadRequest'), '404': shared('NotFound') }),
     },
     {
       method: 'get',
@@ -114,7 +114,7 @@ export const accessApi: ApiDescription = {
       security: 'read',
       query: usageQuery,
       parameterDescriptions: usageParameters,
-      responses: guarded({ '200': ok('The usage report.', answers.usageResponse), '400': shared('BadRequest'), '404': shared('NotFound') }),
+      responses: account({ '200': ok('The usage report.', answers.usageResponse), '400': shared('BadRequest'), '404': shared('NotFound') }),
     },
     {
       method: 'get',
@@ -130,7 +130,7 @@ export const accessApi: ApiDescription = {
       security: 'read',
       query: usageStreamQuery,
       parameterDescriptions: usageParameters,
-      responses: guarded({
+      responses: account({
         '200': {
           description: 'The event stream; each `usage` event carries a `UsageReport` as JSON in its `data` field.',
           headers: rateLimitHeaders,
@@ -191,7 +191,7 @@ export const accessApi: ApiDescription = {
       security: 'write',
       params: z.object({ userId: userIdParam.meta({ description: 'The consumer\'s user id.' }) }),
       body: { required: true, json: grantPlanBody },
-      responses: guarded({ '200': ok('The grant and the plan the consumer is on now.', answers.consumerPlanResponse), '400': shared('BadRequest'), '404': shared('NotFound'), '422': shared('UnprocessableEntity') }),
+      responses: account({ '200': ok('The grant and the plan the consumer is on now.', answers.consumerPlanResponse), '400': shared('BadRequest'), '404': shared('NotFound'), '422': shared('UnprocessableEntity') }),
     },
   ],
 };

@@ -3,7 +3,7 @@ import type { PublishableEvent } from '../../webhooks/services/webhooks';
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf, toBool, toCount, toDate, toIso, type Knex } from '../../../db';
+import { dialectOf, tableOf, toBool, toCount, toIso, type Knex } from '../../../db';
 import type { AdminBillingSubscription } from '../validation/responses';
 import { getConfig, getService } from '../../../utils';
 import { planIdOfLookupKey } from './catalog';
@@ -143,15 +143,14 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * The plan the consumer's subscription entitles them to now, or null: an active subscription,
-     * or a past-due one within its grace period. The consumer's keys and JWT follow it.
+     * or a past-due one within its grace period (`apply` and `sweep` keep `effective_plan_id` on
+     * the subscribed plan exactly then). The consumer's keys and JWT follow it.
      */
-    async planForUser(userId: number, now = new Date()): Promise<number | null> {
-      const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('plan_id', 'status', 'grace_until')) as
-        | Pick<SubscriptionRow, 'plan_id' | 'status' | 'grace_until'>
+    async planForUser(userId: number): Promise<number | null> {
+      const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('plan_id', 'effective_plan_id', 'status')) as
+        | Pick<SubscriptionRow, 'plan_id' | 'effective_plan_id' | 'status'>
         | undefined;
-      if (!row || row.plan_id === null) return null;
-      const graceUntil = toDate(row.grace_until);
-      const entitled = row.status === 'active' || (row.status === 'past_due' && graceUntil !== null && graceUntil > now);
+      const entitled = row && (row.status === 'active' || row.status === 'past_due') && row.plan_id !== null && row.effective_plan_id === row.plan_id;
       return entitled ? row.plan_id : null;
     },
 

@@ -1,4 +1,4 @@
-import { guarded, ok } from '../../../contract/common';
+import { account, ok } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
 import { planChoiceBody } from './index';
 import * as answers from './responses';
@@ -36,7 +36,7 @@ export const billingApi: ApiDescription = {
       tags: ['Billing'],
       security: 'write',
       body: { required: true, json: planChoiceBody },
-      responses: guarded({ '200': ok('The session.', answers.checkoutSession), '400': shared('BadRequest'), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
+      responses: account({ '200': ok('The session.', answers.checkoutSession), '400': shared('BadRequest'), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
     },
     {
       method: 'post',
@@ -48,7 +48,7 @@ export const billingApi: ApiDescription = {
       tags: ['Billing'],
       security: 'write',
       body: { required: true, json: planChoiceBody },
-      responses: guarded({ '200': ok('The subscription after the change.', answers.billingSubscriptionResponse), '400': shared('BadRequest'), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
+      responses: account({ '200': ok('The subscription after the change.', answers.billingSubscriptionResponse), '400': shared('BadRequest'), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
     },
     {
       method: 'post',
@@ -58,7 +58,7 @@ export const billingApi: ApiDescription = {
       description: 'A Stripe Billing Portal session for the consumer\'s cards, invoices and cancellation. 409 `no_customer` before the first purchase.',
       tags: ['Billing'],
       security: 'write',
-      responses: guarded({ '200': ok('The portal session.', answers.portalSession), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
+      responses: account({ '200': ok('The portal session.', answers.portalSession), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
     },
     {
       method: 'get',
@@ -68,7 +68,7 @@ export const billingApi: ApiDescription = {
       description: 'Plan, status, period end, grace period and this period\'s overage (served and reported).',
       tags: ['Billing'],
       security: 'read',
-      responses: guarded({ '200': ok('The subscription.', answers.billingSubscriptionResponse), '503': shared('ServiceUnavailable') }),
+      responses: account({ '200': ok('The subscription.', answers.billingSubscriptionResponse), '503': shared('ServiceUnavailable') }),
     },
   ],
 };

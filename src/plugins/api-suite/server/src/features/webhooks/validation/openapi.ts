@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBody, pageOf, rateLimitHeaders } from '../../../contract/common';
+import { account, errorBody, pageOf, rateLimitHeaders } from '../../../contract/common';
 import { schemaRef, shared, type ApiDescription, type JsonObject, type ResponseSpec, type SharedResponse } from '../../../contract/openapi';
 import { createSubscriptionBody, deliveriesQuery, listQuery, publishBody, recoverBody, updateSubscriptionBody, uuidParam } from './index';
 import * as answers from './responses';
@@ -214,7 +214,7 @@ export const webhooksApi: ApiDescription = {
       description: 'The active ones, each with an example payload. `*` subscribes to every type.',
       tags,
       security: 'read',
-      responses: guarded({ '200': ok('Every active event type.', z.object({ data: z.array(answers.eventType) })) }),
+      responses: account({ '200': ok('Every active event type.', z.object({ data: z.array(answers.eventType) })) }),
     },
     {
       method: 'post',
