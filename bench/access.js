@@ -2,10 +2,12 @@
 'use strict';
 /**
  * bench/access: what the access middleware costs. autocannon drives the same article list
- * route twice in one run, on the same data: once with the route under the middleware and a
- * valid key (enterprise plan, quota raised so nothing is refused: every request is still
- * looked up, counted and recorded), once with the route outside its prefixes. Arms alternate
- * (off, on, off, on, ...) so drift in the machine hits both; each figure is the median of its rounds.
+ * route three times in one run, on the same data: with the route under the middleware and a
+ * valid key of a consumer on the enterprise plan (quota raised so nothing is refused: every
+ * request is still looked up, held to the consumer's plan, counted in their pool and recorded),
+ * with the same consumer's users-permissions JWT (the same plan and pool, through the JWT
+ * path), and with the route outside its prefixes. Arms alternate (off, key, jwt, off, ...) so
+ * drift in the machine hits all three; each figure is the median of its rounds.
  * Throughput is measured at saturation (--connections, 32 by default); latency at a light
  * load (--latency-connections, 2 by default), where p99 is the server's own time rather than
  * the queue in front of it.
@@ -30,8 +32,8 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
   const env = benchEnv('access');
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
 
-  progress('seeding 200 articles, an administrator and an enterprise key');
-  const key = await withStrapi({ ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, async (strapi) => {
+  progress('seeding 200 articles and a consumer on the enterprise plan, with a key and a JWT');
+  const { key, jwt } = await withStrapi({ ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, async (strapi) => {
     for (let i = 0; i < 200; i += 1) {
       await strapi.documents('api::article.article').create({ data: { title: `Article ${i}`, slug: `article-${i}`, status: 'published', excerpt: 'x'.repeat(120) } });
     }
@@ -41,22 +43,25 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
     const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
     // Raised so the run measures the middleware's work, not a wall of 429s.
     await strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise.id }, data: { requests_per_minute: 1_000_000_000 } });
-    const issued = await strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'], planId: enterprise.id });
-    return issued.key;
+    // Granted to the consumer: the key follows it (no plan of its own), and so does the JWT.
+    await strapi.plugin('api-suite').service('consumer-plans').grant(user.id, enterprise.id);
+    const issued = await strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'] });
+    return { key: issued.key, jwt: strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }) };
   });
 
   const arms = {
     off: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks' }, headers: {} },
     on: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { 'x-api-key': key } },
+    jwt: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { authorization: `Bearer ${jwt}` } },
   };
-  const results = { off: [], on: [] };
+  const results = { off: [], on: [], jwt: [] };
   for (let round = 1; round <= rounds; round += 1) {
-    for (const name of ['off', 'on']) {
+    for (const name of ['off', 'on', 'jwt']) {
       const server = await serve(arms[name].env);
       try {
         const check = await fetch(server.url + ROUTE, { headers: arms[name].headers });
         if (check.status !== 200) throw new Error(`${name}: ${ROUTE} answered ${check.status}`);
-        if (name === 'on' && !check.headers.get('x-ratelimit-limit')) throw new Error('the middleware is not on the route');
+        if (name !== 'off' && check.headers.get('x-ratelimit-limit') !== '1000000000') throw new Error(`${name}: the consumer's plan is not applied on the route`);
         await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration: 2 }); // warm-up
         const run = await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration });
         const light = await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections: latencyConnections, duration });
@@ -87,8 +92,10 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
   });
   const off = summarise(results.off);
   const on = summarise(results.on);
+  const viaJwt = summarise(results.jwt);
   const ratio = on.rps / off.rps;
   const addedP99 = on.light_load.p99_ms - off.light_load.p99_ms;
+  const jwtRatio = viaJwt.rps / off.rps;
   console.log(
     JSON.stringify({
       bench: 'access',
@@ -103,6 +110,10 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
       throughput_ratio: Number(ratio.toFixed(3)),
       throughput_cost_pct: Number(((1 - ratio) * 100).toFixed(1)),
       p99_added_ms: addedP99,
+      jwt_path: viaJwt,
+      jwt_throughput_ratio: Number(jwtRatio.toFixed(3)),
+      jwt_p99_added_ms: viaJwt.light_load.p99_ms - off.light_load.p99_ms,
+      key_vs_jwt_ratio: Number((on.rps / viaJwt.rps).toFixed(3)),
       goal: { throughput_cost_pct_below: 10, p99_added_ms_below: 2 },
       met: 1 - ratio < 0.1 && addedP99 < 2,
     })

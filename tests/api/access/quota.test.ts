@@ -2,7 +2,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { startInstance, type Instance } from '../../helpers/instance';
 import { awayFromMinuteEdge, createPlan, issueKey } from '../../helpers/keys';
 import { redisUrl } from '../../helpers/services';
-import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { grantPlan, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
 /**
  * Quotas are exact under concurrency: one instance with its own counters, and two instances
@@ -25,9 +25,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function burst(targets: Array<() => ReturnType<TestApp['request']>>, key: string, count: number): Promise<Record<number, number>> {
+/** `count` concurrent requests spread over the targets and, in turn, over the credentials (a key, or any headers). */
+async function burst(targets: Array<() => ReturnType<TestApp['request']>>, credentials: string | Array<Record<string, string>>, count: number): Promise<Record<number, number>> {
+  const headers = typeof credentials === 'string' ? [{ 'X-API-Key': credentials }] : credentials;
   const responses = await Promise.all(
-    Array.from({ length: count }, (_, i) => targets[i % targets.length]().get('/api/v1/articles').set('X-API-Key', key))
+    Array.from({ length: count }, (_, i) => targets[i % targets.length]().get('/api/v1/articles').set(headers[i % headers.length]))
   );
   const tally: Record<number, number> = {};
   for (const response of responses) tally[response.status] = (tally[response.status] ?? 0) + 1;
@@ -55,9 +57,20 @@ if (redisUrl) describe('two instances on one Redis', () => {
   });
 
   it('share the quota exactly: 3N requests across both give N successes', async () => {
-    const key = await issueKey(app, admin, { plan_id: planId, user_id: alice.id });
+    // A consumer of its own: Alice's pool on this plan already served the one-instance burst this minute.
+    const key = await issueKey(app, admin, { plan_id: planId, user_id: (await registerUser(app)).id });
     await awayFromMinuteEdge();
     expect(await burst([app.request, second.request], key.key, 3 * N)).toEqual({ 200: N, 429: 2 * N });
+  });
+
+  it('share one consumer\'s pool exactly: two keys and a JWT across both give N successes in all', async () => {
+    const consumer = await registerUser(app);
+    await grantPlan(app, consumer, 'pro');
+    const [one, two] = [await issueKey(app, consumer), await issueKey(app, consumer)];
+    await awayFromMinuteEdge();
+    const credentials = [{ 'X-API-Key': one.key }, { 'X-API-Key': two.key }, { Authorization: `Bearer ${consumer.jwt}` }];
+    // pro: 100 a minute, shared by every credential of the consumer, on every instance.
+    expect(await burst([app.request, second.request], credentials, 300)).toEqual({ 200: 100, 429: 200 });
   });
 
   it('refuse a revoked key within a second on both', async () => {

@@ -49,7 +49,7 @@ export function createRunReads(strapi: Core.Strapi) {
     },
 
     /** Every matching result, in id order, a page at a time (for streaming exports). */
-    async *allResults(scraperId: number, filter: ResultFilter = {}): AsyncGenerator<ReturnType<typeof presentResult>> {
+    async *allResults(scraperId: number, filter: ResultFilter = {}): AsyncGenerator<ScraperResult> {
       let lastId = 0;
       for (;;) {
         const query = resultsOf(scraperId, filter).select(...RESULT_COLUMNS).where('id', '>', lastId);
