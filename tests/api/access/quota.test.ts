@@ -68,7 +68,7 @@ if (redisUrl) describe('two instances on one Redis', () => {
     await grantPlan(app, consumer, 'pro');
     const [one, two] = [await issueKey(app, consumer), await issueKey(app, consumer)];
     await awayFromMinuteEdge();
-    const credentials = [{ 'X-API-Key': one.key }, { 'X-API-Key': two.key }, { Authorization: `Bearer ${consumer.jwt}` }];
+    const credentials: Array<Record<string, string>> = [{ 'X-API-Key': one.key }, { 'X-API-Key': two.key }, { Authorization: `Bearer ${consumer.jwt}` }];
     // pro: 100 a minute, shared by every credential of the consumer, on every instance.
     expect(await burst([app.request, second.request], credentials, 300)).toEqual({ 200: 100, 429: 200 });
   });
