@@ -37,8 +37,11 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
     for (let i = 0; i < 200; i += 1) {
       await strapi.documents('api::article.article').create({ data: { title: `Article ${i}`, slug: `article-${i}`, status: 'published', excerpt: 'x'.repeat(120) } });
     }
+    // Signed-in users may read the articles (Strapi's own check on the route, which the JWT arm also passes).
+    const authenticated = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
+    await strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.find', role: authenticated.id } });
     const user = await strapi.db.query('plugin::users-permissions.user').create({
-      data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local' },
+      data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local', role: authenticated.id },
     });
     const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
     // Raised so the run measures the middleware's work, not a wall of 429s.
@@ -46,7 +49,7 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
     // Granted to the consumer: the key follows it (no plan of its own), and so does the JWT.
     await strapi.plugin('api-suite').service('consumer-plans').grant(user.id, enterprise.id);
     const issued = await strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'] });
-    return { key: issued.key, jwt: strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }) };
+    return { key: issued.key, jwt: await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }) };
   });
 
   const arms = {
@@ -60,7 +63,7 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
       const server = await serve(arms[name].env);
       try {
         const check = await fetch(server.url + ROUTE, { headers: arms[name].headers });
-        if (check.status !== 200) throw new Error(`${name}: ${ROUTE} answered ${check.status}`);
+        if (check.status !== 200) throw new Error(`${name}: ${ROUTE} answered ${check.status} ${await check.text()}`);
         if (name !== 'off' && check.headers.get('x-ratelimit-limit') !== '1000000000') throw new Error(`${name}: the consumer's plan is not applied on the route`);
         await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration: 2 }); // warm-up
         const run = await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration });
