@@ -224,6 +224,33 @@ describe('the super admin', () => {
   });
 });
 
+describe('an admin token', () => {
+  const tokenWith = async (adminPermissions: Array<{ action: string; subject: string | null; fields?: string[] }>) => {
+    const response = await app
+      .request()
+      .post('/admin/admin-tokens')
+      .set(as(owner))
+      .send({
+        name: `plans ${crypto.randomBytes(3).toString('hex')}`,
+        lifespan: null,
+        adminPermissions: adminPermissions.map(({ action, subject, fields }) => ({ action, subject, properties: fields ? { fields } : {}, conditions: [] })),
+      });
+    expect([response.status, response.body.error]).toEqual([201, undefined]);
+    return response.body.data.accessKey as string;
+  };
+
+  it('reaches plugin records only with the plugin permission among its own', async () => {
+    const without = await tokenWith([planPermission('read'), planPermission('create')]);
+    expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(without))).status).toBe(403);
+    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(without)).send(EDITABLE[1].create())).status).toBe(403);
+
+    const granted = await tokenWith([{ action: API_SUITE_ACTIONS.accessRead, subject: null }, { action: API_SUITE_ACTIONS.accessManage, subject: null }, planPermission('read'), planPermission('create')]);
+    expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(granted))).status).toBe(200);
+    const created = await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(granted)).send(EDITABLE[1].create());
+    expect([created.status, created.body.error]).toEqual([201, undefined]);
+  });
+});
+
 describe("a role's plugin permission", () => {
   it('lets it edit plans in the Content Manager with access.manage, and only read them with access.read', async () => {
     planManager = await createAdminEditor(app, [API_SUITE_ACTIONS.accessRead, API_SUITE_ACTIONS.accessManage, planPermission('read'), planPermission('create'), planPermission('update')]);
