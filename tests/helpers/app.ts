@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import { Client } from 'pg';
 import supertest from 'supertest';
 import { APP_DIR, DIST_DIR, TEST_TMP_DIR } from './paths';
-import { createPostgresDatabase, requireEnv, usingPostgres } from './services';
+import { createPostgresDatabase, dropPostgresDatabase, requireEnv, usingPostgres } from './services';
 
 export interface TestApp {
   strapi: Core.Strapi;
@@ -33,6 +33,11 @@ export interface StartOptions {
   restore?: { sqlite: string; postgres: string };
   /** Leave the database in place on close (to make such a fixture); `database` says where it is. */
   keepDatabase?: boolean;
+  /**
+   * Boot on the database an earlier app of this file left in place (`keepDatabase`), as a
+   * restart of the same site does; it is dropped on close unless `keepDatabase` is set again.
+   */
+  database?: string;
 }
 
 /**
@@ -55,7 +60,13 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
 
   let dropDatabase = async () => {};
   let database: string;
-  if (usingPostgres) {
+  if (options.database) {
+    const kept = options.database;
+    if (usingPostgres) env.DATABASE_URL = kept;
+    else env.DATABASE_FILENAME = kept;
+    database = kept;
+    dropDatabase = () => dropKeptDatabase(kept);
+  } else if (usingPostgres) {
     const created = await createPostgresDatabase(requireEnv('DATABASE_URL'), id);
     env.DATABASE_URL = database = created.url;
     dropDatabase = created.drop;
@@ -98,6 +109,15 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
       }
     },
   };
+}
+
+/** Drop a database an app left in place (`keepDatabase`) when no later app took it over. */
+export async function dropKeptDatabase(database: string): Promise<void> {
+  if (usingPostgres) {
+    await dropPostgresDatabase(requireEnv('DATABASE_URL'), new URL(database).pathname.slice(1));
+    return;
+  }
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${database}${suffix}`, { force: true });
 }
 
 /** Load a gzipped plain-SQL dump (`pg_dump --inserts`) into an empty database, without psql. */

@@ -26,18 +26,17 @@ export async function createPostgresDatabase(baseUrl: string, name: string): Pro
   }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new Client({ connectionString: baseUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { url: url.toString(), drop: () => dropPostgresDatabase(baseUrl, name) };
+}
+
+export async function dropPostgresDatabase(baseUrl: string, name: string): Promise<void> {
+  const client = new Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 export async function assertPostgresReachable(baseUrl: string): Promise<void> {

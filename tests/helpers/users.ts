@@ -89,13 +89,15 @@ export interface AdminSession {
 
 const sessions = new WeakMap<TestApp, Promise<AdminSession>>();
 
+/** The super admin every test app registers first (sign it in with these after a restart). */
+export const OWNER = { email: 'owner@example.test', password: 'Owner-password-1' } as const;
+
 /** The admin-panel super admin of this app (registered on first use, as the first visitor of /admin would). */
 export function adminSession(app: TestApp): Promise<AdminSession> {
   let session = sessions.get(app);
   if (!session) {
     session = (async () => {
-      const email = 'owner@example.test';
-      const password = 'Owner-password-1';
+      const { email, password } = OWNER;
       const registered = await app
         .request()
         .post('/admin/register-admin')

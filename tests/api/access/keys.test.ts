@@ -172,14 +172,10 @@ describe('DELETE /api/v1/keys/:id', () => {
   it('takes effect at once when an editor revokes a key in the admin panel', async () => {
     const issued = await issueKey(app, alice);
     expect((await app.request().get('/api/v1/keys').set('X-API-Key', issued.key)).status).toBe(200); // now cached
+    // On the API access page: keys are never edited in the Content Manager.
     const session = await adminSession(app);
-    const row = await app.strapi.db.query(UIDS.apiKey).findOne({ where: { id: issued.id }, select: ['documentId'] });
-    const edit = await app
-      .request()
-      .put(`/content-manager/collection-types/${UIDS.apiKey}/${row.documentId}`)
-      .set('Authorization', `Bearer ${session.token}`)
-      .send({ status: 'revoked' });
-    expect(edit.status).toBe(200);
+    const revoked = await app.request().delete(`/api-suite/access/keys/${issued.id}`).set('Authorization', `Bearer ${session.token}`);
+    expect(revoked.status).toBe(204);
     const refused = await app.request().get('/api/v1/keys').set('X-API-Key', issued.key);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('key_revoked');

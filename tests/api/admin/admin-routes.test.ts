@@ -68,6 +68,7 @@ describe('admin permissions', () => {
       ['scrapers', API_SUITE_ACTIONS.scrapersRead],
       ['scrapers', API_SUITE_ACTIONS.scrapersManage],
       ['sales', API_SUITE_ACTIONS.salesRead],
+      ['sales', API_SUITE_ACTIONS.salesManage],
     ]);
   });
 

@@ -10,6 +10,7 @@ import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
 import { withholdContentManagerWrites } from './features/platform/services/content-manager-access';
+import { enforceRecordPermissions } from './features/platform/record-permissions/enforce';
 import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
 import { getService } from './utils';
 
@@ -49,9 +50,11 @@ export function mergeFeatures(modules: FeatureModule[]) {
       for (const module of modules) await module.register?.(context);
     },
     async bootstrap(context: { strapi: Core.Strapi }) {
-      // Before the admin's own bootstrap, which gives the super admin role every registered action.
+      // Before the admin's own bootstrap, which gives the super admin role every registered action,
+      // creates the Author and Editor roles on a new database and cleans the stored permissions.
       await registerAdminActions(context.strapi, adminActions);
       withholdContentManagerWrites(context.strapi);
+      enforceRecordPermissions(context.strapi);
       for (const module of modules) await module.bootstrap?.(context);
       await getService(context.strapi, 'content-manager-views').apply();
     },

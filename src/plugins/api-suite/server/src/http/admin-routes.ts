@@ -13,6 +13,8 @@ export const ADMIN_PERMISSIONS = {
   accessRead: `plugin::${PLUGIN_ID}.access.read`,
   accessManage: `plugin::${PLUGIN_ID}.access.manage`,
   salesRead: `plugin::${PLUGIN_ID}.sales.read`,
+  // No page of the plugin changes orders; this lets a role change them in the Content Manager.
+  salesManage: `plugin::${PLUGIN_ID}.sales.manage`,
 } as const;
 
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[keyof typeof ADMIN_PERMISSIONS];

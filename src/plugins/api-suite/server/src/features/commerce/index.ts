@@ -30,7 +30,11 @@ const feature: FeatureModule = {
   controllers: { checkout: checkoutController, 'stripe-webhook': stripeWebhookController, reports: reportsController, 'admin-sales': adminSalesController },
   middlewares: { 'commerce-body': commerceBody },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
-  adminActions: [{ uid: 'sales.read', displayName: 'Read the sales report and orders', subCategory: 'sales' }],
+  adminActions: [
+    { uid: 'sales.read', displayName: 'Read the sales report and orders', subCategory: 'sales' },
+    // Orders are changed in the Content Manager (status), which needs this beside its own permissions.
+    { uid: 'sales.manage', displayName: 'Change orders in the Content Manager', subCategory: 'sales' },
+  ],
 };
 
 export default feature;

@@ -1,4 +1,4 @@
-import { editable, internal } from '../../plugin-options';
+import { editable, internal, readOnly } from '../../plugin-options';
 
 /**
  * Plans, API keys and usage records. Keys keep only the SHA-256 of the secret and its first
@@ -13,7 +13,7 @@ export default {
       collectionName: 'api_suite_plans',
       info: { singularName: 'plan', pluralName: 'plans', displayName: 'API plan', description: 'Quotas and reachable endpoints sold with API keys' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: editable('access'),
       attributes: {
         name: { type: 'string', required: true, unique: true, maxLength: 100 },
         requests_per_month: { type: 'integer', required: true, min: -1 },
@@ -38,7 +38,9 @@ export default {
       collectionName: 'api_suite_api_keys',
       info: { singularName: 'api-key', pluralName: 'api-keys', displayName: 'API key', description: 'Keys are shown once at creation; only their hash is stored' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      // Read-only in the Content Manager, for the super admin too: the hash, prefix and client id are
+      // the plugin's alone, so keys are issued, limited and revoked on the API access page only.
+      pluginOptions: readOnly('access'),
       attributes: {
         name: { type: 'string', maxLength: 100 },
         key_prefix: { type: 'string', required: true, maxLength: 8, configurable: false },
@@ -69,7 +71,7 @@ export default {
       collectionName: 'api_suite_usage_records',
       info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per request counted for a consumer' },
       options: { draftAndPublish: false },
-      pluginOptions: internal,
+      pluginOptions: internal('access'),
       attributes: {
         /** Empty for a request made with the consumer's own JWT. */
         api_key_id: { type: 'integer' },

@@ -51,7 +51,7 @@ export default {
       replaced_by: 'Replaced by key',
     },
     descriptions: {
-      status: 'Revoking takes effect at once; keys are issued on the API Suite → Access page, where the secret is shown once',
+      status: 'Keys are issued (the secret shown once), limited and revoked on the API Suite → Access page; here they are only read',
       requests_per_minute: "Overrides the plan's limit for this key; empty: the plan's",
       requests_per_month: "Overrides the plan's limit for this key (-1 unlimited); empty: the plan's",
     },

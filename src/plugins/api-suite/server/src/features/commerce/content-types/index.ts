@@ -23,7 +23,7 @@ export default {
         description: 'An order placed through checkout: items with the price and name they had then, total, status and payment',
       },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: editable('sales'),
       attributes: {
         uuid: { type: 'string', unique: true, configurable: false, writable: false },
         user: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
@@ -56,7 +56,7 @@ export default {
       collectionName: 'api_suite_stripe_events',
       info: { singularName: 'stripe-event', pluralName: 'stripe-events', displayName: 'Stripe event' },
       options: { draftAndPublish: false },
-      pluginOptions: internal,
+      pluginOptions: internal('sales'),
       attributes: {
         event_id: { type: 'string', required: true },
         event_type: { type: 'string', required: true },

@@ -1,10 +1,12 @@
 import type { Core } from '@strapi/strapi';
+import { apiSuiteOptions } from '../../plugin-options';
 
 /**
  * The Content Manager's write actions (create, update, delete, publish) no longer apply to the
  * content types marked read-only (`pluginOptions['api-suite'].readOnly`): no role, the super
  * admin's included, holds them, so the admin panel offers no "Create", "Save" or "Delete" there
- * and the Content Manager's routes refuse such writes with 403. Reading is untouched.
+ * and the Content Manager's routes refuse such writes with 403. Reading is governed as on every
+ * plugin type, by the feature's own read permission (see record-permissions).
  *
  * Runs in the plugin's bootstrap: after the Content Manager registered its actions and before
  * the admin's bootstrap gives the super admin role every action (and removes the permissions
@@ -18,7 +20,7 @@ interface ActionProvider {
 
 export function readOnlyContentTypes(strapi: Core.Strapi): string[] {
   return Object.values(strapi.contentTypes)
-    .filter((contentType) => (contentType.pluginOptions as { 'api-suite'?: { readOnly?: boolean } } | undefined)?.['api-suite']?.readOnly === true)
+    .filter((contentType) => apiSuiteOptions(contentType)?.readOnly === true)
     .map((contentType) => contentType.uid);
 }
 

@@ -12,7 +12,7 @@ export default {
       collectionName: 'api_suite_scrapers',
       info: { singularName: 'scraper', pluralName: 'scrapers', displayName: 'Scraper', description: 'A registered crawler: start URL, selectors, limits and schedule' },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: editable('scrapers'),
       attributes: {
         consumer_id: { type: 'string', required: true, configurable: false },
         name: { type: 'string', required: true, maxLength: 200 },
@@ -42,7 +42,7 @@ export default {
       collectionName: 'api_suite_scraper_runs',
       info: { singularName: 'scraper-run', pluralName: 'scraper-runs', displayName: 'Scraper run' },
       options: { draftAndPublish: false },
-      pluginOptions: internal,
+      pluginOptions: internal('scrapers'),
       attributes: {
         scraper_id: { type: 'integer', required: true },
         status: { type: 'enumeration', enum: ['pending', 'running', 'completed', 'failed', 'stopped'], default: 'pending', required: true },
@@ -72,7 +72,7 @@ export default {
       collectionName: 'api_suite_scraper_results',
       info: { singularName: 'scraper-result', pluralName: 'scraper-results', displayName: 'Scraper result' },
       options: { draftAndPublish: false },
-      pluginOptions: readOnly,
+      pluginOptions: readOnly('scrapers'),
       attributes: {
         scraper_id: { type: 'integer', required: true },
         run_id: { type: 'integer', required: true },

@@ -19,7 +19,7 @@ export default {
         description: 'An endpoint that receives signed events; the secret is stored encrypted',
       },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: editable('webhooks'),
       attributes: {
         uuid: { type: 'string', unique: true, configurable: false },
         consumer_id: { type: 'string', required: true, configurable: false },
@@ -53,7 +53,7 @@ export default {
       collectionName: 'api_suite_webhook_topics',
       info: { singularName: 'webhook-topic', pluralName: 'webhook-topics', displayName: 'Webhook topic' },
       options: { draftAndPublish: false },
-      pluginOptions: internal,
+      pluginOptions: internal('webhooks'),
       attributes: {
         subscription_id: { type: 'integer', required: true },
         event_type: { type: 'string', required: true },
@@ -75,7 +75,7 @@ export default {
         description: 'Only active event types can be subscribed to',
       },
       options: { draftAndPublish: false },
-      pluginOptions: editable,
+      pluginOptions: editable('webhooks'),
       attributes: {
         name: { type: 'string', required: true, unique: true, regex: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+$' },
         description: { type: 'text' },
