@@ -29,6 +29,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
   // parser's refusals on the commerce routes in their own error shapes: just before the parser.
   'plugin::api-suite.commerce-body',
   'strapi::body',
+  // Bodies no route should see (not JSON where JSON is due, NUL characters) and filters Strapi's
+  // query engine cannot take: refused with 400 or 415 in the route's own error shape.
+  'plugin::api-suite.input-guard',
   'strapi::session',
   'strapi::favicon',
   'strapi::public',

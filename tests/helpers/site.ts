@@ -30,6 +30,7 @@ const product = (name: string, href: string) => `<div class="product"><h2 class=
  *   /slow        product S after 300 ms
  *   /hang        never answers
  *   /fail        500
+ *   /formulas    products whose names a spreadsheet would run as formulas (not linked from anywhere)
  */
 export async function startSite(): Promise<TestSite> {
   const hits: SiteHit[] = [];
@@ -43,6 +44,10 @@ export async function startSite(): Promise<TestSite> {
     '/page3': page('Page 3', product('F', '/items/f')),
     '/private/secret': page('Secret', product('Z', '/items/z')),
     '/slow': page('Slow', product('S', '/items/s')),
+    '/formulas': page(
+      'Formulas',
+      ['=HYPERLINK("http://evil.example/","click")', "+cmd|' /C calc'!A0", '@SUM(1,1)', '-2+3', 'Plain'].map((name) => product(name.replace(/"/g, '&quot;'), '/items/f')).join('')
+    ),
   };
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];

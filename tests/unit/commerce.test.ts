@@ -18,7 +18,9 @@ describe('commerce config', () => {
       currency: 'eur',
       successUrl: 'http://localhost:3000/checkout/success?order_id={ORDER_ID}&session_id={CHECKOUT_SESSION_ID}',
       cancelUrl: 'http://localhost:3000/checkout/cancel?order_id={ORDER_ID}',
-      sessionExpiresMinutes: 60,
+      sessionExpiresMinutes: 30,
+      maxHeldUnits: 10,
+      maxOpenCheckouts: 3,
       stripeApi: { host: undefined, port: undefined, protocol: undefined, maxNetworkRetries: 2, timeoutMs: 30_000 },
     });
     expect(defaults.search).toEqual({

@@ -311,8 +311,9 @@ describe('API access', () => {
   });
 
   it('reports the last hour of usage for every key or one, and streams it', async () => {
-    const key = await issueKey(app, alice);
-    for (let i = 0; i < 3; i += 1) await app.request().get('/api/v1/keys').set('X-API-Key', key.key).expect(200);
+    // A consumer on the free plan, whose requests to a plan-governed route are counted in their pool.
+    const key = await issueKey(app, await registerUser(app));
+    for (let i = 0; i < 3; i += 1) await app.request().get('/api/v1/articles').set('X-API-Key', key.key).expect(200);
     await (app.strapi.plugin('api-suite').service('usage') as { flush(): Promise<void> }).flush();
 
     const all = await app.request().get('/api-suite/access/usage').set(as(reader.token));
@@ -321,7 +322,7 @@ describe('API access', () => {
     expect(all.body.data.total).toBeGreaterThanOrEqual(3);
     expect(all.body.data.series.length).toBeGreaterThanOrEqual(60);
     const one = await app.request().get(`/api-suite/access/usage?key_id=${key.id}`).set(as(owner));
-    expect(one.body.data).toMatchObject({ key_id: key.id, total: 3, month: { used: 3, quota: 1000, remaining: 997 } });
+    expect(one.body.data).toMatchObject({ key_id: key.id, total: 3, month: { used: 3, quota: 1000, remaining: 997 }, plan: { name: 'free', own_limits: false } });
     expect((await app.request().get('/api-suite/access/usage?key_id=999999').set(as(owner))).status).toBe(404);
 
     const event = await firstEvent(`${app.url}/api-suite/access/usage/stream?key_id=${key.id}&interval=1`, reader.token);

@@ -106,7 +106,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   app = await startApp({ keepDatabase: true });
   owner = (await adminSession(app)).token;
-  alice = await registerUser(app);
+  alice = await registerUser(app, { plan: 'enterprise' });
   author = await createAdminUser(app, await roleId('strapi-author'));
   editor = await createAdminUser(app, await roleId('strapi-editor'));
 

@@ -15,7 +15,8 @@ let buyers: TestUser[];
 
 beforeAll(async () => {
   stub = await startStripeStub();
-  app = await startApp({ env: stripeEnv(stub) });
+  // The point here is the stock under concurrency, not the per-buyer hold limits (checkout.test.ts has those).
+  app = await startApp({ env: { ...stripeEnv(stub), CHECKOUT_MAX_OPEN: '1000', CHECKOUT_MAX_HELD: '1000' } });
   token = await fullAccessToken(app);
   buyers = [];
   for (let i = 0; i < 5; i += 1) buyers.push(await registerUser(app, { plan: 'enterprise' }));

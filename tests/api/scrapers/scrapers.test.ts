@@ -357,6 +357,20 @@ describe('run events and exports', () => {
     expect((await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=xml`).set(as(bob))).status).toBe(400);
   });
 
+  it('exports scraped text a spreadsheet would run as a formula as text, prefixed with a quote', async () => {
+    const scraper = await createScraper(bob, { url: `${site.url}/formulas`, selectors: SELECTORS });
+    expect((await runToEnd(bob, scraper.id)).items_collected).toBe(5);
+    const csv = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=csv`).set(as(bob)).buffer(true).parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => done(null, text));
+    });
+    const body = String(csv.body);
+    // Each cell quoted as CSV needs (the comma, the double quotes), after its leading quote.
+    for (const cell of [`"'=HYPERLINK(""http://evil.example/"",""click"")"`, "'+cmd|' /C calc'!A0", `"'@SUM(1,1)"`, "'-2+3", 'Plain']) expect(body).toContain(`,${cell},`);
+    expect(body).not.toMatch(/,"?[=+@-]/);
+  });
+
   it('cuts an export short when reading the results fails midway, and keeps serving', async () => {
     const scraper = await createScraper(bob, { selectors: SELECTORS });
     await runToEnd(bob, scraper.id);

@@ -100,7 +100,11 @@ export const configSchema = z
         successUrl: z.string().url(),
         cancelUrl: z.string().url(),
         /** How long a Checkout Session (and so the stock it holds) lives; Stripe allows 30 minutes to 24 hours. */
-        sessionExpiresMinutes: z.number().int().min(30).max(1440),
+        sessionExpiresMinutes: z.number().int().min(30, 'CHECKOUT_HOLD_MINUTES: Stripe keeps a Checkout Session at least 30 minutes').max(1440, 'CHECKOUT_HOLD_MINUTES: Stripe keeps a Checkout Session at most 24 hours'),
+        /** Units of one product a consumer's unpaid checkouts may hold together, so nobody can reserve a whole shelf. */
+        maxHeldUnits: z.number().int().min(1),
+        /** Unpaid checkouts a consumer may have open at once. */
+        maxOpenCheckouts: z.number().int().min(1),
         /** Where the Stripe SDK connects: Stripe's API unless set (tests point it at a local stub). */
         stripeApi: z
           .object({
@@ -228,7 +232,9 @@ export default {
       currency: (env('STRIPE_CURRENCY') || 'eur').toLowerCase(),
       successUrl: `${frontendOriginOf(env)}/checkout/success?order_id={ORDER_ID}&session_id={CHECKOUT_SESSION_ID}`,
       cancelUrl: `${frontendOriginOf(env)}/checkout/cancel?order_id={ORDER_ID}`,
-      sessionExpiresMinutes: 60,
+      sessionExpiresMinutes: env.int('CHECKOUT_HOLD_MINUTES', 30) as number,
+      maxHeldUnits: env.int('CHECKOUT_MAX_HELD', 10) as number,
+      maxOpenCheckouts: env.int('CHECKOUT_MAX_OPEN', 3) as number,
       stripeApi: {
         host: env('STRIPE_API_HOST') || undefined,
         port: env('STRIPE_API_PORT') ? (env.int('STRIPE_API_PORT') as number) : undefined,

@@ -1,3 +1,4 @@
+import { isReservedHeader } from './reserved-headers';
 import { z } from 'zod';
 
 /** The zod pieces several features' validation shares: ids, paging, partial updates, http(s) URLs, extra request headers. */
@@ -56,3 +57,8 @@ export const extraHeaders = z
     propertyNames: { pattern: HEADER_NAME.source },
     additionalProperties: { type: 'string', maxLength: 1000 },
   });
+
+/** Extra headers of an outgoing request (webhook deliveries, scraper runs): none that describes the exchange itself. */
+export const outboundHeaders = extraHeaders.refine((value) => Object.keys(value).every((name) => !isReservedHeader(name)), {
+  message: 'must not set content-type, the webhook-* signature headers, x-webhook-event or hop-by-hop headers (`_` counts as `-`)',
+});

@@ -66,12 +66,16 @@ function buildBlockList(): net.BlockList {
     ['192.168.0.0', 16],
     ['169.254.0.0', 16], // link-local, home of cloud metadata services
     ['100.64.0.0', 10], // carrier-grade NAT, often the provider's internal network
+    ['192.0.0.0', 24], // IETF protocol assignments
+    ['198.18.0.0', 15], // benchmarking networks, often wired to lab equipment
     ['224.0.0.0', 4],
-    ['255.255.255.255', 32],
+    ['240.0.0.0', 4], // reserved, 255.255.255.255 included
   ];
   const ipv6: Array<[string, number]> = [
-    ['::', 128],
-    ['::1', 128],
+    // IPv4-compatible (deprecated, `::a.b.c.d`), with `::` and `::1`: some stacks still route
+    // them to the embedded IPv4 host, so the whole range is refused rather than judged by it.
+    ['::', 96],
+    ['2002::', 16], // 6to4: reaches the IPv4 host in bits 16-47 through a relay
     ['fc00::', 7],
     ['fe80::', 10],
     ['ff00::', 8],

@@ -72,6 +72,32 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
+  /**
+   * One consumer's unpaid checkouts hold at most `maxOpenCheckouts` orders and `maxHeldUnits` of
+   * any product together, so one account cannot take a shelf off sale for everyone else until
+   * its sessions expire. Checked inside the order's transaction, after a per-consumer lock on
+   * PostgreSQL, so two checkouts racing cannot both pass.
+   */
+  const checkHolds = async (trx: Knex, userId: number, items: OrderItem[]): Promise<void> => {
+    const { maxHeldUnits, maxOpenCheckouts } = getConfig(strapi).commerce;
+    if (strapi.db.dialect.client === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [HOLD_LOCK, userId]);
+    const open = (await strapi.db.query(UIDS.order).findMany({
+      where: { user: { id: userId }, status: 'pending', stock_reserved: true },
+      select: ['id', 'items'],
+    })) as Array<{ id: number; items: unknown }>;
+    if (open.length >= maxOpenCheckouts) {
+      throw new ApiError(409, 'too_many_held', `You already have ${open.length} unpaid checkouts: pay for one or let it expire before starting another`);
+    }
+    const held = new Map<number, number>();
+    for (const order of open) {
+      for (const item of orderItems(order.items)) held.set(item.product_id, (held.get(item.product_id) ?? 0) + item.quantity);
+    }
+    const over = items.filter((item) => (held.get(item.product_id) ?? 0) + item.quantity > maxHeldUnits);
+    if (over.length > 0) {
+      throw new ApiError(409, 'too_many_held', over.map((item) => `Your unpaid checkouts may hold at most ${maxHeldUnits} of "${item.name}" (${held.get(item.product_id) ?? 0} held already)`).join('; '));
+    }
+  };
+
   return {
     async place(buyer: { userId: number }, input: CheckoutInput): Promise<CheckoutResult> {
       const lines = mergeLines(input.items);
@@ -104,6 +130,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       const now = new Date();
       const announcement: Announcement = { orders: [], products: [] };
       const order = await strapi.db.transaction(async ({ trx, onCommit }) => {
+        await checkHolds(trx, buyer.userId, items);
         await reserve(trx, items);
         const created = (await strapi.db.query(UIDS.order).create({
           data: {
@@ -176,6 +203,14 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/** A namespace for the per-consumer checkout lock (PostgreSQL advisory locks take two integers). */
+const HOLD_LOCK = 0x43484b; // "CHK"
+
+function orderItems(value: unknown): Array<{ product_id: number; quantity: number }> {
+  const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  return Array.isArray(list) ? (list as Array<{ product_id: number; quantity: number }>) : [];
+}
 
 function unknownProducts(ids: number[], indexes?: number[]): ApiError {
   const details = ids.map((id, position) => ({

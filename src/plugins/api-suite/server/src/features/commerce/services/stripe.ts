@@ -89,14 +89,21 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
       const secret = settings().stripeWebhookSecret;
       if (!secret) throw new StripeUnavailableError('STRIPE_WEBHOOK_SECRET is not set');
       if (!signature) throw new ApiError(400, 'missing_signature', 'Missing Stripe-Signature header');
+      let event: Stripe.Event;
       try {
-        return Stripe.webhooks.constructEvent(raw, signature, secret);
+        event = Stripe.webhooks.constructEvent(raw, signature, secret);
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new ApiError(400, 'invalid_signature', 'Invalid Stripe signature');
         // A verified body that is not JSON: not something Stripe sends.
         if (error instanceof SyntaxError) throw new ApiError(400, 'invalid_payload', 'Invalid payload');
         throw error;
       }
+      // Signed is not the same as well formed: every handler reads `data.object` of an event with an id and a type.
+      const shape = event as unknown as { id?: unknown; type?: unknown; data?: { object?: unknown } };
+      if (typeof shape.id !== 'string' || typeof shape.type !== 'string' || typeof shape.data?.object !== 'object' || shape.data.object === null) {
+        throw new ApiError(400, 'invalid_payload', 'Invalid payload: a Stripe event has an id, a type and data.object');
+      }
+      return event;
     },
   };
 };

@@ -1,3 +1,4 @@
+import { csvCell } from '../services/csv-cells';
 import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { stringify } from 'csv-stringify';
@@ -178,12 +179,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           (async function* rows() {
             for await (const result of results) {
               const change = withChange ? [result.change ?? ''] : [];
-              yield [result.id, result.run_id, result.url, result.created_at, ...change, ...fields.map((field) => csvValue(result.data[field.key]))];
+              yield [result.id, result.run_id, csvCell(result.url), result.created_at, ...change, ...fields.map((field) => csvCell(result.data[field.key]))];
             }
           })()
         );
         const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
-        ctx.body = exportBody(ctx, [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => field.column)] })], exportFailed(row));
+        ctx.body = exportBody(ctx, [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })], exportFailed(row));
       });
     },
 
@@ -211,7 +212,3 @@ function csvFields(row: ScraperRow, withChange: boolean): Array<{ key: string; c
   return keys.map((key) => ({ key, column: fixed.has(key) ? `data_${key}` : key }));
 }
 
-function csvValue(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { extraHeaders, httpUrl, MAX_ID, pageLimit, pageNumber, pageQuery, requireAChange, rowIdParam } from '../../../http/validation';
+import { httpUrl, outboundHeaders, MAX_ID, pageLimit, pageNumber, pageQuery, requireAChange, rowIdParam } from '../../../http/validation';
 import { assertValidCronSchedule } from '../../../jobs';
 import { createSubscriptionBody } from '../../webhooks/validation';
 import { validateSelectors } from '../services/crawler';
@@ -22,7 +22,7 @@ const schedule = z
     }
   }, 'must be a cron expression of 5 fields (minute first) or 6 (second first)');
 
-const headers = extraHeaders;
+const headers = outboundHeaders;
 
 // Checked by the crawler's own rules (their messages name the bad selector); documented as the ScraperSelectors component.
 const selectors = z

@@ -8,7 +8,7 @@ import { createSecretBox, type SecretBox } from './secret-box';
 import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from './signing';
 import { WILDCARD } from './event-catalog';
 import type { Subscription } from '../validation/responses';
-import { isReservedHeader } from '../validation/headers';
+import { isReservedHeader } from '../../../http/reserved-headers';
 
 /** A subscription row as knex reads it. */
 export interface SubscriptionRow {
@@ -68,7 +68,7 @@ const TARGET_TTL_MS = 30_000;
 const TOPICS_TTL_MS = 5_000;
 const TOPICS_KEPT = 10_000;
 
-export { isReservedHeader, RESERVED_HEADERS } from '../validation/headers';
+export { isReservedHeader, RESERVED_HEADERS } from '../../../http/reserved-headers';
 
 /**
  * Webhook subscriptions: their rows, their topics (the index publishing matches on), the

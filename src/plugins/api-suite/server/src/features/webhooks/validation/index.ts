@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { extraHeaders, httpUrl, pageLimit, pageNumber, pageQuery, requireAChange } from '../../../http/validation';
-import { isReservedHeader } from './headers';
+import { outboundHeaders, httpUrl, pageLimit, pageNumber, pageQuery, requireAChange } from '../../../http/validation';
 
 /** Bodies and queries of the webhook routes (contract section 3), validated at the edge. */
 export const MAX_EVENTS_PER_SUBSCRIPTION = 100;
@@ -15,9 +14,7 @@ const events = z
   .min(1, 'must name at least one event type')
   .max(MAX_EVENTS_PER_SUBSCRIPTION, `must name at most ${MAX_EVENTS_PER_SUBSCRIPTION} event types`);
 
-const headers = extraHeaders.refine((value) => Object.keys(value).every((name) => !isReservedHeader(name)), {
-  message: 'must not set content-type, the webhook-* signature headers, x-webhook-event or hop-by-hop headers',
-});
+const headers = outboundHeaders;
 
 const description = z.string().max(1000, 'must be at most 1000 characters');
 const rateLimit = z

@@ -1,8 +1,9 @@
 /** A pure module (no server imports), so the request schemas that use it can be read by any client's type check. */
 
 /**
- * Headers a subscription may not set: the signature headers (a receiver must be able to trust
- * them) and the ones that describe the HTTP exchange itself.
+ * Headers a webhook subscription or a scraper may not set: the signature headers (a receiver must
+ * be able to trust them) and the ones that describe the HTTP exchange itself (a scraper sending
+ * its own `host`, `transfer-encoding` or `expect` breaks every request of its runs).
  */
 export const RESERVED_HEADERS = new Set([
   'webhook-id',
@@ -22,7 +23,11 @@ export const RESERVED_HEADERS = new Set([
   'trailer',
 ]);
 
+/**
+ * Compared after folding `_` to `-`: servers and proxies that read `Webhook_Signature` as
+ * `webhook-signature` (nginx with underscores allowed, CGI-style gateways) must not receive a forged one.
+ */
 export function isReservedHeader(name: string): boolean {
-  const lower = name.toLowerCase();
+  const lower = name.toLowerCase().replace(/_/g, '-');
   return RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-') || lower.startsWith('proxy-');
 }

@@ -1,0 +1,83 @@
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { ApiError, errorListBody, flatErrorBody, nestedErrorBody, strapiErrorBody } from '../../../http/errors';
+import { badCharacterAt, badFilterAt } from './hostile-input';
+
+/**
+ * `plugin::api-suite.input-guard`, enabled in config/middlewares.ts right after `strapi::body`:
+ * what no route should ever see, refused before any route runs, in the route family's own error
+ * shape, with nothing stored.
+ *
+ * - A write to a JSON route whose body is not JSON (or has no Content-Type): 415. The body
+ *   parser would have left it unparsed, and the route would have gone on as if nothing was sent.
+ *   Users-permissions' `/api/auth/*` routes take JSON or a form; anything else is a 400 there.
+ * - A string holding NUL or an unpaired UTF-16 surrogate anywhere in a parsed body: 400.
+ *   PostgreSQL cannot store NUL in text, and a lone surrogate is not text at all.
+ * - On Strapi's content API, a filter operator whose value is itself an object of operators
+ *   (`filters[title][$eq][$ne]=x`): 400 instead of the query engine's 500.
+ */
+export const inputGuard = (_config: unknown, _context: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+  return async (ctx, next) => {
+    const refusal = refusalOf(ctx as Context);
+    if (!refusal) return next();
+    const family = familyOf(ctx.path);
+    ctx.status = refusal.status;
+    ctx.body = bodyFor(family, refusal);
+  };
+};
+
+type Family = 'nested' | 'oauth' | 'flat' | 'list' | 'strapi' | 'raw';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function refusalOf(ctx: Context): ApiError | undefined {
+  const family = familyOf(ctx.path);
+  if (family === 'raw') return undefined;
+  if (ctx.method === 'GET' && family === 'strapi' && ctx.path.startsWith('/api/')) {
+    const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
+    return at === undefined ? undefined : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
+  }
+  if (!WRITES.has(ctx.method)) return undefined;
+
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  if (hasBody) {
+    const authRoute = ctx.path.startsWith('/api/auth/');
+    if (family === 'oauth' || authRoute) {
+      if (!ctx.request.is('json', 'urlencoded')) {
+        return new ApiError(400, family === 'oauth' ? 'invalid_request' : 'ValidationError', 'Send the body as JSON (Content-Type: application/json) or as a form');
+      }
+    } else if (family !== 'strapi' && !ctx.request.is('json')) {
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
+    }
+  }
+  const at = badCharacterAt((ctx.request as { body?: unknown }).body);
+  if (at === undefined) return undefined;
+  const field = at === '' ? '(body)' : at;
+  const message = 'must not hold NUL characters or unpaired surrogates';
+  return new ApiError(400, family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error', `${field}: ${message}`, [{ field, message }]);
+}
+
+/** Which error family a path answers in (docs/api-reference.md lists them). */
+function familyOf(path: string): Family {
+  if (path === '/api/webhook/stripe' || path.startsWith('/api/webhook/stripe/')) return 'raw';
+  if (path === '/api/v1/oauth/token') return 'oauth';
+  if (path === '/api/v1' || path.startsWith('/api/v1/')) return 'nested';
+  if (path === '/api/webhooks' || path.startsWith('/api/webhooks/')) return 'flat';
+  if (['/api/checkout', '/api/reports', '/api/search'].some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return 'list';
+  return 'strapi';
+}
+
+function bodyFor(family: Family, error: ApiError): unknown {
+  switch (family) {
+    case 'nested':
+      return nestedErrorBody(error);
+    case 'oauth':
+      return { error: 'invalid_request', error_description: error.message };
+    case 'flat':
+      return flatErrorBody(error);
+    case 'list':
+      return errorListBody(error);
+    default:
+      return strapiErrorBody(error);
+  }
+}
