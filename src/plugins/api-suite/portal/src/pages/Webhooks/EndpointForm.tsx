@@ -22,7 +22,11 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
     event.preventDefault();
     void save.run();
   };
-  const options = [{ value: '*', label: 'Every event (*)' }, ...(catalog.data ?? []).map((type) => ({ value: type.name, label: <EventLabel name={type.name} description={type.description} /> }))];
+  // "*" is written like every other option (its name in code, its meaning under it), so the list reads as one column of names.
+  const options = [
+    { value: '*', label: <EventLabel name="*" description="Every event, including types added later" /> },
+    ...(catalog.data ?? []).map((type) => ({ value: type.name, label: <EventLabel name={type.name} description={type.description} /> })),
+  ];
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="endpoint-form-heading">
       <h2 id="endpoint-form-heading">{endpoint ? 'Edit the endpoint' : 'Add an endpoint'}</h2>
