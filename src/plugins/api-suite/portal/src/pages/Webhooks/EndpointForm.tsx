@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { api, type Subscription } from '../../api';
 import { Loading } from '../../components/feedback';
 import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/form';
@@ -58,9 +58,22 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
 }
 
 function EventLabel({ name, description }: { name: string; description: string }) {
+  // A break allowed after each dot, so a long name (billing.subscription.canceled) wraps between its parts, not inside a word.
+  const parts = name.split('.');
   return (
     <>
-      <code>{name}</code>
+      <code>
+        {parts.map((part, index) => (
+          <Fragment key={index}>
+            {part}
+            {index < parts.length - 1 && (
+              <>
+                .<wbr />
+              </>
+            )}
+          </Fragment>
+        ))}
+      </code>
       {description && <span className="muted event-description">{description}</span>}
     </>
   );
