@@ -91,7 +91,7 @@ export function KeysTab() {
                     </Flex>
                   </Td>
                   <Td>
-                    <Flex direction="column" alignItems="flex-start" style={{ maxWidth: '12rem', whiteSpace: 'normal' }}>
+                    <Flex direction="column" alignItems="flex-start" style={{ minWidth: '10rem', maxWidth: '14rem', whiteSpace: 'normal' }}>
                       <Typography data-testid="key-plan">{key.plan?.name ?? '—'}</Typography>
                       <Typography variant="pi" textColor="neutral600" data-testid="key-plan-source">
                         {t(key.plan_source === 'key' ? 'access.keys.planOwn' : 'access.keys.planFollows')}

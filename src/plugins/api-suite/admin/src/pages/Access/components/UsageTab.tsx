@@ -86,7 +86,8 @@ export function UsageTab() {
 function Figure({ label, value, note, detail, testId, detailTestId }: { label: string; value?: string; note?: string; detail?: string; testId?: string; detailTestId?: string }) {
   return (
     <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-      <Box background="neutral0" hasRadius shadow="tableShadow" padding={4}>
+      {/* Full height, so a card with a detail line does not stand taller than its neighbours. */}
+      <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} height="100%">
         <Typography variant="sigma" textColor="neutral600">
           {label}
         </Typography>
