@@ -6,7 +6,8 @@ import { registerUser, type TestUser } from '../helpers/users';
 /**
  * The API access page in a real browser: plans created and edited (server messages under the
  * fields), a key issued for a user on a plan and shown once with a copy button, the live usage
- * chart following the key's requests, and the key revoked.
+ * chart following the key's requests, the key revoked; a key that follows its owner, the owner
+ * granted a plan and the grant taken back, and that key's usage as the owner's pool.
  */
 let app: TestApp;
 let browser: TestBrowser;
@@ -99,7 +100,10 @@ it('issues a key for a user on a plan and shows it once, with a copy button', as
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   const row = page.getByTestId('key-row').filter({ hasText: 'Alice CI' });
   await row.getByText(`${issuedKey.slice(0, 8)}…`).waitFor();
-  await row.getByText('pro').waitFor();
+  // Its own plan, chosen at issue; the owner's plan and why beside the owner.
+  await row.getByTestId('key-plan').getByText('pro', { exact: true }).waitFor();
+  await row.getByTestId('key-plan-source').getByText("Key's own plan").waitFor();
+  await row.getByTestId('owner-plan').getByText('On enterprise (granted)').waitFor();
   // Gone for good: not in the page, and not after a reload either.
   expect(await page.content()).not.toContain(issuedKey);
   await page.reload();
@@ -168,3 +172,58 @@ it('revokes the key', async () => {
   expect(refused.status).toBe(403);
   expect(refused.body.error.code).toBe('key_revoked');
 }, 90_000);
+
+it('issues a key that follows its owner, grants the owner a plan and takes it back', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
+  await page.getByRole('button', { name: 'Issue a key' }).first().click();
+  const dialog = page.getByRole('dialog');
+  const owner = dialog.getByRole('combobox', { name: /User/ });
+  await owner.click();
+  await owner.fill(alice.username);
+  await page.getByRole('option', { name: new RegExp(alice.username) }).click();
+  // The plan is left at "Owner's plan": the key follows alice wherever her plan goes.
+  await dialog.getByRole('combobox', { name: 'Plan' }).getByText("Owner's plan").waitFor();
+  await dialog.locator('input[name="name"]').fill('Alice follows');
+  await dialog.getByRole('button', { name: 'Issue key' }).click();
+  await page.getByTestId('issued-key').waitFor();
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+  const row = page.getByTestId('key-row').filter({ hasText: 'Alice follows' });
+  await row.getByTestId('key-plan').getByText('enterprise', { exact: true }).waitFor();
+  await row.getByTestId('key-plan-source').getByText("Follows the owner's plan").waitFor();
+  await row.getByTestId('owner-plan').getByText('On enterprise (granted)').waitFor();
+  await screenshot(page, 'access-keys-plans');
+
+  await row.getByRole('button', { name: 'Plan…' }).click();
+  const grant = page.getByRole('dialog');
+  await grant.getByTestId('grant-current').getByText(`${alice.username} is on enterprise now (granted).`).waitFor();
+  await grant.getByRole('combobox', { name: 'Granted plan' }).click();
+  await page.getByRole('option', { name: 'pro', exact: true }).click();
+  await screenshot(page, 'access-grant-plan');
+  await grant.getByRole('button', { name: 'Save' }).click();
+  await grant.waitFor({ state: 'detached' });
+  await row.getByTestId('key-plan').getByText('pro', { exact: true }).waitFor();
+  await row.getByTestId('owner-plan').getByText('On pro (granted)').waitFor();
+  const usage = await app.request().get('/api/v1/usage').set('Authorization', `Bearer ${alice.jwt}`);
+  expect(usage.body.data.plan).toMatchObject({ name: 'pro', own_limits: false });
+
+  // Taking the grant back puts alice on the default plan, and the key with her.
+  await row.getByRole('button', { name: 'Plan…' }).click();
+  await page.getByRole('dialog').getByRole('combobox', { name: 'Granted plan' }).click();
+  await page.getByRole('option', { name: 'No grant (subscription or default plan)' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await row.getByTestId('owner-plan').getByText('On free (default plan)').waitFor();
+  await row.getByTestId('key-plan').getByText('free', { exact: true }).waitFor();
+  await screenshot(page, 'access-keys-grant-cleared');
+
+  // Usage of that key is the owner's pool on her plan.
+  await openPluginPage(page, app.url, '/access?tab=usage', 'API access');
+  await page.getByRole('combobox', { name: 'Key' }).click();
+  await page.getByRole('option', { name: /Alice follows/ }).click();
+  await page.getByTestId('usage-plan').getByText("The owner's pool on free, shared by all their keys").waitFor();
+  await page.getByTestId('usage-month').getByText(/ of 1,000$/).waitFor();
+  await screenshot(page, 'access-usage-key');
+}, 120_000);

@@ -5,11 +5,13 @@ import { newPortalUser, shoot, signUp } from '../helpers/portal';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startSite, type TestSite } from '../helpers/site';
 import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
+import { grantPlan } from '../helpers/users';
 import { eventually } from '../helpers/webhooks';
 
 /**
- * The consumer portal in a real browser, over the public API only: a consumer signs up, makes a
- * key and sees it once, watches a request arrive in the live chart, buys a plan through the Stripe
+ * The consumer portal in a real browser, over the public API only: a consumer signs up, sees the
+ * free plan and its pool before any key and the plans that include webhooks and scrapers where the
+ * free plan stops, makes a key and sees it once, watches a request arrive in the live chart, buys a plan through the Stripe
  * stub's Checkout and sees the new quota, adds a webhook endpoint on a local receiver, tests it,
  * sees the attempts, lets the receiver fail and recovers the failed deliveries once it is back;
  * a second consumer sees none of it. Every page is photographed at 1440 and 390 px.
@@ -54,6 +56,36 @@ it('signs up through the portal, with the server\'s field errors beside the fiel
   expect(browser.errors).toEqual([]);
 }, 90_000);
 
+it('shows a new consumer their plan and its pool before any key, and what the plan leaves out', async () => {
+  const { page } = browser;
+  await page.getByTestId('plan-name').getByText('free').waitFor();
+  await page.getByTestId('plan-limits').getByText('1,000 requests a month, 10 a minute.').waitFor();
+  await page.getByTestId('plan-includes').getByText('Includes: Reading articles.').waitFor();
+  // The pool is there before the first key: never "0 of 0".
+  await page.getByTestId('month-usage').getByText('of 1,000 requests').waitFor();
+  await shoot(page, 'overview-before-key');
+
+  for (const [tab, what] of [['Webhooks', 'Webhooks'], ['Scrapers', 'Scrapers']] as const) {
+    await page.getByRole('link', { name: tab, exact: true }).click();
+    const offer = page.getByTestId('not-in-plan');
+    await offer.getByRole('heading', { name: `${what} are not included in the free plan` }).waitFor();
+    // The plans that reach them, with price and what they include; the free plan is not among them.
+    const pro = offer.getByTestId('plan-offer').filter({ hasText: 'pro' });
+    await pro.getByText('€49.00').waitFor();
+    await pro.getByTestId('plan-includes').getByText(what).waitFor();
+    await offer.getByTestId('plan-offer').filter({ hasText: 'enterprise' }).waitFor();
+    expect(await offer.getByTestId('plan-offer').filter({ hasText: /^free/ }).count()).toBe(0);
+    await offer.getByRole('link', { name: 'Choose a plan in Plans and billing' }).waitFor();
+    // No form to fill in and no error banner.
+    expect(await page.getByRole('button', { name: /Add an endpoint|New scraper/ }).count()).toBe(0);
+    expect(await page.locator('.notice-error').count()).toBe(0);
+    await shoot(page, `${tab.toLowerCase()}-not-in-plan`);
+  }
+  await page.getByTestId('not-in-plan').getByRole('link', { name: 'Choose a plan in Plans and billing' }).click();
+  await page.getByRole('heading', { name: 'Plans and billing', level: 1 }).waitFor();
+  await page.getByRole('link', { name: 'Overview' }).click();
+}, 60_000);
+
 it('creates a key and shows it once, with a copy button', async () => {
   const { page } = browser;
   await page.getByRole('link', { name: 'Keys' }).click();
@@ -73,6 +105,7 @@ it('creates a key and shows it once, with a copy button', async () => {
   await shoot(page, 'keys-new');
   await page.getByRole('button', { name: 'I have copied it' }).click();
   await page.getByTestId('key-row').filter({ hasText: 'CI job' }).getByText(`${apiKey.slice(0, 8)}…`).waitFor();
+  await page.getByTestId('key-row').filter({ hasText: 'CI job' }).getByTestId('key-plan').getByText('Plan: free').waitFor();
   expect(await page.content()).not.toContain(apiKey);
   await page.reload();
   await page.getByTestId('key-row').first().waitFor();
@@ -99,6 +132,7 @@ it('buys a plan through Checkout and sees the new quota', async () => {
   const pro = page.getByTestId('plan-offer').filter({ hasText: 'pro' });
   await pro.getByText('€49.00').waitFor();
   await page.getByTestId('plan-offer').filter({ hasText: 'free' }).getByText('Your plan').waitFor();
+  await pro.getByTestId('plan-includes').getByText(/Webhooks, Scrapers/).waitFor();
   await shoot(page, 'billing');
   await pro.getByRole('button', { name: 'Buy pro' }).click();
   await page.waitForURL(/\/pay\/cs_/);
@@ -107,6 +141,7 @@ it('buys a plan through Checkout and sees the new quota', async () => {
   await page.getByTestId('checkout-notice').getByText('your new plan is active').waitFor();
   await page.getByTestId('plan-name').getByText('pro').waitFor();
   await page.getByTestId('month-usage').getByText('of 100,000 requests').waitFor();
+  await page.getByTestId('plan-limits').getByText('100,000 requests a month, 100 a minute.').waitFor();
   await shoot(page, 'overview-after-checkout');
   await page.getByRole('link', { name: 'Plans and billing' }).click();
   await page.getByTestId('subscription-line').getByText('active').waitFor();
@@ -204,8 +239,14 @@ it('shows a second consumer none of the first one\'s keys, endpoints or plan', a
   const { page } = browser;
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-  await signUp(page, app.url, newPortalUser('bob'));
-  await page.getByTestId('plan-card').getByText(/No plan yet|free/).first().waitFor();
+  const bob = newPortalUser('bob');
+  await signUp(page, app.url, bob);
+  await page.getByTestId('plan-name').getByText('free').waitFor();
+  // On a plan with webhooks and scrapers (an administrator's grant), so the pages show bob's own, empty lists.
+  const bobId = ((await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { username: bob.username }, select: ['id'] })) as { id: number }).id;
+  await grantPlan(app, { id: bobId }, 'pro');
+  await page.reload();
+  await page.getByTestId('plan-name').getByText('pro').waitFor();
   await page.getByRole('link', { name: 'Keys' }).click();
   await page.getByText('No keys yet').waitFor();
   await page.getByRole('link', { name: 'Webhooks' }).click();

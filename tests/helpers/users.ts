@@ -13,7 +13,7 @@ export interface TestUser {
 /**
  * Register a users-permissions user through the public HTTP API and log in. A new consumer is on
  * the default plan (free), which reaches only the public routes; `plan` grants them another as an
- * administrator would, for tests of what the plan lets them use rather than of the plan itself.
+ * administrator's grant does, for tests of what the plan lets them use rather than of the plan itself.
  */
 export async function registerUser(
   app: TestApp,
@@ -31,8 +31,20 @@ export async function registerUser(
   const me = await app.request().get('/api/users/me').set('Authorization', `Bearer ${jwt}`);
   if (me.status !== 200) throw new Error(`users/me failed: ${me.status} ${JSON.stringify(me.body)}`);
   const user = { id: me.body.id, username, email, password, jwt, consumer_id: me.body.consumer_id };
-  if (overrides.plan) await grantPlan(app, user, overrides.plan);
+  if (overrides.plan) await grantPlanByService(app, user, overrides.plan);
   return user;
+}
+
+/**
+ * The grant the administrators' route makes, made through the plugin's service: a user put on a
+ * plan here needs no administrator, whose admin-panel session would register the app's super admin
+ * first and leave the browser tests no /admin registration form to fill in.
+ */
+async function grantPlanByService(app: TestApp, user: Pick<TestUser, 'id'>, plan: string): Promise<void> {
+  const row = (await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: plan }, select: ['id'] })) as { id: number } | null;
+  if (!row) throw new Error(`no plan named ${plan}`);
+  const consumerPlans = app.strapi.plugin('api-suite').service('consumer-plans') as { grant(userId: number, planId: number | null): Promise<void> };
+  await consumerPlans.grant(user.id, row.id);
 }
 
 const administrators = new WeakMap<TestApp, Promise<TestUser>>();

@@ -288,9 +288,17 @@ describe('API access', () => {
     const missing = await app.request().post('/api-suite/access/keys').set(as(owner)).send({});
     expect(missing.status).toBe(400);
     expect((missing.body.error.details.errors as Array<{ path: string[]; message: string }>).map((error) => [error.path.join('.'), error.message]).sort()).toEqual([
-      ['plan_id', 'choose a plan'],
       ['user_id', 'choose the user who owns the key'],
     ]);
+
+    // Without a plan the key follows its owner's plan (bob's is a grant).
+    const following = await app.request().post('/api-suite/access/keys').set(as(owner)).send({ user_id: bob.id, name: 'Bob follows' });
+    expect(following.status).toBe(201);
+    const enterprise = await planId(app, 'enterprise');
+    expect(following.body.data).toMatchObject({ user_id: bob.id, plan_id: enterprise, scopes: ['read'] });
+    const followingRow = (await app.request().get('/api-suite/access/keys').set(as(owner))).body.data.find((row: { id: number }) => row.id === following.body.data.id);
+    expect(followingRow).toMatchObject({ plan_source: 'consumer', plan: { id: enterprise }, owner_plan: { name: 'enterprise', source: 'grant', granted: { id: enterprise, name: 'enterprise' } } });
+    await app.request().delete(`/api-suite/access/keys/${following.body.data.id}`).set(as(owner)).expect(204);
 
     const pro = await planId(app, 'pro');
     const issued = await app.request().post('/api-suite/access/keys').set(as(owner)).send({ user_id: bob.id, plan_id: pro, name: 'Bob CI', scopes: ['read', 'write'] });

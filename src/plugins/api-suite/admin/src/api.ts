@@ -113,17 +113,10 @@ export interface PlanInput {
 
 export type Scope = Contract.ApiKey['scopes'][number];
 
-/** A key as the admin routes list it: the API's, with its user and plan. */
-export interface ApiKey extends Contract.ApiKey {
-  user: Consumer | null;
-  plan: { id: number; name: string } | null;
-  /** The key's own limits; null: the plan's. */
-  requests_per_minute: number | null;
-  requests_per_month: number | null;
-  /** The key that replaced this one by a reroll, and the first characters of that key. */
-  replaced_by: number | null;
-  replaced_by_prefix: string | null;
-}
+/** A key as the admin routes list it: the API's, with its user, its plan and why (its own, or its owner's), and the owner's plan and why. */
+export type ApiKey = Contract.AdminApiKey;
+export type PlanSource = Contract.AdminApiKey['plan_source'];
+export type OwnerPlanSource = Contract.ConsumerPlanAnswer['plan_source'];
 
 export interface KeyLimitsInput {
   requests_per_minute: number | null;
@@ -131,13 +124,12 @@ export interface KeyLimitsInput {
 }
 
 /** The answer to issuing a key: the only time the key itself is seen. */
-export interface IssuedKey extends Omit<ApiKey, 'user' | 'plan'> {
-  key: string;
-}
+export type IssuedKey = Contract.NewApiKey;
 
 export interface IssueKeyInput {
   user_id: number | null;
-  plan_id: number | null;
+  /** Left out: the key follows its owner's plan. */
+  plan_id?: number;
   name?: string;
   scopes: Scope[];
 }
@@ -239,6 +231,8 @@ export function useApiSuiteClient() {
         updatePlan: (id: number, input: Partial<PlanInput>) => data<Plan>(put(`${base}/access/plans/${id}`, input)),
         keys: async (page: number): Promise<Page<ApiKey>> => (await get<Page<ApiKey>>(`${base}/access/keys${query({ page, limit: 20 })}`)).data,
         issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
+        /** Grant a consumer a plan, or take the grant back (null): their keys without a plan of their own follow it. */
+        grantPlan: (userId: number, planId: number | null) => data<Contract.ConsumerPlanAnswer>(put(`${base}/access/consumers/${userId}/plan`, { plan_id: planId })),
         setKeyLimits: (id: number, input: KeyLimitsInput) => data<Contract.KeyWithLimits>(put(`${base}/access/keys/${id}`, input)),
         revokeKey: async (id: number): Promise<void> => {
           await del(`${base}/access/keys/${id}`);

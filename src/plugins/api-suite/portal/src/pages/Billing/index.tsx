@@ -1,12 +1,58 @@
 import { useState } from 'react';
-import { api, type BillingPlan, type BillingSubscription } from '../../api';
-import { Badge, formatDate, formatMoney, formatNumber, LoadProblem, Loading, Notice } from '../../components/feedback';
+import { api, type BillingSubscription } from '../../api';
+import { Badge, formatDate, formatNumber, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button } from '../../components/form';
 import { useAction, useLoad } from '../../hooks/useLoad';
+import { PlanCard } from '../../plans/PlanCard';
+import { useMyPlan, usePlanCatalog, type OfferedPlan } from '../../plans/usePlans';
 
-/** Plans with their prices, bought through Stripe Checkout; a plan changed in place; the Stripe portal for cards and invoices. */
+/**
+ * Plans with their prices and what each includes, bought through Stripe Checkout; a plan changed in
+ * place; the Stripe portal for cards and invoices. Without Stripe the same plans, not for sale.
+ */
 export function Billing() {
-  const plans = useLoad(() => api.billingPlans().then((answer) => answer.data), []);
+  const catalog = usePlanCatalog();
+  const sold = catalog.data?.sold ?? null;
+  if (sold === false) return <PlansNotSold plans={catalog.data?.plans ?? []} />;
+  return (
+    <>
+      {sold === null && (
+        <>
+          <h1>Plans and billing</h1>
+          <LoadProblem problem={catalog.problem} retry={catalog.reload} />
+          {catalog.loading && <Loading />}
+        </>
+      )}
+      {sold && <PlansForSale plans={catalog.data?.plans ?? []} />}
+    </>
+  );
+}
+
+/** Billing is not configured (the billing routes answer 503): the plans as the public list has them, and who to ask. */
+function PlansNotSold({ plans }: { plans: OfferedPlan[] }) {
+  const mine = useMyPlan();
+  const current = mine.data?.plan ?? null;
+  return (
+    <>
+      <h1>Plans and billing</h1>
+      <Notice testId="billing-off">Buying a plan is not offered on this site yet. To move to another plan, contact the site's owner.</Notice>
+      {current && (
+        <p className="lead" data-testid="subscription-line">
+          You are on the {current.name} plan.
+        </p>
+      )}
+      <ul className="plans" aria-label="Plans">
+        {plans.map((plan) => (
+          <PlanCard key={plan.id} plan={plan} current={current?.id === plan.id}>
+            {current?.id === plan.id && <Badge tone="good">Your plan</Badge>}
+          </PlanCard>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function PlansForSale({ plans }: { plans: OfferedPlan[] }) {
   const subscription = useLoad(() => api.billingSubscription().then((answer) => answer.data), []);
   const [leaving, setLeaving] = useState<string | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
@@ -16,22 +62,14 @@ export function Billing() {
     setLeaving(what);
     window.location.assign(url);
   };
-  const buy = useAction(async (plan: BillingPlan) => go((await api.checkout(plan.id)).data.url, `Opening Checkout for ${plan.name}…`));
-  const change = useAction(async (plan: BillingPlan) => {
+  const buy = useAction(async (plan: OfferedPlan) => go((await api.checkout(plan.id)).data.url, `Opening Checkout for ${plan.name}…`));
+  const change = useAction(async (plan: OfferedPlan) => {
     await api.changePlan(plan.id);
     setChanged(plan.price_monthly > 0 ? `You are now on ${plan.name}. Stripe prorates the difference on your next invoice.` : `Your subscription ends at the end of this period; then you are on ${plan.name}.`);
     subscription.reload();
   });
   const portal = useAction(async () => go((await api.billingPortal()).data.url, 'Opening the billing portal…'));
 
-  if (plans.problem?.code === 'billing_not_configured' || subscription.problem?.code === 'billing_not_configured') {
-    return (
-      <>
-        <h1>Plans and billing</h1>
-        <Notice testId="billing-off">This site does not sell plans online yet. To change your plan, contact the site's owner.</Notice>
-      </>
-    );
-  }
   const current = subscription.data;
   const live = current !== null && ['active', 'past_due', 'unpaid'].includes(current.status);
   const problem = buy.problem ?? change.problem ?? portal.problem;
@@ -52,49 +90,42 @@ export function Billing() {
       )}
       {changed && <Notice tone="success">{changed}</Notice>}
       {problem && <Notice tone="error">{problem.message}</Notice>}
-      <LoadProblem problem={plans.problem ?? subscription.problem} retry={() => (plans.reload(), subscription.reload())} />
-      {current && <SubscriptionLine subscription={current} plans={plans.data ?? []} />}
-      {plans.loading && !plans.data && <Loading />}
-      {plans.data && (
-        <ul className="plans" aria-label="Plans">
-          {plans.data.map((plan) => {
-            const mine = current?.plan_id === plan.id;
-            return (
-              <li key={plan.id} className={`plan${mine ? ' plan-current' : ''}`} data-testid="plan-offer">
-                <h2>{plan.name}</h2>
-                <p className="price">{plan.price_monthly > 0 ? <>{formatMoney(plan.price_monthly, plan.currency)} <span className="muted">a month</span></> : 'Free'}</p>
-                <ul className="plan-facts">
-                  <li>{plan.requests_per_month === -1 ? 'Unlimited requests a month' : `${formatNumber(plan.requests_per_month)} requests a month`}</li>
-                  <li>{formatNumber(plan.requests_per_minute)} requests a minute</li>
-                  <li>
-                    {plan.overage_unit_amount === null
-                      ? 'Requests over the monthly quota are refused'
-                      : `Over the quota: ${formatMoney(plan.overage_unit_amount, plan.currency, 'minor')} per 1,000 requests`}
-                  </li>
-                </ul>
-                {mine ? (
-                  <Badge tone="good">Your plan</Badge>
-                ) : live ? (
-                  <Button busy={change.busy} disabled={leaving !== null} onClick={() => void change.run(plan)}>
-                    {plan.price_monthly > 0 ? `Switch to ${plan.name}` : `Cancel and move to ${plan.name}`}
-                  </Button>
-                ) : plan.price_monthly > 0 ? (
-                  <Button variant="primary" busy={buy.busy} disabled={leaving !== null} onClick={() => void buy.run(plan)}>
-                    Buy {plan.name}
-                  </Button>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <LoadProblem problem={subscription.problem} retry={subscription.reload} />
+      {current && <SubscriptionLine subscription={current} plans={plans} />}
+      <ul className="plans" aria-label="Plans">
+        {plans.map((plan) => {
+          const mine = current?.plan_id === plan.id;
+          return (
+            <PlanCard key={plan.id} plan={plan} current={mine}>
+              {mine ? (
+                <Badge tone="good">Your plan</Badge>
+              ) : live ? (
+                <Button busy={change.busy} disabled={leaving !== null} onClick={() => void change.run(plan)}>
+                  {plan.price_monthly > 0 ? `Switch to ${plan.name}` : `Cancel and move to ${plan.name}`}
+                </Button>
+              ) : plan.price_monthly > 0 ? (
+                <Button variant="primary" busy={buy.busy} disabled={leaving !== null} onClick={() => void buy.run(plan)}>
+                  Buy {plan.name}
+                </Button>
+              ) : null}
+            </PlanCard>
+          );
+        })}
+      </ul>
     </>
   );
 }
 
-function SubscriptionLine({ subscription, plans }: { subscription: BillingSubscription; plans: BillingPlan[] }) {
-  if (subscription.status === 'none') return <p className="lead">You are on the free plan. Buy a plan for more requests; you pay monthly by card through Stripe.</p>;
+function SubscriptionLine({ subscription, plans }: { subscription: BillingSubscription; plans: OfferedPlan[] }) {
+  // `plan_id` is the consumer's plan now, whether bought, granted by the site or the default.
   const plan = plans.find((candidate) => candidate.id === subscription.plan_id);
+  if (subscription.status === 'none') {
+    return (
+      <p className="lead" data-testid="subscription-line">
+        You are on the {plan?.name ?? 'default'} plan. Buy a plan for more requests or more of the API; you pay monthly by card through Stripe.
+      </p>
+    );
+  }
   return (
     <p className="lead" data-testid="subscription-line">
       Subscription: <Badge tone={subscription.status === 'active' ? 'good' : 'bad'}>{subscription.status.replace('_', ' ')}</Badge>

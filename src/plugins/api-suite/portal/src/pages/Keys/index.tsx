@@ -9,6 +9,7 @@ import { CreateKeyForm } from './CreateKeyForm';
 export function Keys() {
   const [page, setPage] = useState(1);
   const keys = useLoad(() => api.keys(page), [page]);
+  const plans = useLoad(() => api.plans().then((answer) => new Map(answer.data.map((plan) => [plan.id, plan.name]))), []);
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<{ key: NewApiKey; note: string } | null>(null);
 
@@ -28,7 +29,10 @@ export function Keys() {
           </Button>
         )}
       </div>
-      <p className="lead">Send a key in the <code>X-API-Key</code> header. Keys with the write scope can change data; give each program its own key.</p>
+      <p className="lead">
+        Send a key in the <code>X-API-Key</code> header. Keys with the write scope can change data; give each program its own key. Your keys follow your plan and share its
+        quota: more keys do not add requests.
+      </p>
       {shown && (
         <section className="card card-accent" aria-labelledby="new-key-heading">
           <h2 id="new-key-heading">Your new key</h2>
@@ -41,13 +45,13 @@ export function Keys() {
       {keys.loading && !keys.data && <Loading />}
       {keys.data && keys.data.meta.total === 0 && !creating && (
         <EmptyState title="No keys yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create your first key</Button>}>
-          Create a key to call the API from your own code. It starts on the site's default plan.
+          Create a key to call the API from your own code. It follows your plan, and moves with it when your plan changes.
         </EmptyState>
       )}
       {keys.data && keys.data.data.length > 0 && (
         <ul className="list" aria-label="API keys">
           {keys.data.data.map((key) => (
-            <KeyRow key={key.id} apiKey={key} onChanged={keys.reload} onRerolled={(made, until) => onMade(made, `Key rerolled: the old key works until ${formatDate(until)}.`)} />
+            <KeyRow key={key.id} apiKey={key} planName={key.plan_id === null ? null : (plans.data?.get(key.plan_id) ?? null)} onChanged={keys.reload} onRerolled={(made, until) => onMade(made, `Key rerolled: the old key works until ${formatDate(until)}.`)} />
           ))}
         </ul>
       )}
@@ -63,7 +67,7 @@ const GRACE_OPTIONS = [
   { seconds: 604_800, label: 'Old key works 7 more days' },
 ];
 
-function KeyRow({ apiKey, onChanged, onRerolled }: { apiKey: ApiKey; onChanged(): void; onRerolled(key: NewApiKey, oldExpiresAt: string): void }) {
+function KeyRow({ apiKey, planName, onChanged, onRerolled }: { apiKey: ApiKey; planName: string | null; onChanged(): void; onRerolled(key: NewApiKey, oldExpiresAt: string): void }) {
   const [confirming, setConfirming] = useState<'revoke' | 'reroll' | null>(null);
   const [grace, setGrace] = useState(86_400);
   const revoke = useAction(async () => {
@@ -82,7 +86,7 @@ function KeyRow({ apiKey, onChanged, onRerolled }: { apiKey: ApiKey; onChanged()
         <strong>{apiKey.name ?? 'Unnamed key'}</strong> <code>{apiKey.key_prefix}…</code>{' '}
         <Badge tone={active ? 'good' : 'bad'}>{apiKey.status}</Badge>
         <div className="muted">
-          Scopes: {apiKey.scopes.join(', ')} · created {formatDate(apiKey.created_at)} · {apiKey.expires_at ? `expires ${formatDate(apiKey.expires_at)}` : 'no expiry'}
+          <span data-testid="key-plan">Plan: {planName ?? '—'}</span> · Scopes: {apiKey.scopes.join(', ')} · created {formatDate(apiKey.created_at)} · {apiKey.expires_at ? `expires ${formatDate(apiKey.expires_at)}` : 'no expiry'}
         </div>
       </div>
       {active && confirming === null && (

@@ -1,12 +1,14 @@
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { api, type BillingSubscription, type Plan } from '../../api';
+import { api, type BillingSubscription, type Plan, type UsageReport } from '../../api';
 import { Badge, formatDate, formatNumber, Loading, Notice } from '../../components/feedback';
 import { useLoad } from '../../hooks/useLoad';
+import { monthly } from '../../plans/PlanCard';
+import { includedFeatures } from '../../plans/reach';
 import { UsageChart } from './UsageChart';
 import { useUsageStream } from './useUsageStream';
 
-/** The consumer's plan and its status, this month's usage against the quota, and the last hour live. */
+/** The consumer's plan and its status, this month's use of their pool against its quota, and the last hour live. */
 export function Overview() {
   const [search] = useSearchParams();
   const returnedFromCheckout = search.get('checkout');
@@ -25,9 +27,9 @@ export function Overview() {
   }, [awaitingPayment, reload]);
 
   const billingOff = billing.problem?.code === 'billing_not_configured';
-  const planId = billing.data?.plan_id ?? keys.data?.data.find((key) => key.status === 'active')?.plan_id ?? null;
-  const plan = plans.data?.data.find((candidate) => candidate.id === planId) ?? null;
-  const month = stream.usage?.month;
+  // The stream carries the plan the server holds the consumer to and the pool's month, so both follow a purchase or a grant live.
+  const usage = stream.usage;
+  const plan = usage?.plan ? (plans.data?.data.find((candidate) => candidate.id === usage.plan?.id) ?? null) : null;
 
   return (
     <>
@@ -43,11 +45,15 @@ export function Overview() {
       <section className="cards">
         <div className="card" data-testid="plan-card">
           <h2>Plan</h2>
-          {plans.loading && !plans.data ? <Loading /> : <PlanSummary plan={plan} subscription={billing.data} billingOff={billingOff} />}
+          {!usage || (plans.loading && !plans.data) ? (
+            stream.problem ? <p>{stream.problem.message}</p> : <Loading />
+          ) : (
+            <PlanSummary held={usage.plan} plan={plan} month={usage.month} subscription={billing.data} billingOff={billingOff} />
+          )}
         </div>
         <div className="card" data-testid="quota-card">
           <h2>This month</h2>
-          {month ? <MonthUsage used={month.used} quota={month.quota} remaining={month.remaining} /> : stream.problem ? <p>{stream.problem.message}</p> : <Loading />}
+          {usage ? <MonthUsage month={usage.month} /> : stream.problem ? <p>{stream.problem.message}</p> : <Loading />}
         </div>
       </section>
 
@@ -58,7 +64,7 @@ export function Overview() {
         </div>
         {keys.data && keys.data.meta.total === 0 && (
           <p>
-            No requests yet: <Link to="/keys">create an API key</Link> and send it in the <code>X-API-Key</code> header.
+            No key yet: <Link to="/keys">create an API key</Link> and send it in the <code>X-API-Key</code> header.
           </p>
         )}
         {stream.usage ? <UsageChart usage={stream.usage} /> : stream.problem ? <Notice tone="error">{stream.problem.message}</Notice> : <Loading />}
@@ -84,32 +90,38 @@ function StatusBanner({ subscription }: { subscription: BillingSubscription | nu
   return null;
 }
 
-function PlanSummary({ plan, subscription, billingOff }: { plan: Plan | null; subscription: BillingSubscription | null; billingOff: boolean }) {
-  if (!plan) return <p>No plan yet: your first API key gets the site's default plan.</p>;
+/**
+ * The plan the server holds the consumer to, with what it includes. Its monthly figure is the
+ * pool's quota (the same number as "This month" beside it), never a second reading of the plan.
+ */
+function PlanSummary({ held, plan, month, subscription, billingOff }: { held: UsageReport['plan']; plan: Plan | null; month: UsageReport['month']; subscription: BillingSubscription | null; billingOff: boolean }) {
+  if (!held) return <p>Administrators are held to no plan: every route, no quota.</p>;
+  const sold = subscription && subscription.status !== 'none';
   return (
     <>
       <p className="big" data-testid="plan-name">
-        {plan.name}
+        {held.name}
       </p>
-      <p>
-        {plan.requests_per_month === -1 ? 'Unlimited requests a month' : `${formatNumber(plan.requests_per_month)} requests a month`}, {formatNumber(plan.requests_per_minute)} a minute.
+      <p data-testid="plan-limits">
+        {monthly(month.quota)}
+        {plan && `, ${formatNumber(plan.requests_per_minute)} a minute`}.
       </p>
-      {subscription && subscription.status !== 'none' && (
+      {plan && <p data-testid="plan-includes">Includes: {includedFeatures(plan).join(', ') || 'no API routes'}.</p>}
+      {sold && (
         <p>
           Status: <Badge tone={subscription.status === 'active' ? 'good' : 'bad'}>{subscription.status.replace('_', ' ')}</Badge>
           {subscription.current_period_end && ` · renews ${formatDate(subscription.current_period_end)}`}
         </p>
       )}
-      {!billingOff && (
-        <p>
-          <Link to="/billing">Change plan</Link>
-        </p>
-      )}
+      <p>
+        <Link to="/billing">{billingOff ? 'See the plans' : 'Change plan'}</Link>
+      </p>
     </>
   );
 }
 
-function MonthUsage({ used, quota, remaining }: { used: number; quota: number; remaining: number | null }) {
+function MonthUsage({ month }: { month: UsageReport['month'] }) {
+  const { used, quota, remaining } = month;
   if (quota === -1) {
     return (
       <p className="big" data-testid="month-usage">
@@ -126,7 +138,9 @@ function MonthUsage({ used, quota, remaining }: { used: number; quota: number; r
       <progress className={share >= 0.9 ? 'meter meter-high' : 'meter'} max={Math.max(quota, 1)} value={Math.min(used, quota)} aria-label="Monthly quota used">
         {Math.round(share * 100)}%
       </progress>
-      <p className="muted">{remaining === null ? '' : `${formatNumber(remaining)} left this month (UTC).`}</p>
+      <p className="muted">
+        {remaining === null ? '' : `${formatNumber(remaining)} left this month (UTC). Your keys and this portal share it.`}
+      </p>
     </>
   );
 }

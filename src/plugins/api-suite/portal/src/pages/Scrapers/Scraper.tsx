@@ -4,6 +4,7 @@ import { api, type ScraperRun } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
 import { Button } from '../../components/form';
 import { useAction, useLoad } from '../../hooks/useLoad';
+import { NotInPlan } from '../../plans/NotInPlan';
 
 /** One scraper: run and stop it, follow its runs while they go, and download what a run collected. */
 export function ScraperPage() {
@@ -35,7 +36,13 @@ export function ScraperPage() {
         <Link to="/scrapers">Scrapers</Link> /
       </p>
       <h1>{scraper.data?.name ?? 'Scraper'}</h1>
-      {scraper.problem?.status === 404 ? <Notice tone="error">This scraper does not exist, or is not yours.</Notice> : <LoadProblem problem={scraper.problem} retry={scraper.reload} />}
+      {scraper.problem?.status === 404 ? (
+        <Notice tone="error">This scraper does not exist, or is not yours.</Notice>
+      ) : scraper.problem?.code === 'endpoint_not_in_plan' ? (
+        <NotInPlan feature="scrapers" what="Scrapers" />
+      ) : (
+        <LoadProblem problem={scraper.problem} retry={scraper.reload} />
+      )}
       {problem && <Notice tone="error">{problem.message}</Notice>}
       {scraper.loading && !scraper.data && <Loading />}
       {scraper.data && (
@@ -68,6 +75,7 @@ export function ScraperPage() {
           </div>
         </section>
       )}
+      {scraper.problem?.code !== 'endpoint_not_in_plan' && (
       <section className="card" aria-labelledby="runs-heading">
         <h2 id="runs-heading">Runs</h2>
         <LoadProblem problem={runs.problem} retry={runs.reload} />
@@ -81,6 +89,7 @@ export function ScraperPage() {
         )}
         {runs.data && <Pager page={page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} label="Runs" />}
       </section>
+      )}
     </>
   );
 }

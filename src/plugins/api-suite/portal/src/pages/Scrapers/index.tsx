@@ -4,6 +4,7 @@ import { api } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Pager } from '../../components/feedback';
 import { Button } from '../../components/form';
 import { useLoad } from '../../hooks/useLoad';
+import { NotInPlan } from '../../plans/NotInPlan';
 import { ScraperForm } from './ScraperForm';
 
 /** The consumer's scrapers: a list to open each from, and a new one. */
@@ -11,11 +12,21 @@ export function Scrapers() {
   const [page, setPage] = useState(1);
   const scrapers = useLoad(() => api.scrapers(page), [page]);
   const [creating, setCreating] = useState(false);
+  // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
+  if (scrapers.problem?.code === 'endpoint_not_in_plan') {
+    return (
+      <>
+        <h1>Scrapers</h1>
+        <p className="lead">A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.</p>
+        <NotInPlan feature="scrapers" what="Scrapers" />
+      </>
+    );
+  }
   return (
     <>
       <div className="page-heading">
         <h1>Scrapers</h1>
-        {!creating && (
+        {scrapers.data !== null && !creating && (
           <Button variant="primary" onClick={() => setCreating(true)}>
             New scraper
           </Button>

@@ -6,6 +6,7 @@ import { Button, SecretOnce } from '../../components/form';
 import { useAction, useLoad } from '../../hooks/useLoad';
 import { Deliveries } from './Deliveries';
 import { EndpointForm } from './EndpointForm';
+import { NotInPlan } from '../../plans/NotInPlan';
 import { Recover } from './Recover';
 
 /** One endpoint: its settings, a test event with its result, the secret rotated, its deliveries, and recovery of failed ones. */
@@ -44,7 +45,13 @@ export function Endpoint() {
       <>
         {crumbs}
         <h1>Endpoint</h1>
-        {endpoint.problem?.status === 404 ? <Notice tone="error">This endpoint does not exist, or is not yours.</Notice> : <LoadProblem problem={endpoint.problem} retry={endpoint.reload} />}
+        {endpoint.problem?.status === 404 ? (
+          <Notice tone="error">This endpoint does not exist, or is not yours.</Notice>
+        ) : endpoint.problem?.code === 'endpoint_not_in_plan' ? (
+          <NotInPlan feature="webhooks" what="Webhooks" />
+        ) : (
+          <LoadProblem problem={endpoint.problem} retry={endpoint.reload} />
+        )}
         {endpoint.loading && <Loading />}
       </>
     );

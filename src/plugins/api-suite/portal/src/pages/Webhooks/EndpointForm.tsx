@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { api, type Subscription } from '../../api';
 import { Loading } from '../../components/feedback';
 import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/form';
@@ -22,7 +22,11 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
     event.preventDefault();
     void save.run();
   };
-  const options = [{ value: '*', label: 'Every event (*)' }, ...(catalog.data ?? []).map((type) => ({ value: type.name, label: <EventLabel name={type.name} description={type.description} /> }))];
+  // "*" is written like every other option (its name in code, its meaning under it), so the list reads as one column of names.
+  const options = [
+    { value: '*', label: <EventLabel name="*" description="Every event, including types added later" /> },
+    ...(catalog.data ?? []).map((type) => ({ value: type.name, label: <EventLabel name={type.name} description={type.description} /> })),
+  ];
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="endpoint-form-heading">
       <h2 id="endpoint-form-heading">{endpoint ? 'Edit the endpoint' : 'Add an endpoint'}</h2>
@@ -54,9 +58,22 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
 }
 
 function EventLabel({ name, description }: { name: string; description: string }) {
+  // A break allowed after each dot, so a long name (billing.subscription.canceled) wraps between its parts, not inside a word.
+  const parts = name.split('.');
   return (
     <>
-      <code>{name}</code>
+      <code>
+        {parts.map((part, index) => (
+          <Fragment key={index}>
+            {part}
+            {index < parts.length - 1 && (
+              <>
+                .<wbr />
+              </>
+            )}
+          </Fragment>
+        ))}
+      </code>
       {description && <span className="muted event-description">{description}</span>}
     </>
   );

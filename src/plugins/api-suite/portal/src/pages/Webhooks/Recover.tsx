@@ -1,24 +1,34 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { Notice } from '../../components/feedback';
+import { formatDate, Notice } from '../../components/feedback';
 import { Button, FormProblem, TextField } from '../../components/form';
 import { useAction } from '../../hooks/useLoad';
 
-/** Send again every failed or cancelled delivery of a time range (at most 14 days back), as after an outage of your server. */
+/**
+ * Send again every failed or cancelled delivery of a time range (at most 14 days back), as after an
+ * outage of your server. Times are typed in UTC, as the page writes them: a datetime-local picker
+ * would show the browser's own format and time zone beside deliveries listed in UTC.
+ */
 export function Recover({ endpointId, onRecovered }: { endpointId: string; onRecovered(): void }) {
-  const [since, setSince] = useState(() => localInput(new Date(Date.now() - 86_400_000)));
+  const [since, setSince] = useState(() => utcInput(new Date(Date.now() - 86_400_000)));
   const [until, setUntil] = useState('');
   const [queued, setQueued] = useState<number | null>(null);
+  const [local, setLocal] = useState<Record<string, string>>({});
   const recover = useAction(async () => {
     setQueued(null);
-    const answer = await api.recover(endpointId, new Date(since).toISOString(), until ? new Date(until).toISOString() : undefined);
+    const answer = await api.recover(endpointId, parseUtc(since)?.toISOString() ?? since, until.trim() ? (parseUtc(until)?.toISOString() ?? until) : undefined);
     setQueued(answer.deliveries);
     onRecovered();
   });
-  const fields = recover.problem?.fields ?? {};
+  const fields = { ...(recover.problem?.fields ?? {}), ...local };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void recover.run();
+    // The format is checked here, where the field can say what it expects; the range by the server.
+    const problems: Record<string, string> = {};
+    if (!parseUtc(since)) problems.since = `write it as ${FORMAT}, such as ${utcInput(new Date())}`;
+    if (until.trim() && !parseUtc(until)) problems.until = `write it as ${FORMAT}, or leave it empty`;
+    setLocal(problems);
+    if (Object.keys(problems).length === 0) void recover.run();
   };
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="recover-heading">
@@ -26,8 +36,29 @@ export function Recover({ endpointId, onRecovered }: { endpointId: string; onRec
       <p className="muted">Was your server down? Send every failed or cancelled delivery of a time range again, with its original webhook-id. At most 14 days back.</p>
       <FormProblem problem={recover.problem} />
       <div className="inline-fields">
-        <TextField label="Since" name="since" type="datetime-local" value={since} onChange={(event) => setSince(event.target.value)} error={fields.since} required />
-        <TextField label="Until (optional)" name="until" type="datetime-local" value={until} onChange={(event) => setUntil(event.target.value)} error={fields.until} hint="Empty: until now." />
+        <TextField
+          label="Since (UTC)"
+          name="since"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder={FORMAT}
+          value={since}
+          onChange={(event) => setSince(event.target.value)}
+          error={fields.since}
+          hint={readBack(since, FORMAT)}
+          required
+        />
+        <TextField
+          label="Until (UTC, optional)"
+          name="until"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder={FORMAT}
+          value={until}
+          onChange={(event) => setUntil(event.target.value)}
+          error={fields.until}
+          hint={until.trim() ? readBack(until, FORMAT) : 'Empty: until now.'}
+        />
       </div>
       <Button type="submit" variant="primary" busy={recover.busy}>
         Recover
@@ -41,8 +72,25 @@ export function Recover({ endpointId, onRecovered }: { endpointId: string; onRec
   );
 }
 
-/** A Date as the value of a datetime-local input (the browser's local time, to the minute). */
-function localInput(date: Date): string {
-  const shifted = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return shifted.toISOString().slice(0, 16);
+const FORMAT = 'YYYY-MM-DD HH:MM';
+
+/** The typed time as the page writes times, so the consumer sees what they asked for. */
+function readBack(value: string, format: string): string {
+  const parsed = parseUtc(value);
+  return parsed ? `That is ${formatDate(parsed.toISOString())}.` : `${format}, in UTC.`;
+}
+
+/** A Date as `YYYY-MM-DD HH:MM` in UTC. */
+export function utcInput(date: Date): string {
+  return date.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** `YYYY-MM-DD HH:MM` (or with a T, or seconds) read as UTC; null when it is not a real time. */
+export function parseUtc(value: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(value.trim());
+  if (!match) return null;
+  const [year, month, day, hour, minute, second = '0'] = match.slice(1).map((part) => part ?? '0');
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)));
+  // Date.UTC rolls 31 Feb over into March: only a time that reads back the same is real.
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day) && Number(hour) < 24 && Number(minute) < 60 ? date : null;
 }

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
-import { Badge, EmptyState, formatDate, LoadProblem, Loading, Pager } from '../../components/feedback';
+import { Badge, EmptyState, formatDate, formatNumber, LoadProblem, Loading, Pager } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
 import { useLoad } from '../../hooks/useLoad';
+import { NotInPlan } from '../../plans/NotInPlan';
 import { EndpointForm } from './EndpointForm';
 
 /** The consumer's webhook endpoints; a new one's signing secret shown once. */
@@ -13,6 +14,19 @@ export function Webhooks() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
+  // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
+  if (endpoints.problem?.code === 'endpoint_not_in_plan') {
+    return (
+      <>
+        <h1>Webhooks</h1>
+        <p className="lead">The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.</p>
+        <NotInPlan feature="webhooks" what="Webhooks" />
+      </>
+    );
+  }
+  // Until the list answers, offer no action the plan might not allow.
+  const ready = endpoints.data !== null;
+
   return (
     <>
       <div className="page-heading">
@@ -21,7 +35,7 @@ export function Webhooks() {
           <Link className="button button-secondary" to="/webhooks/event-types">
             Event catalog
           </Link>
-          {!creating && (
+          {ready && !creating && (
             <Button variant="primary" onClick={() => (setCreating(true), setCreated(null))}>
               Add an endpoint
             </Button>
@@ -68,8 +82,8 @@ export function Webhooks() {
                 </Link>{' '}
                 {endpoint.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">disabled</Badge>}
                 <div className="muted">
-                  {endpoint.events.join(', ')} · last delivery {formatDate(endpoint.last_delivery_at)}
-                  {endpoint.failure_count > 0 && ` · ${endpoint.failure_count} failures in a row`}
+                  {endpoint.events.join(', ')} · {endpoint.last_delivery_at ? `last delivery ${formatDate(endpoint.last_delivery_at)}` : 'no delivery yet'}
+                  {endpoint.failure_count > 0 && ` · ${failuresInARow(endpoint.failure_count)}`}
                 </div>
               </div>
             </li>
@@ -79,4 +93,8 @@ export function Webhooks() {
       {endpoints.data && <Pager page={page} limit={endpoints.data.meta.limit} total={endpoints.data.meta.total} onPage={setPage} label="Endpoints" />}
     </>
   );
+}
+
+export function failuresInARow(count: number): string {
+  return `${formatNumber(count)} ${count === 1 ? 'failure' : 'failures'} in a row`;
 }

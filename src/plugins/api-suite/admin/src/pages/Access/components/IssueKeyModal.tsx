@@ -8,7 +8,10 @@ import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 
-/** Issue a key for a user on a plan; the server's messages appear under each field. */
+/** The select's value for a key that follows its owner's plan: a plan id is never 0. */
+const OWNERS_PLAN = '0';
+
+/** Issue a key for a user, on the owner's plan unless one is chosen; the server's messages appear under each field. */
 export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIssued: (key: IssuedKey) => void }) {
   const t = useT();
   const client = useApiSuiteClient();
@@ -25,7 +28,7 @@ export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIs
   const issue = async () => {
     const issued = await run(
       'issue',
-      () => client.access.issueKey({ user_id: userId, plan_id: planId, scopes, ...(name.trim() === '' ? {} : { name: name.trim() }) }),
+      () => client.access.issueKey({ user_id: userId, scopes, ...(planId === null ? {} : { plan_id: planId }), ...(name.trim() === '' ? {} : { name: name.trim() }) }),
       { quiet: true }
     );
     if (issued) onIssued(issued);
@@ -44,15 +47,17 @@ export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIs
           {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
           <Flex direction="column" alignItems="stretch" gap={4}>
             <UserPicker name="user_id" label={t('access.keys.field.owner')} value={userId} onChange={setUserId} error={error('user_id')} />
-            <Field.Root name="plan_id" error={error('plan_id')} required>
+            <Field.Root name="plan_id" error={error('plan_id')} hint={t('access.keys.field.planHint')}>
               <Field.Label>{t('access.keys.field.plan')}</Field.Label>
-              <SingleSelect value={planId ?? undefined} onChange={(value) => setPlanId(Number(value))} placeholder={t('access.keys.field.planPlaceholder')}>
+              <SingleSelect value={planId === null ? OWNERS_PLAN : String(planId)} onChange={(value) => setPlanId(String(value) === OWNERS_PLAN ? null : Number(value))}>
+                <SingleSelectOption value={OWNERS_PLAN}>{t('access.keys.field.ownersPlan')}</SingleSelectOption>
                 {(plans.data ?? []).map((plan) => (
-                  <SingleSelectOption key={plan.id} value={plan.id}>
+                  <SingleSelectOption key={plan.id} value={String(plan.id)}>
                     {plan.name}
                   </SingleSelectOption>
                 ))}
               </SingleSelect>
+              <Field.Hint />
               <Field.Error />
             </Field.Root>
             <Field.Root name="name" error={error('name')} hint={t('access.keys.field.nameHint')}>

@@ -11,13 +11,18 @@ import { useAction } from '../../../hooks/useAction';
 import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { GrantPlanModal } from './GrantPlanModal';
 import { IssueKeyModal } from './IssueKeyModal';
 import { KeyLimitsModal } from './KeyLimitsModal';
 import { KeyRevealModal } from './KeyRevealModal';
 import { DataTable } from '../../../components/DataTable';
 import { ListToolbar } from '../../../components/ListToolbar';
 
-/** Every API key (never the key itself): owner, plan and own limits, scopes, status and what replaced it; issue, set limits, revoke. */
+/**
+ * Every API key (never the key itself): owner and the owner's plan with why (subscription, grant,
+ * default), the key's plan with whether it is its own or its owner's, own limits, scopes, status and
+ * what replaced it; issue, grant the owner a plan, set limits, revoke.
+ */
 export function KeysTab() {
   const t = useT();
   const format = useFormat();
@@ -28,6 +33,7 @@ export function KeysTab() {
   // The one place the new key lives, cleared when its modal closes: it is never shown again.
   const [revealed, setRevealed] = useState<IssuedKey | null>(null);
   const [limiting, setLimiting] = useState<ApiKey | null>(null);
+  const [granting, setGranting] = useState<ApiKey | null>(null);
   const limit = (value: number | null) => (value === null ? t('access.keys.planLimit') : value === -1 ? t('access.plans.unlimited') : format.number(value));
   const keys = useLoad(useCallback(() => client.access.keys(page), [client, page]));
   const { run, busy } = useAction();
@@ -65,11 +71,31 @@ export function KeysTab() {
                     <Typography>{key.name ?? '—'}</Typography>
                   </Td>
                   <Td>
-                    <Typography>{key.user ? key.user.username : '—'}</Typography>
+                    <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
+                      <Typography>{key.user ? key.user.username : '—'}</Typography>
+                      {key.owner_plan && (
+                        <Typography variant="pi" textColor="neutral600" data-testid="owner-plan">
+                          {t('access.keys.ownerPlan', { plan: key.owner_plan.name, source: t(`access.planSource.${key.owner_plan.source}`) })}
+                        </Typography>
+                      )}
+                      {key.owner_plan?.granted && key.owner_plan.source !== 'grant' && (
+                        <Typography variant="pi" textColor="neutral600">
+                          {t('access.keys.grantWaiting', { plan: key.owner_plan.granted.name })}
+                        </Typography>
+                      )}
+                      {canManage && key.user && (
+                        <Button size="S" variant="tertiary" onClick={() => setGranting(key)}>
+                          {t('access.keys.grant')}
+                        </Button>
+                      )}
+                    </Flex>
                   </Td>
                   <Td>
-                    <Flex direction="column" alignItems="flex-start" style={{ maxWidth: '12rem', whiteSpace: 'normal' }}>
-                      <Typography>{key.plan?.name ?? '—'}</Typography>
+                    <Flex direction="column" alignItems="flex-start" style={{ minWidth: '10rem', maxWidth: '14rem', whiteSpace: 'normal' }}>
+                      <Typography data-testid="key-plan">{key.plan?.name ?? '—'}</Typography>
+                      <Typography variant="pi" textColor="neutral600" data-testid="key-plan-source">
+                        {t(key.plan_source === 'key' ? 'access.keys.planOwn' : 'access.keys.planFollows')}
+                      </Typography>
                       {(key.requests_per_minute !== null || key.requests_per_month !== null) && (
                         <Typography variant="pi" textColor="neutral600">
                           {t('access.keys.ownLimits', { minute: limit(key.requests_per_minute), month: limit(key.requests_per_month) })}
@@ -135,6 +161,17 @@ export function KeysTab() {
         />
       )}
       {revealed && <KeyRevealModal issued={revealed} onClose={() => setRevealed(null)} />}
+      {granting?.user && (
+        <GrantPlanModal
+          owner={granting.user}
+          ownerPlan={granting.owner_plan}
+          onClose={() => setGranting(null)}
+          onSaved={() => {
+            setGranting(null);
+            void keys.reload();
+          }}
+        />
+      )}
       {limiting && (
         <KeyLimitsModal
           apiKey={limiting}

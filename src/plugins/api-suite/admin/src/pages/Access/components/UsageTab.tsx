@@ -67,6 +67,9 @@ export function UsageTab() {
                   : undefined
               }
               note={stream.usage.month ? undefined : t('access.usage.monthChooseKey')}
+              detail={stream.usage.plan ? t(stream.usage.plan.own_limits ? 'access.usage.poolOwnLimits' : 'access.usage.pool', { plan: stream.usage.plan.name }) : undefined}
+              testId="usage-month"
+              detailTestId="usage-plan"
             />
           </Grid.Root>
           <UsageChart usage={stream.usage} />
@@ -76,11 +79,15 @@ export function UsageTab() {
   );
 }
 
-/** A figure in a card; `note` takes its place, in body type, when there is no figure to show yet. */
-function Figure({ label, value, note, testId }: { label: string; value?: string; note?: string; testId?: string }) {
+/**
+ * A figure in a card; `note` takes its place, in body type, when there is no figure to show yet;
+ * `detail` says under it what the figure belongs to.
+ */
+function Figure({ label, value, note, detail, testId, detailTestId }: { label: string; value?: string; note?: string; detail?: string; testId?: string; detailTestId?: string }) {
   return (
     <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-      <Box background="neutral0" hasRadius shadow="tableShadow" padding={4}>
+      {/* Full height, so a card with a detail line does not stand taller than its neighbours. */}
+      <Box background="neutral0" hasRadius shadow="tableShadow" padding={4} height="100%">
         <Typography variant="sigma" textColor="neutral600">
           {label}
         </Typography>
@@ -95,6 +102,11 @@ function Figure({ label, value, note, testId }: { label: string; value?: string;
             </Typography>
           )}
         </Box>
+        {detail && (
+          <Typography tag="p" variant="pi" textColor="neutral600" data-testid={detailTestId}>
+            {detail}
+          </Typography>
+        )}
       </Box>
     </Grid.Item>
   );

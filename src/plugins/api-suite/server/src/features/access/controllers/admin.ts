@@ -5,6 +5,7 @@ import { ApiError, respondStrapiError } from '../../../http/errors';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
+import type { AdminApiKey } from '../validation/responses';
 import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, grantPlanBody, keyIdParam, keyLimitsBody, planBody, planUpdateBody } from '../validation';
 
 /** The live chart's window: the last hour, a point a minute. */
@@ -105,7 +106,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
         const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
         ctx.body = {
-          data: data.map((key) => {
+          data: data.map((key): AdminApiKey => {
             const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
             return {
               ...key,
@@ -113,7 +114,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
               user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
               plan: named(key.plan_id),
               // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
-              owner_plan: owner ? { ...named(owner.effective_plan_id), source: owner.plan_source, granted: named(owner.plan_id) } : null,
+              owner_plan: owner ? { id: owner.effective_plan_id, name: planNames.get(owner.effective_plan_id) ?? '', source: owner.plan_source, granted: named(owner.plan_id) } : null,
             };
           }),
           meta: { page: query.page, limit: query.limit, total },
@@ -144,7 +145,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Issue a key for a user on a plan. The key is in this answer and nowhere else: only its hash
+     * Issue a key for a user, on its owner's plan or an explicit one. The key is in this answer and nowhere else: only its hash
      * is stored, so the admin panel shows it once.
      */
     async issueKey(ctx: Context) {
@@ -152,7 +153,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const body = adminIssueKeyBody.parse(ctx.request.body ?? {});
         const problems: Array<{ field: string; message: string }> = [];
         if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) problems.push({ field: 'user_id', message: 'must be an existing user' });
-        if (!(await plans().exists(body.plan_id))) problems.push({ field: 'plan_id', message: 'must be an existing plan' });
+        if (body.plan_id !== undefined && !(await plans().exists(body.plan_id))) problems.push({ field: 'plan_id', message: 'must be an existing plan' });
         if (problems.length > 0) throw new ApiError(400, 'validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
         const issued = await keys().issue({
           userId: body.user_id,

@@ -77,10 +77,13 @@ export type PlanBody = z.infer<typeof planBody>;
 
 export const planUpdateBody = requireAChange(planBody.partial());
 
-/** Admin panel: a key issued by an editor names its owner and plan. */
+/**
+ * Admin panel: a key issued by an editor names its owner, and a plan only when it should keep that
+ * plan whatever its owner is on; without one it follows its owner's plan, as a consumer's own keys do.
+ */
 export const adminIssueKeyBody = createKeyBody.extend({
   user_id: z.number({ message: 'choose the user who owns the key' }).int().positive().max(MAX_ID),
-  plan_id: z.number({ message: 'choose a plan' }).int().positive().max(MAX_ID),
+  plan_id: z.number({ message: 'must be a plan id' }).int().positive().max(MAX_ID).optional(),
 });
 
 export const adminKeysQuery = listKeysQuery;

@@ -81,6 +81,24 @@ export const consumerPlan = z
 export type ConsumerPlanAnswer = z.infer<typeof consumerPlan>;
 export const consumerPlanResponse = z.object({ data: consumerPlan });
 
+const planRef = z.object({ id, name: z.string() });
+
+/** Admin panel: a key as `GET /api-suite/access/keys` lists it, with its owner, its plan and why, and the owner's plan and why. */
+export const adminApiKey = keyWithLimits
+  .extend({
+    plan_source: z.enum(['key', 'consumer']).meta({ description: '`key`: issued on a plan of its own; `consumer`: follows its owner\'s plan.' }),
+    replaced_by: id.nullable().meta({ description: 'The key that replaced this one by a reroll.' }),
+    replaced_by_prefix: z.string().nullable(),
+    user: z.object({ id, username: z.string(), email: z.string(), consumer_id: z.string() }).nullable(),
+    plan: planRef.nullable(),
+    owner_plan: z
+      .object({ id, name: z.string(), source: consumerPlan.shape.plan_source, granted: planRef.nullable().meta({ description: 'The plan an administrator granted, if any.' }) })
+      .nullable()
+      .meta({ description: 'The plan the owner is on now and why; null for a key without an owner.' }),
+  })
+  .meta({ description: 'A key as the admin panel lists it (never the key itself).' });
+export type AdminApiKey = z.infer<typeof adminApiKey>;
+
 export const usageReport = z.object({
   total: z.int().min(0),
   by_status: z

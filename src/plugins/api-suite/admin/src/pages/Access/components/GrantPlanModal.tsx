@@ -1,0 +1,72 @@
+import { Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { useState } from 'react';
+import { useApiSuiteClient, type ApiKey, type Consumer } from '../../../api';
+import { ProblemAlert } from '../../../components/ProblemAlert';
+import { useAction } from '../../../hooks/useAction';
+import { fieldError } from '../../../utils/errors';
+import { useT } from '../../../utils/useT';
+import { usePlans } from '../hooks/usePlans';
+
+/** The select's value for "no grant": a plan id is never 0. */
+const NO_GRANT = '0';
+
+/**
+ * Grant a consumer a plan, or take the grant back. The consumer's keys without a plan of their own
+ * and their JWT follow it at once; a live billing subscription still comes first.
+ */
+export function GrantPlanModal({ owner, ownerPlan, onClose, onSaved }: { owner: Consumer; ownerPlan: ApiKey['owner_plan']; onClose: () => void; onSaved: () => void }) {
+  const t = useT();
+  const client = useApiSuiteClient();
+  const plans = usePlans();
+  const { run, busy, problem } = useAction();
+  const [value, setValue] = useState<string>(ownerPlan?.granted ? String(ownerPlan.granted.id) : NO_GRANT);
+  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
+
+  const save = async () => {
+    const planId = value === NO_GRANT ? null : Number(value);
+    const saved = await run('grant', () => client.access.grantPlan(owner.id, planId), { success: planId === null ? 'access.grant.cleared' : 'access.grant.saved', quiet: true });
+    if (saved) onSaved();
+  };
+
+  return (
+    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
+      <Modal.Content>
+        <Modal.Header>
+          <Modal.Title>{t('access.grant.title', { user: owner.username })}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {generalProblem && <ProblemAlert problem={problem} />}
+          {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
+          <Flex direction="column" alignItems="stretch" gap={4}>
+            {ownerPlan && (
+              <Typography tag="p" variant="omega" textColor="neutral600" data-testid="grant-current">
+                {t('access.grant.current', { user: owner.username, plan: ownerPlan.name, source: t(`access.planSource.${ownerPlan.source}`) })}
+              </Typography>
+            )}
+            <Field.Root name="plan_id" error={fieldError(problem, 'plan_id')} hint={t('access.grant.hint')}>
+              <Field.Label>{t('access.grant.field')}</Field.Label>
+              <SingleSelect value={value} onChange={(next) => setValue(String(next))}>
+                <SingleSelectOption value={NO_GRANT}>{t('access.grant.none')}</SingleSelectOption>
+                {(plans.data ?? []).map((plan) => (
+                  <SingleSelectOption key={plan.id} value={String(plan.id)}>
+                    {plan.name}
+                  </SingleSelectOption>
+                ))}
+              </SingleSelect>
+              <Field.Hint />
+              <Field.Error />
+            </Field.Root>
+          </Flex>
+        </Modal.Body>
+        <Modal.Footer>
+          <Modal.Close>
+            <Button variant="tertiary">{t('action.cancel')}</Button>
+          </Modal.Close>
+          <Button onClick={() => void save()} loading={busy === 'grant'}>
+            {t('action.save')}
+          </Button>
+        </Modal.Footer>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
