@@ -311,6 +311,33 @@ describe('when Stripe fails', () => {
   });
 });
 
+describe('holds: one buyer cannot take a shelf off sale', () => {
+  it('caps the units one buyer\'s unpaid checkouts hold, and their number, while others still buy', async () => {
+    const shelf = await createProduct(app, token, { name: 'Poster', price: 5, stock: 80 });
+    const pin = await createProduct(app, token, { name: 'Pin', price: 2, stock: 50 });
+    const hoarder = await registerUser(app);
+    const whole = await checkout(app, hoarder, { items: [{ product_id: shelf.id, quantity: 80 }] });
+    expect(whole.status).toBe(409);
+    expect(whole.body).toEqual({ errors: [{ message: 'Your unpaid checkouts may hold at most 10 of "Poster" (0 held already)' }] });
+    expect(await stockOf(app, shelf.id)).toBe(80);
+
+    expect((await checkout(app, hoarder, { items: [{ product_id: shelf.id, quantity: 6 }] })).status).toBe(200);
+    const more = await checkout(app, hoarder, { items: [{ product_id: shelf.id, quantity: 5 }] });
+    expect(more.status).toBe(409);
+    expect(more.body.errors[0].message).toBe('Your unpaid checkouts may hold at most 10 of "Poster" (6 held already)');
+    expect((await checkout(app, hoarder, { items: [{ product_id: shelf.id, quantity: 4 }] })).status).toBe(200);
+    expect((await checkout(app, hoarder, { items: [{ product_id: pin.id, quantity: 1 }] })).status).toBe(200);
+    const fourth = await checkout(app, hoarder, { items: [{ product_id: pin.id, quantity: 1 }] });
+    expect(fourth.status).toBe(409);
+    expect(fourth.body).toEqual({ errors: [{ message: 'You already have 3 unpaid checkouts: pay for one or let it expire before starting another' }] });
+    expect(await stockOf(app, shelf.id)).toBe(70);
+
+    const other = await registerUser(app);
+    expect((await checkout(app, other, { items: [{ product_id: shelf.id, quantity: 10 }] })).status).toBe(200);
+    expect(await stockOf(app, shelf.id)).toBe(60);
+  });
+});
+
 describe('the order itself', () => {
   it('merges repeated lines of one product', async () => {
     const response = await checkout(app, alice, {

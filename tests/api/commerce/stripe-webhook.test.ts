@@ -186,6 +186,14 @@ describe('signatures', () => {
     expect(response.body).toEqual({ error: 'Missing Stripe-Signature header' });
   });
 
+  it('400 for a correctly signed event without data, an id or a type, changing nothing', async () => {
+    for (const event of [{ id: 'evt_no_data', type: 'checkout.session.completed' }, { id: 'evt_null', type: 'checkout.session.completed', data: null }, { type: 'checkout.session.completed', data: { object: {} } }]) {
+      const response = await sendStripeEvent(app, JSON.stringify({ object: 'event', ...event }));
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ error: 'Invalid payload: a Stripe event has an id, a type and data.object' });
+    }
+  });
+
   it('400 for a body that is not JSON, signed or not', async () => {
     const text = 'not json at all';
     const signed = await sendStripeEvent(app, text);
