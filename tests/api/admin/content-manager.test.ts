@@ -32,10 +32,10 @@ afterAll(async () => {
 });
 
 describe('the views a new database gets', () => {
-  it('lists articles by title, newest first, with their status, author and dates', async () => {
+  it('lists articles by title, newest first, with their status, author and last change', async () => {
     const articles = await configurationOf('api::article.article');
     expect(articles.settings).toMatchObject({ mainField: 'title', defaultSortBy: 'createdAt', defaultSortOrder: 'DESC' });
-    expect(articles.layouts.list).toEqual(['title', 'status', 'author', 'createdAt', 'updatedAt']);
+    expect(articles.layouts.list).toEqual(['title', 'status', 'author', 'updatedAt']);
     expect(articles.metadatas.title.list.label).toBe('Title');
     // The UUID is shown in the form, last, and cannot be typed over.
     expect(articles.layouts.edit.flat().map((cell) => cell.name)).toEqual(['title', 'slug', 'status', 'author', 'excerpt', 'body', 'comments', 'uuid']);
