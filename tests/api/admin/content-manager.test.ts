@@ -32,10 +32,10 @@ afterAll(async () => {
 });
 
 describe('the views a new database gets', () => {
-  it('lists articles by title, newest first, with their status, author and dates', async () => {
+  it('lists articles by title, newest first, with their status, author and last change', async () => {
     const articles = await configurationOf('api::article.article');
     expect(articles.settings).toMatchObject({ mainField: 'title', defaultSortBy: 'createdAt', defaultSortOrder: 'DESC' });
-    expect(articles.layouts.list).toEqual(['title', 'status', 'author', 'createdAt', 'updatedAt']);
+    expect(articles.layouts.list).toEqual(['title', 'status', 'author', 'updatedAt']);
     expect(articles.metadatas.title.list.label).toBe('Title');
     // The UUID is shown in the form, last, and cannot be typed over.
     expect(articles.layouts.edit.flat().map((cell) => cell.name)).toEqual(['title', 'slug', 'status', 'author', 'excerpt', 'body', 'comments', 'uuid']);
@@ -130,5 +130,44 @@ describe('what editors may change', () => {
     const kept = await configurationOf(uid);
     expect(kept.settings).toMatchObject({ defaultSortBy: 'title', defaultSortOrder: 'ASC' });
     expect(kept.layouts.list).toEqual(['title', 'updatedAt']);
+  });
+});
+
+describe('a type whose own field is named status', () => {
+  const ARTICLES = '/content-manager/collection-types/api::article.article';
+
+  it('opens an article with its stored status and saves it unchanged', async () => {
+    const created = await app.request().post(ARTICLES).set(as()).send({ title: 'Kept as published', status: 'published', excerpt: 'x', body: 'x' });
+    expect([created.status, created.body.data?.status]).toEqual([201, 'published']);
+    const { documentId } = created.body.data as { documentId: string };
+
+    const opened = await app.request().get(`${ARTICLES}/${documentId}`).set(as());
+    expect(opened.status).toBe(200);
+    expect(opened.body.data).toMatchObject({ title: 'Kept as published', status: 'published' });
+
+    // What the edit view sends back when the editor saves without changing anything.
+    const { id: _id, documentId: _documentId, createdAt: _c, updatedAt: _u, publishedAt: _p, createdBy: _cb, updatedBy: _ub, ...form } = opened.body.data as Record<string, unknown>;
+    const saved = await app.request().put(`${ARTICLES}/${documentId}`).set(as()).send(form);
+    expect([saved.status, saved.body.error]).toEqual([200, undefined]);
+    expect(saved.body.data).toMatchObject({ title: 'Kept as published', status: 'published' });
+    const stored = await app.strapi.db.query('api::article.article').findOne({ where: { documentId }, select: ['status'] });
+    expect(stored.status).toBe('published');
+  });
+
+  it('changes the status when the editor changes it, and answers with the new one', async () => {
+    const created = await app.request().post(ARTICLES).set(as()).send({ title: 'To be archived', status: 'published', excerpt: 'x', body: 'x' });
+    const { documentId } = created.body.data as { documentId: string };
+    const saved = await app.request().put(`${ARTICLES}/${documentId}`).set(as()).send({ title: 'To be archived', status: 'archived' });
+    expect([saved.status, saved.body.data?.status]).toEqual([200, 'archived']);
+    const opened = await app.request().get(`${ARTICLES}/${documentId}`).set(as());
+    expect(opened.body.data.status).toBe('archived');
+  });
+
+  it('opens an order with its own status, not a publication status', async () => {
+    const order = await app.strapi.db.query('plugin::api-suite.order').create({
+      data: { uuid: 'b7a1c7b0-0000-4000-8000-000000000001', items: [], total: 10, status: 'shipped', publishedAt: new Date() },
+    });
+    const opened = await app.request().get(`/content-manager/collection-types/plugin::api-suite.order/${order.documentId}`).set(as());
+    expect([opened.status, opened.body.data?.status]).toEqual([200, 'shipped']);
   });
 });

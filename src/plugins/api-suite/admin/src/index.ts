@@ -2,6 +2,7 @@ import { getTranslation } from './utils/getTranslation';
 import { PLUGIN_ID } from './pluginId';
 import { PluginIcon } from './components/PluginIcon';
 import { MENU_PERMISSIONS } from './permissions';
+import { INJECT_COLUMN_IN_TABLE, shortenListColumns } from './content-manager/listColumns';
 
 interface AdminApp {
   addMenuLink(link: {
@@ -14,6 +15,7 @@ interface AdminApp {
     permissions: Array<{ action: string; subject: null }>;
   }): void;
   registerPlugin(plugin: { id: string; name: string }): void;
+  registerHook(name: string, hook: typeof shortenListColumns): void;
 }
 
 export default {
@@ -26,6 +28,11 @@ export default {
       permissions: MENU_PERMISSIONS,
     });
     app.registerPlugin({ id: PLUGIN_ID, name: PLUGIN_ID });
+  },
+
+  // The Content Manager's hooks exist once every plugin has registered.
+  bootstrap(app: Pick<AdminApp, 'registerHook'>) {
+    app.registerHook(INJECT_COLUMN_IN_TABLE, shortenListColumns);
   },
 
   async registerTrads({ locales }: { locales: string[] }) {

@@ -13,6 +13,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { useFormat, useT } from '../../utils/useT';
 import { ScraperFormModal } from './components/ScraperFormModal';
 import { useProxyPools } from './hooks/useProxyPools';
+import { CellText } from '../../components/CellText';
 import { DataTable } from '../../components/DataTable';
 
 const LIVE_REFRESH_MS = 3_000;
@@ -53,13 +54,13 @@ export function ScrapersPage() {
                 {list.data.data.map((scraper) => (
                   <Tr key={scraper.id} onClick={() => navigate(String(scraper.id))} style={{ cursor: 'pointer' }} data-testid="scraper-row">
                     <Td>
-                      <Typography fontWeight="bold">{scraper.name}</Typography>
-                      <Typography variant="pi" textColor="neutral600" tag="p" ellipsis style={{ maxWidth: '32rem' }}>
+                      <CellText fontWeight="bold" maxWidth="22rem">{scraper.name}</CellText>
+                      <Typography variant="pi" textColor="neutral600" tag="p" ellipsis title={scraper.url} style={{ maxWidth: '22rem' }}>
                         {scraper.url}
                       </Typography>
                     </Td>
                     <Td>
-                      <Typography>{scraper.owner?.username ?? '—'}</Typography>
+                      <CellText maxWidth="12rem">{scraper.owner?.username ?? '—'}</CellText>
                     </Td>
                     <Td>
                       <StatusBadge status={scraper.status} />

@@ -9,6 +9,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { CellText } from '../../../components/CellText';
 import { DataTable } from '../../../components/DataTable';
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
@@ -57,10 +58,10 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
                   <Td>
                     {order.buyer ? (
                       <Flex direction="column" alignItems="flex-start">
-                        <Typography>{order.buyer.username}</Typography>
-                        <Typography variant="pi" textColor="neutral600">
+                        <CellText maxWidth="14rem">{order.buyer.username}</CellText>
+                        <CellText variant="pi" textColor="neutral600" maxWidth="14rem">
                           {order.buyer.email}
-                        </Typography>
+                        </CellText>
                       </Flex>
                     ) : (
                       <Typography>—</Typography>

@@ -11,6 +11,7 @@ import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useT } from '../../../utils/useT';
 import { EventTypeModal } from './EventTypeModal';
+import { CellText } from '../../../components/CellText';
 import { DataTable } from '../../../components/DataTable';
 
 /** The event types: switched on or off, described, with an example payload. */
@@ -47,7 +48,7 @@ export function EventTypesTab() {
                 </Typography>
               </Td>
               <Td>
-                <Typography>{type.description}</Typography>
+                <CellText wrap maxWidth="36rem">{type.description}</CellText>
               </Td>
               <Td>
                 {canManage ? (

@@ -8,6 +8,7 @@ import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
+import { CellText } from '../../../components/CellText';
 import { DataTable } from '../../../components/DataTable';
 
 export function subscriptionStatus(subscription: Pick<Subscription, 'is_active' | 'disabled_at'>): 'active' | 'disabled' | 'paused' {
@@ -41,9 +42,9 @@ export function SubscriptionsTab() {
               data-testid="subscription-row"
             >
               <Td>
-                <Typography fontWeight="bold" ellipsis style={{ maxWidth: '32rem', display: 'block' }}>
+                <CellText fontWeight="bold" maxWidth="22rem">
                   {subscription.endpoint_url}
-                </Typography>
+                </CellText>
                 {subscription.description && (
                   <Typography variant="pi" textColor="neutral600">
                     {subscription.description}
@@ -51,10 +52,10 @@ export function SubscriptionsTab() {
                 )}
               </Td>
               <Td>
-                <Typography>{subscription.consumer ? subscription.consumer.username : subscription.consumer_id}</Typography>
+                <CellText maxWidth="12rem">{subscription.consumer ? subscription.consumer.username : subscription.consumer_id}</CellText>
               </Td>
               <Td>
-                <Typography>{subscription.events.join(', ')}</Typography>
+                <CellText wrap maxWidth="16rem">{subscription.events.join(', ')}</CellText>
               </Td>
               <Td>
                 <StatusBadge status={subscriptionStatus(subscription)} />

@@ -9,19 +9,36 @@ import type { Context, Next } from 'koa';
  *   anything else ("Invalid status"), so the field is taken out of its body before it validates
  *   and handed back to the document service as data;
  * - lists: its list answer writes its own publication status over the field ("published" for
- *   every entry), so the stored values are put back, with one query a page.
+ *   every entry), so the stored values are put back, with one query a page;
+ * - one document (the edit view's load, and the answers of create, update, clone, publish and
+ *   discard): its document-metadata service sets `status` to undefined for types without
+ *   draft-and-publish, which drops the field from the answer. The edit view then shows no value
+ *   and refuses to save a required status, so the document's own value is kept there.
  * Registered in the plugin's register: routes bind their controllers before any bootstrap runs.
  */
 const STASH = Symbol('api-suite:content-status');
 const LIST_CONTROLLER = 'plugin::content-manager.collection-types';
+const DOCUMENT_METADATA = 'plugin::content-manager.document-metadata';
+const READ = 'plugin::content-manager.explorer.read';
 
 type ListContext = {
   params: { model: string };
+  state: { userAbility?: { can(action: string, subject: string, field?: string): boolean } };
   body?: { results?: Array<{ id: number; status?: unknown }> };
 };
 
 interface ControllersRegistry {
   extend(uid: string, extend: (controller: Record<string, (ctx: ListContext) => Promise<unknown>>) => object): unknown;
+}
+
+type FormattedDocument = { data: Record<string, unknown> | null | undefined; meta: unknown };
+
+interface DocumentMetadataService {
+  formatDocumentWithMetadata(uid: string, document: Record<string, unknown> | null | undefined, opts?: object): Promise<FormattedDocument>;
+}
+
+interface ServicesRegistry {
+  extend(uid: string, extend: (service: DocumentMetadataService) => DocumentMetadataService): unknown;
 }
 
 export function registerContentStatusBridge(strapi: Core.Strapi): void {
@@ -53,12 +70,28 @@ export function registerContentStatusBridge(strapi: Core.Strapi): void {
   });
 
   if (!strapi.plugin('content-manager')) return;
+
+  // The document handed in is the one the user may read (already sanitized by the controller), so
+  // a role without read access to the field still gets no value.
+  (strapi.get('services') as unknown as ServicesRegistry).extend(DOCUMENT_METADATA, (service) => ({
+    ...service,
+    async formatDocumentWithMetadata(uid, document, opts) {
+      const formatted = await service.formatDocumentWithMetadata(uid, document, opts);
+      if (!hasOwnStatus(uid) || !document || !formatted.data || !('status' in document)) return formatted;
+      return { ...formatted, data: { ...formatted.data, status: document.status } };
+    },
+  }));
+
   (strapi.get('controllers') as unknown as ControllersRegistry).extend(LIST_CONTROLLER, (controller) => ({
     ...controller,
     async find(ctx: ListContext) {
       const answer = await controller.find(ctx);
       const results = ctx.body?.results;
       if (!hasOwnStatus(ctx.params.model) || !results?.length) return answer;
+      // The list's own sanitizing dropped the field for a role that may not read it; the
+      // publication status written over it says nothing either way, so it is only put back for
+      // a role that may read it.
+      if (!ctx.state.userAbility?.can(READ, ctx.params.model, 'status')) return answer;
       const rows = (await strapi.db.query(ctx.params.model as UID.ContentType).findMany({
         select: ['id', 'status'],
         where: { id: { $in: results.map((entry) => entry.id) } },
