@@ -158,7 +158,7 @@ it('Strapi\'s content API answers hostile queries and bodies without a 5xx, stor
     'status[$eq]=published',
   ];
   for (const plural of ['articles', 'products', 'pages', 'authors', 'comments']) {
-    for (const headers of [{}, { Authorization: `Bearer ${strapiToken}` }]) {
+    for (const headers of [{}, { Authorization: `Bearer ${strapiToken}` }] as Array<Record<string, string>>) {
       for (const query of queries) {
         for (const url of [`/api/${plural}?${query}`, `/api/${plural}/1?${query}`]) {
           const response = await app.request().get(url).set(headers);
