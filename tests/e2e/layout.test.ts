@@ -3,7 +3,7 @@ import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
 import { closeBrowserTest, FIRST_ADMIN, launchBrowser, logIn, openPluginPage, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
 import { startSite, type TestSite } from '../helpers/site';
-import { registerUser, type TestUser } from '../helpers/users';
+import { adminSession, registerUser, type TestUser } from '../helpers/users';
 import { subscribe } from '../helpers/webhooks';
 
 /**
@@ -23,6 +23,8 @@ beforeAll(async () => {
   assertAdminBuilt();
   site = await startSite();
   app = await startApp({ serveAdminPanel: true });
+  // The site's owner, registered as the first visitor of /admin would be (the test signs in as them).
+  await adminSession(app);
   alice = await registerUser(app, { plan: 'enterprise', email: `a-consumer-with-a-rather-long-address-${Date.now()}@subdomain.example.test` });
   // Nothing listens there: the deliveries fail, with their errors to show.
   await subscribe(app, alice, {
@@ -36,7 +38,6 @@ beforeAll(async () => {
 afterAll(() => closeBrowserTest(browser, app, site));
 
 it('signs the owner in and writes long content', async () => {
-  // Granting the consumer a plan registered the owner through the admin API.
   await logIn(browser.page, app.url, FIRST_ADMIN);
   const login = await app.request().post('/admin/login').send({ email: FIRST_ADMIN.email, password: FIRST_ADMIN.password });
   token = login.body.data.token as string;
