@@ -8,6 +8,7 @@ import {
   concurrencyOf,
   assertValidScheduleId,
   consoleLogger,
+  DeferJobError,
   JobsClosedError,
   UnrecoverableJobError,
   type BackoffOptions,
@@ -79,17 +80,17 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     while (!closed && state.active.size < state.concurrency && state.waiting.length > 0) {
       const job = state.waiting.shift() as StoredJob;
       // The job leaves `active` before a retry re-queues it, so no other run of it can be counted twice.
-      const finish = (retryInMs: number | undefined): void => {
+      const finish = (next: Next): void => {
         state.active.delete(job.id);
-        if (retryInMs !== undefined) retry(state, job, retryInMs);
+        if (next) retry(state, job, next.inMs, next.countsAsTry);
         pump(state);
       };
       state.active.set(job.id, runOnce(state, handler, job).then(finish, () => finish(undefined)));
     }
   }
 
-  /** Runs one try; resolves with the wait before the next try, or undefined when the job is done with. */
-  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<number | undefined> {
+  /** Runs one try; resolves with when to run the job again, or undefined when it is done with. */
+  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<Next> {
     try {
       // A handler that throws before returning its promise must fail the job, not the pump.
       await Promise.resolve().then(() =>
@@ -99,6 +100,7 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       state.ids.delete(job.id);
       return undefined;
     } catch (error) {
+      if (error instanceof DeferJobError) return { inMs: error.delayMs, countsAsTry: false };
       const label = `[jobs] ${state.name}/${job.name} ${job.id}`;
       const message = errorMessage(error);
       const unrecoverable = error instanceof UnrecoverableJobError;
@@ -111,18 +113,18 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       }
       const waitMs = backoffDelayMs(job.backoff, job.attempt + 1);
       logger.warn(`${label} failed on try ${job.attempt} of ${job.attempts}, retrying in ${waitMs} ms: ${message}`);
-      return waitMs;
+      return { inMs: waitMs, countsAsTry: true };
     }
   }
 
-  function retry(state: QueueState, job: StoredJob, waitMs: number): void {
+  function retry(state: QueueState, job: StoredJob, waitMs: number, countsAsTry: boolean): void {
     if (closed) {
       // Nothing would run the retry; the feature takes the work up again from its records at boot.
       state.ids.delete(job.id);
       logger.warn(`[jobs] ${state.name}/${job.name} ${job.id}: retry dropped, the port is closing`);
       return;
     }
-    job.attempt += 1;
+    if (countsAsTry) job.attempt += 1;
     if (waitMs > 0) delay(state, job, waitMs);
     else state.waiting.push(job);
   }
@@ -266,6 +268,9 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     }
   }
 }
+
+/** When to run a job again (a retry, or a deferral that costs no try); undefined: done with. */
+type Next = { inMs: number; countsAsTry: boolean } | undefined;
 
 interface StoredJob {
   id: string;

@@ -120,6 +120,20 @@ export class UnrecoverableJobError extends Error {
   }
 }
 
+/**
+ * Throw from a handler to put the job back for later, as if it had not run: it waits `delayMs`,
+ * keeps its id, and the try does not count against `attempts` (the BullMQ driver moves the job to
+ * its delayed set, atomically in Redis, so a process that stops meanwhile loses nothing). For work
+ * that cannot start yet and must leave its slot to other jobs.
+ */
+export class DeferJobError extends Error {
+  constructor(readonly delayMs: number, reason = 'deferred') {
+    super(reason);
+    this.name = 'DeferJobError';
+    if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new RangeError(`delayMs must be a finite number >= 0, got ${delayMs}`);
+  }
+}
+
 export class JobsClosedError extends Error {
   constructor() {
     super('the jobs port is closed');
