@@ -184,11 +184,11 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
   });
 
   it('puts a deferred job back under its id after its delay, without counting a try, and runs others meanwhile', async () => {
-    const seen: { name: string; id: string; attempt: number; at: number }[] = [];
+    const seen: { name: string; id: string; attempt: number; started: number; at: number }[] = [];
     jobs.process(
       'turns',
       async (job) => {
-        seen.push({ name: job.name, id: job.id, attempt: job.attempt, at: Date.now() });
+        seen.push({ name: job.name, id: job.id, attempt: job.attempt, started: job.started, at: Date.now() });
         if (job.name === 'later' && seen.filter((entry) => entry.name === 'later').length < 3) throw new DeferJobError(150);
       },
       { concurrency: 1 }
@@ -198,10 +198,10 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
 
     await waitFor(() => seen.filter((entry) => entry.name === 'later').length === 3, 5_000);
     const later = seen.filter((entry) => entry.name === 'later');
-    expect(later.map((entry) => [entry.id, entry.attempt])).toEqual([
-      ['later-1', 1],
-      ['later-1', 1],
-      ['later-1', 1],
+    expect(later.map((entry) => [entry.id, entry.attempt, entry.started])).toEqual([
+      ['later-1', 1, 1],
+      ['later-1', 1, 2],
+      ['later-1', 1, 3],
     ]);
     expect(later[1].at - later[0].at).toBeGreaterThanOrEqual(140);
     // The slot went to the other job while the first waited.

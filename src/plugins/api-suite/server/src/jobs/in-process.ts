@@ -54,6 +54,7 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       name,
       data: storedData,
       attempt: 1,
+      started: 0,
       attempts: jobOptions?.attempts ?? 1,
       backoff: jobOptions?.backoff,
     };
@@ -94,8 +95,9 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     try {
       // A handler that throws before returning its promise must fail the job, not the pump.
       await Promise.resolve().then(() =>
-        // Jobs of this driver die with their process: a run is never a stalled one taken up again.
-        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts, started: job.attempt })
+        // Jobs of this driver die with their process: a run is never a stalled one taken up again,
+        // so `started` is more than `attempt` only after deferrals, as on BullMQ.
+        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts, started: (job.started += 1) })
       );
       state.ids.delete(job.id);
       return undefined;
@@ -278,6 +280,8 @@ interface StoredJob {
   data: unknown;
   /** The try about to run, 1 on the first. */
   attempt: number;
+  /** Times the job has been handed to its handler (tries and deferred runs). */
+  started: number;
   attempts: number;
   backoff: BackoffOptions | undefined;
 }

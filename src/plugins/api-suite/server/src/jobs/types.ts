@@ -64,7 +64,8 @@ export interface Job<TData = unknown> {
   /**
    * How many times the job has been started, this time included: more than `attempt` once it
    * was taken up again after its worker stalled or died mid-run (BullMQ), so a handler can tell a
-   * job's first run, when nothing of it can have been done yet, from a run after another.
+   * job's first run, when nothing of it can have been done yet, from a run after another. A run
+   * that ended in DeferJobError counts too.
    */
   started: number;
   /** The total tries allowed. */
