@@ -16,6 +16,9 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
+/** How long each /crawl/… page takes to answer. */
+export const LONG_PAGE_MS = 1_500;
+
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
 const product = (name: string, href: string) => `<div class="product"><h2 class="name">${name}</h2><a class="link" href="${href}">details</a></div>`;
 
@@ -31,6 +34,7 @@ const product = (name: string, href: string) => `<div class="product"><h2 class=
  *   /hang        never answers
  *   /fail        500
  *   /formulas    products whose names a spreadsheet would run as formulas (not linked from anywhere)
+ *   /crawl/<any> product L after 1.5 s, one path per scraper so hits tell runs apart (not linked from anywhere)
  */
 export async function startSite(): Promise<TestSite> {
   const hits: SiteHit[] = [];
@@ -67,7 +71,7 @@ export async function startSite(): Promise<TestSite> {
       res.end('down');
       return;
     }
-    const html = pages[path];
+    const html = path.startsWith('/crawl/') ? page('Long', product('L', '/items/l')) : pages[path];
     if (!html) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
@@ -78,6 +82,7 @@ export async function startSite(): Promise<TestSite> {
       res.end(html);
     };
     if (path === '/slow') setTimeout(send, 300);
+    else if (path.startsWith('/crawl/')) setTimeout(send, LONG_PAGE_MS);
     else send();
   });
   const sockets = new Set<import('node:net').Socket>();

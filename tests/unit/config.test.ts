@@ -9,6 +9,7 @@ describe('plugin config', () => {
     expect(defaults.jobs.redisUrl).toBeUndefined();
     expect(defaults.frontendOrigin).toBe('http://localhost:3000');
     expect(defaults.scrapers.pageConcurrency).toBe(4);
+    expect(defaults.scrapers.runsPerConsumer).toBe(2);
   });
 
   it('reads the environment', () => {
@@ -23,6 +24,10 @@ describe('plugin config', () => {
     expect(scrapers.pageConcurrency).toBe(12);
     for (const pageConcurrency of [0, 33]) {
       expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, pageConcurrency } })).toThrow(/scrapers\.pageConcurrency/);
+    }
+    expect(config.default({ env: envFrom({ SCRAPER_RUNS_PER_CONSUMER: '5' }) }).scrapers.runsPerConsumer).toBe(5);
+    for (const runsPerConsumer of [0, 1.5]) {
+      expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, runsPerConsumer } })).toThrow(/scrapers\.runsPerConsumer/);
     }
   });
 

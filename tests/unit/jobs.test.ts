@@ -4,6 +4,7 @@ import {
   createBullmqJobs,
   createInProcessJobs,
   createJobs,
+  DeferJobError,
   InvalidJobIdError,
   JobsClosedError,
   UnrecoverableJobError,
@@ -180,6 +181,33 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     expect(calls).toBe(1);
     expect(await jobs.counts('hopeless')).toEqual({ waiting: 0, delayed: 0, active: 0 });
     expect(logger.lines.find((line) => line.includes(id))).toMatch(/unrecoverable.*the account is gone/);
+  });
+
+  it('puts a deferred job back under its id after its delay, without counting a try, and runs others meanwhile', async () => {
+    const seen: { name: string; id: string; attempt: number; started: number; at: number }[] = [];
+    jobs.process(
+      'turns',
+      async (job) => {
+        seen.push({ name: job.name, id: job.id, attempt: job.attempt, started: job.started, at: Date.now() });
+        if (job.name === 'later' && seen.filter((entry) => entry.name === 'later').length < 3) throw new DeferJobError(150);
+      },
+      { concurrency: 1 }
+    );
+    await jobs.enqueue('turns', 'later', {}, { jobId: 'later-1', attempts: 1 });
+    await jobs.enqueue('turns', 'now', {}, { jobId: 'now-1' });
+
+    await waitFor(() => seen.filter((entry) => entry.name === 'later').length === 3, 5_000);
+    const later = seen.filter((entry) => entry.name === 'later');
+    expect(later.map((entry) => [entry.id, entry.attempt, entry.started])).toEqual([
+      ['later-1', 1, 1],
+      ['later-1', 1, 2],
+      ['later-1', 1, 3],
+    ]);
+    expect(later[1].at - later[0].at).toBeGreaterThanOrEqual(140);
+    // The slot went to the other job while the first waited.
+    expect(seen.map((entry) => entry.name).slice(0, 2)).toEqual(['later', 'now']);
+    await waitFor(async () => isEmpty(await jobs.counts('turns')));
+    expect(logger.lines.filter((line) => line.startsWith('warn') || line.startsWith('error'))).toEqual([]);
   });
 
   it('processes a bulk of 500 jobs exactly once each, never more than the concurrency at a time', async () => {

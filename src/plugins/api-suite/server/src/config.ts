@@ -80,6 +80,11 @@ export const configSchema = z
         /** Runs executed at once by this process. */
         concurrency: z.number().int().min(1).max(100),
         /**
+         * Runs of one consumer's scrapers executing at once across every instance (they share the
+         * database); the consumer's further runs wait as pending, so one consumer cannot take every slot.
+         */
+        runsPerConsumer: z.number().int().min(1).max(1_000),
+        /**
          * Page requests one run keeps in flight. With `rate_limit` r and pages answering in t
          * seconds, a run reaches its rate only if this is at least r × t.
          */
@@ -223,6 +228,7 @@ export default {
     scrapers: {
       proxyPools: parseProxyPools(env('SCRAPER_PROXY_POOLS')),
       concurrency: env.int('SCRAPER_CONCURRENCY', 4) as number,
+      runsPerConsumer: env.int('SCRAPER_RUNS_PER_CONSUMER', 2) as number,
       pageConcurrency: env.int('SCRAPER_PAGE_CONCURRENCY', 4) as number,
       worker: parseBoolean(env('SCRAPER_WORKER'), true, 'SCRAPER_WORKER'),
     },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, UnrecoverableError, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
   assertValidCronSchedule,
@@ -10,6 +10,7 @@ import {
   assertValidScheduleId,
   consoleLogger,
   JobsClosedError,
+  DeferJobError,
   UnrecoverableJobError,
   type BulkOptions,
   type CronSchedule,
@@ -119,7 +120,7 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
       if (workers.has(queueName)) throw new Error(`queue "${queueName}" already has a handler in this process`);
       const worker = new Worker<unknown, void>(
         queueName,
-        (job) => runHandler(queueName, handler as JobHandler<unknown>, job, logger),
+        (job, token) => runHandler(queueName, handler as JobHandler<unknown>, job, token, logger),
         // Options rather than a client, so that the Worker owns (and closes) its connections. Its
         // blocking reads must wait for Redis indefinitely rather than fail after a few retries.
         {
@@ -204,6 +205,7 @@ async function runHandler(
   queue: string,
   handler: JobHandler<unknown>,
   job: BullJob<unknown, void>,
+  token: string | undefined,
   logger: Logger
 ): Promise<void> {
   const id = job.id ?? '';
@@ -213,6 +215,12 @@ async function runHandler(
   try {
     await handler({ id, queue, name: job.name, data: job.data, attempt, attempts, started: Math.max(attempt, job.attemptsStarted) });
   } catch (error) {
+    if (error instanceof DeferJobError) {
+      // BullMQ's way to put an active job back: move it to the delayed set under its lock, then
+      // tell the worker with DelayedError that it is neither completed nor failed.
+      await job.moveToDelayed(Date.now() + error.delayMs, token);
+      throw new DelayedError();
+    }
     const message = error instanceof Error ? error.message : String(error);
     const label = `[jobs] ${queue}/${job.name} ${id}`;
     if (error instanceof UnrecoverableJobError) {

@@ -8,6 +8,7 @@ import {
   concurrencyOf,
   assertValidScheduleId,
   consoleLogger,
+  DeferJobError,
   JobsClosedError,
   UnrecoverableJobError,
   type BackoffOptions,
@@ -53,6 +54,7 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       name,
       data: storedData,
       attempt: 1,
+      started: 0,
       attempts: jobOptions?.attempts ?? 1,
       backoff: jobOptions?.backoff,
     };
@@ -79,26 +81,28 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     while (!closed && state.active.size < state.concurrency && state.waiting.length > 0) {
       const job = state.waiting.shift() as StoredJob;
       // The job leaves `active` before a retry re-queues it, so no other run of it can be counted twice.
-      const finish = (retryInMs: number | undefined): void => {
+      const finish = (next: Next): void => {
         state.active.delete(job.id);
-        if (retryInMs !== undefined) retry(state, job, retryInMs);
+        if (next) retry(state, job, next.inMs, next.countsAsTry);
         pump(state);
       };
       state.active.set(job.id, runOnce(state, handler, job).then(finish, () => finish(undefined)));
     }
   }
 
-  /** Runs one try; resolves with the wait before the next try, or undefined when the job is done with. */
-  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<number | undefined> {
+  /** Runs one try; resolves with when to run the job again, or undefined when it is done with. */
+  async function runOnce(state: QueueState, handler: JobHandler<unknown>, job: StoredJob): Promise<Next> {
     try {
       // A handler that throws before returning its promise must fail the job, not the pump.
       await Promise.resolve().then(() =>
-        // Jobs of this driver die with their process: a run is never a stalled one taken up again.
-        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts, started: job.attempt })
+        // Jobs of this driver die with their process: a run is never a stalled one taken up again,
+        // so `started` is more than `attempt` only after deferrals, as on BullMQ.
+        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts, started: (job.started += 1) })
       );
       state.ids.delete(job.id);
       return undefined;
     } catch (error) {
+      if (error instanceof DeferJobError) return { inMs: error.delayMs, countsAsTry: false };
       const label = `[jobs] ${state.name}/${job.name} ${job.id}`;
       const message = errorMessage(error);
       const unrecoverable = error instanceof UnrecoverableJobError;
@@ -111,18 +115,18 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       }
       const waitMs = backoffDelayMs(job.backoff, job.attempt + 1);
       logger.warn(`${label} failed on try ${job.attempt} of ${job.attempts}, retrying in ${waitMs} ms: ${message}`);
-      return waitMs;
+      return { inMs: waitMs, countsAsTry: true };
     }
   }
 
-  function retry(state: QueueState, job: StoredJob, waitMs: number): void {
+  function retry(state: QueueState, job: StoredJob, waitMs: number, countsAsTry: boolean): void {
     if (closed) {
       // Nothing would run the retry; the feature takes the work up again from its records at boot.
       state.ids.delete(job.id);
       logger.warn(`[jobs] ${state.name}/${job.name} ${job.id}: retry dropped, the port is closing`);
       return;
     }
-    job.attempt += 1;
+    if (countsAsTry) job.attempt += 1;
     if (waitMs > 0) delay(state, job, waitMs);
     else state.waiting.push(job);
   }
@@ -267,12 +271,17 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
   }
 }
 
+/** When to run a job again (a retry, or a deferral that costs no try); undefined: done with. */
+type Next = { inMs: number; countsAsTry: boolean } | undefined;
+
 interface StoredJob {
   id: string;
   name: string;
   data: unknown;
   /** The try about to run, 1 on the first. */
   attempt: number;
+  /** Times the job has been handed to its handler (tries and deferred runs). */
+  started: number;
   attempts: number;
   backoff: BackoffOptions | undefined;
 }

@@ -64,7 +64,8 @@ export interface Job<TData = unknown> {
   /**
    * How many times the job has been started, this time included: more than `attempt` once it
    * was taken up again after its worker stalled or died mid-run (BullMQ), so a handler can tell a
-   * job's first run, when nothing of it can have been done yet, from a run after another.
+   * job's first run, when nothing of it can have been done yet, from a run after another. A run
+   * that ended in DeferJobError counts too.
    */
   started: number;
   /** The total tries allowed. */
@@ -117,6 +118,20 @@ export class UnrecoverableJobError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UnrecoverableJobError';
+  }
+}
+
+/**
+ * Throw from a handler to put the job back for later, as if it had not run: it waits `delayMs`,
+ * keeps its id, and the try does not count against `attempts` (the BullMQ driver moves the job to
+ * its delayed set, atomically in Redis, so a process that stops meanwhile loses nothing). For work
+ * that cannot start yet and must leave its slot to other jobs.
+ */
+export class DeferJobError extends Error {
+  constructor(readonly delayMs: number, reason = 'deferred') {
+    super(reason);
+    this.name = 'DeferJobError';
+    if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new RangeError(`delayMs must be a finite number >= 0, got ${delayMs}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, fromJson, tableOf, toBool, toIso, type Knex } from '../../../db';
-import type { Job } from '../../../jobs';
+import { dialectOf, insertChunked, fromJson, tableOf, toBool, toIso, type Knex } from '../../../db';
+import { DeferJobError, type Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import { changedPayload } from './change-detection';
@@ -21,6 +21,10 @@ const HEARTBEAT_MS = 1_000;
 const STALE_AFTER_MS = 15_000;
 const SWEEP_INTERVAL_MS = 10_000;
 const RESULT_BATCH = 200;
+/** How soon a run that waits for its consumer's turn asks again: the delay a freed slot waits at most. */
+const TURN_RETRY_MS = 500;
+/** The first key of the per-consumer advisory locks (PostgreSQL), so they meet no other lock of the database. */
+const TURN_LOCK_CLASS = 0x534352; // "SCR"
 const INTERRUPTED = 'interrupted: the process running this run stopped before it finished (crash or restart)';
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
@@ -176,12 +180,12 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The run job. */
     async execute(job: Job<{ runId: number }>): Promise<void> {
       const runId = job.data.runId;
-      const startedAt = new Date();
-      const claimed = await knex()(runsTable())
-        .where({ id: runId, status: 'pending' })
-        .update({ status: 'running', started_at: startedAt, heartbeat_at: startedAt, updated_at: startedAt });
-      // Stopped before it began, or already taken up: nothing to do.
-      if (claimed !== 1) return;
+      const claim = await this.claim(runId);
+      // Its consumer has as many runs going as it may: the run stays pending, and the job goes back
+      // to the queue so that this slot serves other consumers' runs meanwhile.
+      if (claim === 'wait') throw new DeferJobError(TURN_RETRY_MS, `run ${runId} waits for its consumer's turn`);
+      // Stopped or deleted before it began, or already taken up: nothing to do.
+      if (claim === 'gone') return;
       const run = (await this.get(runId)) as RunRow;
       const scraper = await getService(strapi, 'scrapers').get(run.scraper_id);
       if (!scraper) return;
@@ -269,6 +273,36 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (changed) await publish(scraper, 'results.changed', finished, changed);
     },
 
+    /**
+     * pending → running, unless the run's consumer already has `runsPerConsumer` runs running on
+     * any instance ('wait'); 'gone' when the run is no longer pending. Counting and claiming are one
+     * step: under a per-consumer transaction advisory lock on PostgreSQL (instances share the
+     * database), in one transaction on SQLite, which has one writer.
+     */
+    async claim(runId: number): Promise<'claimed' | 'wait' | 'gone'> {
+      const run = (await knex()(runsTable())
+        .join(scrapersTable(), `${scrapersTable()}.id`, `${runsTable()}.scraper_id`)
+        .select(`${runsTable()}.status as status`, `${scrapersTable()}.consumer_id as consumer_id`)
+        .where(`${runsTable()}.id`, runId)
+        .first()) as { status: RunStatus; consumer_id: string } | undefined;
+      if (!run || run.status !== 'pending') return 'gone';
+      const cap = getConfig(strapi).scrapers.runsPerConsumer;
+      return knex().transaction(async (trx) => {
+        if (dialectOf(strapi) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TURN_LOCK_CLASS, run.consumer_id]);
+        const [row] = (await trx(runsTable())
+          .join(scrapersTable(), `${scrapersTable()}.id`, `${runsTable()}.scraper_id`)
+          .where(`${runsTable()}.status`, 'running')
+          .where(`${scrapersTable()}.consumer_id`, run.consumer_id)
+          .count({ count: '*' })) as Array<{ count: number | string }>;
+        if (Number(row?.count ?? 0) >= cap) return 'wait';
+        const startedAt = new Date();
+        const claimed = await trx(runsTable())
+          .where({ id: runId, status: 'pending' })
+          .update({ status: 'running', started_at: startedAt, heartbeat_at: startedAt, updated_at: startedAt });
+        return claimed === 1 ? 'claimed' : 'gone';
+      });
+    },
+
     /** Crawl with the scraper's settings through the plugin's guarded outbound client. */
     async crawlFor(
       scraper: ScraperRow,
@@ -334,7 +368,9 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Runs whose process died: running with a stale heartbeat (any driver), and at boot with the
-     * in-process driver every pending or running run (its job lived in the dead process).
+     * in-process driver every pending or running run (its job lived in the dead process). A pending
+     * run is otherwise never taken for lost: it may be waiting for its consumer's turn, its job
+     * deferred on the queue (BullMQ keeps that job across restarts).
      */
     async failInterrupted(atBootInProcess: boolean): Promise<number> {
       const staleBefore = new Date(Date.now() - STALE_AFTER_MS);
