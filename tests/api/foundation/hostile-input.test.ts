@@ -107,6 +107,15 @@ describe('NUL characters and unpaired surrogates', () => {
     expect(await countOf('api::author.author')).toBe(authors);
   });
 
+  it('are refused in a query string too, where PostgreSQL would fail comparing with them', async () => {
+    const response = await app.request().get('/api/articles?filters[title][$eq]=a%00b');
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'filters.title.$eq: must not hold NUL characters or unpaired surrogates' });
+    const v1 = await app.request().get('/api/v1/scrapers?page=%00').set(bearer(alice));
+    expect(v1.status).toBe(400);
+    expect(v1.body.error.code).toBe('validation_error');
+  });
+
   it('lets a well-formed pair through (an emoji)', async () => {
     const key = await app.request().post('/api/v1/keys').set(bearer(alice)).send({ name: 'laptop \uD83D\uDE80' });
     expect(key.status).toBe(201);

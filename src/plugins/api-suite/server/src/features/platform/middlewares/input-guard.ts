@@ -11,7 +11,8 @@ import { badCharacterAt, badFilterAt } from './hostile-input';
  * - A write to a JSON route whose body is not JSON (or has no Content-Type): 415. The body
  *   parser would have left it unparsed, and the route would have gone on as if nothing was sent.
  *   Users-permissions' `/api/auth/*` routes take JSON or a form; anything else is a 400 there.
- * - A string holding NUL or an unpaired UTF-16 surrogate anywhere in a parsed body: 400.
+ * - A string holding NUL or an unpaired UTF-16 surrogate anywhere in a parsed body or in the
+ *   query string: 400.
  *   PostgreSQL cannot store NUL in text, and a lone surrogate is not text at all.
  * - On Strapi's content API, a filter operator whose value is itself an object of operators
  *   (`filters[title][$eq][$ne]=x`): 400 instead of the query engine's 500.
@@ -33,6 +34,12 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 function refusalOf(ctx: Context): ApiError | undefined {
   const family = familyOf(ctx.path);
   if (family === 'raw') return undefined;
+  // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every route.
+  const inQuery = badCharacterAt(ctx.query);
+  if (inQuery !== undefined) {
+    const message = 'must not hold NUL characters or unpaired surrogates';
+    return new ApiError(400, family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error', `${inQuery}: ${message}`, [{ field: inQuery, message }]);
+  }
   if (ctx.method === 'GET' && family === 'strapi' && ctx.path.startsWith('/api/')) {
     const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
     return at === undefined ? undefined : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
