@@ -1,4 +1,4 @@
-import { Button, Field, Flex, Modal, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { Button, Field, Flex, Modal, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey, type Consumer } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
@@ -6,9 +6,7 @@ import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
-
-/** The select's value for "no grant": a plan id is never 0. */
-const NO_GRANT = '0';
+import { PlanSelect } from './PlanSelect';
 
 /**
  * Grant a consumer a plan, or take the grant back. The consumer's keys without a plan of their own
@@ -19,11 +17,10 @@ export function GrantPlanModal({ owner, ownerPlan, onClose, onSaved }: { owner: 
   const client = useApiSuiteClient();
   const plans = usePlans();
   const { run, busy, problem } = useAction();
-  const [value, setValue] = useState<string>(ownerPlan?.granted ? String(ownerPlan.granted.id) : NO_GRANT);
+  const [planId, setPlanId] = useState<number | null>(ownerPlan?.granted?.id ?? null);
   const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
 
   const save = async () => {
-    const planId = value === NO_GRANT ? null : Number(value);
     const saved = await run('grant', () => client.access.grantPlan(owner.id, planId), { success: planId === null ? 'access.grant.cleared' : 'access.grant.saved', quiet: true });
     if (saved) onSaved();
   };
@@ -45,14 +42,7 @@ export function GrantPlanModal({ owner, ownerPlan, onClose, onSaved }: { owner: 
             )}
             <Field.Root name="plan_id" error={fieldError(problem, 'plan_id')} hint={t('access.grant.hint')}>
               <Field.Label>{t('access.grant.field')}</Field.Label>
-              <SingleSelect value={value} onChange={(next) => setValue(String(next))}>
-                <SingleSelectOption value={NO_GRANT}>{t('access.grant.none')}</SingleSelectOption>
-                {(plans.data ?? []).map((plan) => (
-                  <SingleSelectOption key={plan.id} value={String(plan.id)}>
-                    {plan.name}
-                  </SingleSelectOption>
-                ))}
-              </SingleSelect>
+              <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.grant.none')} />
               <Field.Hint />
               <Field.Error />
             </Field.Root>

@@ -1,4 +1,4 @@
-import { Box, Button, Checkbox, Field, Flex, Modal, SingleSelect, SingleSelectOption, TextInput, Typography } from '@strapi/design-system';
+import { Box, Button, Checkbox, Field, Flex, Modal, TextInput, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type IssuedKey, type Scope } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
@@ -7,9 +7,7 @@ import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../utils/errors';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
-
-/** The select's value for a key that follows its owner's plan: a plan id is never 0. */
-const OWNERS_PLAN = '0';
+import { PlanSelect } from './PlanSelect';
 
 /** Issue a key for a user, on the owner's plan unless one is chosen; the server's messages appear under each field. */
 export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIssued: (key: IssuedKey) => void }) {
@@ -49,14 +47,7 @@ export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIs
             <UserPicker name="user_id" label={t('access.keys.field.owner')} value={userId} onChange={setUserId} error={error('user_id')} />
             <Field.Root name="plan_id" error={error('plan_id')} hint={t('access.keys.field.planHint')}>
               <Field.Label>{t('access.keys.field.plan')}</Field.Label>
-              <SingleSelect value={planId === null ? OWNERS_PLAN : String(planId)} onChange={(value) => setPlanId(String(value) === OWNERS_PLAN ? null : Number(value))}>
-                <SingleSelectOption value={OWNERS_PLAN}>{t('access.keys.field.ownersPlan')}</SingleSelectOption>
-                {(plans.data ?? []).map((plan) => (
-                  <SingleSelectOption key={plan.id} value={String(plan.id)}>
-                    {plan.name}
-                  </SingleSelectOption>
-                ))}
-              </SingleSelect>
+              <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.keys.field.ownersPlan')} />
               <Field.Hint />
               <Field.Error />
             </Field.Root>
