@@ -19,9 +19,9 @@ import { badCharacterAt, badFilterAt } from './hostile-input';
  */
 export const inputGuard = (_config: unknown, _context: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
   return async (ctx, next) => {
-    const refusal = refusalOf(ctx as Context);
-    if (!refusal) return next();
     const family = familyOf(ctx.path);
+    const refusal = family === 'raw' ? undefined : refusalOf(ctx as Context, family);
+    if (!refusal) return next();
     ctx.status = refusal.status;
     ctx.body = bodyFor(family, refusal);
   };
@@ -31,15 +31,10 @@ type Family = 'nested' | 'oauth' | 'flat' | 'list' | 'strapi' | 'raw';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function refusalOf(ctx: Context): ApiError | undefined {
-  const family = familyOf(ctx.path);
-  if (family === 'raw') return undefined;
+function refusalOf(ctx: Context, family: Family): ApiError | undefined {
   // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every route.
   const inQuery = badCharacterAt(ctx.query);
-  if (inQuery !== undefined) {
-    const message = 'must not hold NUL characters or unpaired surrogates';
-    return new ApiError(400, family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error', `${inQuery}: ${message}`, [{ field: inQuery, message }]);
-  }
+  if (inQuery !== undefined) return badCharacters(inQuery, family);
   if (ctx.method === 'GET' && family === 'strapi' && ctx.path.startsWith('/api/')) {
     const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
     return at === undefined ? undefined : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
@@ -58,8 +53,11 @@ function refusalOf(ctx: Context): ApiError | undefined {
     }
   }
   const at = badCharacterAt((ctx.request as { body?: unknown }).body);
-  if (at === undefined) return undefined;
-  const field = at === '' ? '(body)' : at;
+  return at === undefined ? undefined : badCharacters(at === '' ? '(body)' : at, family);
+}
+
+/** The 400 for a NUL or an unpaired surrogate at `field`, coded as the family codes validation errors. */
+function badCharacters(field: string, family: Family): ApiError {
   const message = 'must not hold NUL characters or unpaired surrogates';
   return new ApiError(400, family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error', `${field}: ${message}`, [{ field, message }]);
 }
