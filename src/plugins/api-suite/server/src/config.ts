@@ -67,6 +67,13 @@ export const configSchema = z
       .object({
         retryScheduleSeconds: z.array(z.number().int().min(0).max(7 * 24 * 3600)).max(50),
         concurrency: z.number().int().min(1).max(10_000),
+        /**
+         * Requests open at once to one endpoint (a subscription's URL): its fair share of this
+         * process's `concurrency`, and with Redis of every worker process together.
+         */
+        endpointConcurrency: z.number().int().min(1).max(10_000),
+        /** How long a process's hold on an endpoint's request slot lasts unless renewed (a killed process's slots free after this). */
+        endpointLeaseMs: z.number().int().min(1_000).max(600_000),
         /** Whether this process sends deliveries; false for web-only processes beside worker processes. */
         worker: z.boolean(),
       })
@@ -223,6 +230,8 @@ export default {
     webhooks: {
       retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
       concurrency: env.int('WEBHOOK_CONCURRENCY', 50) as number,
+      endpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 10) as number,
+      endpointLeaseMs: (env.int('WEBHOOK_ENDPOINT_LEASE_SECONDS', 15) as number) * 1000,
       worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
     },
     scrapers: {

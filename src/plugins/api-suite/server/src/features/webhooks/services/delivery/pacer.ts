@@ -1,13 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { tableOf } from '../../../../db';
-import type { JobDefinition } from '../../../../jobs';
 import { getConfig, getService } from '../../../../utils';
 import type { DeliveryTarget } from '../subscriptions';
-import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, SENDS_PER_JOB } from './jobs';
+import { deferSends, lotsBySecond } from './deferral';
 import { createSlotBook, type SlotBook } from './throttle';
-import type { DeliveryJobData, DeliverySend } from './types';
+import type { DeliverySend } from './types';
 
 /**
  * A job's sends whose slot opens within this long are made by the job itself, each at its slot;
@@ -30,28 +26,6 @@ export function createPacer(strapi: Core.Strapi) {
   let book: SlotBook | undefined;
   const slots = () => (book ??= createSlotBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix));
 
-  /**
-   * Deferred sends become jobs of their second; each lot's deliveries get `next_attempt_at` set
-   * to the lot's last slot (they are due no later than that), which also keeps the sweep for
-   * lost jobs from taking a deferred delivery for a lost one.
-   */
-  const defer = async (bySecond: Map<number, DeliverySend[]>, lots: Array<{ uuids: string[]; lastAt: Date }>): Promise<void> => {
-    const definitions: JobDefinition<DeliveryJobData>[] = [];
-    for (const [second, sends] of bySecond) {
-      for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
-        const part = sends.slice(start, start + SENDS_PER_JOB);
-        definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, Math.max(0, second * PACE_WINDOW_MS - EARLY_MS)), jobId: `paced-${randomUUID()}` } });
-      }
-    }
-    await getService(strapi, 'platform').jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
-    const table = tableOf(strapi, UIDS.webhookDelivery);
-    for (const { uuids, lastAt } of lots) {
-      for (let start = 0; start < uuids.length; start += 500) {
-        await strapi.db.connection(table).whereIn('uuid', uuids.slice(start, start + 500)).update({ next_attempt_at: lastAt });
-      }
-    }
-  };
-
   return {
     /** The sends this job makes (each with its slot time); the rest are deferred to jobs of their own. */
     async pace(sends: DeliverySend[], targets: Map<number, DeliveryTarget | null>): Promise<DeliverySend[]> {
@@ -64,24 +38,18 @@ export function createPacer(strapi: Core.Strapi) {
       }
       if (limited.size === 0) return ready;
 
-      const bySecond = new Map<number, DeliverySend[]>();
-      const lots: Array<{ uuids: string[]; lastAt: Date }> = [];
+      const deferred: Array<{ send: DeliverySend; waitMs: number }> = [];
       for (const [subscription, group] of limited) {
         const waits = await slots().reserve(subscription, targets.get(subscription)?.rateLimit as number, group.length);
         const now = Date.now();
-        const deferred: string[] = [];
         group.forEach((send, n) => {
           const slotted = { ...send, slotAt: now + waits[n] };
-          if (waits[n] < PACE_WINDOW_MS) {
-            ready.push(slotted);
-          } else {
-            listIn(bySecond, Math.floor(waits[n] / PACE_WINDOW_MS)).push(slotted);
-            deferred.push(send.delivery);
-          }
+          if (waits[n] < PACE_WINDOW_MS) ready.push(slotted);
+          else deferred.push({ send: slotted, waitMs: waits[n] });
         });
-        if (deferred.length > 0) lots.push({ uuids: deferred, lastAt: new Date(now + waits[waits.length - 1]) });
       }
-      if (lots.length > 0) await defer(bySecond, lots);
+      // A lot's job is due a little before its second's first slot; each of its sends waits for its own slot in the job.
+      if (deferred.length > 0) await deferSends(strapi, lotsBySecond(deferred, (second) => Math.max(0, second * PACE_WINDOW_MS - EARLY_MS)));
       return ready;
     },
 

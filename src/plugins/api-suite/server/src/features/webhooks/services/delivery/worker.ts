@@ -10,7 +10,10 @@ import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../retry'
 import { signatureHeader } from '../signing';
 import type { DeliveryTarget } from '../subscriptions';
 import type { createFailurePolicy } from './failure-policy';
-import { createSlots, DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
+import { deferSends, lotsBySecond } from './deferral';
+import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
+import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
+import { createLanes, type Lanes } from './lanes';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliveryRow, type DeliverySend, type DeliveryStatus } from './types';
@@ -21,6 +24,14 @@ export const RESPONSE_BODY_LIMIT = 2048;
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_OVERDUE_MS = 120_000;
 const RECOVERY_PAGE = 1000;
+/** An endpoint answering faster than this is never held back, however many sends it has waiting. */
+const SLOW_MS = 250;
+/** A slow endpoint keeps in the process only the sends that would start within this long; the rest wait in the queue. */
+const ADMIT_WAIT_MS = 1000;
+/** How soon a process asks again for an endpoint's slots that other processes hold. */
+const LEASE_RETRY_MS = 100;
+/** An endpoint idle this long is forgotten (its answer time with it). */
+const LANE_IDLE_MS = 10 * 60_000;
 
 /**
  * The worker: takes a delivery job, makes each of its sends that is still due (one signed POST),
@@ -38,18 +49,23 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
   let started = false;
   /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
   const inFlight = new Set<string>();
-  /** Requests open at once across every job of this process. */
-  let slots = createSlots(1);
+  /** Requests open at once across every job of this process, shared fairly between endpoints. */
+  let lanes: Lanes = createLanes({ size: 1, cap: 1, leases: memoryLeaseBook(), slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, onError: () => undefined });
+  let closeLeases: () => Promise<void> = async () => undefined;
 
   const worker = {
     /** Start taking jobs, take up the work the database says is pending, and sweep for lost jobs. */
     async start(): Promise<void> {
       if (started) return;
       started = true;
-      const concurrency = getConfig(strapi).webhooks.concurrency;
-      slots = createSlots(concurrency);
-      // As many jobs as requests: a job waiting on one slow endpoint must not keep the others' sends from starting.
-      jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency });
+      const { concurrency, endpointConcurrency, endpointLeaseMs } = getConfig(strapi).webhooks;
+      const onError = (error: Error) => strapi.log.error(`[api-suite] webhooks: endpoint slots: ${error.message}`);
+      const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
+      closeLeases = () => leases.close();
+      lanes = createLanes({ size: concurrency, cap: endpointConcurrency, leases, slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, onError });
+      // Twice as many jobs as requests: a slow endpoint keeps only about two of its shares' worth of
+      // sends (and so of jobs) in the process, so jobs run out no sooner than request slots do.
+      jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency: concurrency * 2 });
       // Jobs of the in-process driver died with the process that held them: everything pending is
       // taken up again. BullMQ kept its jobs in Redis (a killed worker's are re-run as stalled);
       // the sweep finds any that were lost.
@@ -58,6 +74,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         if (recovered > 0) strapi.log.info(`[api-suite] webhooks: took up ${recovered} pending deliveries`);
       }
       sweeper = setInterval(() => {
+        lanes.forgetIdle(LANE_IDLE_MS);
         worker.sweep().then(
           (count) => count > 0 && strapi.log.warn(`[api-suite] webhooks: re-enqueued ${count} overdue deliveries`),
           (error: Error) => strapi.log.error(`[api-suite] webhooks: sweep failed: ${error.message}`)
@@ -74,6 +91,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
     async stop(): Promise<void> {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
+      await closeLeases();
       await recorder.flush();
     },
 
@@ -102,16 +120,18 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       // Throttled subscriptions' sends take their slots; those far off leave in deferred jobs.
       // Claimed now, before any of them waits for a request slot: a copy of this job (a stalled job
       // run again) finds them under way and leaves them alone.
-      const made = (await pacer.pace(sends, targets)).filter((send) => worker.claim(send));
+      const paced = (await pacer.pace(sends, targets)).filter((send) => worker.claim(send));
+      const made = await worker.admit(paced, targets);
       const deliver = (send: DeliverySend, release: () => void) => worker.deliver(targets.get(send.subscription) ?? null, send, release);
+      const endpointOf = (send: DeliverySend) => targets.get(send.subscription)?.endpointUrl ?? '';
       const now = Date.now();
       const ready = made.filter((send) => send.slotAt === undefined || send.slotAt <= now);
       // A throttled send waits for its slot time before it takes a request slot. Slot times are on
       // the booking process's clock: instances of one site are expected to keep theirs in step (NTP).
       const later = made
         .filter((send) => send.slotAt !== undefined && send.slotAt > now)
-        .map((send) => new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() => slots.each([send], deliver)));
-      const failures = (await Promise.all([slots.each(ready, deliver), ...later])).flat();
+        .map((send) => new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() => lanes.each([send], endpointOf, deliver)));
+      const failures = (await Promise.all([lanes.each(ready, endpointOf, deliver), ...later])).flat();
       if (failures.length > 0) {
         throw new Error(`${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`);
       }
@@ -139,6 +159,44 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         if (!row || FINAL_STATUSES.has(row.status)) return false;
         return (row.attempts ?? 0) < send.attempt;
       });
+    },
+
+    /**
+     * The claimed sends this job makes now. An endpoint that is slow and has more sends waiting
+     * than it could start within about a second takes only those; the others are given up here
+     * (unclaimed) and put back in the queue for when its slots should be free, still pending. So a
+     * job full of sends for a saturated endpoint ends at once instead of keeping a job slot that
+     * other endpoints' jobs need.
+     */
+    async admit(sends: DeliverySend[], targets: Map<number, DeliveryTarget | null>): Promise<DeliverySend[]> {
+      const byEndpoint = new Map<string, DeliverySend[]>();
+      for (const send of sends) {
+        const endpoint = targets.get(send.subscription)?.endpointUrl ?? '';
+        const group = byEndpoint.get(endpoint);
+        if (group) group.push(send);
+        else byEndpoint.set(endpoint, [send]);
+      }
+      const made: DeliverySend[] = [];
+      const deferred: Array<{ send: DeliverySend; waitMs: number }> = [];
+      for (const [endpoint, group] of byEndpoint) {
+        let taken = lanes.admit(endpoint, group.length);
+        if (taken === undefined) {
+          await lanes.known(endpoint);
+          taken = lanes.admit(endpoint, group.length) ?? group.length;
+        }
+        if (taken === group.length) {
+          for (const send of group) made.push(send);
+          continue;
+        }
+        for (let n = 0; n < taken; n += 1) made.push(group[n]);
+        const waits = lanes.deferWaits(endpoint, group.length - taken);
+        for (let n = taken; n < group.length; n += 1) {
+          inFlight.delete(keyOf(group[n]));
+          deferred.push({ send: group[n], waitMs: waits[n - taken] });
+        }
+      }
+      if (deferred.length > 0) await deferSends(strapi, lotsBySecond(deferred, (_second, first) => first));
+      return made;
     },
 
     /** The sends not under way or settled in this process (what `due` checks before it reads the database). */

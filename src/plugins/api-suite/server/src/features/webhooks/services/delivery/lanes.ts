@@ -1,0 +1,336 @@
+import { performance } from 'node:perf_hooks';
+import type { LeaseBook } from './endpoint-leases';
+
+/** A task run in a request slot; `release` gives the slot back before the task ends (idempotent). */
+export type SlotTask<T> = (item: T, release: () => void) => Promise<void>;
+
+export interface LanesOptions {
+  /** Requests open at once in this process, every endpoint together. */
+  size: number;
+  /** Requests open at once to one endpoint (across processes when the lease book is shared). */
+  cap: number;
+  leases: LeaseBook;
+  /** Below this answer time an endpoint is never slow, however busy it is. */
+  slowMs: number;
+  /** A slow endpoint takes new sends while the newest would start within this long. */
+  admitWaitMs: number;
+  /** How soon to ask again for an endpoint's slots that other processes hold. */
+  retryMs: number;
+  onError(error: Error): void;
+}
+
+/**
+ * Request slots shared fairly between endpoints (a lane per endpoint URL).
+ *
+ * A job hands over its sends grouped by endpoint; each group waits in its endpoint's lane as
+ * plain data (a segment of the job's list: nothing is made per waiting send), and lanes take
+ * turns: each time a slot frees, the next lane in the ring that has a send waiting and a free
+ * slot of its own starts one. A lane runs at most `cap` requests at once, and only as many as
+ * the lease book grants it (with Redis, the endpoint's slots are shared by every process), so
+ * one endpoint can hold at most `cap` of the process's `size` slots and the others keep theirs.
+ *
+ * `admit` is how the worker keeps a slow endpoint's sends out of memory (and their jobs out of
+ * the queue's slots): it says how many more sends an endpoint takes now; the worker defers the
+ * rest to the queue.
+ */
+export function createLanes(options: LanesOptions) {
+  const { size, cap, leases } = options;
+  interface Batch {
+    task: SlotTask<unknown>;
+    pending: number;
+    failures: unknown[];
+    done(failures: unknown[]): void;
+  }
+  interface Segment {
+    batch: Batch;
+    items: unknown[];
+    next: number;
+  }
+  interface Lane {
+    endpoint: string;
+    segments: Segment[];
+    waiting: number;
+    running: number;
+    /** Start times of the requests under way, oldest first (a Map keeps insertion order). */
+    starts: Map<number, number>;
+    /** Answer time, moving average (ms); undefined until the first answer. */
+    latencyMs: number | undefined;
+    ringed: boolean;
+    acquiring: boolean;
+    retry: NodeJS.Timeout | undefined;
+    lastActive: number;
+    /** When the sends deferred so far are due back (performance.now() ms). */
+    deferredUntil: number;
+    /** Waiting for the lane's first answer (`known`). */
+    answered: Set<() => void>;
+  }
+
+  const lanes = new Map<string, Lane>();
+  const ring: Lane[] = [];
+  const wanting = new Set<Lane>();
+  const trimming = new Set<Lane>();
+  let trimScheduled = false;
+  let running = 0;
+  let pumping = false;
+  let startId = 0;
+
+  const laneOf = (endpoint: string): Lane => {
+    let lane = lanes.get(endpoint);
+    if (!lane) {
+      lane = { endpoint, segments: [], waiting: 0, running: 0, starts: new Map(), latencyMs: undefined, ringed: false, acquiring: false, retry: undefined, lastActive: performance.now(), deferredUntil: 0, answered: new Set() };
+      lanes.set(endpoint, lane);
+    }
+    return lane;
+  };
+
+  const ringIn = (lane: Lane): void => {
+    if (lane.ringed) return;
+    lane.ringed = true;
+    ring.push(lane);
+  };
+
+  /** Slots the lane should hold for what it has under way and waiting, beyond those it holds. */
+  const shortOf = (lane: Lane): number => Math.min(cap, lane.running + lane.waiting) - leases.held(lane.endpoint);
+
+  const wantLeases = (lane: Lane): void => {
+    if (lane.acquiring || lane.retry || shortOf(lane) <= 0) return;
+    wanting.add(lane);
+  };
+
+  /** Ask for the slots every wanting lane is short of, in one round trip. */
+  const acquire = (): void => {
+    if (wanting.size === 0) return;
+    const asking = [...wanting];
+    wanting.clear();
+    for (const lane of asking) lane.acquiring = true;
+    const answered = (taken: number[]): void => {
+      asking.forEach((lane, n) => {
+        lane.acquiring = false;
+        if (taken[n] > 0) ringIn(lane);
+        if (lane.waiting > 0 && lane.running >= leases.held(lane.endpoint)) {
+          // Every slot of the endpoint is held (by other processes): ask again shortly.
+          lane.retry = setTimeout(() => {
+            lane.retry = undefined;
+            wantLeases(lane);
+            acquire();
+          }, options.retryMs);
+          lane.retry.unref?.();
+        }
+      });
+      pump();
+    };
+    leases.acquire(asking.map((lane) => ({ endpoint: lane.endpoint, count: shortOf(lane), cap }))).then(answered, (error: Error) => {
+      options.onError(error);
+      answered(asking.map(() => 0));
+    });
+  };
+
+  /** Give back the slots of lanes that have nothing more waiting (once per turn of the event loop, so a lane fed job after job keeps its slots). */
+  const trim = (): void => {
+    trimScheduled = false;
+    for (const lane of trimming) {
+      const idle = leases.held(lane.endpoint) - Math.max(lane.running, Math.min(cap, lane.running + lane.waiting));
+      if (idle > 0) leases.release(lane.endpoint, idle);
+    }
+    trimming.clear();
+  };
+
+  const pump = (): void => {
+    // A slot given back while this loop starts tasks is taken by the loop itself, not by a nested one.
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (running < size && ring.length > 0) {
+        const lane = ring.shift() as Lane;
+        lane.ringed = false;
+        if (lane.waiting === 0) continue;
+        if (lane.running >= Math.min(cap, leases.held(lane.endpoint))) {
+          wantLeases(lane);
+          continue;
+        }
+        startNext(lane);
+        // Round robin: the lane goes to the back of the ring, behind every other lane waiting.
+        if (lane.waiting > 0) {
+          if (lane.running < Math.min(cap, leases.held(lane.endpoint))) ringIn(lane);
+          else wantLeases(lane);
+        }
+      }
+    } finally {
+      pumping = false;
+    }
+    acquire();
+  };
+
+  const startNext = (lane: Lane): void => {
+    const segment = lane.segments[0];
+    const item = segment.items[segment.next];
+    segment.next += 1;
+    if (segment.next === segment.items.length) lane.segments.shift();
+    lane.waiting -= 1;
+    lane.running += 1;
+    running += 1;
+    const id = (startId += 1);
+    const startedAt = performance.now();
+    lane.starts.set(id, startedAt);
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      const now = performance.now();
+      lane.starts.delete(id);
+      const took = now - startedAt;
+      if (lane.latencyMs === undefined) {
+        lane.latencyMs = took;
+        for (const done of [...lane.answered]) done();
+      } else lane.latencyMs = lane.latencyMs * 0.8 + took * 0.2;
+      lane.lastActive = now;
+      lane.running -= 1;
+      running -= 1;
+      if (lane.waiting > 0) ringIn(lane);
+      else {
+        trimming.add(lane);
+        if (!trimScheduled) {
+          trimScheduled = true;
+          setImmediate(trim);
+        }
+      }
+      pump();
+    };
+    const batch = segment.batch;
+    let result: Promise<void>;
+    try {
+      result = batch.task(item, release);
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    result.then(
+      () => settle(batch, release),
+      (error: unknown) => {
+        batch.failures.push(error);
+        settle(batch, release);
+      }
+    );
+  };
+
+  const settle = (batch: Batch, release: () => void): void => {
+    release();
+    batch.pending -= 1;
+    if (batch.pending === 0) batch.done(batch.failures);
+  };
+
+  return {
+    /**
+     * Run `task` for each item in a request slot of its endpoint's lane; resolves with the
+     * failures once every one has ended.
+     */
+    each<T>(items: T[], endpointOf: (item: T) => string, task: SlotTask<T>): Promise<unknown[]> {
+      if (items.length === 0) return Promise.resolve([]);
+      return new Promise<unknown[]>((done) => {
+        const batch: Batch = { task: task as SlotTask<unknown>, pending: items.length, failures: [], done };
+        // Consecutive items of one endpoint make one segment (publishing lists a subscription's sends together).
+        let start = 0;
+        for (let n = 1; n <= items.length; n += 1) {
+          if (n < items.length && endpointOf(items[n]) === endpointOf(items[start])) continue;
+          const lane = laneOf(endpointOf(items[start]));
+          lane.segments.push({ batch, items: start === 0 && n === items.length ? items : items.slice(start, n), next: 0 });
+          lane.waiting += n - start;
+          lane.lastActive = performance.now();
+          ringIn(lane);
+          start = n;
+        }
+        pump();
+      });
+    },
+
+    /**
+     * How many of `count` more sends the endpoint takes now. An endpoint that is not slow takes
+     * every one (its sends leave at the pace the process allows). A slow one (answers, or requests
+     * still open, past `slowMs`) takes only those that would start within `admitWaitMs`, judged
+     * from its answer time and the slots it can use; at least enough to fill its slots. Undefined
+     * while that cannot be told yet (requests open, none answered, none open past `slowMs`):
+     * wait for `known` and ask again.
+     */
+    admit(endpoint: string, count: number): number | undefined {
+      const lane = lanes.get(endpoint);
+      if (!lane) return count;
+      const queued = lane.running + lane.waiting;
+      if (queued + count <= cap) return count;
+      const oldest = lane.starts.values().next();
+      const openFor = oldest.done ? 0 : performance.now() - oldest.value;
+      if (lane.latencyMs === undefined && !oldest.done && openFor < options.slowMs) return undefined;
+      const latency = Math.max(lane.latencyMs ?? 0, openFor);
+      if (latency < options.slowMs) return count;
+      const slots = Math.max(1, Math.min(cap, leases.held(endpoint) || cap));
+      const room = Math.floor((options.admitWaitMs * slots) / latency) + cap - queued;
+      return Math.max(0, Math.min(count, room));
+    },
+
+    /**
+     * When each of `count` sends of the endpoint that it cannot take now should come back (ms
+     * from now): spaced at the rate its slots answer, after what waits in the lane and the sends
+     * deferred before them, so they come back about when there is room for them.
+     */
+    deferWaits(endpoint: string, count: number): number[] {
+      const lane = laneOf(endpoint);
+      const latency = Math.max(lane.latencyMs ?? 0, options.slowMs);
+      const slots = Math.max(1, Math.min(cap, leases.held(endpoint) || cap));
+      const now = performance.now();
+      let at = Math.max(now + (lane.waiting / slots) * latency, lane.deferredUntil, now + options.retryMs);
+      const waits: number[] = [];
+      for (let n = 0; n < count; n += 1) {
+        waits.push(at - now);
+        at += latency / slots;
+      }
+      lane.deferredUntil = at;
+      return waits;
+    },
+
+    /**
+     * Resolves once it can be told whether the endpoint is slow: it has answered, it has no
+     * request open, or its oldest open request passes `slowMs`. Until then `admit` would have to
+     * guess, and a guess either fills the process with a slow endpoint's sends or defers a fast
+     * one's burst.
+     */
+    async known(endpoint: string): Promise<void> {
+      const lane = lanes.get(endpoint);
+      if (!lane || lane.latencyMs !== undefined) return;
+      const oldest = lane.starts.values().next();
+      if (oldest.done) return;
+      const left = options.slowMs - (performance.now() - oldest.value);
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, left);
+        function done(): void {
+          clearTimeout(timer);
+          lane?.answered.delete(done);
+          resolve();
+        }
+        lane.answered.add(done);
+      });
+    },
+
+    /** What the process is doing, for status pages and metrics. */
+    stats(): { running: number; waiting: number; endpoints: number; saturated: number } {
+      let waiting = 0;
+      let saturated = 0;
+      for (const lane of lanes.values()) {
+        waiting += lane.waiting;
+        if (lane.waiting > 0 && lane.running >= cap) saturated += 1;
+      }
+      return { running, waiting, endpoints: lanes.size, saturated };
+    },
+
+    /** Forget endpoints idle for `idleMs` (their answer times) and stop asking for slots. */
+    forgetIdle(idleMs: number): void {
+      const before = performance.now() - idleMs;
+      for (const [endpoint, lane] of lanes) {
+        if (lane.running === 0 && lane.waiting === 0 && !lane.acquiring && lane.answered.size === 0 && lane.lastActive < before) {
+          if (lane.retry) clearTimeout(lane.retry);
+          lanes.delete(endpoint);
+        }
+      }
+    },
+  };
+}
+
+export type Lanes = ReturnType<typeof createLanes>;

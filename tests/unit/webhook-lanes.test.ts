@@ -1,0 +1,211 @@
+import { createLanes, type LanesOptions } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/lanes';
+import { memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
+
+/** A task whose end the test decides: `finish(name)` resolves it, `fail(name)` rejects it. */
+function controlled() {
+  const started: string[] = [];
+  const ends = new Map<string, { resolve(): void; reject(error: Error): void }>();
+  const releases = new Map<string, () => void>();
+  const task = (name: string, release: () => void) => {
+    started.push(name);
+    releases.set(name, release);
+    return new Promise<void>((resolve, reject) => ends.set(name, { resolve, reject }));
+  };
+  return {
+    started,
+    task,
+    finish: async (name: string) => {
+      ends.get(name)?.resolve();
+      await tick();
+    },
+    fail: async (name: string, message: string) => {
+      ends.get(name)?.reject(new Error(message));
+      await tick();
+    },
+    release: async (name: string) => {
+      releases.get(name)?.();
+      await tick();
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Items are "<endpoint><n>": the endpoint is the letters. */
+const endpointOf = (item: string) => item.replace(/\d+$/, '');
+
+/** Slots of one endpoint shared by several processes, each with its own view (as Redis leases are). */
+function sharedPool() {
+  const pool = {
+    used: 0,
+    view(): LeaseBook {
+      let mine = 0;
+      return {
+        acquire: async (requests) =>
+          requests.map(({ count, cap }) => {
+            const taken = Math.max(0, Math.min(count, cap - pool.used));
+            pool.used += taken;
+            mine += taken;
+            return taken;
+          }),
+        release: (_endpoint, count) => {
+          const given = Math.min(count, mine);
+          mine -= given;
+          pool.used -= given;
+        },
+        held: () => mine,
+        close: async () => undefined,
+      };
+    },
+  };
+  return pool;
+}
+
+function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> = {}) {
+  return createLanes({ size, cap, leases: memoryLeaseBook(), slowMs: 250, admitWaitMs: 1000, retryMs: 20, onError: (error) => { throw error; }, ...overrides });
+}
+
+describe('request slots shared between endpoints (createLanes)', () => {
+  it('runs at most `size` tasks at once and each list ends when all of its tasks have', async () => {
+    const lanes = lanesOf(2, 10);
+    const run = controlled();
+    let firstDone = false;
+    const first = lanes.each(['a1', 'a2', 'a3'], endpointOf, run.task).then((failures) => {
+      firstDone = true;
+      return failures;
+    });
+    await tick();
+    expect(run.started).toEqual(['a1', 'a2']);
+    await run.finish('a2');
+    expect(run.started).toEqual(['a1', 'a2', 'a3']);
+    await run.finish('a1');
+    await run.finish('a3');
+    expect(firstDone).toBe(true);
+    await expect(first).resolves.toEqual([]);
+  });
+
+  it('gives one endpoint at most `cap` slots, and the other endpoints the rest, in turns', async () => {
+    const lanes = lanesOf(4, 2);
+    const run = controlled();
+    const slow = lanes.each(['s1', 's2', 's3', 's4', 's5'], endpointOf, run.task);
+    const fast = lanes.each(['f1', 'f2', 'f3'], endpointOf, run.task);
+    const other = lanes.each(['o1', 'o2'], endpointOf, run.task);
+    await tick();
+    // 4 slots: the slow endpoint holds its 2, the others take the rest.
+    expect(run.started.filter((name) => name.startsWith('s'))).toEqual(['s1', 's2']);
+    expect(run.started).toHaveLength(4);
+    // The slow endpoint never answers; every send of the others goes through the two slots left.
+    const others = ['f1', 'f2', 'f3', 'o1', 'o2'];
+    const finished = new Set<string>();
+    for (let turn = 0; turn < 20 && finished.size < others.length; turn += 1) {
+      for (const name of run.started.filter((started) => others.includes(started) && !finished.has(started))) {
+        finished.add(name);
+        await run.finish(name);
+      }
+    }
+    expect(finished.size).toBe(others.length);
+    expect(run.started.filter((name) => name.startsWith('s'))).toEqual(['s1', 's2']);
+    await expect(fast).resolves.toEqual([]);
+    await expect(other).resolves.toEqual([]);
+    await run.finish('s1');
+    expect(run.started).toContain('s3');
+    for (const name of ['s2', 's3', 's4', 's5']) await run.finish(name);
+    await expect(slow).resolves.toEqual([]);
+  });
+
+  it('lets a task give its slot back before it ends, once however often it asks', async () => {
+    const lanes = lanesOf(1, 10);
+    const run = controlled();
+    const done = lanes.each(['a1', 'a2', 'a3'], endpointOf, run.task);
+    await tick();
+    expect(run.started).toEqual(['a1']);
+    await run.release('a1');
+    await run.release('a1');
+    expect(run.started).toEqual(['a1', 'a2']);
+    await run.finish('a1');
+    expect(run.started).toEqual(['a1', 'a2']);
+    await run.finish('a2');
+    await run.finish('a3');
+    await expect(done).resolves.toEqual([]);
+  });
+
+  it('collects the failures of a list, thrown or rejected, and frees their slots', async () => {
+    const lanes = lanesOf(1, 10);
+    const run = controlled();
+    const done = lanes.each(['a1', 'boom1', 'b1'], endpointOf, (name, release) => {
+      if (name === 'boom1') throw new Error('thrown');
+      return run.task(name, release);
+    });
+    await tick();
+    await run.fail('a1', 'rejected');
+    await tick();
+    expect(run.started).toEqual(['a1', 'b1']);
+    await run.finish('b1');
+    await expect(done).resolves.toEqual([new Error('rejected'), new Error('thrown')]);
+  });
+
+  it('starts the next task in the same loop when a task gives its slot back at once', async () => {
+    const lanes = lanesOf(1, 10);
+    const started: number[] = [];
+    const items = Array.from({ length: 20_000 }, (_, index) => index);
+    const done = lanes.each(items, () => 'one', async (item, release) => {
+      started.push(item);
+      release();
+    });
+    await tick();
+    expect(started).toHaveLength(20_000);
+    await expect(done).resolves.toEqual([]);
+  });
+
+  it('holds an endpoint to the slots the lease book grants, and asks again when they free elsewhere', async () => {
+    // Another process holds 2 of the endpoint's 3 slots.
+    const pool = sharedPool();
+    const elsewhere = pool.view();
+    await elsewhere.acquire([{ endpoint: 'x', count: 2, cap: 3 }]);
+    const leases = pool.view();
+    const lanes = lanesOf(10, 3, { leases });
+    const run = controlled();
+    const done = lanes.each(['x1', 'x2', 'x3'], endpointOf, run.task);
+    await tick();
+    expect(run.started).toEqual(['x1']);
+    elsewhere.release('x', 2);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(run.started).toEqual(['x1', 'x2', 'x3']);
+    for (const name of ['x1', 'x2', 'x3']) await run.finish(name);
+    await expect(done).resolves.toEqual([]);
+    // Nothing left to send: every slot is given back.
+    await tick();
+    expect(leases.held('x')).toBe(0);
+    expect(pool.used).toBe(0);
+  });
+
+  it('admits every send of a fast endpoint, and of a slow one only what starts within a second', async () => {
+    const lanes = lanesOf(50, 2, { slowMs: 30, admitWaitMs: 100 });
+    const run = controlled();
+    // Unknown endpoint: everything.
+    expect(lanes.admit('s', 500)).toBe(500);
+    const slow = lanes.each(['s1', 's2', 's3'], endpointOf, run.task);
+    await tick();
+    // Requests open but none answered yet and none open for long: cannot tell.
+    expect(lanes.admit('s', 5)).toBeUndefined();
+    await lanes.known('s');
+    // Open past slowMs (about 30 ms for two slots): room for about 100 ms of sends beyond its share.
+    const room = lanes.admit('s', 100) as number;
+    expect(room).toBeGreaterThanOrEqual(0);
+    expect(room).toBeLessThanOrEqual(6);
+    const waits = lanes.deferWaits('s', 3);
+    expect(waits[0]).toBeGreaterThanOrEqual(20);
+    expect(waits[1]).toBeGreaterThan(waits[0]);
+    // Later deferrals queue behind earlier ones.
+    expect(lanes.deferWaits('s', 1)[0]).toBeGreaterThan(waits[2]);
+    for (const name of ['s1', 's2', 's3']) await run.finish(name);
+    await expect(slow).resolves.toEqual([]);
+
+    const fast = lanes.each(['f1', 'f2', 'f3'], endpointOf, async (_name, release) => release());
+    await fast;
+    expect(lanes.admit('f', 10_000)).toBe(10_000);
+  });
+
+  it('ends an empty list at once', async () => {
+    await expect(lanesOf(1, 1).each([], endpointOf, () => Promise.resolve())).resolves.toEqual([]);
+  });
+});
