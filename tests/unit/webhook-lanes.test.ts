@@ -61,7 +61,7 @@ function sharedPool() {
 }
 
 function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> = {}) {
-  return createLanes({ size, cap, leases: memoryLeaseBook(), slowMs: 250, admitWaitMs: 1000, retryMs: 20, onError: (error) => { throw error; }, ...overrides });
+  return createLanes({ size, cap, leases: memoryLeaseBook(), slowMs: 250, admitWaitMs: 1000, retryMs: 20, maxDeferMs: 10_000, onError: (error) => { throw error; }, ...overrides });
 }
 
 describe('request slots shared between endpoints (createLanes)', () => {

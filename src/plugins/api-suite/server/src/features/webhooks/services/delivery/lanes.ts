@@ -16,6 +16,12 @@ export interface LanesOptions {
   admitWaitMs: number;
   /** How soon to ask again for an endpoint's slots that other processes hold. */
   retryMs: number;
+  /**
+   * A deferred send comes back within this long at most, even when its endpoint's backlog says
+   * later: an endpoint that recovers is then sent its backlog within that time, not at the pace
+   * it had while slow (a send that comes back too early is deferred again).
+   */
+  maxDeferMs: number;
   onError(error: Error): void;
 }
 
@@ -277,11 +283,12 @@ export function createLanes(options: LanesOptions) {
       const now = performance.now();
       let at = Math.max(now + (lane.waiting / slots) * latency, lane.deferredUntil, now + options.retryMs);
       const waits: number[] = [];
+      const latest = now + options.maxDeferMs;
       for (let n = 0; n < count; n += 1) {
-        waits.push(at - now);
+        waits.push(Math.min(at, latest) - now);
         at += latency / slots;
       }
-      lane.deferredUntil = at;
+      lane.deferredUntil = Math.min(at, latest);
       return waits;
     },
 

@@ -30,6 +30,8 @@ const SLOW_MS = 250;
 const ADMIT_WAIT_MS = 1000;
 /** How soon a process asks again for an endpoint's slots that other processes hold. */
 const LEASE_RETRY_MS = 100;
+/** A send deferred for its endpoint comes back within this long at most (and is deferred again if it must). */
+const MAX_DEFER_MS = 10_000;
 /** An endpoint idle this long is forgotten (its answer time with it). */
 const LANE_IDLE_MS = 10 * 60_000;
 
@@ -50,7 +52,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
   /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
   const inFlight = new Set<string>();
   /** Requests open at once across every job of this process, shared fairly between endpoints. */
-  let lanes: Lanes = createLanes({ size: 1, cap: 1, leases: memoryLeaseBook(), slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, onError: () => undefined });
+  let lanes: Lanes = createLanes({ size: 1, cap: 1, leases: memoryLeaseBook(), slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, maxDeferMs: MAX_DEFER_MS, onError: () => undefined });
   let closeLeases: () => Promise<void> = async () => undefined;
 
   const worker = {
@@ -62,7 +64,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       const onError = (error: Error) => strapi.log.error(`[api-suite] webhooks: endpoint slots: ${error.message}`);
       const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
       closeLeases = () => leases.close();
-      lanes = createLanes({ size: concurrency, cap: endpointConcurrency, leases, slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, onError });
+      lanes = createLanes({ size: concurrency, cap: endpointConcurrency, leases, slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, maxDeferMs: MAX_DEFER_MS, onError });
       // Twice as many jobs as requests: a slow endpoint keeps only about two of its shares' worth of
       // sends (and so of jobs) in the process, so jobs run out no sooner than request slots do.
       jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency: concurrency * 2 });

@@ -1,0 +1,160 @@
+import { startApp, type TestApp } from '../../helpers/app';
+import { startInstance, type Instance } from '../../helpers/instance';
+import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
+import { redisUrl } from '../../helpers/services';
+import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { eventually, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
+
+/**
+ * Tenant isolation in the delivery engine: an endpoint holds at most WEBHOOK_ENDPOINT_CONCURRENCY
+ * (10 here, the default) request slots, so one consumer's slow endpoint cannot hold up another's
+ * deliveries. With Redis two worker processes deliver (the test's own process only serves the
+ * API), and the cap holds for both together; without Redis the test's process delivers.
+ */
+const CAP = 10;
+const SLOW_MS = 5_000;
+/** Short leases, so that a killed worker's slots free within the test. */
+const LEASE_SECONDS = 3;
+const workerEnv = { WEBHOOK_WORKER: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP), WEBHOOK_ENDPOINT_LEASE_SECONDS: String(LEASE_SECONDS) };
+
+let app: TestApp;
+let receiver: Receiver;
+let admin: TestUser;
+let slowConsumer: TestUser;
+let healthyConsumer: TestUser;
+const instances: Instance[] = [];
+/** How each path answers: a slow path answers after its delay. */
+const delays = new Map<string, number>();
+
+beforeAll(async () => {
+  // The test event a new subscription is sent is answered at once: only the events' deliveries are slow.
+  receiver = await startReceiver((request) => (request.method === 'POST' && request.headers['x-webhook-event'] !== 'webhook.test' ? { status: 200, delayMs: delays.get(request.path) ?? 0 } : { status: 200 }));
+  app = await startApp({ env: { ...workerEnv, WEBHOOK_WORKER: redisUrl ? 'false' : 'true' } });
+  if (redisUrl) instances.push(await startInstance(app, workerEnv), await startInstance(app, workerEnv));
+  admin = await makeAdministrator(app, await registerUser(app));
+  slowConsumer = await registerUser(app, { plan: 'enterprise' });
+  healthyConsumer = await registerUser(app, { plan: 'enterprise' });
+}, 120_000);
+
+afterAll(async () => {
+  for (const instance of instances) await instance.kill();
+  await app?.close();
+  await receiver?.close();
+});
+
+const publish = async (type: string, count: number, prefix: string) => {
+  const events = Array.from({ length: count }, (_, i) => ({ type, payload: orderData(`${prefix}-${i}`) }));
+  const response = await app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send({ events });
+  expect(response.status).toBe(202);
+  return Date.now();
+};
+/** A path's deliveries of events (creating a subscription also sends it a test event, left out). */
+const at = (path: string) => (request: ReceivedRequest) => request.path === path && request.headers['x-webhook-event'] !== 'webhook.test';
+/** The most requests a path had open at once, each open from its arrival until its answer `delayMs` later. */
+const mostOpenAtOnce = (requests: ReceivedRequest[], delayMs: number) => {
+  const times = requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i += 1) {
+    // Answered a little early on the receiver's timer still counts as open: 100 ms of slack.
+    while (times[j] <= times[i] - (delayMs - 100)) j += 1;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+};
+const deliveriesOf = async (subscriptionUuid: string) => {
+  const strapi = app.strapi;
+  const subscriptions = strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
+  const deliveries = strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
+  const [subscription] = (await strapi.db.connection(subscriptions).select('id').where({ uuid: subscriptionUuid })) as Array<{ id: number }>;
+  return (await strapi.db.connection(deliveries).select('uuid', 'status', 'attempts').where({ subscription_id: subscription.id }).whereNot({ event_type: 'webhook.test' })) as Array<{ uuid: string; status: string; attempts: number | null }>;
+};
+
+it(`delivers another consumer's events within 2 s while an endpoint answering after 5 s drains 300 (${redisUrl ? 'two worker processes, Redis' : 'one process'})`, async () => {
+  delays.set('/slow', SLOW_MS);
+  const slow = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/slow`, events: ['order.created'], timeout_seconds: 15 });
+  const healthy = await subscribe(app, healthyConsumer, { endpoint_url: `${receiver.url}/healthy`, events: ['order.updated'] });
+
+  await publish('order.created', 300, 'slow');
+  // The slow endpoint is saturated: its share of slots is taken and the rest of its 300 wait.
+  await waitForPosts(receiver, CAP, at('/slow'), 15_000);
+
+  const published = await publish('order.updated', 10, 'healthy');
+  const arrived = await waitForPosts(receiver, 10, at('/healthy'), 10_000);
+  const lags = arrived.map((request) => request.receivedAt - published);
+  const worst = Math.max(...lags);
+  expect(worst).toBeLessThan(2_000);
+  for (const request of arrived) verify(healthy.secret, request);
+
+  // The slow endpoint never had more than its share open, across every process.
+  await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 500));
+  const slowSoFar = posts(receiver).filter(at('/slow'));
+  expect(slowSoFar.length).toBeGreaterThanOrEqual(2 * CAP);
+  expect(mostOpenAtOnce(slowSoFar, SLOW_MS)).toBeLessThanOrEqual(CAP);
+
+  // Waiting is not failing: nothing of the slow endpoint's failed, each delivery still pending or sent once.
+  const waiting = await deliveriesOf(slow.id);
+  expect(waiting).toHaveLength(300);
+  expect(waiting.filter((row) => row.status !== 'pending' && row.status !== 'succeeded')).toEqual([]);
+  expect(waiting.filter((row) => (row.attempts ?? 0) > 1)).toEqual([]);
+
+  // The endpoint answers at once again: every one of the 300 arrives, once, signed.
+  delays.set('/slow', 0);
+  const all = await waitForPosts(receiver, 300, at('/slow'), 60_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const ids = posts(receiver).filter(at('/slow')).map((request) => String(request.headers['webhook-id']));
+  expect(new Set(ids).size).toBe(300);
+  expect(ids).toHaveLength(300);
+  verify(slow.secret, all[all.length - 1]);
+  await eventually(async () => ((await deliveriesOf(slow.id)).every((row) => row.status === 'succeeded' && row.attempts === 1) ? true : undefined), 15_000, 'all 300 recorded as succeeded at the first attempt');
+  const answer = await app.request().get(`/api/webhooks/subscriptions/${slow.id}`).set('Authorization', `Bearer ${slowConsumer.jwt}`);
+  expect(answer.status).toBe(200);
+  expect(answer.body.failure_count).toBe(0);
+}, 120_000);
+
+it('delivers 1,000 sends to one saturated endpoint, every one once and none failed', async () => {
+  delays.set('/saturated', 300);
+  const subscription = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/saturated`, events: ['order.paid'] });
+  for (let batch = 0; batch < 4; batch += 1) {
+    const events = Array.from({ length: 250 }, (_, i) => ({ type: 'order.paid', payload: orderData(`sat-${batch}-${i}`, { status: 'paid', paid_at: '2026-11-22T10:05:00.000Z', payment_id: 'pi_test' }) }));
+    const response = await app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send({ events });
+    expect(response.status).toBe(202);
+  }
+  const arrived = await waitForPosts(receiver, 1000, at('/saturated'), 90_000);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const ids = posts(receiver).filter(at('/saturated')).map((request) => String(request.headers['webhook-id']));
+  expect(ids).toHaveLength(1000);
+  expect(new Set(ids).size).toBe(1000);
+  expect(mostOpenAtOnce(arrived, 300)).toBeLessThanOrEqual(CAP);
+  verify(subscription.secret, arrived[0]);
+  await eventually(async () => ((await deliveriesOf(subscription.id)).every((row) => row.status === 'succeeded' && row.attempts === 1) ? true : undefined), 15_000, 'all 1,000 succeeded at the first attempt');
+}, 150_000);
+
+// With Redis only: without it the slots are the process's own and die with it.
+if (redisUrl) {
+  it("frees a killed worker's slots of an endpoint within the lease, and not before the dead process's lease runs out", async () => {
+    const [first, second] = instances;
+    // One worker left, so that it alone takes the hung endpoint's slots.
+    await second.stop();
+    const hung = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/hung`, events: ['order.updated'], timeout_seconds: 30 });
+    delays.set('/hung', 600_000);
+    await publish('order.updated', 2 * CAP, 'hung');
+    await waitForPosts(receiver, CAP, at('/hung'), 15_000);
+    // Its share is taken: nothing more goes out to the endpoint.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(posts(receiver).filter(at('/hung'))).toHaveLength(CAP);
+
+    const next = await startInstance(app, workerEnv);
+    instances.push(next);
+    await first.kill();
+    const killedAt = Date.now();
+    // New sends for the endpoint, taken by the live worker: they wait for the dead process's leases.
+    await publish('order.updated', 3, 'after-kill');
+    const [firstAfter] = await waitForPosts(receiver, CAP + 1, at('/hung'), (LEASE_SECONDS + 10) * 1000).then((all) => all.slice(CAP));
+    const freedAfter = firstAfter.receivedAt - killedAt;
+    // Renewed every second, a lease of 3 s outlives its process by at least 2 s; and by no more than the lease.
+    expect(freedAfter).toBeGreaterThanOrEqual(1_000);
+    expect(freedAfter).toBeLessThan(LEASE_SECONDS * 1000 + 2_000);
+    verify(hung.secret, firstAfter);
+  }, 120_000);
+}
