@@ -28,12 +28,23 @@
  *      there its request slots, not its CPU, bound what it delivers: delivered/s with one process
  *      and with a second, worker-only one, against plain undici with as many connections as the
  *      engine has slots (50, then 100) to the same slow receiver in the same run.
+ *   8. noisy neighbour: on a fresh server with the default fair share per endpoint
+ *      (WEBHOOK_ENDPOINT_CONCURRENCY 10), one consumer's endpoint answers after 2 s with 3,000
+ *      deliveries queued while another's healthy endpoint receives 1,000 events/s: the healthy
+ *      endpoint's publish-to-receipt p50/p99 against the same stream with nothing slow beside it
+ *      (run just before, on the same server), and the slow endpoint's drain rate against what its
+ *      share allows (cap / delay); then the slow endpoint recovers and every one of its 3,000
+ *      must arrive, once.
+ * Phases 1-7 run with WEBHOOK_ENDPOINT_CONCURRENCY = --endpoint-concurrency (default: as many as
+ * the process's request slots), so that one endpoint may take every slot as they measure; pass
+ * `--endpoint-concurrency 10` to measure them under the default fair share.
  * Prints one JSON line; progress goes to stderr.
  *
  * Usage: node bench/webhooks.js [--rate 10000] [--seconds 10] [--latency-rate 1000]
  *          [--batch 100] [--latency-batch 10] [--latency-rounds 3] [--fanout 10000] [--concurrency 50] [--ceiling-events 20000]
  *          [--burst-events 20000] [--rounds 3] [--phases ceiling,strapi,latency,throughput,fanout,burst,scaleout]
  *          [--scaleout-events 10000] [--slow-ms 20] [--topology single|split] [--profile] [--timeline]
+ *          [--endpoint-concurrency 50] [--noisy-backlog 3000] [--noisy-delay-ms 2000] [--noisy-seconds 10]
  * --rounds: the ceiling and each burst are run this many times; the figures are the medians.
  * --topology split runs a web process (WEBHOOK_WORKER=false) beside a worker process.
  * --profile writes the server's CPU profile into .tmp/bench/profiles.
@@ -63,7 +74,14 @@ const ceilingEvents = Number(args['ceiling-events'] ?? 20_000);
 const burstEvents = Number(args['burst-events'] ?? 20_000);
 // The machine's speed wanders by ±10 % between seconds: the ceiling and each burst are run this many times and their medians compared.
 const rounds = Number(args.rounds ?? 3);
-const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout,burst,scaleout').split(','));
+const phases = new Set((args.phases ?? 'ceiling,strapi,latency,throughput,fanout,burst,scaleout,noisy').split(','));
+// Requests open at once to one endpoint in phases 1-7 (the noisy-neighbour phase uses the app's default, 10).
+const endpointConcurrency = Number(args['endpoint-concurrency'] ?? concurrency);
+// Noisy neighbour: a backlog of this many deliveries to an endpoint answering after noisyDelayMs.
+const noisyBacklog = Number(args['noisy-backlog'] ?? 3_000);
+const noisyDelayMs = Number(args['noisy-delay-ms'] ?? 2_000);
+const noisySeconds = Number(args['noisy-seconds'] ?? 10);
+const NOISY_CAP = 10;
 // Scale-out: a burst this size to a receiver that answers after slowMs.
 const scaleoutEvents = Number(args['scaleout-events'] ?? 10_000);
 const slowMs = Number(args['slow-ms'] ?? 20);
@@ -72,6 +90,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const THROUGHPUT_TYPE = 'order.created';
 const FANOUT_TYPE = 'order.paid';
+const NOISY_TYPE = 'order.updated';
 
 /**
  * An order event's data, as its schema in the event catalog has it (publishes are checked
@@ -100,6 +119,7 @@ const STRAPI_EVENT = 'entry.create';
       // The receiver is on 127.0.0.1, which production refuses by default.
       OUTBOUND_ALLOW_PRIVATE: 'true',
       WEBHOOK_CONCURRENCY: String(concurrency),
+      WEBHOOK_ENDPOINT_CONCURRENCY: String(endpointConcurrency),
       SCRAPER_WORKER: 'false',
     };
 
@@ -107,7 +127,7 @@ const STRAPI_EVENT = 'entry.create';
     const setup = await withStrapi({ ...env, WEBHOOK_WORKER: 'false' }, (strapi) => prepare(strapi));
     receiver.send({ secrets: setup.secrets });
 
-    const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', topology, worker_concurrency: concurrency };
+    const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', topology, worker_concurrency: concurrency, endpoint_concurrency: endpointConcurrency };
     const totals = { failed: 0, duplicates: 0, warmupLost: 0 };
     const count = (figures) => {
       totals.failed += figures.failed;
@@ -157,7 +177,7 @@ const STRAPI_EVENT = 'entry.create';
           if (response.statusCode !== 202) throw new Error(`publish answered ${response.statusCode}: ${JSON.stringify(answer)}`);
           return answer;
         });
-    const publish = (events) => post({ events });
+    const publish = publisherOf(publisher, setup.jwt);
     // What the burst and scale-out phases share (burstArms).
     const context = { env, nodeArgs, publish, receiver, server, count, warmedUp };
 
@@ -288,6 +308,17 @@ const STRAPI_EVENT = 'entry.create';
     }
     if (phases.has('scaleout')) Object.assign(result, await scaleOut(context, setup.secrets.main));
     await publisher.close();
+    if (phases.has('noisy')) {
+      // A server of its own, with the app's default fair share per endpoint.
+      await server.stop();
+      server = await serve({ ...env, WEBHOOK_ENDPOINT_CONCURRENCY: String(NOISY_CAP) }, nodeArgs);
+      const noisyPublisher = new Pool(server.url, { connections: 16, pipelining: 1 });
+      try {
+        Object.assign(result, await noisyNeighbour({ publish: publisherOf(noisyPublisher, setup.jwt), receiver, totals }));
+      } finally {
+        await noisyPublisher.close();
+      }
+    }
     Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates, warmup_lost: totals.warmupLost });
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
@@ -308,6 +339,8 @@ async function prepare(strapi) {
   const secrets = {};
   const receiverUrl = process.env.BENCH_RECEIVER_URL;
   secrets.main = (await subscriptions.create(consumerId, { endpoint_url: `${receiverUrl}/s/main`, events: [THROUGHPUT_TYPE] })).secret;
+  // The noisy neighbour: another consumer's endpoint, slow in the noisy-neighbour phase only.
+  secrets.slow = (await subscriptions.create('c1c1c1c1-0000-4000-8000-000000000000', { endpoint_url: `${receiverUrl}/s/slow`, events: [NOISY_TYPE], timeout_seconds: 10 })).secret;
   // Another consumer's 10,000 subscriptions: publishing must find them through the topics index.
   const fanConsumer = 'b0b0b0b0-0000-4000-8000-000000000000';
   let made = 0;
@@ -609,6 +642,99 @@ async function scaleOut(context, secret) {
     scaleout_one_worker_machine_busy: one.machineBusyShare,
     scaleout_two_workers_machine_busy: two.machineBusyShare,
     scaleout_lost: [...ones, ...twos].reduce((sum, { run }) => sum + run.lost, 0),
+  };
+}
+
+/** `publish(events)` through an undici pool: the 202's body, or an error. */
+function publisherOf(pool, jwt) {
+  return (events) =>
+    pool
+      .request({
+        method: 'POST',
+        path: '/api/webhooks/events',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ events }),
+      })
+      .then(async (response) => {
+        const answer = await response.body.json();
+        if (response.statusCode !== 202) throw new Error(`publish answered ${response.statusCode}: ${JSON.stringify(answer)}`);
+        return answer;
+      });
+}
+
+/**
+ * Phase 8: the healthy stream alone (baseline), then beside an endpoint answering after
+ * noisyDelayMs with noisyBacklog deliveries queued; then that endpoint recovers and its whole
+ * backlog must arrive, once.
+ */
+async function noisyNeighbour({ publish, receiver, totals }) {
+  const healthy = '/s/main';
+  const slow = '/s/slow';
+  const pathReport = (latencyPath, from, to) => receiver.helper.ask({ latencyPath, from, to });
+  const healthyRun = async () => {
+    const run = await drive(publish, { rate: latencyRate, seconds: noisySeconds, batch: latencyBatch });
+    const driven = Date.now();
+    let report = await pathReport(healthy);
+    while (report.path_unique < run.accepted && Date.now() - driven < 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      report = await pathReport(healthy);
+    }
+    return { run, report, driven };
+  };
+
+  progress(`noisy neighbour: baseline, ${latencyRate} events/s for ${noisySeconds} s to the healthy endpoint alone`);
+  await reset(receiver);
+  const quiet = await healthyRun();
+
+  progress(`noisy neighbour: ${noisyBacklog} deliveries to an endpoint answering after ${noisyDelayMs} ms, then ${latencyRate} events/s to the healthy one`);
+  await reset(receiver);
+  receiver.send({ pathDelays: { [slow]: noisyDelayMs } });
+  for (let from = 0; from < noisyBacklog; from += 500) {
+    const sentAt = Date.now();
+    await publish(Array.from({ length: Math.min(500, noisyBacklog - from) }, (_, n) => ({ type: NOISY_TYPE, payload: benchOrder(from + n, sentAt) })));
+  }
+  // Saturated: its share of requests is open.
+  const saturatedBy = Date.now() + 30_000;
+  while ((await pathReport(slow)).path_received < NOISY_CAP && Date.now() < saturatedBy) await new Promise((resolve) => setTimeout(resolve, 100));
+  const started = Date.now();
+  const noisy = await healthyRun();
+  // The slow endpoint's receipts while the healthy stream ran. They come in waves (each slot is
+  // answered after the delay and taken again at once): the rate is what came after the first
+  // wave over the time from the first receipt to the last.
+  const during = (await receiver.helper.ask({ latencyPath: slow, from: started, to: noisy.driven, times: true })).path_times;
+  const firstWave = during.filter((at) => at < during[0] + noisyDelayMs / 2).length;
+  const span = during.length > 1 ? during[during.length - 1] - during[0] : 0;
+  const drainPerSecond = span > 0 ? round(((during.length - firstWave) * 1000) / span, 2) : null;
+  const shareAllows = (NOISY_CAP * 1000) / noisyDelayMs;
+
+  progress(`noisy neighbour: the slow endpoint recovers; waiting for all ${noisyBacklog} of its deliveries`);
+  receiver.send({ pathDelays: {} });
+  const recovered = Date.now();
+  let slowReport = await pathReport(slow);
+  while (slowReport.path_unique < noisyBacklog && Date.now() - recovered < 180_000) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    slowReport = await pathReport(slow);
+  }
+  const all = await receiver.ask();
+  totals.failed += all.failed;
+  totals.duplicates += all.duplicates;
+  return {
+    noisy_endpoint_concurrency: NOISY_CAP,
+    noisy_slow_delay_ms: noisyDelayMs,
+    noisy_slow_backlog: noisyBacklog,
+    noisy_healthy_rate_events_per_s: latencyRate,
+    noisy_baseline_healthy_p50_ms: quiet.report.path_p50_ms,
+    noisy_baseline_healthy_p99_ms: quiet.report.path_p99_ms,
+    noisy_healthy_p50_ms: noisy.report.path_p50_ms,
+    noisy_healthy_p99_ms: noisy.report.path_p99_ms,
+    noisy_healthy_max_ms: noisy.report.path_max_ms,
+    noisy_healthy_p99_vs_baseline: quiet.report.path_p99_ms ? round(noisy.report.path_p99_ms / quiet.report.path_p99_ms, 2) : null,
+    noisy_healthy_lost: noisy.run.accepted - noisy.report.path_unique,
+    noisy_slow_drain_per_s: drainPerSecond,
+    noisy_slow_drain_vs_share: drainPerSecond === null ? null : round(drainPerSecond / shareAllows, 3),
+    noisy_slow_all_received_s_after_recovery: round((Date.now() - recovered) / 1000, 1),
+    noisy_slow_lost: noisyBacklog - slowReport.path_unique,
+    noisy_slow_duplicates: slowReport.path_received - slowReport.path_unique,
   };
 }
 

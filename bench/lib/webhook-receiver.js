@@ -7,9 +7,12 @@
  *   { secrets: { name: secret } }   add secrets
  *   { reset: true }                  forget what was received
  *   { delayMs: n }                   answer every request n ms after it arrived (a slow endpoint; 0: at once)
+ *   { pathDelays: { path: n } }      answer requests to `path` n ms after they arrived (one slow endpoint beside healthy ones)
  *   { report: id, since?, before?, path?, windowMs?, origin?, bucketMs? }  answer { report: id, ...figures }
  * With `path` and `windowMs` the report adds the receipts on that path within `windowMs` of its
- * first one, and the most within any one second (bench/webhooks-anchors: the throttle).
+ * first one, and the most within any one second (bench/webhooks-anchors: the throttle). With
+ * `latencyPath` it adds that path's own figures: unique deliveries, publish-to-receipt p50/p99 and
+ * the receipts between `from` and `to` (bench/webhooks: the noisy neighbour).
  */
 const http = require('node:http');
 const { Webhook } = require('standardwebhooks');
@@ -18,20 +21,24 @@ const verifiers = new Map();
 let state = fresh();
 /** How long each answer waits: a real endpoint's latency, which bounds what one process's request slots deliver. */
 let delayMs = 0;
+/** Paths answering later than the rest. */
+let pathDelays = {};
 
-function answer(res, status) {
-  if (delayMs > 0) setTimeout(() => res.writeHead(status).end(), delayMs);
+function answer(res, status, path) {
+  const wait = pathDelays[path] ?? delayMs;
+  if (wait > 0) setTimeout(() => res.writeHead(status).end(), wait);
   else res.writeHead(status).end();
 }
 
 function fresh() {
-  return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], first: null, last: null, firstSentAt: null, receipts: [], byPath: {} };
+  return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], latenciesByPath: {}, first: null, last: null, firstSentAt: null, receipts: [], byPath: {} };
 }
 
 /** Receipt time minus the publisher's `sent_at`, kept once per delivery. */
-function noteLatency(sentAt, now) {
+function noteLatency(sentAt, now, path) {
   if (typeof sentAt !== 'number') return;
   state.latencies.push(now - sentAt);
+  if (path) (state.latenciesByPath[path] = state.latenciesByPath[path] || []).push(now - sentAt);
   if (state.firstSentAt === null || sentAt < state.firstSentAt) state.firstSentAt = sentAt;
 }
 
@@ -55,7 +62,7 @@ const server = http.createServer((req, res) => {
       } catch {
         // not JSON: counted, no latency
       }
-      answer(res, 200);
+      answer(res, 200, req.url);
       return;
     }
     const name = /^\/s\/([^/?]+)/.exec(req.url || '')?.[1];
@@ -72,12 +79,12 @@ const server = http.createServer((req, res) => {
       if (state.ids.has(id)) state.duplicates += 1;
       else {
         state.ids.add(id);
-        noteLatency(sentAtOf(event && event.data), now);
+        noteLatency(sentAtOf(event && event.data), now, req.url);
       }
-      answer(res, 200);
+      answer(res, 200, req.url);
     } catch {
       state.failed += 1;
-      answer(res, 400);
+      answer(res, 400, req.url);
     }
   });
 });
@@ -87,6 +94,7 @@ process.on('message', (message) => {
   if (message.secrets) for (const [name, secret] of Object.entries(message.secrets)) verifiers.set(name, new Webhook(secret));
   if (message.reset) state = fresh();
   if (message.delayMs !== undefined) delayMs = message.delayMs;
+  if (message.pathDelays !== undefined) pathDelays = message.pathDelays;
   if (message.report !== undefined) {
     // Deliveries/s from `message.since` on (what the engine manages once publishing has stopped).
     const since = message.since ?? 0;
@@ -111,6 +119,7 @@ process.on('message', (message) => {
       p99_ms: at(0.99),
       max_ms: sorted.length ? sorted[sorted.length - 1] : null,
       ...(message.path && message.windowMs ? windowOf(state.byPath[message.path] || [], message.windowMs) : {}),
+      ...(message.latencyPath ? pathFigures(message.latencyPath, message.from ?? 0, message.to ?? Infinity, message.times) : {}),
       // Receipts per `bucketMs` from `origin` on (bench/webhooks --timeline).
       ...(message.bucketMs ? { buckets: bucketsOf(state.receipts, message.origin, message.bucketMs) } : {}),
     });
@@ -135,6 +144,22 @@ function bucketsOf(times, origin, bucketMs) {
     counts[index] += 1;
   }
   return counts;
+}
+
+/** One path's figures: its publish-to-receipt latencies, and its receipts between `from` and `to`. */
+function pathFigures(path, from, to, withTimes) {
+  const sorted = [...(state.latenciesByPath[path] || [])].sort((a, b) => a - b);
+  const at = (q) => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+  const receipts = state.byPath[path] || [];
+  return {
+    path_unique: sorted.length,
+    path_received: receipts.length,
+    path_p50_ms: at(0.5),
+    path_p99_ms: at(0.99),
+    path_max_ms: sorted.length ? sorted[sorted.length - 1] : null,
+    path_between: receipts.filter((time) => time >= from && time < to).length,
+    ...(withTimes ? { path_times: receipts.filter((time) => time >= from && time < to) } : {}),
+  };
 }
 
 /** Receipts within `windowMs` of the first, and the most within any one second. */

@@ -29,7 +29,11 @@ const delays = new Map<string, number>();
 
 beforeAll(async () => {
   // The test event a new subscription is sent is answered at once: only the events' deliveries are slow.
-  receiver = await startReceiver((request) => (request.method === 'POST' && request.headers['x-webhook-event'] !== 'webhook.test' ? { status: 200, delayMs: delays.get(request.path) ?? 0 } : { status: 200 }));
+  receiver = await startReceiver((request) => {
+    if (request.method !== 'POST' || request.headers['x-webhook-event'] === 'webhook.test') return { status: 200 };
+    if (request.path === '/hung') return { hang: true };
+    return { status: 200, delayMs: delays.get(request.path) ?? 0 };
+  });
   app = await startApp({ env: { ...workerEnv, WEBHOOK_WORKER: redisUrl ? 'false' : 'true' } });
   if (redisUrl) instances.push(await startInstance(app, workerEnv), await startInstance(app, workerEnv));
   admin = await makeAdministrator(app, await registerUser(app));
@@ -137,7 +141,6 @@ if (redisUrl) {
     // One worker left, so that it alone takes the hung endpoint's slots.
     await second.stop();
     const hung = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/hung`, events: ['order.updated'], timeout_seconds: 30 });
-    delays.set('/hung', 600_000);
     await publish('order.updated', 2 * CAP, 'hung');
     await waitForPosts(receiver, CAP, at('/hung'), 15_000);
     // Its share is taken: nothing more goes out to the endpoint.
