@@ -32,6 +32,8 @@ const ADMIT_WAIT_MS = 1000;
 const LEASE_RETRY_MS = 100;
 /** A send deferred for its endpoint comes back within this long at most (and is deferred again if it must). */
 const MAX_DEFER_MS = 10_000;
+/** A saturated endpoint is logged at most this often. */
+const SATURATION_LOG_MS = 5 * 60_000;
 /** An endpoint idle this long is forgotten (its answer time with it). */
 const LANE_IDLE_MS = 10 * 60_000;
 
@@ -54,6 +56,15 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
   /** Requests open at once across every job of this process, shared fairly between endpoints. */
   let lanes: Lanes = createLanes({ size: 1, cap: 1, leases: memoryLeaseBook(), slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, maxDeferMs: MAX_DEFER_MS, onError: () => undefined });
   let closeLeases: () => Promise<void> = async () => undefined;
+  /** When each saturated endpoint was last logged. */
+  const saturationLogged = new Map<string, number>();
+  const logSaturation = (endpoint: string, deferred: number): void => {
+    const now = Date.now();
+    if (now - (saturationLogged.get(endpoint) ?? 0) < SATURATION_LOG_MS) return;
+    saturationLogged.set(endpoint, now);
+    if (saturationLogged.size > 10_000) saturationLogged.clear();
+    strapi.log.warn(`[api-suite] webhooks: the endpoint ${displayEndpoint(endpoint)} is saturated (its share of request slots is busy and it answers slowly): ${deferred} sends went back to the queue to wait for it, still pending`);
+  };
 
   const worker = {
     /** Start taking jobs, take up the work the database says is pending, and sweep for lost jobs. */
@@ -192,6 +203,7 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
         }
         for (let n = 0; n < taken; n += 1) made.push(group[n]);
         const waits = lanes.deferWaits(endpoint, group.length - taken);
+        logSaturation(endpoint, group.length - taken);
         for (let n = taken; n < group.length; n += 1) {
           inFlight.delete(keyOf(group[n]));
           deferred.push({ send: group[n], waitMs: waits[n - taken] });
@@ -335,6 +347,16 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
     },
   };
   return worker;
+}
+
+/** An endpoint in a log line: its origin and path, never its query (which may hold a token). */
+function displayEndpoint(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return '(unparsable URL)';
+  }
 }
 
 function describeFailure(error: unknown): string {
