@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * bench/commerce: the plugin's commerce routes (contract section 8) against Strapi's own routes
- * doing comparable work, in one run, on one server process. Stripe is a local stub in its own
- * process (bench/lib/stripe-stub.js); the app's official SDK talks to it over HTTP.
+ * bench/commerce: the plugin's commerce routes (checkout, the Stripe webhook and search; see
+ * docs/commerce.md and docs/search-feed-cors.md) against Strapi's own routes doing comparable
+ * work, in one run, on one server process. Stripe is a local stub in its own process
+ * (bench/lib/stripe-stub.js); the app's official SDK talks to it over HTTP.
  *
  * Seed: `--products` (10,000) searchable products, 20 products with a large stock for checkout,
  * one with a stock of `--contention-stock` (50), `--users` (32) users with JWTs, a full-access

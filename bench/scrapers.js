@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * bench/scrapers: scraper runs (contract section 4) against a minimal crawler, in one run.
+ * bench/scrapers: scraper runs (docs/scrapers.md) against a minimal crawler, in one run.
  *
  * This process serves a site on 127.0.0.1 (--pages pages of --items products each, every page
  * linking to four others, a robots.txt) and timestamps every request it receives, so both arms

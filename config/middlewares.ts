@@ -9,7 +9,7 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
   {
     name: 'strapi::cors',
     config: {
-      // Contract section 8: the frontend's origin only, and a preflight cached for a day.
+      // Browsers on the frontend's origin only, and a preflight cached for a day (docs/search-feed-cors.md#cors).
       origin: env('FRONTEND_ORIGIN', 'http://localhost:3000')
         .split(',')
         .map((origin: string) => origin.trim().replace(/\/+$/, ''))

@@ -6,7 +6,7 @@ type Where = Record<string, unknown>;
 type Params = Record<string, unknown>;
 
 /**
- * What the content API may show to whom (contract section 7). Anonymous callers (the Public
+ * What the content API may show to whom (docs/content-api.md). Anonymous callers (the Public
  * role) and ordinary users see only these rows of these types, and only the published version
  * of a draft-and-publish type; administrators and Strapi API tokens issued in the admin panel
  * see everything.

@@ -1,7 +1,7 @@
 import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../../src/plugins/api-suite/server/src/features/webhooks/services/retry';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../src/plugins/api-suite/server/src/config';
 
-/** The retry schedule of contract section 3, and Retry-After honoured within it. */
+/** The webhook retry schedule (docs/webhooks.md#outcome-retries-and-failure-accounting), and Retry-After honoured within it. */
 describe('retryDelaySeconds', () => {
   const schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
 

@@ -3,7 +3,7 @@ import { createPlan, issueKey, planId } from '../../helpers/keys';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
-/** Keys: issue, list, revoke (contract section 5), and plans. */
+/** Keys: issue, list, revoke, and plans (docs/access.md#keys-and-plans). */
 let app: TestApp;
 let alice: TestUser;
 let bob: TestUser;

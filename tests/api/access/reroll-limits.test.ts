@@ -3,8 +3,8 @@ import { awayFromMinuteEdge, issueKey, planId } from '../../helpers/keys';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
 /**
- * Contract section 11: key reroll with a grace period (Unkey) and a key's own limits set by
- * administrators (Unkey, Kong).
+ * Key reroll with a grace period (as Unkey has it) and a key's own limits set by administrators
+ * (as in Unkey and Kong); see docs/access.md#keys-and-plans.
  */
 let app: TestApp;
 let alice: TestUser;

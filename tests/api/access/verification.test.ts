@@ -3,8 +3,8 @@ import { awayFromMinuteEdge, createPlan, issueKey, planId, type IssuedKey } from
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
 /**
- * The access middleware's verification order (contract section 5), outcome by outcome, with the
- * exact status, code and body of each, and the rate-limit headers.
+ * The access middleware's verification order (docs/access.md#the-access-middleware), outcome by
+ * outcome, with the exact status, code and body of each, and the rate-limit headers.
  */
 const SHARED_KEY = 'shared-key-for-tests-0123456789';
 let app: TestApp;

@@ -2,7 +2,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { createPlan, issueKey, planId, type IssuedKey } from '../../helpers/keys';
 import { allowArticleWrites, fullAccessToken, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
-/** /api/v1/articles (contract section 6): envelopes, status codes, filters and paging. */
+/** /api/v1/articles (docs/articles.md): envelopes, status codes, filters and paging. */
 let app: TestApp;
 let alice: TestUser;
 let proKey: IssuedKey;

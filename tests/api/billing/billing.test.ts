@@ -8,7 +8,7 @@ import { grantPlan, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, eventually, posts, subscribe, waitForPosts } from '../../helpers/webhooks';
 
 /**
- * Self-serve plans with Stripe Billing (contract section 9), against the local Stripe stub, which
+ * Self-serve plans with Stripe Billing (docs/billing.md), against the local Stripe stub, which
  * checks what Stripe checks and signs its events as Stripe does: a consumer buys a plan, their
  * keys move to it at once, changes plan, fails a payment, falls back after the grace period,
  * pays again, cancels; the same event twice and events out of order leave Stripe's latest state;

@@ -7,10 +7,11 @@ import { registerUser, type TestUser } from '../../helpers/users';
 import { eventually } from '../../helpers/webhooks';
 
 /**
- * Overage reports survive a crash between sending and recording (contract section 9): a worker
- * process sends a meter event, Stripe takes it, and the process is killed (SIGKILL) before the
- * answer arrives, so the report is still pending in the database. The next process sends it again
- * under the same identifier; Stripe counts it once. Nothing lost, nothing doubled.
+ * Overage reports survive a crash between sending and recording
+ * (docs/billing.md#overage-and-metering): a worker process sends a meter event, Stripe takes it,
+ * and the process is killed (SIGKILL) before the answer arrives, so the report is still pending
+ * in the database. The next process sends it again under the same identifier; Stripe counts it
+ * once. Nothing lost, nothing doubled.
  */
 let app: TestApp;
 let stub: StripeStub;

@@ -5,9 +5,9 @@ import { adminSession } from '../../helpers/users';
 import { eventually } from '../../helpers/webhooks';
 
 /**
- * Stripe unreachable or refusing at boot (contract section 9): the app boots and serves, billing
- * answers 503 billing_not_configured with the reason in the log and the admin panel, provisioning
- * retries in the background, and billing opens by itself once Stripe answers.
+ * Stripe unreachable or refusing at boot (docs/billing.md#plans-in-stripe): the app boots and
+ * serves, billing answers 503 billing_not_configured with the reason in the log and the admin
+ * panel, provisioning retries in the background, and billing opens by itself once Stripe answers.
  */
 let app: TestApp;
 let stub: StripeStub;

@@ -6,7 +6,7 @@ import { fullAccessToken, makeAdministrator, registerUser, type TestUser } from 
 import { eventOf, eventually, subscribe, verify, waitForPosts, type CreatedSubscription } from '../../helpers/webhooks';
 
 /**
- * POST /api/checkout (contract section 8) against the official Stripe SDK talking to a local
+ * POST /api/checkout (docs/commerce.md#checkout) against the official Stripe SDK talking to a local
  * stub: every status with its exact body, what the session request carries, stock taken and
  * given back, and the order events reaching the buyer's and the administrators' subscriptions.
  */

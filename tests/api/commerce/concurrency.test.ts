@@ -4,8 +4,8 @@ import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
 import { fullAccessToken, registerUser, type TestUser } from '../../helpers/users';
 
 /**
- * Stock is reserved atomically (contract section 8): concurrent checkouts never sell more than
- * there is, whichever database runs, and carts that name the same products in opposite orders
+ * Stock is reserved atomically (docs/commerce.md#checkout): concurrent checkouts never sell more
+ * than there is, whichever database runs, and carts that name the same products in opposite orders
  * never wait for each other.
  */
 let app: TestApp;

@@ -2,8 +2,8 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 
 /**
- * GET /api/reports/sales (contract section 8): administrators only; count, revenue and the
- * rounded mean of the orders created within the period whose status is paid, shipped or
+ * GET /api/reports/sales (docs/commerce.md#the-sales-report): administrators only; count, revenue
+ * and the rounded mean of the orders created within the period whose status is paid, shipped or
  * delivered, checked against figures computed by hand.
  */
 let app: TestApp;

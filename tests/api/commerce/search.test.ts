@@ -2,9 +2,9 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { fullAccessToken } from '../../helpers/users';
 
 /**
- * GET /api/search (contract section 8): public, the 2-character rule, default and explicit
- * collections, case-insensitive containment on any searched field, at most 5 per collection,
- * and nothing a visitor could not see in the content API.
+ * GET /api/search (docs/search-feed-cors.md#search): public, the 2-character rule, default and
+ * explicit collections, case-insensitive containment on any searched field, at most 5 per
+ * collection, and nothing a visitor could not see in the content API.
  */
 let app: TestApp;
 let token: string;

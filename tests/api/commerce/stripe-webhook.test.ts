@@ -7,9 +7,9 @@ import { adminSession, fullAccessToken, makeAdministrator, registerUser, type Te
 import { eventOf, subscribe, verify, waitForPosts, posts, type CreatedSubscription } from '../../helpers/webhooks';
 
 /**
- * POST /api/webhook/stripe (contract section 8): events signed as Stripe signs them (the official
- * SDK's test header), verified over the exact bytes received, each applied once; and the order
- * events they cause, including those of status changes made in the admin panel.
+ * POST /api/webhook/stripe (docs/commerce.md#the-stripe-webhook): events signed as Stripe signs
+ * them (the official SDK's test header), verified over the exact bytes received, each applied once;
+ * and the order events they cause, including those of status changes made in the admin panel.
  */
 let app: TestApp;
 let stub: StripeStub;

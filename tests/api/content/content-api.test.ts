@@ -2,7 +2,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { adminSession, fullAccessToken, makeAdministrator, registerUser } from '../../helpers/users';
 
 /**
- * Strapi's own REST API for the host's content types (contract section 7): the query
+ * Strapi's own REST API for the host's content types (docs/content-api.md): the query
  * convention works, and nothing unpublished reaches the Public role.
  */
 let app: TestApp;

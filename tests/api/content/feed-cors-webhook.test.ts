@@ -4,8 +4,8 @@ import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { adminSession, fullAccessToken } from '../../helpers/users';
 
 /**
- * Contract section 8: the product feed on GET /api/products, CORS for the frontend's origin,
- * and the content-change webhook.
+ * The product feed on GET /api/products, CORS for the frontend's origin, and the content-change
+ * webhook (docs/search-feed-cors.md).
  */
 
 interface Created {

@@ -2,7 +2,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { fullAccessToken, registerUser } from '../../helpers/users';
 
 /**
- * The visibility sweep (contract section 7, docs/content-api.md): whatever path a content-API
+ * The visibility sweep (docs/content-api.md#the-sweep): whatever path a content-API
  * read takes to an article (the root, `populate` in any of its shapes and depths, `filters` on a
  * relation, the v4 response format), the Public role and ordinary users see published articles
  * only. Each test is one row of the table in docs/content-api.md.

@@ -5,7 +5,7 @@ import { startSite, type TestSite } from '../../helpers/site';
 import { registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, eventually, posts, verify, waitForPosts } from '../../helpers/webhooks';
 
-/** Scraper control (contract section 4) against a local site: CRUD, runs, stop, schedules, results, run events. */
+/** Scraper control (docs/scrapers.md) against a local site: CRUD, runs, stop, schedules, results, run events. */
 let app: TestApp;
 let site: TestSite;
 let receiver: Receiver;

@@ -9,7 +9,7 @@ import type { DeliveryJobData } from '../../../src/plugins/api-suite/server/src/
 import { DELIVERY_QUEUE, packSends } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
 
 /**
- * Publishing and delivery (contract section 3): fan-out to matching subscriptions, the delivery
+ * Publishing and delivery (docs/webhooks.md): fan-out to matching subscriptions, the delivery
  * request, retries on a short schedule, manual retry, the 100-failure disable with one e-mail,
  * and the events the site publishes by itself.
  */

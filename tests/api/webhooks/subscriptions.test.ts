@@ -6,7 +6,7 @@ import { adminSession, makeAdministrator, registerUser, type TestUser } from '..
 import { eventOf, eventually, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
-/** Webhook subscriptions (contract section 3): create, list, read, change, delete, test, rotate. */
+/** Webhook subscriptions (docs/webhooks.md): create, list, read, change, delete, test, rotate. */
 let app: TestApp;
 let receiver: Receiver;
 let alice: TestUser;

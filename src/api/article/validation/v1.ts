@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Contract section 6: the query and bodies of /api/v1/articles, checked at the edge. */
+/** The query and bodies of /api/v1/articles (docs/articles.md), checked at the edge. */
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'title'] as const;
 export const INCLUDES = ['author', 'comments'] as const;
 export const STATUSES = ['draft', 'published', 'archived'] as const;

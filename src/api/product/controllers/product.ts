@@ -5,7 +5,7 @@ type Context = Parameters<Core.ControllerHandler>[0];
 
 // What the Public role sees of products (published, not deleted) is enforced for every content-API read by src/lib/visibility.ts.
 export default factories.createCoreController('api::product.product', ({ strapi }) => ({
-  /** The product feed shares the collection's URL (contract section 8); Strapi's query convention still wins when used. */
+  /** The product feed shares the collection's URL (docs/search-feed-cors.md#product-feed); Strapi's query convention still wins when used. */
   async find(ctx: Context) {
     const query = (ctx.query ?? {}) as Record<string, unknown>;
     if (!isFeedQuery(query)) return super.find(ctx);

@@ -1,8 +1,9 @@
 import type { Core } from '@strapi/strapi';
 
 /**
- * The product feed (contract section 8): a flat, cache-friendly list of the products a shop
- * front may show, served on GET /api/products when the query speaks the feed's own parameters.
+ * The product feed: a flat, cache-friendly list of the products a shop front may show, served
+ * on GET /api/products when the query speaks the feed's own parameters
+ * (docs/search-feed-cors.md#product-feed).
  */
 
 const PRODUCT = 'api::product.product';

@@ -13,8 +13,8 @@ const contentTypeRef = z
   .regex(/^(article|product|page|(api|plugin)::[a-z0-9-]+\.[a-z0-9-]+)$/, 'must be article, product, page or a content-type UID');
 const attributeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be an attribute name');
 /**
- * Checkout sends amounts in hundredths (contract section 8: the total multiplied by 100), which
- * is what Stripe expects for every currency except these zero- and three-decimal ones.
+ * Checkout sends Stripe amounts in hundredths (prices multiplied by 100: docs/commerce.md#checkout),
+ * which is what Stripe expects for every currency except these zero- and three-decimal ones.
  */
 export const UNSUPPORTED_CURRENCIES = [
   'bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf',

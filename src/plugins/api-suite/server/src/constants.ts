@@ -24,7 +24,7 @@ export const UIDS = {
   billingReport: 'plugin::api-suite.billing-report',
 } as const;
 
-/** The users-permissions role whose members are the API's administrators (contract section 1). */
+/** The users-permissions role whose members are the API's administrators (docs/access.md#credentials-and-identity). */
 export const ADMINISTRATOR_ROLE = {
   type: 'administrator',
   name: 'Administrator',

@@ -16,8 +16,8 @@ const SWEEP_INTERVAL_MS = 60_000;
 let sweeper: NodeJS.Timeout | null = null;
 
 /**
- * Self-serve plans with Stripe Billing (contract section 9): plans provisioned as Stripe products
- * and prices, Checkout in subscription mode, plan changes, the Stripe Billing Portal, Stripe's
+ * Self-serve plans with Stripe Billing (docs/billing.md): plans provisioned as Stripe products and
+ * prices, Checkout in subscription mode, plan changes, the Stripe Billing Portal, Stripe's
  * subscription and invoice events applied to the consumer's keys, a grace period for failed
  * payments, and overage reported as meter events. Without STRIPE_SECRET_KEY it stays off: its
  * routes answer 503 and nothing else changes.

@@ -15,7 +15,7 @@ import stripe from './services/stripe';
 import stripeEvents from './services/stripe-events';
 
 /**
- * Commerce (contract section 8): checkout with an atomic stock reservation and a Stripe Checkout
+ * Commerce (docs/commerce.md): checkout with an atomic stock reservation and a Stripe Checkout
  * Session, Stripe's payment notifications applied once each, the administrators' sales report,
  * and the order events, published through the webhook engine to the buyer and administrators.
  */

@@ -4,7 +4,7 @@ import searchController from './controllers/search';
 import { contentApiRoutes } from './routes';
 import search from './services/search';
 
-/** Search across the site's published content (contract section 8), collections from the plugin config. */
+/** Search across the site's published content (docs/search-feed-cors.md#search), collections from the plugin config. */
 const feature: FeatureModule = {
   name: 'search',
   bootstrap({ strapi }) {

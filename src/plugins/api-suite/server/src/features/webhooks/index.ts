@@ -20,7 +20,7 @@ import { generateSecret } from './services/signing';
 import { webhooksApi } from './validation/openapi';
 
 /**
- * Signed webhook subscriptions and the delivery engine (contract section 3): publishing writes
+ * Signed webhook subscriptions and the delivery engine (docs/webhooks.md): publishing writes
  * one delivery record and one job per matching subscription, the worker sends and retries them,
  * and the database stays the source of truth (pending work is taken up again at boot).
  */

@@ -65,7 +65,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     });
   },
 
-  /** `POST /api/v1/keys/{id}/reroll` (contract section 11). */
+  /** `POST /api/v1/keys/{id}/reroll`: rotate a key without downtime (docs/access.md#keys-and-plans). */
   async reroll(ctx: Context) {
     await respondNestedError(ctx, async () => {
       const caller = consumerOf(ctx);
@@ -78,7 +78,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     });
   },
 
-  /** `PATCH /api/v1/keys/{id}` (administrators, contract section 11): the key's own limits. */
+  /** `PATCH /api/v1/keys/{id}` (administrators): the key's own limits (docs/access.md#keys-and-plans). */
   async update(ctx: Context) {
     await respondNestedError(ctx, async () => {
       const caller = consumerOf(ctx);

@@ -101,7 +101,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (error.headers) ctx.set(error.headers);
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
         ctx.status = error.status;
-        // The key middleware's own refusals use the /api/v1 shape everywhere (contract section 2);
+        // The key middleware's own refusals use the /api/v1 shape everywhere (docs/api-reference.md#error-bodies);
         // a body that cannot be parsed is the route's business and gets its family's shape.
         const unparsable = !(caught instanceof ApiError);
         ctx.body =

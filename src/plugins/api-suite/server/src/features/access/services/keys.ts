@@ -174,10 +174,11 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Reroll (contract section 11): a new key with the same name, plan, scopes, owner and expiry;
-     * the old one keeps working for `graceSeconds` (never past its own expiry), then answers
-     * key_expired, and records which key replaced it. A key is rerolled once: a second reroll of
-     * the same key (or of a revoked or expired one) is a 409, so racing rerolls make one new key.
+     * Reroll (docs/access.md#keys-and-plans): a new key with the same name, plan, scopes, owner and
+     * expiry; the old one keeps working for `graceSeconds` (never past its own expiry), then
+     * answers key_expired, and records which key replaced it. A key is rerolled once: a second
+     * reroll of the same key (or of a revoked or expired one) is a 409, so racing rerolls make one
+     * new key.
      */
     async reroll(id: number, caller: { userId: number; isAdmin: boolean }, graceSeconds: number): Promise<PublicKey & { key: string; replaces: number; old_expires_at: string }> {
       const row = (await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;

@@ -4,7 +4,7 @@ import { getConfig } from '../../../utils';
 import { resolveEndpoints } from './endpoints';
 import type { Plan } from '../validation/responses';
 
-/** The three tiers every site starts with (contract section 5); editors change them in the admin panel. */
+/** The three tiers every site starts with (docs/access.md#keys-and-plans); editors change them in the admin panel. */
 export const DEFAULT_PLANS = [
   { name: 'free', requests_per_month: 1_000, requests_per_minute: 10, endpoints: ['@public'], price_monthly: 0, is_default: true },
   { name: 'pro', requests_per_month: 100_000, requests_per_minute: 100, endpoints: ['@public', '@private'], price_monthly: 49, is_default: false },

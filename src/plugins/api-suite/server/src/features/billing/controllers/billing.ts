@@ -8,7 +8,7 @@ import { planChoiceBody } from '../validation';
 import type { Buyer } from '../services/account';
 
 /**
- * `/api/v1/billing/*` (contract section 9). Every route answers 503 `billing_not_configured`
+ * `/api/v1/billing/*` (docs/billing.md#routes). Every route answers 503 `billing_not_configured`
  * while Stripe is not configured or not provisioned yet (the reason is logged, not shown).
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {

@@ -16,11 +16,11 @@ export interface Buyer {
 }
 
 /**
- * What a consumer does with their own billing (contract section 9): the price list, buying a plan
- * through Checkout, changing plan, the Stripe Billing Portal, and reading their subscription.
+ * What a consumer does with their own billing (docs/billing.md#routes): the price list, buying a
+ * plan through Checkout, changing plan, the Stripe Billing Portal, and reading their subscription.
  * One Stripe Customer per consumer, made on first need: concurrent first requests on one instance
- * share one creation, on several instances Stripe's idempotency key gives them the same
- * customer, and the unique consumer id in our table keeps one row.
+ * share one creation, on several instances Stripe's idempotency key gives them the same customer,
+ * and the unique consumer id in our table keeps one row.
  */
 const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
   const stripe = () => getService(strapi, 'stripe').client();

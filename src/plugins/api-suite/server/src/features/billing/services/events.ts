@@ -30,10 +30,10 @@ function subscriptionIdOf(event: Stripe.Event): string | null {
 }
 
 /**
- * Stripe's billing notifications (contract section 9), each event id applied once. The event
- * only says which subscription changed: its state is read back from Stripe and applied, so
- * repeated, late and reordered events all converge to Stripe's latest state. Events of one
- * subscription are applied one at a time on this instance.
+ * Stripe's billing notifications (docs/billing.md#what-stripes-events-do), each event id applied
+ * once. The event only says which subscription changed: its state is read back from Stripe and
+ * applied, so repeated, late and reordered events all converge to Stripe's latest state. Events
+ * of one subscription are applied one at a time on this instance.
  */
 const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const chains = new Map<string, Promise<unknown>>();

@@ -15,10 +15,10 @@ interface ReportRow {
 }
 
 /**
- * Overage reported to Stripe as meter events (contract section 9), from durable records and off
- * the request path. The usage records are the durable source: a request served past the monthly
- * quota is written with `overage` set. Every `reportIntervalSeconds` (a minute), for each
- * customer with a live subscription:
+ * Overage reported to Stripe as meter events (docs/billing.md#overage-and-metering), from durable
+ * records and off the request path. The usage records are the durable source: a request served past
+ * the monthly quota is written with `overage` set. Every `reportIntervalSeconds` (a minute), for
+ * each customer with a live subscription:
  *
  * 1. a report left pending by an earlier run (the process died between sending and recording)
  *    is sent again as it was, same identifier, same value: Stripe counts an identifier once, so

@@ -1,7 +1,7 @@
 import { editable, internal } from '../../plugin-options';
 
 /**
- * Orders and the Stripe events already applied to them (contract section 8). An order is
+ * Orders and the Stripe events already applied to them (docs/commerce.md). An order is
  * addressed by its own UUID (`uuid`), which is what the API, the Stripe metadata and the order
  * events call its id: sequential numbers would tell every buyer how many orders the shop takes.
  * Checkout and the Stripe webhook write orders straight through knex inside their transactions;

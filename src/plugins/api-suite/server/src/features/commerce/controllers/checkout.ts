@@ -5,7 +5,7 @@ import { getService } from '../../../utils';
 import { parseCheckout } from '../validation';
 import { userOf } from './caller';
 
-/** `POST /api/checkout` (contract section 8): 200 `{ data: { orderId, paymentUrl, total } }`. */
+/** `POST /api/checkout` (docs/commerce.md#checkout): 200 `{ data: { orderId, paymentUrl, total } }`. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
     await respondErrorList(ctx, async () => {

@@ -5,7 +5,7 @@ import { getService } from '../../../utils';
 import { parsePeriod } from '../validation';
 import { userOf } from './caller';
 
-/** `GET /api/reports/sales?period=day|week|month` (contract section 8), for administrators. */
+/** `GET /api/reports/sales?period=day|week|month` (docs/commerce.md#the-sales-report), for administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async sales(ctx: Context) {
     await respondErrorList(ctx, async () => {

@@ -6,8 +6,9 @@ import { rawBodyOf } from '../middlewares/commerce-body';
 import { StripeUnavailableError } from '../services/stripe';
 
 /**
- * `POST /api/webhook/stripe` (contract section 8): Stripe's notifications, verified over the raw
- * body, each applied once; every verified event, handled or not, answers `{ received: true }`.
+ * `POST /api/webhook/stripe` (docs/commerce.md#the-stripe-webhook): Stripe's notifications,
+ * verified over the raw body, each applied once; every verified event, handled or not, answers
+ * `{ received: true }`.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async receive(ctx: Context) {

@@ -28,7 +28,7 @@ interface ProductRow {
 }
 
 /**
- * Checkout (contract section 8): the cart is checked, its stock reserved atomically with the
+ * Checkout (docs/commerce.md#checkout): the cart is checked, its stock reserved atomically with the
  * pending order, and a Stripe Checkout Session made for it. Reservation is one conditional
  * `UPDATE … SET stock = stock - q WHERE id = ? AND stock >= q` per product inside the order's
  * transaction, so concurrent checkouts can never take more than there is, on SQLite (one writer)

@@ -5,10 +5,11 @@ import { getService } from '../../../utils';
 import type { Announcement } from './orders';
 
 /**
- * Orders changed through the document service (the admin panel, scripts): "any change of an
- * order's status, in the admin panel too, publishes order.updated" (contract section 8), and
- * order.paid as well when it becomes paid. Checkout and the Stripe webhook write through knex
- * and announce their own changes, so nothing is announced twice.
+ * Orders changed through the document service (the admin panel, scripts): a change of an
+ * order's status publishes order.updated wherever it is made, the admin panel included, and
+ * order.paid as well when it becomes paid (docs/commerce.md#order-events). Checkout and the
+ * Stripe webhook write through knex and announce their own changes, so nothing is announced
+ * twice.
  *
  * The change, the stock it gives back and the announcement share one transaction: a cancelled
  * pending or paid order returns its stock (once, whoever cancels it), a deleted order that still

@@ -62,7 +62,7 @@ const RETURNS_STOCK_FROM: OrderStatus[] = ['pending', 'paid'];
 const PRODUCT_EVENT_FIELDS = ['documentId', 'name', 'slug', 'price', 'stock', 'published', 'deleted'];
 
 /**
- * Orders (contract section 8): reading them, the status changes the payment flow makes (each a
+ * Orders (docs/commerce.md): reading them, the status changes the payment flow makes (each a
  * compare-and-set on the status, so concurrent or repeated notifications change an order once),
  * giving stock back exactly once, and the order events, which reach the buyer's own
  * subscriptions and the administrators' only.

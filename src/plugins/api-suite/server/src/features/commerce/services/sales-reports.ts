@@ -16,11 +16,11 @@ export const SOLD_STATUSES = ['paid', 'shipped', 'delivered'] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The sales report (contract section 8): one aggregate query over the orders created within the
- * period whose status is a sale. The database counts, sums and averages, in cents: SQLite keeps
- * decimals as floating point, where 0.1 + 0.2 is not 0.3 and a mean of exactly x.5 could round
- * down. Whole cents add up exactly in both databases, and the mean is rounded to a whole number
- * (half away from zero) by the database from their sum.
+ * The sales report (docs/commerce.md#the-sales-report): one aggregate query over the orders created
+ * within the period whose status is a sale. The database counts, sums and averages, in cents:
+ * SQLite keeps decimals as floating point, where 0.1 + 0.2 is not 0.3 and a mean of exactly x.5
+ * could round down. Whole cents add up exactly in both databases, and the mean is rounded to a
+ * whole number (half away from zero) by the database from their sum.
  */
 const salesReportsService = ({ strapi }: { strapi: Core.Strapi }) => ({
   async sales(period: ReportPeriod, now = new Date()): Promise<SalesReport> {

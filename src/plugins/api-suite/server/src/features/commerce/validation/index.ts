@@ -3,7 +3,7 @@ import { MAX_ID, pageLimit, pageNumber } from '../../../http/validation';
 import { ApiError } from '../../../http/errors';
 import { ORDER_STATUSES } from '../content-types';
 
-/** Bodies and queries of the commerce routes (contract section 8), validated at the edge. */
+/** Bodies and queries of the commerce routes (docs/commerce.md), validated at the edge. */
 export const MAX_QUANTITY = 1000;
 export const MAX_LINES = 100;
 
@@ -39,8 +39,8 @@ export const checkoutBody = z
 export type CheckoutInput = z.infer<typeof checkoutBody>;
 
 /**
- * The checkout body. An empty or missing cart is its own 400 ("Cart is empty", contract
- * section 8); everything else wrong is a 400 naming each bad field.
+ * The checkout body. An empty or missing cart is its own 400 ("Cart is empty"); everything else
+ * wrong is a 400 naming each bad field (docs/commerce.md#checkout).
  */
 export function parseCheckout(body: unknown): CheckoutInput {
   const items = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { items?: unknown }).items : undefined;

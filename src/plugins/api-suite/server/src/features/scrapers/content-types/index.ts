@@ -1,7 +1,7 @@
 import { editable, internal, readOnly } from '../../plugin-options';
 
 /**
- * Scrapers, their runs and the results they collect (contract section 4). Each belongs to the
+ * Scrapers, their runs and the results they collect (docs/scrapers.md). Each belongs to the
  * consumer that created it (`consumer_id`). Runs and results are written by the run worker
  * straight through knex, so they refer to their scraper and run by plain integer columns.
  */

@@ -29,7 +29,7 @@ function exportBody(ctx: Context, streams: [Readable, ...Transform[]], onFailure
   return body;
 }
 
-/** `/api/v1/scrapers*` and `/api/v1/webhooks` (contract section 4): the caller's own scrapers; others' answer 404. */
+/** `/api/v1/scrapers*` and `/api/v1/webhooks` (docs/scrapers.md#routes): the caller's own scrapers; others' answer 404. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const scrapers = () => getService(strapi, 'scrapers');
   const runs = () => getService(strapi, 'scraper-runs');
@@ -188,7 +188,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    /** `POST /api/v1/webhooks`: a section 3 subscription to this consumer's run events. */
+    /** `POST /api/v1/webhooks`: an ordinary webhook subscription to this consumer's run events (docs/scrapers.md#events). */
     async runEventsWebhook(ctx: Context) {
       await respondNestedError(ctx, async () => {
         const caller = consumerOf(ctx);

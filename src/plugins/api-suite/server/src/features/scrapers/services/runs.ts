@@ -391,7 +391,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   return service;
 };
 
-/** The payload of every run event (contract section 4). */
+/** The payload of every run event (docs/scrapers.md#events). */
 function runPayload(run: RunRow): RunEventData {
   return {
     run_id: run.id,

@@ -5,7 +5,7 @@ import { createSubscriptionBody } from '../../webhooks/validation';
 import { validateSelectors } from '../services/crawler';
 import { CHANGES } from './responses';
 
-/** Bodies and queries of the scraper routes (contract section 4), validated at the edge. */
+/** Bodies and queries of the scraper routes (docs/scrapers.md), validated at the edge. */
 export const MAX_PAGES_LIMIT = 10_000;
 export { CHANGES, RUN_EVENTS } from './responses';
 

@@ -1,7 +1,7 @@
 import type { Core, UID } from '@strapi/strapi';
 import { getConfig } from '../../../utils';
 
-/** Contract section 8: at most 5 items per collection. */
+/** At most 5 items per collection (docs/search-feed-cors.md#search). */
 export const SEARCH_LIMIT = 5;
 
 export interface SearchCollection {
@@ -17,11 +17,11 @@ export type SearchHit = Record<string, unknown> & { id: number; _collection: str
 const TEXT_TYPES = new Set(['string', 'text', 'richtext', 'uid', 'email', 'enumeration']);
 
 /**
- * Search across collections (contract section 8): one query per collection asked for, each a
- * case-insensitive containment on any of its fields (`$containsi`: LOWER(column) LIKE LOWER(?)
- * with `%`, `_` and `\` escaped, on SQLite and PostgreSQL alike), limited to what the public may
- * see and to 5 rows, by ascending id. The collections, their fields and what "published" means
- * for each come from the plugin config.
+ * Search across collections (docs/search-feed-cors.md#search): one query per collection asked for,
+ * each a case-insensitive containment on any of its fields (`$containsi`: LOWER(column) LIKE
+ * LOWER(?) with `%`, `_` and `\` escaped, on SQLite and PostgreSQL alike), limited to what the
+ * public may see and to 5 rows, by ascending id. The collections, their fields and what "published"
+ * means for each come from the plugin config.
  */
 const searchService = ({ strapi }: { strapi: Core.Strapi }) => {
   let collections: Map<string, SearchCollection> | undefined;

@@ -1,11 +1,11 @@
 import { editable, internal } from '../../plugin-options';
 
 /**
- * Webhook subscriptions, the event types they may name and the topic index publishing matches
- * on (contract section 3); deliveries and attempts are the engine's own tables (`tables.ts`). Every record is addressed by a UUID of its own (`uuid`), which
- * is what the API calls `id`. The engine reads and writes these tables straight through knex in
- * batches, so references between them are plain columns rather than relations, with an index for
- * every query the engine makes.
+ * Webhook subscriptions, the event types they may name and the topic index publishing matches on
+ * (docs/webhooks.md); deliveries and attempts are the engine's own tables (`tables.ts`). Every
+ * record is addressed by a UUID of its own (`uuid`), which is what the API calls `id`. The engine
+ * reads and writes these tables straight through knex in batches, so references between them are
+ * plain columns rather than relations, with an index for every query the engine makes.
  */
 export default {
   'webhook-subscription': {

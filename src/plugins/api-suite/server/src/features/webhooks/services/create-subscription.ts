@@ -7,10 +7,10 @@ import { TEST_EVENT_TYPE } from './event-catalog';
 import type { SubscriptionInput, SubscriptionRow } from './subscriptions';
 
 /**
- * Creating a subscription as section 3 says, shared by `POST /api/webhooks/subscriptions` and
- * the scrapers' `POST /api/v1/webhooks`: event types checked (422 invalid_events), the address
- * checked (422 endpoint_not_allowed), the row written, a test event queued, and the reachability
- * probed without delaying the answer.
+ * Creating a subscription (docs/webhooks.md#creating-and-changing-a-subscription), shared by
+ * `POST /api/webhooks/subscriptions` and the scrapers' `POST /api/v1/webhooks`: event types
+ * checked (422 invalid_events), the address checked (422 endpoint_not_allowed), the row written,
+ * a test event queued, and the reachability probed without delaying the answer.
  */
 export async function createSubscription(
   strapi: Core.Strapi,

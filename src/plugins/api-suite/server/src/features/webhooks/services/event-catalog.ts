@@ -1,8 +1,8 @@
 import type { ArticleEventData, BillingSubscriptionEventData, EventData, EventName, OrderEventData, ProductEventData, RunEventData } from '../validation/event-data';
 
 /**
- * The event types the plugin publishes (contract section 3). They are created at boot when
- * missing; an editor may then describe them differently or switch one off in the admin panel,
+ * The event types the plugin publishes (docs/webhooks.md#event-types). They are created at boot
+ * when missing; an editor may then describe them differently or switch one off in the admin panel,
  * and those edits are kept. A switched-off type can no longer be subscribed to and is not
  * published.
  */

@@ -1,8 +1,9 @@
 /**
- * When a failed delivery is tried again (contract section 3): the configured schedule gives the
- * wait after each failed attempt (the default allows 8 attempts over about 33 hours). A
- * `Retry-After` on 429 or 503 is honoured within that schedule: it may push the next attempt
- * later than planned, but never beyond the schedule's longest wait, and never makes it earlier.
+ * When a failed delivery is tried again (docs/webhooks.md#outcome-retries-and-failure-accounting):
+ * the configured schedule gives the wait after each failed attempt (the default allows 8 attempts
+ * over about 33 hours). A `Retry-After` on 429 or 503 is honoured within that schedule: it may
+ * push the next attempt later than planned, but never beyond the schedule's longest wait, and
+ * never makes it earlier.
  */
 export function retryDelaySeconds(schedule: readonly number[], failedAttempt: number, retryAfterSeconds?: number): number | null {
   if (!Number.isInteger(failedAttempt) || failedAttempt < 1 || failedAttempt > schedule.length) return null;

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import { randomAlphanumeric } from '../../../random';
 
 /**
- * Standard Webhooks signatures (contract section 3), so receivers can verify deliveries with the
- * public `standardwebhooks` or `svix` libraries: the HMAC key is the subscription secret
- * base64-decoded, the signed content is "{webhook-id}.{webhook-timestamp}.{raw body}", and the
- * header value is "v1,<base64 HMAC-SHA256>". Within the rotation window the header carries the
- * new secret's signature first and the old one's after a space.
+ * Standard Webhooks signatures (docs/webhooks.md#the-delivery-request), so receivers can verify
+ * deliveries with the public `standardwebhooks` or `svix` libraries: the HMAC key is the
+ * subscription secret base64-decoded, the signed content is
+ * "{webhook-id}.{webhook-timestamp}.{raw body}", and the header value is
+ * "v1,<base64 HMAC-SHA256>". Within the rotation window the header carries the new secret's
+ * signature first and the old one's after a space.
  */
 export const SECRET_LENGTH = 32;
 export const ROTATION_WINDOW_MS = 10 * 60 * 1000;

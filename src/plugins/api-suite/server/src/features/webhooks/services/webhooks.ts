@@ -48,12 +48,12 @@ const MAX_EVENTS_PER_ROUND = 2_000;
 const MAX_ROUNDS_IN_FLIGHT = 3;
 
 /**
- * Publishing (contract section 3): `publish(type, payload)` is what the rest of the plugin and
- * the host call when something happens. Each event becomes one delivery record and one job per
+ * Publishing (docs/webhooks.md#the-engine): `publish(type, payload)` is what the rest of the plugin
+ * and the host call when something happens. Each event becomes one delivery record and one job per
  * matching active subscription. Concurrent publishes are gathered and written together (one
- * multi-row insert, one bulk enqueue per round), so the cost per event falls as the rate rises;
- * the caller waits for its records to be committed, never for a delivery. Events are not
- * ordered across rounds, as webhooks are not (a retry overtakes nothing and is overtaken).
+ * multi-row insert, one bulk enqueue per round), so the cost per event falls as the rate rises; the
+ * caller waits for its records to be committed, never for a delivery. Events are not ordered across
+ * rounds, as webhooks are not (a retry overtakes nothing and is overtaken).
  */
 const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   const deliveriesTable = () => tableOf(strapi, UIDS.webhookDelivery);

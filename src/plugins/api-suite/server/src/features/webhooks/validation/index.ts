@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { outboundHeaders, httpUrl, pageLimit, pageNumber, pageQuery, requireAChange } from '../../../http/validation';
 
-/** Bodies and queries of the webhook routes (contract section 3), validated at the edge. */
+/** Bodies and queries of the webhook routes (docs/webhooks.md), validated at the edge. */
 export const MAX_EVENTS_PER_SUBSCRIPTION = 100;
 export const MAX_PUBLISH_BATCH = 1000;
 
