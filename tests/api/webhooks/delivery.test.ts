@@ -74,7 +74,7 @@ async function subscription(id: string, user: TestUser) {
 }
 
 describe('POST /api/webhooks/events', () => {
-  it('delivers an event to each matching subscription once, signed, with the contract\'s request', async () => {
+  it('delivers an event to each matching subscription once, signed, with the documented request', async () => {
     const exact = await subscribe(app, alice, { endpoint_url: `${receiver.url}/fan/exact`, events: ['order.created'], headers: { 'X-Shop': 'alice' } });
     const wildcard = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/wildcard`, events: ['*'] });
     const both = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/both`, events: ['order.created', '*'] });

@@ -170,7 +170,7 @@ describe('reading and changing subscriptions', () => {
     expect(adminView.body.id).toBe(mine);
   });
 
-  it('updates the fields the contract names, and validates them', async () => {
+  it('updates the fields a subscription may change, and validates them', async () => {
     const response = await app
       .request()
       .patch(`/api/webhooks/subscriptions/${mine}`)

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { ZodError } from 'zod';
 
 /**
- * A refusal with the contract's status, code and message. Thrown anywhere below a controller
+ * A refusal with the status, code and message the API documents for it. Thrown anywhere below a controller
  * and turned into the body of its route family by that family's `responder` (one shape per family).
  */
 export class ApiError extends Error {

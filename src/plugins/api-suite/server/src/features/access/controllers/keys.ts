@@ -8,7 +8,7 @@ import { consumerOf } from '../../../http/consumer';
 import type { PublicKey } from '../services/keys';
 import type { NewApiKey } from '../validation/responses';
 
-/** A key just made (issued or rerolled), as the contract answers it: the key itself once, never `revoked_at`. */
+/** A key just made (issued or rerolled), as the API answers it (docs/access.md): the key itself once, never `revoked_at`. */
 function newKeyBody(issued: PublicKey & { key: string }): NewApiKey {
   return {
     id: issued.id,

@@ -16,7 +16,7 @@ function summary(row: ConsumerSummary): ConsumerSummary {
 }
 
 /**
- * Who is calling, in the contract's terms: every users-permissions user is a consumer with a
+ * Who is calling, in the API's terms: every users-permissions user is a consumer with a
  * stable `consumer_id` UUID, and members of the `administrator` role are administrators.
  */
 const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({

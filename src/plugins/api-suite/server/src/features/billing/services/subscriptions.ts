@@ -11,7 +11,7 @@ import { planIdOfLookupKey } from './catalog';
 /** A subscription's status as the API shows it. */
 export type BillingStatus = 'none' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-/** Stripe's eight statuses in the contract's five: trialing is active; a first payment not made yet is unpaid. */
+/** Stripe's eight statuses in the API's five (docs/billing.md): trialing is active; a first payment not made yet is unpaid. */
 export function statusOf(status: Stripe.Subscription.Status): BillingStatus {
   switch (status) {
     case 'active':
