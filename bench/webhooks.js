@@ -682,6 +682,10 @@ async function noisyNeighbour({ publish, receiver, totals }) {
     return { run, report, driven };
   };
 
+  // The server is fresh: an unmeasured run first, so that the baseline is not a cold server's.
+  progress(`noisy neighbour: warming the fresh server up, ${latencyRate} events/s for ${noisySeconds} s`);
+  await reset(receiver);
+  await healthyRun();
   progress(`noisy neighbour: baseline, ${latencyRate} events/s for ${noisySeconds} s to the healthy endpoint alone`);
   await reset(receiver);
   const quiet = await healthyRun();

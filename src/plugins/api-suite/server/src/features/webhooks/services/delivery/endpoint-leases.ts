@@ -7,7 +7,8 @@ import type { Redis } from 'ioredis';
  * With Redis, each slot a process holds is a lease: a member of the endpoint's sorted set scored
  * with the time it runs out (Redis's clock). A process takes leases in one script call (only as
  * many as are free), keeps them while it has sends for the endpoint, renews the ones it holds
- * every third of the lease, and gives them back once it has nothing more for the endpoint. A
+ * every third of the lease, and gives them back once it has nothing more for the endpoint (each
+ * of these is one script call for all the endpoints concerned: a fan-out asks about thousands). A
  * process that dies (SIGKILL) renews nothing: its leases run out and other processes take the
  * slots, within one lease. Without Redis the book counts this process's slots only, which is
  * exact for the one instance that setup supports.
@@ -51,34 +52,53 @@ export function memoryLeaseBook(): LeaseBook {
 }
 
 /**
- * KEYS[1] the endpoint's leases; ARGV lease ms, cap, then the ids offered. Drops run-out leases,
- * adds as many of the offered ids as there are free slots, answers how many.
+ * Every endpoint a process asks about at once, in one call. KEYS the endpoints' lease sets; ARGV
+ * lease ms, this process's id, then per key its cap, how many slots are wanted and the first
+ * lease number to use. Per key, run-out leases are dropped and as many of the wanted are added
+ * as there are free slots (`<process>-<n>`, n counting up from the number given). Answers how
+ * many each key took.
  */
 const ACQUIRE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = tonumber(ARGV[1])
-local cap = tonumber(ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local free = cap - redis.call('ZCARD', KEYS[1])
-local taken = 0
-for i = 3, #ARGV do
-  if taken >= free then break end
-  redis.call('ZADD', KEYS[1], now + lease, ARGV[i])
-  taken = taken + 1
+local owner = ARGV[2]
+local taken = {}
+for k = 1, #KEYS do
+  local cap = tonumber(ARGV[3 * k])
+  local wanted = tonumber(ARGV[3 * k + 1])
+  local first = tonumber(ARGV[3 * k + 2])
+  redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', now)
+  local free = cap - redis.call('ZCARD', KEYS[k])
+  local n = 0
+  while n < wanted and n < free do
+    redis.call('ZADD', KEYS[k], now + lease, owner .. '-' .. (first + n))
+    n = n + 1
+  end
+  if n > 0 then redis.call('PEXPIRE', KEYS[k], lease * 2) end
+  taken[k] = n
 end
-if taken > 0 then redis.call('PEXPIRE', KEYS[1], lease * 2) end
 return taken
 `;
 
-/** KEYS[1] the endpoint's leases; ARGV lease ms, then the ids held: each one's time runs again from now. */
-const RENEW_SCRIPT = `
+/**
+ * KEYS the endpoints' lease sets; ARGV lease ms (0: give back), then per key how many ids follow
+ * and the ids. Renewing starts each id's time afresh; giving back removes it.
+ */
+const HELD_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = tonumber(ARGV[1])
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], now + lease, ARGV[i]) end
-redis.call('PEXPIRE', KEYS[1], lease * 2)
-return #ARGV - 1
+local at = 2
+for k = 1, #KEYS do
+  local count = tonumber(ARGV[at])
+  for i = at + 1, at + count do
+    if lease > 0 then redis.call('ZADD', KEYS[k], now + lease, ARGV[i]) else redis.call('ZREM', KEYS[k], ARGV[i]) end
+  end
+  if lease > 0 then redis.call('PEXPIRE', KEYS[k], lease * 2) end
+  at = at + count + 1
+end
+return #KEYS
 `;
 
 function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onError: (error: Error) => void): LeaseBook {
@@ -92,47 +112,60 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
   let flushing: NodeJS.Immediate | undefined;
   const keyOf = (endpoint: string) => `${keyPrefix}:webhooks:endpoint:${createHash('sha1').update(endpoint).digest('hex').slice(0, 24)}`;
 
-  const flushReturned = (): void => {
-    flushing = undefined;
-    if (returned.size === 0) return;
-    const pipeline = redis.pipeline();
-    for (const [endpoint, ids] of returned) pipeline.zrem(keyOf(endpoint), ...ids);
-    returned.clear();
-    pipeline.exec().catch((error: Error) => onError(error));
+  /** One HELD_SCRIPT call for these endpoints' ids: renewed (lease ms) or given back (0). */
+  const writeHeld = (ids: Map<string, string[]>, lease: number): Promise<unknown> => {
+    const keys: string[] = [];
+    const argv = [String(lease)];
+    for (const [endpoint, list] of ids) {
+      if (list.length === 0) continue;
+      keys.push(keyOf(endpoint));
+      argv.push(String(list.length), ...list);
+    }
+    if (keys.length === 0) return Promise.resolve();
+    return redis.eval(HELD_SCRIPT, keys.length, ...keys, ...argv);
   };
 
-  const renew = (): void => {
-    if (held.size === 0) return;
-    const pipeline = redis.pipeline();
-    for (const [endpoint, ids] of held) if (ids.length > 0) pipeline.eval(RENEW_SCRIPT, 1, keyOf(endpoint), String(leaseMs), ...ids);
-    pipeline.exec().catch((error: Error) => onError(error));
+  const flushReturned = (): Promise<unknown> => {
+    flushing = undefined;
+    const giving = new Map(returned);
+    returned.clear();
+    return writeHeld(giving, 0).catch((error: Error) => onError(error));
   };
-  const renewer = setInterval(renew, Math.max(500, Math.floor(leaseMs / 3)));
+
+  const renewer = setInterval(() => {
+    writeHeld(held, leaseMs).catch((error: Error) => onError(error));
+  }, Math.max(500, Math.floor(leaseMs / 3)));
   renewer.unref();
 
   return {
     async acquire(requests) {
       if (requests.length === 0) return [];
-      const pipeline = redis.pipeline();
-      const offered = requests.map(({ endpoint, count, cap }) => {
-        const ids = Array.from({ length: Math.min(count, cap) }, () => `${processId}-${(sequence += 1)}`);
-        pipeline.eval(ACQUIRE_SCRIPT, 1, keyOf(endpoint), String(leaseMs), String(cap), ...ids);
-        return ids;
-      });
-      const results = (await pipeline.exec()) ?? [];
+      const keys: string[] = [];
+      const argv = [String(leaseMs), processId];
+      const firsts: number[] = [];
+      for (const { endpoint, count, cap } of requests) {
+        const wanted = Math.max(0, Math.min(count, cap));
+        keys.push(keyOf(endpoint));
+        firsts.push(sequence + 1);
+        argv.push(String(cap), String(wanted), String(sequence + 1));
+        sequence += wanted;
+      }
+      let answer: unknown;
+      try {
+        answer = await redis.eval(ACQUIRE_SCRIPT, keys.length, ...keys, ...argv);
+      } catch (error) {
+        onError(error as Error);
+        return requests.map(() => 0);
+      }
+      const taken = (answer as Array<number | string>).map(Number);
       return requests.map(({ endpoint }, n) => {
-        const [error, value] = results[n] ?? [new Error('no answer')];
-        if (error) {
-          onError(error);
-          return 0;
-        }
-        const taken = Number(value);
-        if (taken > 0) {
+        const count = taken[n] ?? 0;
+        if (count > 0) {
           const list = held.get(endpoint) ?? [];
-          list.push(...offered[n].slice(0, taken));
+          for (let i = 0; i < count; i += 1) list.push(`${processId}-${firsts[n] + i}`);
           held.set(endpoint, list);
         }
-        return taken;
+        return count;
       });
     },
     release(endpoint, count) {
@@ -148,17 +181,10 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
     held: (endpoint) => held.get(endpoint)?.length ?? 0,
     async close() {
       clearInterval(renewer);
-      for (const [endpoint, ids] of held) {
-        const pending = returned.get(endpoint) ?? [];
-        returned.set(endpoint, pending.concat(ids));
-      }
-      held.clear();
       if (flushing) clearImmediate(flushing);
-      if (returned.size === 0) return;
-      const pipeline = redis.pipeline();
-      for (const [endpoint, ids] of returned) pipeline.zrem(keyOf(endpoint), ...ids);
-      returned.clear();
-      await pipeline.exec().catch((error: Error) => onError(error));
+      for (const [endpoint, ids] of held) returned.set(endpoint, (returned.get(endpoint) ?? []).concat(ids));
+      held.clear();
+      await flushReturned();
     },
   };
 }

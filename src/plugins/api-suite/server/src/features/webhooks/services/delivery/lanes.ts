@@ -306,7 +306,8 @@ export function createLanes(options: LanesOptions) {
       const left = options.slowMs - (performance.now() - oldest.value);
       if (left <= 0) return;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, left);
+        // A millisecond over: a timer may fire a little before performance.now() says it is due.
+        const timer = setTimeout(done, left + 1);
         function done(): void {
           clearTimeout(timer);
           lane?.answered.delete(done);

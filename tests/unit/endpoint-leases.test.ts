@@ -1,0 +1,85 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createLeaseBook, memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
+
+/**
+ * An endpoint's request slots shared by processes. The memory book always; the Redis book, two
+ * books standing for two processes, whenever the run is given REDIS_URL (the PostgreSQL + Redis
+ * pass of .ci/run).
+ */
+const fail = (error: Error) => {
+  throw error;
+};
+
+describe('endpoint slots in one process (memory)', () => {
+  it('grants up to the cap and takes back what is given', async () => {
+    const book = memoryLeaseBook();
+    expect(await book.acquire([{ endpoint: 'a', count: 7, cap: 5 }, { endpoint: 'b', count: 2, cap: 5 }])).toEqual([5, 2]);
+    expect(await book.acquire([{ endpoint: 'a', count: 1, cap: 5 }])).toEqual([0]);
+    book.release('a', 2);
+    expect(book.held('a')).toBe(3);
+    expect(await book.acquire([{ endpoint: 'a', count: 5, cap: 5 }])).toEqual([2]);
+  });
+});
+
+if (process.env.REDIS_URL) {
+  describe('endpoint slots across processes (Redis)', () => {
+    let redis: Redis;
+    const books: LeaseBook[] = [];
+    const prefix = `test-leases-${randomUUID()}`;
+    const book = (leaseMs = 15_000) => {
+      const made = createLeaseBook(redis, prefix, leaseMs, fail);
+      books.push(made);
+      return made;
+    };
+    const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+    beforeAll(() => {
+      redis = new Redis(process.env.REDIS_URL as string);
+    });
+    afterAll(async () => {
+      for (const made of books) await made.close();
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+    });
+
+    it('shares one cap between two processes, each endpoint on its own, in one call for several endpoints', async () => {
+      const first = book();
+      const second = book();
+      expect(await first.acquire([{ endpoint: 'https://a.example/hook', count: 6, cap: 10 }, { endpoint: 'https://b.example/hook', count: 3, cap: 10 }])).toEqual([6, 3]);
+      expect(await second.acquire([{ endpoint: 'https://a.example/hook', count: 6, cap: 10 }, { endpoint: 'https://b.example/hook', count: 6, cap: 10 }])).toEqual([4, 6]);
+      expect(first.held('https://a.example/hook') + second.held('https://a.example/hook')).toBe(10);
+      // Given back (written once the event loop turns): the other process may take them.
+      first.release('https://a.example/hook', 3);
+      await tick();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await second.acquire([{ endpoint: 'https://a.example/hook', count: 5, cap: 10 }])).toEqual([3]);
+      // Closing gives back everything it held.
+      await first.close();
+      expect(await second.acquire([{ endpoint: 'https://b.example/hook', count: 10, cap: 10 }])).toEqual([4]);
+    });
+
+    it('lets the slots of a process that died run out after their lease, and not before', async () => {
+      // What a killed process leaves: three leases of the endpoint, running out in a second, never renewed.
+      const endpoint = 'https://c.example/hook';
+      const key = `${prefix}:webhooks:endpoint:${createHash('sha1').update(endpoint).digest('hex').slice(0, 24)}`;
+      const [seconds, micros] = await redis.time();
+      const runsOut = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) + 1_000;
+      await redis.zadd(key, runsOut, 'dead-1', runsOut, 'dead-2', runsOut, 'dead-3');
+      const alive = book();
+      expect(await alive.acquire([{ endpoint, count: 3, cap: 3 }])).toEqual([0]);
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await alive.acquire([{ endpoint, count: 3, cap: 3 }])).toEqual([3]);
+      expect(await redis.zrange(key, 0, -1)).not.toContain('dead-1');
+    });
+
+    it('renews what it holds, so a live process keeps its slots past the lease', async () => {
+      const endpoint = 'https://d.example/hook';
+      const holder = book(1_000);
+      expect(await holder.acquire([{ endpoint, count: 2, cap: 2 }])).toEqual([2]);
+      await new Promise((resolve) => setTimeout(resolve, 1_700));
+      expect(await book().acquire([{ endpoint, count: 1, cap: 2 }])).toEqual([0]);
+    });
+  });
+}
