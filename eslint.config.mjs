@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'build/**', '.tmp/**', '.strapi/**', '.cache/**', 'types/generated/**', 'public/**', 'database/**'],
+    ignores: ['**/*.example.*', '**/node_modules/**', '**/dist/**', 'build/**', '.tmp/**', '.strapi/**', '.cache/**', 'types/generated/**', 'public/**', 'database/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -23,7 +23,7 @@ export default tseslint.config(
       // A parameter or binding kept for its position is named with a leading underscore.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
       // The server logs through strapi.log; a stray console.log is a leftover.
-      'no-console': ['error', { allow: ['info', 'warn', 'error'] }],
+      'no-console': ['error', { allow: ['info', 'warn', 'error', 'debug'] }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'prefer-const': 'error',
     },
@@ -34,6 +34,8 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-require-imports': 'off',
+      // `const crypto = require('node:crypto')` names the module as Node's global does.
+      'no-redeclare': ['error', { builtinGlobals: false }],
       // Benchmarks and scripts print their figures and progress.
       'no-console': 'off',
     },
@@ -53,6 +55,8 @@ export default tseslint.config(
     files: ['src/plugins/api-suite/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
     },
     rules: {

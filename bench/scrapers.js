@@ -27,7 +27,6 @@
  *
  * Usage: node bench/scrapers.js [--pages 500] [--items 20] [--rounds 3] [--slow-ms 2000]
  */
-const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { fork } = require('node:child_process');

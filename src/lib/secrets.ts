@@ -67,7 +67,6 @@ function createSecrets(file: string): Record<SecretName, string> {
   fs.writeFileSync(temporary, JSON.stringify(generated, null, 2), { mode: 0o600 });
   try {
     fs.linkSync(temporary, file);
-    // eslint-disable-next-line no-console
     console.info(`[secrets] generated development secrets in ${file} (kept for restarts; production takes them from the environment)`);
     return generated;
   } catch (error) {

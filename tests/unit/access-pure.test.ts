@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { API_KEY_PATTERN, generateApiKey, generateClientId, hashApiKey, keyPrefixOf, randomAlphanumeric, safeEqual } from '../../src/plugins/api-suite/server/src/features/access/services/credentials';
 import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/services/endpoints';
 import { effectiveStatus } from '../../src/plugins/api-suite/server/src/features/access/services/keys';
@@ -19,7 +20,7 @@ describe('API key credentials', () => {
   });
 
   it('hashes with SHA-256 and keeps an 8-character prefix', () => {
-    expect(hashApiKey('sk_test')).toBe(require('node:crypto').createHash('sha256').update('sk_test').digest('hex'));
+    expect(hashApiKey('sk_test')).toBe(createHash('sha256').update('sk_test').digest('hex'));
     expect(keyPrefixOf('sk_AbCdEfGhIj')).toBe('sk_AbCdE');
   });
 

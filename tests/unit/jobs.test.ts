@@ -25,7 +25,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const drivers: JobsDriverName[] = process.env.REDIS_URL ? ['in-process', 'bullmq'] : ['in-process'];
 if (!process.env.REDIS_URL) {
-  // eslint-disable-next-line no-console
   console.info('[jobs.test] REDIS_URL is not set: the BullMQ driver is covered by the PostgreSQL + Redis run (.ci/run)');
 }
 

@@ -21,7 +21,6 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 type CounterKind = 'memory' | 'redis';
 const kinds: CounterKind[] = process.env.REDIS_URL ? ['memory', 'redis'] : ['memory'];
 if (!process.env.REDIS_URL) {
-  // eslint-disable-next-line no-console
   console.info('[quota.test] REDIS_URL is not set: the Redis quota counter is covered by the PostgreSQL + Redis run (.ci/run)');
 }
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 function loadSecrets() {
   let loaded: typeof import('../../src/lib/secrets') | undefined;
   jest.isolateModules(() => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module for each case
     loaded = require('../../src/lib/secrets');
   });
   return loaded as typeof import('../../src/lib/secrets');

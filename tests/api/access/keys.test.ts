@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { startApp, type TestApp } from '../../helpers/app';
 import { createPlan, issueKey, planId } from '../../helpers/keys';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
@@ -52,7 +53,7 @@ describe('POST /api/v1/keys', () => {
     const everyValue = JSON.stringify(row);
     expect(everyValue).not.toContain(issued.key);
     expect(everyValue).not.toContain(issued.key.slice(3));
-    expect(row.key_hash).toBe(require('node:crypto').createHash('sha256').update(issued.key).digest('hex'));
+    expect(row.key_hash).toBe(createHash('sha256').update(issued.key).digest('hex'));
     expect(row.key_prefix).toBe(issued.key.slice(0, 8));
     // And no other table picked it up either (usage records, logs kept in the database...).
     for (const tableName of await listTables(app)) {

@@ -96,6 +96,5 @@ if (redisUrl) describe('two instances on one Redis', () => {
 });
 
 if (!redisUrl) {
-  // eslint-disable-next-line no-console
   console.info('[quota.test] REDIS_URL is not set: the two-instance tests run in the PostgreSQL + Redis pass (.ci/run)');
 }

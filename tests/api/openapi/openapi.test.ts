@@ -48,6 +48,7 @@ afterAll(async () => {
 });
 
 /** supertest's response as the helper takes it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- supertest types every body as any; each test reads what it checks
 type Answer = SpecResponse & { body: any };
 const check = (response: Answer, method: string, template: string): Answer => {
   expectResponseToMatchSpec(response, method, template);

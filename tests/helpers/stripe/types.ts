@@ -38,8 +38,7 @@ export interface StubPlan
 export type StubMeter = Stripe.Billing.Meter;
 export type StubMeterEvent = Stripe.Billing.MeterEvent;
 
-export interface StubCustomer
-  extends Pick<Stripe.Customer, 'id' | 'object' | 'address' | 'balance' | 'created' | 'currency' | 'default_source' | 'delinquent' | 'description' | 'email' | 'invoice_prefix' | 'invoice_settings' | 'livemode' | 'metadata' | 'name' | 'phone' | 'preferred_locales' | 'shipping' | 'tax_exempt'> {}
+export type StubCustomer = Pick<Stripe.Customer, 'id' | 'object' | 'address' | 'balance' | 'created' | 'currency' | 'default_source' | 'delinquent' | 'description' | 'email' | 'invoice_prefix' | 'invoice_settings' | 'livemode' | 'metadata' | 'name' | 'phone' | 'preferred_locales' | 'shipping' | 'tax_exempt'>;
 
 export interface StubSubscriptionItem
   extends Pick<Stripe.SubscriptionItem, 'id' | 'object' | 'billing_thresholds' | 'created' | 'current_period_end' | 'current_period_start' | 'current_trial' | 'discounts' | 'metadata' | 'quantity' | 'subscription' | 'tax_rates'> {

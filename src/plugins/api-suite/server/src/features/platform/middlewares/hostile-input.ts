@@ -3,6 +3,7 @@
  */
 
 /** A NUL, or a surrogate half without its other half. */
+// eslint-disable-next-line no-control-regex -- a NUL is exactly what this looks for
 const BAD_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
