@@ -8,7 +8,18 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/*.example.*', '**/node_modules/**', '**/dist/**', 'build/**', '.tmp/**', '.strapi/**', '.cache/**', 'types/generated/**', 'public/**', 'database/**'],
+    ignores: [
+      '**/*.example.*',
+      '**/node_modules/**',
+      '**/dist/**',
+      'build/**',
+      '.tmp/**',
+      '.strapi/**',
+      '.cache/**',
+      'types/generated/**',
+      'public/**',
+      'database/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -21,7 +32,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // A parameter or binding kept for its position is named with a leading underscore.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // The server logs through strapi.log; a stray console.log is a leftover.
       'no-console': ['error', { allow: ['info', 'warn', 'error', 'debug'] }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
@@ -42,7 +56,12 @@ export default tseslint.config(
   },
   // The two browser apps: hooks rules, browser globals.
   {
-    files: ['src/plugins/api-suite/admin/**/*.{ts,tsx}', 'src/plugins/api-suite/portal/**/*.{ts,tsx}', 'src/plugins/api-suite/shared/**/*.{ts,tsx}', 'src/admin/**/*.{ts,tsx}'],
+    files: [
+      'src/plugins/api-suite/admin/**/*.{ts,tsx}',
+      'src/plugins/api-suite/portal/**/*.{ts,tsx}',
+      'src/plugins/api-suite/shared/**/*.{ts,tsx}',
+      'src/admin/**/*.{ts,tsx}',
+    ],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {

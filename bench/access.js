@@ -35,20 +35,34 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
   progress('seeding 200 articles and a consumer on the enterprise plan, with a key and a JWT');
   const { key, jwt } = await withStrapi({ ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, async (strapi) => {
     for (let i = 0; i < 200; i += 1) {
-      await strapi.documents('api::article.article').create({ data: { title: `Article ${i}`, slug: `article-${i}`, status: 'published', excerpt: 'x'.repeat(120) } });
+      await strapi
+        .documents('api::article.article')
+        .create({ data: { title: `Article ${i}`, slug: `article-${i}`, status: 'published', excerpt: 'x'.repeat(120) } });
     }
     // Signed-in users may read the articles (Strapi's own check on the route, which the JWT arm also passes).
     const authenticated = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-    await strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.find', role: authenticated.id } });
+    await strapi.db
+      .query('plugin::users-permissions.permission')
+      .create({ data: { action: 'api::article.article.find', role: authenticated.id } });
     const user = await strapi.db.query('plugin::users-permissions.user').create({
-      data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local', role: authenticated.id },
+      data: {
+        username: 'bench',
+        email: 'bench@example.test',
+        password: 'Bench-password-1',
+        confirmed: true,
+        provider: 'local',
+        role: authenticated.id,
+      },
     });
     const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
     // Raised so the run measures the middleware's work, not a wall of 429s.
     await strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise.id }, data: { requests_per_minute: 1_000_000_000 } });
     // Granted to the consumer: the key follows it (no plan of its own), and so does the JWT.
     await strapi.plugin('api-suite').service('consumer-plans').grant(user.id, enterprise.id);
-    const issued = await strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'] });
+    const issued = await strapi
+      .plugin('api-suite')
+      .service('keys')
+      .issue({ userId: user.id, scopes: ['read'] });
     return { key: issued.key, jwt: await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }) };
   });
 
@@ -64,19 +78,31 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
       try {
         const check = await fetch(server.url + ROUTE, { headers: arms[name].headers });
         if (check.status !== 200) throw new Error(`${name}: ${ROUTE} answered ${check.status} ${await check.text()}`);
-        if (name !== 'off' && check.headers.get('x-ratelimit-limit') !== '1000000000') throw new Error(`${name}: the consumer's plan is not applied on the route`);
+        if (name !== 'off' && check.headers.get('x-ratelimit-limit') !== '1000000000')
+          throw new Error(`${name}: the consumer's plan is not applied on the route`);
         await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration: 2 }); // warm-up
         const run = await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections, duration });
         const light = await autocannon({ url: server.url + ROUTE, headers: arms[name].headers, connections: latencyConnections, duration });
-        for (const [label, result] of [['saturated', run], ['light', light]]) {
-          if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name} ${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+        for (const [label, result] of [
+          ['saturated', run],
+          ['light', light],
+        ]) {
+          if (result.non2xx > 0 || result.errors > 0)
+            throw new Error(`${name} ${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
         }
         results[name].push({
           rps: run.requests.average,
           requests: run.requests.total,
-          light_load: { connections: latencyConnections, rps: light.requests.average, p50_ms: light.latency.p50, p99_ms: light.latency.p99 },
+          light_load: {
+            connections: latencyConnections,
+            rps: light.requests.average,
+            p50_ms: light.latency.p50,
+            p99_ms: light.latency.p99,
+          },
         });
-        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s saturated; p99 ${light.latency.p99} ms at ${latencyConnections} connections`);
+        progress(
+          `round ${round} ${name}: ${Math.round(run.requests.average)} req/s saturated; p99 ${light.latency.p99} ms at ${latencyConnections} connections`
+        );
       } finally {
         await server.stop();
       }

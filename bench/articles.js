@@ -62,7 +62,12 @@ const PAGE = 4000;
     });
     const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
     await strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise.id }, data: { requests_per_minute: 1_000_000_000 } });
-    return (await strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'], planId: enterprise.id })).key;
+    return (
+      await strapi
+        .plugin('api-suite')
+        .service('keys')
+        .issue({ userId: user.id, scopes: ['read'], planId: enterprise.id })
+    ).key;
   });
 
   const server = await serve(env);

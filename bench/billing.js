@@ -56,8 +56,11 @@ const ROUTE = '/api/api-suite/health';
     const flat = await plans.create({ data: { ...common, name: 'bench-flat', requests_per_month: -1 } });
     const metered = await plans.create({ data: { ...common, name: 'bench-metered', requests_per_month: 1, overage_unit_amount: 50 } });
     await strapi.plugin('api-suite').service('billing-catalog').sync();
-    if (!strapi.plugin('api-suite').service('billing-catalog').status().ready) throw new Error('billing did not provision against the stub');
-    const { consumer_id: consumerId } = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: user.id }, select: ['consumer_id'] });
+    if (!strapi.plugin('api-suite').service('billing-catalog').status().ready)
+      throw new Error('billing did not provision against the stub');
+    const { consumer_id: consumerId } = await strapi.db
+      .query('plugin::users-permissions.user')
+      .findOne({ where: { id: user.id }, select: ['consumer_id'] });
     const customer = await strapi.plugin('api-suite').service('billing-account').ensureCustomer({ userId: user.id, consumerId });
     // The subscription as the Stripe webhook would have recorded it: live, on the metered plan.
     const now = new Date();
@@ -75,7 +78,11 @@ const ROUTE = '/api/api-suite/health';
       created_at: now,
       updated_at: now,
     });
-    const issue = (planId) => strapi.plugin('api-suite').service('keys').issue({ userId: user.id, scopes: ['read'], planId });
+    const issue = (planId) =>
+      strapi
+        .plugin('api-suite')
+        .service('keys')
+        .issue({ userId: user.id, scopes: ['read'], planId });
     return { off: (await issue(flat.id)).key, on: (await issue(metered.id)).key };
   });
 
@@ -106,7 +113,9 @@ const ROUTE = '/api/api-suite/health';
         }
         results[name].push(run.requests.average);
         cpuPerRequest[name].push((cpu * 1000) / run.requests.total);
-        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s, ${((cpu * 1000) / run.requests.total).toFixed(0)} µs of server CPU a request`);
+        progress(
+          `round ${round} ${name}: ${Math.round(run.requests.average)} req/s, ${((cpu * 1000) / run.requests.total).toFixed(0)} µs of server CPU a request`
+        );
       } finally {
         await server.stop();
       }

@@ -58,8 +58,33 @@ const BIG_STOCK = 10_000_000;
 
 const STRIPE_SECRET_KEY = 'sk_test_bench_commerce_stub';
 const STRIPE_WEBHOOK_SECRET = 'whsec_bench_commerce_secret';
-const ADJECTIVES = ['red', 'blue', 'green', 'black', 'white', 'silver', 'golden', 'small', 'large', 'light', 'heavy', 'soft', 'warm', 'cool', 'smart', 'classic', 'modern', 'rustic', 'sturdy', 'compact'];
-const NOUNS = Array.from({ length: 50 }, (_, i) => `${['lamp', 'chair', 'table', 'mug', 'kettle', 'jacket', 'boot', 'scarf', 'clock', 'shelf'][i % 10]}${i < 10 ? '' : String.fromCharCode(97 + Math.floor(i / 10))}`);
+const ADJECTIVES = [
+  'red',
+  'blue',
+  'green',
+  'black',
+  'white',
+  'silver',
+  'golden',
+  'small',
+  'large',
+  'light',
+  'heavy',
+  'soft',
+  'warm',
+  'cool',
+  'smart',
+  'classic',
+  'modern',
+  'rustic',
+  'sturdy',
+  'compact',
+];
+const NOUNS = Array.from(
+  { length: 50 },
+  (_, i) =>
+    `${['lamp', 'chair', 'table', 'mug', 'kettle', 'jacket', 'boot', 'scarf', 'clock', 'shelf'][i % 10]}${i < 10 ? '' : String.fromCharCode(97 + Math.floor(i / 10))}`
+);
 // Both arms cycle through these: common words (found in the first rows), a rarer one, one in
 // descriptions only, mixed case, and one found nowhere (a scan of every product).
 const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-found'];
@@ -96,7 +121,8 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
     // 1. search
     const search = { plugin: [], strapi: [] };
     const searchArms = {
-      strapi: (term) => `/api/products?filters[$or][0][name][$containsi]=${encodeURIComponent(term)}&filters[$or][1][description][$containsi]=${encodeURIComponent(term)}&fields[0]=name&fields[1]=description&sort=id:asc&pagination[pageSize]=5&pagination[withCount]=false`,
+      strapi: (term) =>
+        `/api/products?filters[$or][0][name][$containsi]=${encodeURIComponent(term)}&filters[$or][1][description][$containsi]=${encodeURIComponent(term)}&fields[0]=name&fields[1]=description&sort=id:asc&pagination[pageSize]=5&pagination[withCount]=false`,
       plugin: (term) => `/api/search?q=${encodeURIComponent(term)}&collections=products`,
     };
     await checkSearchAgreement(url, searchArms);
@@ -107,7 +133,9 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
         const run = await load({ url, requests, connections, duration });
         assertClean(`search ${name}`, run);
         search[name].push(figures(run));
-        progress(`search round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`);
+        progress(
+          `search round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`
+        );
       }
     }
 
@@ -124,8 +152,15 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
         const items = [...ids].map((id) => ({ product_id: id, quantity: 1 + Math.floor(Math.random() * 2) }));
         return {
           ...request,
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${seed.jwts[Math.floor(Math.random() * seed.jwts.length)]}` },
-          body: JSON.stringify({ items, shipping_address: { line1: '1 Bench Street', city: 'Testville', country: 'FR' }, payment_method: 'card' }),
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${seed.jwts[Math.floor(Math.random() * seed.jwts.length)]}`,
+          },
+          body: JSON.stringify({
+            items,
+            shipping_address: { line1: '1 Bench Street', city: 'Testville', country: 'FR' },
+            payment_method: 'card',
+          }),
         };
       },
       onResponse(status, body) {
@@ -144,7 +179,16 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
           ...request,
           headers: { 'content-type': 'application/json', authorization: `Bearer ${seed.apiToken}` },
           // Not for sale: these stay out of the checkout and search figures.
-          body: JSON.stringify({ data: { name: `Bench write ${written} ${crypto.randomBytes(4).toString('hex')}`, price: 12.5, stock: 3, description: 'Written by the baseline arm.', published: false, deleted: false } }),
+          body: JSON.stringify({
+            data: {
+              name: `Bench write ${written} ${crypto.randomBytes(4).toString('hex')}`,
+              price: 12.5,
+              stock: 3,
+              description: 'Written by the baseline arm.',
+              published: false,
+              deleted: false,
+            },
+          }),
         };
       },
     };
@@ -158,7 +202,9 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
         assertClean(`${name} warm-up`, warm);
         assertClean(name, run);
         writes[name].push(figures(run));
-        progress(`write round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`);
+        progress(
+          `write round ${round} ${name}: ${Math.round(run.requests.average)} req/s, p50 ${run.latency.p50} ms, p99 ${run.latency.p99} ms`
+        );
       }
     }
 
@@ -166,28 +212,57 @@ const TERMS = ['lamp', 'Chair', 'kettlec', 'golden', 'handmade', 'nowhere-to-be-
     progress(`contention: ${CONTENTION} concurrent checkouts of a product with stock ${CONTENTION_STOCK}`);
     const contention = await contend(url, seed);
     for (const [uuid, total] of contention.orders) answered.set(uuid, total);
-    progress(`  ${contention.succeeded} succeeded, ${contention.refused} refused (409), ${contention.other} other, all answered in ${contention.settle_ms} ms`);
-    if (contention.succeeded > CONTENTION_STOCK) throw new Error(`OVERSOLD: ${contention.succeeded} checkouts succeeded for a stock of ${CONTENTION_STOCK}`);
+    progress(
+      `  ${contention.succeeded} succeeded, ${contention.refused} refused (409), ${contention.other} other, all answered in ${contention.settle_ms} ms`
+    );
+    if (contention.succeeded > CONTENTION_STOCK)
+      throw new Error(`OVERSOLD: ${contention.succeeded} checkouts succeeded for a stock of ${CONTENTION_STOCK}`);
 
     // 4. the Stripe webhook
     const orders = [...answered];
-    progress(`stripe webhook: ${orders.length} checkout.session.completed events, then again as duplicates, and a wrong-signature baseline`);
+    progress(
+      `stripe webhook: ${orders.length} checkout.session.completed events, then again as duplicates, and a wrong-signature baseline`
+    );
     const events = orders.map(([uuid, total], n) =>
-      sessionEvent(`evt_bench_${n}_${crypto.randomBytes(6).toString('hex')}`, { metadata: { order_id: uuid }, amount_total: Math.round(total * 100) })
+      sessionEvent(`evt_bench_${n}_${crypto.randomBytes(6).toString('hex')}`, {
+        metadata: { order_id: uuid },
+        amount_total: Math.round(total * 100),
+      })
     );
     const stripeBody = (payload, secret) => ({
       method: 'POST',
       path: '/api/webhook/stripe',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+      },
       body: payload,
     });
-    const rejected = await drive(url, events.map((payload) => stripeBody(payload, 'whsec_not_the_right_one')), connections);
+    const rejected = await drive(
+      url,
+      events.map((payload) => stripeBody(payload, 'whsec_not_the_right_one')),
+      connections
+    );
     if (rejected.statuses[400] !== events.length) throw new Error(`wrong signatures: ${JSON.stringify(rejected.statuses)}`);
-    const applied = await drive(url, events.map((payload) => stripeBody(payload, STRIPE_WEBHOOK_SECRET)), connections, (body) => body.received === true);
-    if (applied.statuses[200] !== events.length || applied.unexpected > 0) throw new Error(`completed events: ${JSON.stringify(applied.statuses)}, ${applied.unexpected} unexpected bodies`);
-    const duplicates = await drive(url, events.map((payload) => stripeBody(payload, STRIPE_WEBHOOK_SECRET)), connections, (body) => body.received === true);
-    if (duplicates.statuses[200] !== events.length || duplicates.unexpected > 0) throw new Error(`duplicate events: ${JSON.stringify(duplicates.statuses)}`);
-    progress(`  applied ${Math.round(applied.per_s)}/s (p99 ${applied.p99_ms} ms), duplicates ${Math.round(duplicates.per_s)}/s, wrong signature ${Math.round(rejected.per_s)}/s`);
+    const applied = await drive(
+      url,
+      events.map((payload) => stripeBody(payload, STRIPE_WEBHOOK_SECRET)),
+      connections,
+      (body) => body.received === true
+    );
+    if (applied.statuses[200] !== events.length || applied.unexpected > 0)
+      throw new Error(`completed events: ${JSON.stringify(applied.statuses)}, ${applied.unexpected} unexpected bodies`);
+    const duplicates = await drive(
+      url,
+      events.map((payload) => stripeBody(payload, STRIPE_WEBHOOK_SECRET)),
+      connections,
+      (body) => body.received === true
+    );
+    if (duplicates.statuses[200] !== events.length || duplicates.unexpected > 0)
+      throw new Error(`duplicate events: ${JSON.stringify(duplicates.statuses)}`);
+    progress(
+      `  applied ${Math.round(applied.per_s)}/s (p99 ${applied.p99_ms} ms), duplicates ${Math.round(duplicates.per_s)}/s, wrong signature ${Math.round(rejected.per_s)}/s`
+    );
 
     const stubReport = await stub.report();
     await server.stop();
@@ -299,8 +374,25 @@ async function prepare(strapi) {
       })
     );
   }
-  for (let i = 0; i < STOCKED; i += 1) rows.push(row(PRODUCTS + i, { name: `Stocked item ${i}`, slug: `stocked-${i}`, description: 'Checkout stock.', price: (9.99 + i).toFixed(2), stock: BIG_STOCK }));
-  rows.push(row(PRODUCTS + STOCKED, { name: 'Scarce item', slug: 'scarce', description: 'Contention stock.', price: '49.90', stock: CONTENTION_STOCK }));
+  for (let i = 0; i < STOCKED; i += 1)
+    rows.push(
+      row(PRODUCTS + i, {
+        name: `Stocked item ${i}`,
+        slug: `stocked-${i}`,
+        description: 'Checkout stock.',
+        price: (9.99 + i).toFixed(2),
+        stock: BIG_STOCK,
+      })
+    );
+  rows.push(
+    row(PRODUCTS + STOCKED, {
+      name: 'Scarce item',
+      slug: 'scarce',
+      description: 'Contention stock.',
+      price: '49.90',
+      stock: CONTENTION_STOCK,
+    })
+  );
   for (let offset = 0; offset < rows.length; offset += 500) await knex(table).insert(rows.slice(offset, offset + 500));
   if (strapi.db.dialect.client === 'sqlite') await knex.raw('ANALYZE');
   else await knex.raw(`ANALYZE ${table}`);
@@ -313,11 +405,21 @@ async function prepare(strapi) {
   const jwts = [];
   for (let i = 0; i < USERS; i += 1) {
     const user = await strapi.db.query('plugin::users-permissions.user').create({
-      data: { username: `buyer${i}`, email: `buyer${i}@example.test`, password: 'Bench-password-1', confirmed: true, blocked: false, provider: 'local', role: role.id },
+      data: {
+        username: `buyer${i}`,
+        email: `buyer${i}@example.test`,
+        password: 'Bench-password-1',
+        confirmed: true,
+        blocked: false,
+        provider: 'local',
+        role: role.id,
+      },
     });
     jwts.push(jwt.issue({ id: user.id }));
   }
-  const token = await strapi.service('admin::api-token').create({ name: 'bench-commerce', description: 'bench', type: 'full-access', kind: 'content-api', lifespan: null });
+  const token = await strapi
+    .service('admin::api-token')
+    .create({ name: 'bench-commerce', description: 'bench', type: 'full-access', kind: 'content-api', lifespan: null });
   return { stocked: stockedRows.map((r) => r.id), scarce: scarce.id, jwts, apiToken: token.accessKey };
 }
 
@@ -402,11 +504,26 @@ async function verify(strapi, seed, answered, cutOff, eventCount) {
 
   const initial = new Map(seed.stocked.map((id) => [id, BIG_STOCK]));
   initial.set(seed.scarce, CONTENTION_STOCK);
-  const stock = new Map((await knex(productsTable).whereIn('id', [...initial.keys()]).select('id', 'stock')).map((r) => [r.id, Number(r.stock)]));
+  const stock = new Map(
+    (
+      await knex(productsTable)
+        .whereIn('id', [...initial.keys()])
+        .select('id', 'stock')
+    ).map((r) => [r.id, Number(r.stock)])
+  );
   const negative = [...stock].filter(([, value]) => value < 0);
   if (negative.length > 0) fail('stock_below_zero', negative);
 
-  const orders = await knex(ordersTable).select('uuid', 'status', 'items', 'total', 'stock_reserved', 'stripe_session_id', 'payment_id', 'paid_at');
+  const orders = await knex(ordersTable).select(
+    'uuid',
+    'status',
+    'items',
+    'total',
+    'stock_reserved',
+    'stripe_session_id',
+    'payment_id',
+    'paid_at'
+  );
   const held = new Map();
   for (const order of orders) {
     if (!(order.stock_reserved === true || order.stock_reserved === 1)) continue;
@@ -414,7 +531,11 @@ async function verify(strapi, seed, answered, cutOff, eventCount) {
     for (const item of items) held.set(item.product_id, (held.get(item.product_id) ?? 0) + item.quantity);
   }
   const unbalanced = [...initial].filter(([id, start]) => start - (stock.get(id) ?? 0) !== (held.get(id) ?? 0));
-  if (unbalanced.length > 0) fail('stock_not_conserved', unbalanced.map(([id, start]) => ({ id, taken: start - stock.get(id), held: held.get(id) ?? 0 })));
+  if (unbalanced.length > 0)
+    fail(
+      'stock_not_conserved',
+      unbalanced.map(([id, start]) => ({ id, taken: start - stock.get(id), held: held.get(id) ?? 0 }))
+    );
 
   const byUuid = new Map(orders.map((order) => [order.uuid, order]));
   const missing = [...answered.keys()].filter((uuid) => !byUuid.has(uuid));
@@ -427,7 +548,9 @@ async function verify(strapi, seed, answered, cutOff, eventCount) {
 
   const statuses = {};
   for (const order of orders) statuses[order.status] = (statuses[order.status] ?? 0) + 1;
-  const paid = [...answered.keys()].filter((uuid) => byUuid.get(uuid)?.status === 'paid' && byUuid.get(uuid).payment_id && byUuid.get(uuid).paid_at);
+  const paid = [...answered.keys()].filter(
+    (uuid) => byUuid.get(uuid)?.status === 'paid' && byUuid.get(uuid).payment_id && byUuid.get(uuid).paid_at
+  );
   if (paid.length !== answered.size) fail('answered_orders_not_paid', answered.size - paid.length);
   const notPaidUnanswered = unanswered.filter((order) => order.status !== 'pending');
   if (notPaidUnanswered.length > 0) fail('unanswered_orders_changed', notPaidUnanswered.length);
@@ -436,9 +559,12 @@ async function verify(strapi, seed, answered, cutOff, eventCount) {
   const withoutSession = orders.filter((order) => !order.stripe_session_id).length;
   if (withoutSession > 0) fail('orders_without_session', withoutSession);
 
-  const scarceOrders = orders.filter((order) => (typeof order.items === 'string' ? JSON.parse(order.items) : order.items).some((item) => item.product_id === seed.scarce));
+  const scarceOrders = orders.filter((order) =>
+    (typeof order.items === 'string' ? JSON.parse(order.items) : order.items).some((item) => item.product_id === seed.scarce)
+  );
   const contentionStockLeft = stock.get(seed.scarce);
-  if (scarceOrders.length !== CONTENTION_STOCK || contentionStockLeft !== 0) fail('contention', { orders: scarceOrders.length, stock_left: contentionStockLeft });
+  if (scarceOrders.length !== CONTENTION_STOCK || contentionStockLeft !== 0)
+    fail('contention', { orders: scarceOrders.length, stock_left: contentionStockLeft });
 
   return {
     orders_placed: orders.length,
@@ -493,7 +619,9 @@ function inFlight(run) {
 
 function assertClean(name, run) {
   if (run.non2xx > 0 || run.errors > 0 || run.timeouts > 0) {
-    throw new Error(`${name}: ${run.non2xx} non-2xx answers (${JSON.stringify(run.statusCodeStats)}), ${run.errors} errors, ${run.timeouts} timeouts`);
+    throw new Error(
+      `${name}: ${run.non2xx} non-2xx answers (${JSON.stringify(run.statusCodeStats)}), ${run.errors} errors, ${run.timeouts} timeouts`
+    );
   }
 }
 

@@ -37,7 +37,13 @@ const PAGE_SIZE = 25;
     const now = new Date();
     for (let a = 0; a < AUTHORS; a += 1) {
       const [author] = await knex(authors.tableName)
-        .insert({ document_id: crypto.randomBytes(12).toString('hex'), name: `Author ${a}`, created_at: now, updated_at: now, published_at: now })
+        .insert({
+          document_id: crypto.randomBytes(12).toString('hex'),
+          name: `Author ${a}`,
+          created_at: now,
+          updated_at: now,
+          published_at: now,
+        })
         .returning('id');
       const authorId = typeof author === 'object' ? author.id : author;
       const rows = [];
@@ -55,9 +61,13 @@ const PAGE_SIZE = 25;
         });
       }
       const ids = await knex(articles.tableName).insert(rows).returning('id');
-      await knex(link.name).insert(ids.map((row) => ({ [link.joinColumn.name]: typeof row === 'object' ? row.id : row, [link.inverseJoinColumn.name]: authorId })));
+      await knex(link.name).insert(
+        ids.map((row) => ({ [link.joinColumn.name]: typeof row === 'object' ? row.id : row, [link.inverseJoinColumn.name]: authorId }))
+      );
     }
-    const created = await strapi.service('admin::api-token').create({ name: 'bench', type: 'full-access', lifespan: null, description: '' });
+    const created = await strapi
+      .service('admin::api-token')
+      .create({ name: 'bench', type: 'full-access', lifespan: null, description: '' });
     return created.accessKey;
   });
 
@@ -76,9 +86,11 @@ const PAGE_SIZE = 25;
       if (response.status !== 200) throw new Error(`${name}: ${response.status} ${await response.text()}`);
       answers[name] = await response.json();
     }
-    if (JSON.stringify(answers.rule.data) !== JSON.stringify(answers.baseline.data)) throw new Error('the two requests do not answer the same rows');
+    if (JSON.stringify(answers.rule.data) !== JSON.stringify(answers.baseline.data))
+      throw new Error('the two requests do not answer the same rows');
     const shown = answers.rule.data.reduce((sum, author) => sum + author.articles.length, 0);
-    if (shown !== PAGE_SIZE * (PER_AUTHOR / 2)) throw new Error(`expected ${PAGE_SIZE * (PER_AUTHOR / 2)} published articles on the page, saw ${shown}`);
+    if (shown !== PAGE_SIZE * (PER_AUTHOR / 2))
+      throw new Error(`expected ${PAGE_SIZE * (PER_AUTHOR / 2)} published articles on the page, saw ${shown}`);
 
     const { rule, baseline } = await alternate({ baseline: targets.baseline, rule: targets.rule }, { rounds, connections, duration });
     const ratio = rule.rps / baseline.rps;

@@ -44,7 +44,14 @@ async function main() {
     const jwt = await seedUser(env);
     server = await serve(env);
     const api = client(server.url, jwt);
-    const common = { url: `${shop.url}/`, follow_links: true, rate_limit: 100, max_pages: pages + 1, respect_robots_txt: false, selectors: { item: '.p', fields: { sku: '.sku', name: '.name', price: '.price' } } };
+    const common = {
+      url: `${shop.url}/`,
+      follow_links: true,
+      rate_limit: 100,
+      max_pages: pages + 1,
+      respect_robots_txt: false,
+      selectors: { item: '.p', fields: { sku: '.sku', name: '.name', price: '.price' } },
+    };
     const arms = {
       off: (await api.call('POST', '/api/v1/scrapers', { name: 'off', ...common }, 201)).body.id,
       on: (await api.call('POST', '/api/v1/scrapers', { name: 'on', change_detection: { key: 'sku' }, ...common }, 201)).body.id,
@@ -60,9 +67,12 @@ async function main() {
         const result = await runOnce({ api, server, shop, scraperId: arms[arm], total });
         const counts = [result.run.items_new, result.run.items_changed, result.run.items_removed];
         const expected = arm === 'on' ? [made.added, made.changed, made.removed] : [null, null, null];
-        if (JSON.stringify(counts) !== JSON.stringify(expected)) throw new Error(`${arm} round ${round}: counts ${JSON.stringify(counts)}, expected ${JSON.stringify(expected)}`);
+        if (JSON.stringify(counts) !== JSON.stringify(expected))
+          throw new Error(`${arm} round ${round}: counts ${JSON.stringify(counts)}, expected ${JSON.stringify(expected)}`);
         figures[arm].push(result);
-        progress(`round ${round} ${arm}: ${result.cpu_us_per_item} µs CPU/item, tail ${result.tail_ms} ms, run ${result.run_ms} ms${arm === 'on' ? `, new/changed/removed ${counts.join('/')}` : ''}`);
+        progress(
+          `round ${round} ${arm}: ${result.cpu_us_per_item} µs CPU/item, tail ${result.tail_ms} ms, run ${result.run_ms} ms${arm === 'on' ? `, new/changed/removed ${counts.join('/')}` : ''}`
+        );
       }
     }
 
@@ -114,7 +124,8 @@ async function runOnce({ api, server, shop, scraperId, total }) {
     if (['completed', 'failed', 'stopped'].includes(current.status)) run = current;
   }
   const cpu = cpuMs(server.pid) - cpuBefore;
-  if (run.status !== 'completed' || run.items_collected !== total) throw new Error(`run ${run.id}: ${JSON.stringify(run)}; expected completed with ${total} items`);
+  if (run.status !== 'completed' || run.items_collected !== total)
+    throw new Error(`run ${run.id}: ${JSON.stringify(run)}; expected completed with ${total} items`);
   return {
     run,
     cpu_us_per_item: round1((cpu * 1000) / total),
@@ -132,11 +143,16 @@ async function startShop({ pages, items }) {
   const render = (page) =>
     catalogue
       .slice(page * items, (page + 1) * items)
-      .map((product) => `<div class="p"><span class="sku">${product.sku}</span><span class="name">${product.name}</span><span class="price">${product.price}</span></div>`)
+      .map(
+        (product) =>
+          `<div class="p"><span class="sku">${product.sku}</span><span class="name">${product.name}</span><span class="price">${product.price}</span></div>`
+      )
       .join('');
   const server = http.createServer((req, res) => {
     const match = /^\/p\/(\d+)$/.exec(req.url ?? '/');
-    const body = match ? render(Number(match[1])) : Array.from({ length: pages }, (_, page) => `<a href="/p/${page}">${page}</a>`).join(' ');
+    const body = match
+      ? render(Number(match[1]))
+      : Array.from({ length: pages }, (_, page) => `<a href="/p/${page}">${page}</a>`).join(' ');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Shop</title></head><body>${body}</body></html>`, () => (lastAnswerAt = performance.now()));
   });
@@ -150,7 +166,8 @@ async function startShop({ pages, items }) {
       const changed = Math.ceil(touched / 2);
       const removed = touched - changed;
       const positions = shuffle([...catalogue.keys()]).slice(0, touched);
-      for (const position of positions.slice(0, changed)) catalogue[position] = { ...catalogue[position], price: round1(catalogue[position].price + 1) };
+      for (const position of positions.slice(0, changed))
+        catalogue[position] = { ...catalogue[position], price: round1(catalogue[position].price + 1) };
       const gone = new Set(positions.slice(changed));
       catalogue = catalogue.filter((_, position) => !gone.has(position));
       for (let index = 0; index < removed; index += 1) catalogue.push({ sku: sku(), name: `Product ${next}`, price: 5.99 });
@@ -163,9 +180,14 @@ async function startShop({ pages, items }) {
 function client(url, jwt) {
   return {
     async call(method, route, body, expected) {
-      const response = await fetch(url + route, { method, headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const response = await fetch(url + route, {
+        method,
+        headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const text = await response.text();
-      if (expected !== undefined && response.status !== expected) throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
+      if (expected !== undefined && response.status !== expected)
+        throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
   };

@@ -100,14 +100,23 @@ async function main() {
           progress(`round ${round} baseline: ${result.requests_per_s} req/s, ${result.cpu_ms_per_page} ms CPU/page`);
         }
       }
-      const exported = await exportRun({ api, scraperId: shop.id, runId: plugin[plugin.length - 1].run_id, expected: expectedItems, pages, databaseFile: env.DATABASE_FILENAME });
+      const exported = await exportRun({
+        api,
+        scraperId: shop.id,
+        runId: plugin[plugin.length - 1].run_id,
+        expected: expectedItems,
+        pages,
+        databaseFile: env.DATABASE_FILENAME,
+      });
       exportRounds.push(exported);
       progress(
         `round ${round} export: ndjson ${exported.ndjson_rows_per_s} rows/s, csv ${exported.csv_rows_per_s}, paged json ${exported.paged_json_rows_per_s}, sqlite select ${exported.sqlite_select_rows_per_s}`
       );
       const stopped = await stopRun({ api, site, scraperId: slow.id, slowMs });
       stops.push(stopped);
-      progress(`round ${round} stop: ${stopped.in_flight_at_stop} in flight, quiet after ${stopped.quiet_ms} ms, status stopped after ${stopped.status_stopped_ms} ms`);
+      progress(
+        `round ${round} stop: ${stopped.in_flight_at_stop} in flight, quiet after ${stopped.quiet_ms} ms, status stopped after ${stopped.status_stopped_ms} ms`
+      );
     }
 
     const med = (list, key) => median(list.map((entry) => entry[key]));
@@ -123,7 +132,14 @@ async function main() {
     const pluginFigures = {
       pages_crawled: pages,
       items_stored: expectedItems,
-      ...crawlFigures(plugin, ['start_latency_ms', 'run_answer_ms', 'run_ms', 'items_per_s', 'last_request_to_finished_ms', 'cpu_ms_per_page']),
+      ...crawlFigures(plugin, [
+        'start_latency_ms',
+        'run_answer_ms',
+        'run_ms',
+        'items_per_s',
+        'last_request_to_finished_ms',
+        'cpu_ms_per_page',
+      ]),
     };
     const baselineFigures = {
       crawler: 'undici + cheerio + robots-parser, better-sqlite3 batches of 200',
@@ -193,7 +209,9 @@ function startSite({ pages, items, slowMs }) {
   const render = (prefix, i) => {
     const products = [];
     for (let j = 0; j < items; j += 1) {
-      products.push(`<div class="product"><h2 class="name">Product ${i}-${j}</h2><span class="price">${(i * 31 + j * 7) % 1000}.99</span></div>`);
+      products.push(
+        `<div class="product"><h2 class="name">Product ${i}-${j}</h2><span class="price">${(i * 31 + j * 7) % 1000}.99</span></div>`
+      );
     }
     const links = [i + 1, i + 2, i + 3, i * 7 + 11].map((n) => `<a href="/${prefix}/${n % pages}">page ${n % pages}</a>`);
     return `<!doctype html><html><head><title>Page ${i}</title></head><body><h1>Page ${i}</h1>${products.join('')}<nav>${links.join(' ')}</nav></body></html>`;
@@ -262,7 +280,9 @@ function checkHits(label, hits, pages) {
   const other = hits.length - robots - pagePaths.length;
   const distinct = new Set(pagePaths).size;
   if (robots !== 1 || pagePaths.length !== pages || distinct !== pages || other !== 0) {
-    throw new Error(`${label}: the site saw ${robots} robots.txt requests, ${pagePaths.length} page requests (${distinct} distinct) and ${other} others; expected 1 and ${pages}`);
+    throw new Error(
+      `${label}: the site saw ${robots} robots.txt requests, ${pagePaths.length} page requests (${distinct} distinct) and ${other} others; expected 1 and ${pages}`
+    );
   }
   const unanswered = hits.filter((hit) => hit.aborted).length;
   if (unanswered > 0) throw new Error(`${label}: ${unanswered} requests went away before their answer`);
@@ -279,7 +299,8 @@ function client(url, jwt) {
         body: body ? JSON.stringify(body) : undefined,
       });
       const text = await response.text();
-      if (expected !== undefined && response.status !== expected) throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
+      if (expected !== undefined && response.status !== expected)
+        throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
       const json = response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined;
       return { status: response.status, headers: response.headers, body: json ?? text };
     },
@@ -382,9 +403,19 @@ async function exportRun({ api, scraperId, runId, expected, pages, databaseFile 
   };
 
   const ndjson = await timed('ndjson');
-  if (!ndjson.response.headers.get('content-type')?.startsWith('application/x-ndjson')) throw new Error(`ndjson export: content-type ${ndjson.response.headers.get('content-type')}`);
-  const lines = ndjson.response.body.split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  checkRows('ndjson export', lines.map((row) => ({ runId: row.run_id, url: row.url, name: row.data.name, price: row.data.price })), expected, pages, runId);
+  if (!ndjson.response.headers.get('content-type')?.startsWith('application/x-ndjson'))
+    throw new Error(`ndjson export: content-type ${ndjson.response.headers.get('content-type')}`);
+  const lines = ndjson.response.body
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  checkRows(
+    'ndjson export',
+    lines.map((row) => ({ runId: row.run_id, url: row.url, name: row.data.name, price: row.data.price })),
+    expected,
+    pages,
+    runId
+  );
 
   const csv = await timed('csv');
   const [header, ...csvLines] = csv.response.body.split('\n').filter(Boolean);
@@ -411,7 +442,13 @@ async function exportRun({ api, scraperId, runId, expected, pages, databaseFile 
     if (body.data.length < 100) break;
   }
   const pagedSeconds = (performance.now() - began) / 1000;
-  checkRows('paged json', paged.map((row) => ({ runId: row.run_id, url: row.url, name: row.data.name, price: row.data.price })), expected, pages, runId);
+  checkRows(
+    'paged json',
+    paged.map((row) => ({ runId: row.run_id, url: row.url, name: row.data.name, price: row.data.price })),
+    expected,
+    pages,
+    runId
+  );
 
   // The floor: the rows straight from the SQLite file, each written out as an NDJSON line.
   const Database = require('better-sqlite3');
@@ -419,7 +456,9 @@ async function exportRun({ api, scraperId, runId, expected, pages, databaseFile 
   const selectBegan = performance.now();
   let selected = 0;
   let bytes = 0;
-  for (const row of db.prepare('SELECT id, run_id, url, data, created_at FROM api_suite_scraper_results WHERE run_id = ? ORDER BY id').iterate(runId)) {
+  for (const row of db
+    .prepare('SELECT id, run_id, url, data, created_at FROM api_suite_scraper_results WHERE run_id = ? ORDER BY id')
+    .iterate(runId)) {
     bytes += JSON.stringify({ ...row, data: JSON.parse(row.data) }).length + 1;
     selected += 1;
   }
@@ -449,13 +488,17 @@ function checkRows(label, rows, expected, pages, runId) {
     names.add(row.name);
     urls.add(row.url);
   }
-  if (names.size !== expected || urls.size !== pages) throw new Error(`${label}: ${names.size} distinct products on ${urls.size} pages, expected ${expected} on ${pages}`);
+  if (names.size !== expected || urls.size !== pages)
+    throw new Error(`${label}: ${names.size} distinct products on ${urls.size} pages, expected ${expected} on ${pages}`);
 }
 
 /* ------------------------------------------------------------------ the baseline */
 
 function startBaseline(databaseFile) {
-  const child = fork(__filename, [], { env: { ...process.env, BENCH_SCRAPERS_ROLE: 'baseline', BENCH_SCRAPERS_DB: databaseFile }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(__filename, [], {
+    env: { ...process.env, BENCH_SCRAPERS_ROLE: 'baseline', BENCH_SCRAPERS_DB: databaseFile },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = new Promise((resolve) => child.once('message', resolve));
   return {
     pid: child.pid,
@@ -476,7 +519,14 @@ async function baselineCrawl({ baseline, site, pages, items, runId }) {
   const mark = site.hits.length;
   const cpuBefore = cpuMs(baseline.pid);
   const sent = performance.now();
-  const summary = await baseline.crawl({ startUrl: `${site.url}/p/0`, maxPages: pages, rateLimit: RATE_LIMIT, concurrency: CRAWL_CONCURRENCY, selectors: SELECTORS, runId });
+  const summary = await baseline.crawl({
+    startUrl: `${site.url}/p/0`,
+    maxPages: pages,
+    rateLimit: RATE_LIMIT,
+    concurrency: CRAWL_CONCURRENCY,
+    selectors: SELECTORS,
+    runId,
+  });
   const cpuAfter = cpuMs(baseline.pid);
   const expected = pages * items;
   if (summary.pagesFetched !== pages || summary.pagesFailed !== 0 || summary.itemsCollected !== expected || summary.stored !== expected) {
@@ -525,7 +575,11 @@ function baselineChild() {
       next = at + interval;
       if (at > now) await sleep(at - now);
       const parsed = new URL(url);
-      const response = await pool.request({ path: parsed.pathname + parsed.search, method: 'GET', headers: { accept, 'user-agent': USER_AGENT } });
+      const response = await pool.request({
+        path: parsed.pathname + parsed.search,
+        method: 'GET',
+        headers: { accept, 'user-agent': USER_AGENT },
+      });
       return { status: response.statusCode, body: await response.body.text() };
     };
     const summary = { pagesFetched: 0, pagesFailed: 0, itemsCollected: 0, stored: 0 };

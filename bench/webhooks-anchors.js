@@ -37,7 +37,14 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const receiver = await forkHelper(path.join(__dirname, 'lib', 'webhook-receiver.js'));
   const receiverUrl = `http://127.0.0.1:${receiver.port}`;
   const base = benchEnv('webhooks-anchors');
-  const env = { ...base, DATABASE_CLIENT: 'postgres', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, OUTBOUND_ALLOW_PRIVATE: 'true', SCRAPER_WORKER: 'false' };
+  const env = {
+    ...base,
+    DATABASE_CLIENT: 'postgres',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    OUTBOUND_ALLOW_PRIVATE: 'true',
+    SCRAPER_WORKER: 'false',
+  };
   const servers = [];
   try {
     progress(`setting up: an administrator, subscriptions, and ${recoverCount} failed deliveries`);
@@ -46,7 +53,11 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     servers.push(await serve(env));
     const api = servers[0].url;
     const post = async (url, body) => {
-      const response = await fetch(`${api}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${setup.jwt}` }, body: JSON.stringify(body) });
+      const response = await fetch(`${api}${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${setup.jwt}` },
+        body: JSON.stringify(body),
+      });
       if (response.status !== 202) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
       return response.json();
     };
@@ -57,20 +68,38 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     let published = 0;
     for (let from = 0; from < recoverCount; from += 1000) {
       const size = Math.min(1000, recoverCount - from);
-      published += (await post('/api/webhooks/events', { events: Array.from({ length: size }, (_, n) => ({ type: 'order.created', payload: order(from + n) })) })).deliveries;
+      published += (
+        await post('/api/webhooks/events', {
+          events: Array.from({ length: size }, (_, n) => ({ type: 'order.created', payload: order(from + n) })),
+        })
+      ).deliveries;
     }
     const publishMs = performance.now() - started;
-    await until(async () => (await receiver.ask({ path: '/s/base', windowMs: 1 })).path_total >= published, 300_000, 'the baseline delivered');
+    await until(
+      async () => (await receiver.ask({ path: '/s/base', windowMs: 1 })).path_total >= published,
+      300_000,
+      'the baseline delivered'
+    );
 
     progress(`recover: ${recoverCount} failed deliveries`);
     const since = new Date(Date.now() - 3_600_000).toISOString();
     started = performance.now();
     const recovered = (await post(`/api/webhooks/subscriptions/${setup.recoverId}/recover`, { since })).deliveries;
     const recoverMs = performance.now() - started;
-    await until(async () => (await receiver.ask({ path: '/s/recover', windowMs: 1 })).path_total >= recovered, 300_000, 'the recovered delivered');
+    await until(
+      async () => (await receiver.ask({ path: '/s/recover', windowMs: 1 })).path_total >= recovered,
+      300_000,
+      'the recovered delivered'
+    );
     const recoveredAllMs = performance.now() - started;
     Object.assign(result, {
-      recover: { deliveries: recovered, queued_ms: Math.round(recoverMs), all_delivered_ms: Math.round(recoveredAllMs), baseline_publish_ms: Math.round(publishMs), ratio_to_publish: round(recoverMs / publishMs, 3) },
+      recover: {
+        deliveries: recovered,
+        queued_ms: Math.round(recoverMs),
+        all_delivered_ms: Math.round(recoveredAllMs),
+        baseline_publish_ms: Math.round(publishMs),
+        ratio_to_publish: round(recoverMs / publishMs, 3),
+      },
     });
 
     progress(`throttle: ${rate}/s, two worker processes, ${windowSeconds} s window`);
@@ -81,13 +110,23 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
     const events = rate * (windowSeconds + 10);
     for (let from = 0; from < events; from += 1000) {
       const size = Math.min(1000, events - from);
-      await post('/api/webhooks/events', { events: Array.from({ length: size }, (_, n) => ({ type: 'order.paid', payload: order(from + n, 'paid') })) });
+      await post('/api/webhooks/events', {
+        events: Array.from({ length: size }, (_, n) => ({ type: 'order.paid', payload: order(from + n, 'paid') })),
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, (windowSeconds + 3) * 1000));
     const paced = await receiver.ask({ path: '/s/paced', windowMs: windowSeconds * 1000 });
     const expected = rate * windowSeconds;
     Object.assign(result, {
-      throttle: { rate_limit: rate, instances: 2, window_s: windowSeconds, received_in_window: paced.in_window, expected: expected, ratio: round(paced.in_window / expected, 3), busiest_second: paced.busiest_second },
+      throttle: {
+        rate_limit: rate,
+        instances: 2,
+        window_s: windowSeconds,
+        received_in_window: paced.in_window,
+        expected: expected,
+        ratio: round(paced.in_window / expected, 3),
+        busiest_second: paced.busiest_second,
+      },
     });
     const totals = await receiver.ask({});
     Object.assign(result, { signature_failures: totals.failed, duplicates: totals.duplicates });
@@ -111,7 +150,8 @@ function order(n, status = 'pending') {
 async function prepare(strapi, receiverUrl) {
   const { consumerId, jwt } = await seedAdministrator(strapi);
   const subscriptions = strapi.plugin('api-suite').service('webhook-subscriptions');
-  const make = (name, events, extra = {}) => subscriptions.create(consumerId, { endpoint_url: `${receiverUrl}/s/${name}`, events, ...extra });
+  const make = (name, events, extra = {}) =>
+    subscriptions.create(consumerId, { endpoint_url: `${receiverUrl}/s/${name}`, events, ...extra });
   const baseline = await make('base', ['order.created']);
   // Subscribed to a type nobody publishes here: only the recovered deliveries reach it.
   const recover = await make('recover', ['order.updated']);
@@ -131,7 +171,8 @@ async function prepare(strapi, receiverUrl) {
     created_at: new Date(now.getTime() - 60_000 + n),
     updated_at: now,
   }));
-  for (let from = 0; from < rows.length; from += 1000) await strapi.db.connection('api_suite_webhook_deliveries').insert(rows.slice(from, from + 1000));
+  for (let from = 0; from < rows.length; from += 1000)
+    await strapi.db.connection('api_suite_webhook_deliveries').insert(rows.slice(from, from + 1000));
   return { jwt, recoverId: recover.row.uuid, secrets: { base: baseline.secret, recover: recover.secret, paced: paced.secret } };
 }
 

@@ -56,7 +56,21 @@
 const path = require('node:path');
 const { Pool } = require('undici');
 const { Webhook } = require('standardwebhooks');
-const { benchEnv, compile, withStrapi, serve, forkHelper, progress, parseArgs, median, round, cpuMs, cpuOfCommand, machineCpu, seedAdministrator } = require('./lib/app');
+const {
+  benchEnv,
+  compile,
+  withStrapi,
+  serve,
+  forkHelper,
+  progress,
+  parseArgs,
+  median,
+  round,
+  cpuMs,
+  cpuOfCommand,
+  machineCpu,
+  seedAdministrator,
+} = require('./lib/app');
 const { sql, freshPostgres, dropKeys } = require('./lib/services');
 
 const args = parseArgs();
@@ -127,7 +141,14 @@ const STRAPI_EVENT = 'entry.create';
     const setup = await withStrapi({ ...env, WEBHOOK_WORKER: 'false' }, (strapi) => prepare(strapi));
     receiver.send({ secrets: setup.secrets });
 
-    const result = { bench: 'webhooks', database: 'postgres', jobs: 'bullmq', topology, worker_concurrency: concurrency, endpoint_concurrency: endpointConcurrency };
+    const result = {
+      bench: 'webhooks',
+      database: 'postgres',
+      jobs: 'bullmq',
+      topology,
+      worker_concurrency: concurrency,
+      endpoint_concurrency: endpointConcurrency,
+    };
     const totals = { failed: 0, duplicates: 0, warmupLost: 0 };
     const count = (figures) => {
       totals.failed += figures.failed;
@@ -151,7 +172,11 @@ const STRAPI_EVENT = 'entry.create';
     if (phases.has('strapi')) {
       progress(`strapi: built-in webhooks, ${ceilingEvents} events`);
       const builtIn = await strapiBuiltIn(env, receiver);
-      Object.assign(result, { strapi_builtin_deliveries_per_s: builtIn.perSecond, strapi_builtin_p50_ms: builtIn.p50_ms, strapi_builtin_p99_ms: builtIn.p99_ms });
+      Object.assign(result, {
+        strapi_builtin_deliveries_per_s: builtIn.perSecond,
+        strapi_builtin_p50_ms: builtIn.p50_ms,
+        strapi_builtin_p99_ms: builtIn.p99_ms,
+      });
     }
 
     // --profile: the server writes a CPU profile (.tmp/bench/profiles) when it stops.
@@ -238,8 +263,10 @@ const STRAPI_EVENT = 'entry.create';
         throughput_first_attempt_success: await firstAttemptShare(databaseUrl, before),
         throughput_first_attempt_errors: await firstAttemptErrors(databaseUrl, before),
       });
-      if (result.ceiling_undici_deliveries_per_s) result.deliveries_vs_undici_ceiling = round(received.perSecond / result.ceiling_undici_deliveries_per_s, 3);
-      if (result.strapi_builtin_deliveries_per_s) result.deliveries_vs_strapi_builtin = round(received.perSecond / result.strapi_builtin_deliveries_per_s, 2);
+      if (result.ceiling_undici_deliveries_per_s)
+        result.deliveries_vs_undici_ceiling = round(received.perSecond / result.ceiling_undici_deliveries_per_s, 3);
+      if (result.strapi_builtin_deliveries_per_s)
+        result.deliveries_vs_strapi_builtin = round(received.perSecond / result.strapi_builtin_deliveries_per_s, 2);
     }
 
     if (phases.has('fanout')) {
@@ -340,7 +367,13 @@ async function prepare(strapi) {
   const receiverUrl = process.env.BENCH_RECEIVER_URL;
   secrets.main = (await subscriptions.create(consumerId, { endpoint_url: `${receiverUrl}/s/main`, events: [THROUGHPUT_TYPE] })).secret;
   // The noisy neighbour: another consumer's endpoint, slow in the noisy-neighbour phase only.
-  secrets.slow = (await subscriptions.create('c1c1c1c1-0000-4000-8000-000000000000', { endpoint_url: `${receiverUrl}/s/slow`, events: [NOISY_TYPE], timeout_seconds: 10 })).secret;
+  secrets.slow = (
+    await subscriptions.create('c1c1c1c1-0000-4000-8000-000000000000', {
+      endpoint_url: `${receiverUrl}/s/slow`,
+      events: [NOISY_TYPE],
+      timeout_seconds: 10,
+    })
+  ).secret;
   // Another consumer's 10,000 subscriptions: publishing must find them through the topics index.
   const fanConsumer = 'b0b0b0b0-0000-4000-8000-000000000000';
   let made = 0;
@@ -417,7 +450,12 @@ async function burst(publish, receiver, pids, { events = burstEvents, warmup = f
         const from = next;
         next += size;
         const sentAt = Date.now();
-        await publish(Array.from({ length: Math.min(size, events - from) }, (_, n) => ({ type: THROUGHPUT_TYPE, payload: benchOrder(from + n, sentAt) })));
+        await publish(
+          Array.from({ length: Math.min(size, events - from) }, (_, n) => ({
+            type: THROUGHPUT_TYPE,
+            payload: benchOrder(from + n, sentAt),
+          }))
+        );
       }
     })
   );
@@ -450,7 +488,10 @@ async function burst(publish, receiver, pids, { events = burstEvents, warmup = f
     firstTwoSeconds: report.before_count,
     publishingMs: acceptedMs,
     deliveredPerSecondWhilePublishing: round((whilePublishing * 1000) / acceptedMs),
-    deliveredPerSecondAfterPublishing: report.last > started + acceptedMs ? round(((received.received - whilePublishing) * 1000) / (report.last - started - acceptedMs)) : null,
+    deliveredPerSecondAfterPublishing:
+      report.last > started + acceptedMs
+        ? round(((received.received - whilePublishing) * 1000) / (report.last - started - acceptedMs))
+        : null,
     lost: events - received.received,
   };
 }
@@ -461,7 +502,13 @@ const TIMELINE_MS = 100;
 function sampleCpu(pids, receiver) {
   const read = () => {
     const machine = machineCpu();
-    return { app: pids.reduce((sum, pid) => sum + cpuMs(pid), 0), postgres: cpuOfCommand('postgres'), receiver: cpuMs(receiver.pid), busy: machine.busy, total: machine.total };
+    return {
+      app: pids.reduce((sum, pid) => sum + cpuMs(pid), 0),
+      postgres: cpuOfCommand('postgres'),
+      receiver: cpuMs(receiver.pid),
+      busy: machine.busy,
+      total: machine.total,
+    };
   };
   const samples = [read()];
   const timer = setInterval(() => samples.push(read()), TIMELINE_MS);
@@ -481,14 +528,21 @@ function printTimeline(report, samples) {
     const [from, to] = [samples[index], samples[index + 1]];
     const share = (name) => (from && to ? String(Math.round(((to[name] - from[name]) * 100) / TIMELINE_MS)).padStart(4) : '   -');
     const busy = from && to ? String(Math.round(((to.busy - from.busy) * 100) / Math.max(1, to.total - from.total))).padStart(4) : '   -';
-    progress(`  ${String(index * TIMELINE_MS).padStart(5)}  ${String(buckets[index] ?? 0).padStart(7)}  ${share('app')}  ${share('postgres')}       ${share('receiver')}       ${busy}`);
+    progress(
+      `  ${String(index * TIMELINE_MS).padStart(5)}  ${String(buckets[index] ?? 0).padStart(7)}  ${share('app')}  ${share('postgres')}       ${share('receiver')}       ${busy}`
+    );
   }
 }
 
 /** CPU time so far of what a delivery needs besides the app: PostgreSQL, Redis, the receiver, and this driver (publishing). */
 function otherCpu(receiver) {
   const own = process.cpuUsage();
-  return { postgres: cpuOfCommand('postgres'), redis: cpuOfCommand('redis-server'), receiver: cpuMs(receiver.pid), driver: (own.user + own.system) / 1000 };
+  return {
+    postgres: cpuOfCommand('postgres'),
+    redis: cpuOfCommand('redis-server'),
+    receiver: cpuMs(receiver.pid),
+    driver: (own.user + own.system) / 1000,
+  };
 }
 
 /** Open-loop publisher: a batch every tick whatever the answers; how many events were accepted, and how fast. */
@@ -515,7 +569,12 @@ async function drive(publish, { rate, seconds, batch }) {
   const accepted = (await Promise.all(answers)).reduce((sum, count) => sum + count, 0);
   const elapsed = (performance.now() - started) / 1000;
   const sorted = timings.sort((a, b) => a - b);
-  return { accepted, seconds: elapsed, p50_ms: round(sorted[Math.floor(sorted.length / 2)]), p99_ms: round(sorted[Math.floor(sorted.length * 0.99)]) };
+  return {
+    accepted,
+    seconds: elapsed,
+    p50_ms: round(sorted[Math.floor(sorted.length / 2)]),
+    p99_ms: round(sorted[Math.floor(sorted.length * 0.99)]),
+  };
 }
 
 /** The receiver driven directly: signed requests through one undici pool, `connections` at a time. */
@@ -556,7 +615,9 @@ async function undiciCeiling(receiver, secret, { connections = concurrency, even
 async function strapiBuiltIn(env, receiver) {
   await reset(receiver);
   return withStrapi({ ...env, WEBHOOK_WORKER: 'false', JOBS_PREFIX: `${env.JOBS_PREFIX}-builtin` }, async (strapi) => {
-    strapi.get('webhookRunner').add({ id: 'bench', name: 'bench', url: `${receiver.url}/plain`, headers: {}, events: [STRAPI_EVENT], isEnabled: true });
+    strapi
+      .get('webhookRunner')
+      .add({ id: 'bench', name: 'bench', url: `${receiver.url}/plain`, headers: {}, events: [STRAPI_EVENT], isEnabled: true });
     for (let n = 0; n < ceilingEvents; n += 1) {
       strapi.eventHub.emit(STRAPI_EVENT, { model: 'bench', entry: { sent_at: Date.now(), n } });
       // Emitted at the same pace as the others are offered, not all in one tick.
@@ -583,7 +644,11 @@ async function burstArms({ env, nodeArgs, publish, receiver, server, count, warm
     }
     return runs;
   };
-  const ones = await arm(topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering', 1, pids);
+  const ones = await arm(
+    topology === 'split' ? 'a web process publishing, a worker delivering' : 'one process publishing and delivering',
+    1,
+    pids
+  );
   const extra = await serve(env, nodeArgs);
   try {
     progress(`${name}: warming up the second process, an unmeasured burst of ${events} events`);
@@ -614,7 +679,9 @@ async function scaleOut(context, secret) {
       events: scaleoutEvents,
       // As many connections as the engine's request slots: one process's, then two processes'.
       ceiling: async (processes) => {
-        progress(`scale-out: plain undici, ${scaleoutEvents} requests at concurrency ${processes * concurrency}, answers after ${slowMs} ms`);
+        progress(
+          `scale-out: plain undici, ${scaleoutEvents} requests at concurrency ${processes * concurrency}, answers after ${slowMs} ms`
+        );
         return count(await undiciCeiling(receiver, secret, { connections: processes * concurrency, events: scaleoutEvents })).perSecond;
       },
     });
@@ -690,16 +757,21 @@ async function noisyNeighbour({ publish, receiver, totals }) {
   await reset(receiver);
   const quiet = await healthyRun();
 
-  progress(`noisy neighbour: ${noisyBacklog} deliveries to an endpoint answering after ${noisyDelayMs} ms, then ${latencyRate} events/s to the healthy one`);
+  progress(
+    `noisy neighbour: ${noisyBacklog} deliveries to an endpoint answering after ${noisyDelayMs} ms, then ${latencyRate} events/s to the healthy one`
+  );
   await reset(receiver);
   receiver.send({ pathDelays: { [slow]: noisyDelayMs } });
   for (let from = 0; from < noisyBacklog; from += 500) {
     const sentAt = Date.now();
-    await publish(Array.from({ length: Math.min(500, noisyBacklog - from) }, (_, n) => ({ type: NOISY_TYPE, payload: benchOrder(from + n, sentAt) })));
+    await publish(
+      Array.from({ length: Math.min(500, noisyBacklog - from) }, (_, n) => ({ type: NOISY_TYPE, payload: benchOrder(from + n, sentAt) }))
+    );
   }
   // Saturated: its share of requests is open.
   const saturatedBy = Date.now() + 30_000;
-  while ((await pathReport(slow)).path_received < NOISY_CAP && Date.now() < saturatedBy) await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((await pathReport(slow)).path_received < NOISY_CAP && Date.now() < saturatedBy)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   const started = Date.now();
   const noisy = await healthyRun();
   // The slow endpoint's receipts while the healthy stream ran. They come in waves (each slot is
@@ -771,9 +843,6 @@ async function maxDeliveryId(url) {
   const rows = await sql(url, 'SELECT coalesce(max(id), 0) AS max_id FROM api_suite_webhook_deliveries');
   return Number(rows[0].max_id);
 }
-
-
-
 
 /** The round whose delivered/s is the median (the middle one; with an even count, the lower middle). */
 function medianRun(runs) {

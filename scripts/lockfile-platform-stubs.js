@@ -16,7 +16,16 @@ const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 const packages = lock.packages;
 
 const OS = ['darwin', 'linux', 'win32', 'android', 'freebsd', 'openbsd', 'openharmony', 'sunos', 'aix'];
-const CPU = { arm64: 'arm64', x64: 'x64', arm: 'arm', ia32: 'ia32', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' };
+const CPU = {
+  arm64: 'arm64',
+  x64: 'x64',
+  arm: 'arm',
+  ia32: 'ia32',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+};
 
 let added = 0;
 for (const [location, entry] of Object.entries(packages)) {
@@ -27,7 +36,13 @@ for (const [location, entry] of Object.entries(packages)) {
     const platform = platformOf(name);
     if (!platform) continue; // not a per-platform binary: leave it to npm
     if (!/^\d+\.\d+\.\d+/.test(version)) continue; // only exact pins can be written without the registry
-    packages[`node_modules/${name}`] = { version, optional: true, os: [platform.os], cpu: [platform.cpu], ...(platform.libc ? { libc: [platform.libc] } : {}) };
+    packages[`node_modules/${name}`] = {
+      version,
+      optional: true,
+      os: [platform.os],
+      cpu: [platform.cpu],
+      ...(platform.libc ? { libc: [platform.libc] } : {}),
+    };
     added += 1;
   }
 }

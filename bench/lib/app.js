@@ -65,11 +65,15 @@ async function withStrapi(env, fn) {
 function serve(env, nodeArgs = []) {
   // BENCH_SERVER_NODE_ARGS: Node flags for the app's processes only (not for the driver's own).
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR], {
-    cwd: APP_DIR,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...extra, ...nodeArgs, path.join(APP_DIR, 'tests', 'helpers', 'instance-main.js'), APP_DIR, DIST_DIR],
+    {
+      cwd: APP_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }
+  );
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
@@ -127,7 +131,13 @@ async function forkHelper(file) {
 
 /** `--name value` pairs from the command line, as strings. */
 function parseArgs(argv = process.argv.slice(2)) {
-  return Object.fromEntries(argv.join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(/\s+/)));
+  return Object.fromEntries(
+    argv
+      .join(' ')
+      .split('--')
+      .filter(Boolean)
+      .map((pair) => pair.trim().split(/\s+/))
+  );
 }
 
 /** The middle value (the upper one of two); medians keep one noisy round from deciding a figure. */
@@ -157,7 +167,10 @@ async function alternate(targets, { rounds, connections, duration }) {
     }
   }
   return Object.fromEntries(
-    Object.entries(results).map(([name, list]) => [name, { rps: median(list.map((r) => r.rps)), p99_ms: median(list.map((r) => r.p99_ms)) }])
+    Object.entries(results).map(([name, list]) => [
+      name,
+      { rps: median(list.map((r) => r.rps)), p99_ms: median(list.map((r) => r.p99_ms)) },
+    ])
   );
 }
 
@@ -220,7 +233,14 @@ async function seedUser(env) {
   return withStrapi(env, async (strapi) => {
     const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
     const user = await strapi.db.query('plugin::users-permissions.user').create({
-      data: { username: 'bench', email: 'bench@example.test', password: 'Bench-password-1', confirmed: true, provider: 'local', role: role.id },
+      data: {
+        username: 'bench',
+        email: 'bench@example.test',
+        password: 'Bench-password-1',
+        confirmed: true,
+        provider: 'local',
+        role: role.id,
+      },
     });
     return strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
   });
@@ -233,4 +253,21 @@ function round(value, digits = 1) {
   return Math.round(value * factor) / factor;
 }
 
-module.exports = { APP_DIR, benchEnv, compile, withStrapi, seedUser, seedAdministrator, serve, forkHelper, progress, parseArgs, median, round, alternate, cpuMs, cpuOfCommand, machineCpu };
+module.exports = {
+  APP_DIR,
+  benchEnv,
+  compile,
+  withStrapi,
+  seedUser,
+  seedAdministrator,
+  serve,
+  forkHelper,
+  progress,
+  parseArgs,
+  median,
+  round,
+  alternate,
+  cpuMs,
+  cpuOfCommand,
+  machineCpu,
+};

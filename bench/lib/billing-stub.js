@@ -28,7 +28,14 @@ async function forkBillingStub() {
   bundle();
   const { forkHelper } = require('./app');
   const helper = await forkHelper(__filename);
-  return { host: '127.0.0.1', port: helper.port, protocol: 'http', report: () => helper.ask(), reset: () => helper.ask({ reset: true }), kill: helper.kill };
+  return {
+    host: '127.0.0.1',
+    port: helper.port,
+    protocol: 'http',
+    report: () => helper.ask(),
+    reset: () => helper.ask({ reset: true }),
+    kill: helper.kill,
+  };
 }
 
 if (require.main === module && process.send) {
@@ -39,7 +46,11 @@ if (require.main === module && process.send) {
         if (!message || message.report === undefined) return;
         if (message.reset) stub.store.meterEvents.length = 0;
         const events = stub.store.meterEvents;
-        process.send({ report: message.report, meter_events: events.length, meter_value: events.reduce((sum, event) => sum + Number(event.payload.value), 0) });
+        process.send({
+          report: message.report,
+          meter_events: events.length,
+          meter_value: events.reduce((sum, event) => sum + Number(event.payload.value), 0),
+        });
       });
       process.on('disconnect', () => process.exit(0));
       process.send({ port: stub.port });

@@ -31,7 +31,20 @@ function answer(res, status, path) {
 }
 
 function fresh() {
-  return { verified: 0, failed: 0, plain: 0, duplicates: 0, ids: new Set(), latencies: [], latenciesByPath: {}, first: null, last: null, firstSentAt: null, receipts: [], byPath: {} };
+  return {
+    verified: 0,
+    failed: 0,
+    plain: 0,
+    duplicates: 0,
+    ids: new Set(),
+    latencies: [],
+    latenciesByPath: {},
+    first: null,
+    last: null,
+    firstSentAt: null,
+    receipts: [],
+    byPath: {},
+  };
 }
 
 /** Receipt time minus the publisher's `sent_at`, kept once per delivery. */

@@ -12,7 +12,18 @@ export const contentManagerViews: Record<string, ContentManagerView> = {
     // Newest first by creation, but only the last change is shown: five columns do not fit 1440 px.
     list: ['title', 'status', 'author', 'updatedAt'],
     edit: [['title', 'slug'], ['status', 'author'], ['excerpt'], ['body'], ['comments', 'uuid']],
-    labels: { title: 'Title', slug: 'Slug', status: 'Status', author: 'Author', excerpt: 'Excerpt', body: 'Body', comments: 'Comments', uuid: 'UUID', createdAt: 'Created', updatedAt: 'Updated' },
+    labels: {
+      title: 'Title',
+      slug: 'Slug',
+      status: 'Status',
+      author: 'Author',
+      excerpt: 'Excerpt',
+      body: 'Body',
+      comments: 'Comments',
+      uuid: 'UUID',
+      createdAt: 'Created',
+      updatedAt: 'Updated',
+    },
     descriptions: { status: 'Only published articles are public; drafts and archived ones need an API key or a signed-in user' },
     readOnlyFields: ['uuid'],
   },
@@ -41,7 +52,19 @@ export const contentManagerViews: Record<string, ContentManagerView> = {
     mainField: 'name',
     sort: { by: 'menuindex', order: 'ASC' },
     list: ['name', 'price', 'stock', 'published', 'menuindex', 'updatedAt'],
-    edit: [['name', 'slug'], [['price', 4], ['stock', 4], ['menuindex', 4]], [['published', 4], ['deleted', 4]], ['description', 'image']],
+    edit: [
+      ['name', 'slug'],
+      [
+        ['price', 4],
+        ['stock', 4],
+        ['menuindex', 4],
+      ],
+      [
+        ['published', 4],
+        ['deleted', 4],
+      ],
+      ['description', 'image'],
+    ],
     labels: {
       name: 'Name',
       slug: 'Slug',

@@ -32,7 +32,9 @@ export async function seedDemoData(strapi: Core.Strapi): Promise<boolean> {
     await strapi.documents('api::page.page').create({ data: page.data, status: page.published ? 'published' : undefined });
   }
 
-  strapi.log.info(`[demo] seeded ${AUTHORS.length} authors, ${ARTICLES.length} articles, ${PRODUCTS.length} products and ${PAGES.length} pages`);
+  strapi.log.info(
+    `[demo] seeded ${AUTHORS.length} authors, ${ARTICLES.length} articles, ${PRODUCTS.length} products and ${PAGES.length} pages`
+  );
   return true;
 }
 
@@ -94,11 +96,56 @@ const COMMENTS = [
 ];
 
 const PRODUCTS = [
-  { name: 'Integration handbook (print)', slug: 'integration-handbook', description: 'The API, webhooks and scrapers explained in 180 printed pages, with worked examples.', price: 29.0, stock: 250, menuindex: 1, published: true, deleted: false },
-  { name: 'Webhook relay box', slug: 'webhook-relay-box', description: 'A small appliance that forwards signed webhooks inside your network.', price: 149.5, stock: 12, menuindex: 2, published: true, deleted: false },
-  { name: 'Hardware security key', slug: 'hardware-security-key', description: 'A FIDO2 key for signing in to the admin panel and the consumer portal.', price: 39.9, stock: 80, menuindex: 3, published: true, deleted: false },
-  { name: 'Prototype sensor kit', slug: 'prototype-sensor-kit', description: 'Not on sale yet.', price: 79.0, stock: 3, menuindex: 4, published: false, deleted: false },
-  { name: 'Discontinued t-shirt', slug: 'discontinued-t-shirt', description: 'No longer sold.', price: 15.0, stock: 0, menuindex: 5, published: true, deleted: true },
+  {
+    name: 'Integration handbook (print)',
+    slug: 'integration-handbook',
+    description: 'The API, webhooks and scrapers explained in 180 printed pages, with worked examples.',
+    price: 29.0,
+    stock: 250,
+    menuindex: 1,
+    published: true,
+    deleted: false,
+  },
+  {
+    name: 'Webhook relay box',
+    slug: 'webhook-relay-box',
+    description: 'A small appliance that forwards signed webhooks inside your network.',
+    price: 149.5,
+    stock: 12,
+    menuindex: 2,
+    published: true,
+    deleted: false,
+  },
+  {
+    name: 'Hardware security key',
+    slug: 'hardware-security-key',
+    description: 'A FIDO2 key for signing in to the admin panel and the consumer portal.',
+    price: 39.9,
+    stock: 80,
+    menuindex: 3,
+    published: true,
+    deleted: false,
+  },
+  {
+    name: 'Prototype sensor kit',
+    slug: 'prototype-sensor-kit',
+    description: 'Not on sale yet.',
+    price: 79.0,
+    stock: 3,
+    menuindex: 4,
+    published: false,
+    deleted: false,
+  },
+  {
+    name: 'Discontinued t-shirt',
+    slug: 'discontinued-t-shirt',
+    description: 'No longer sold.',
+    price: 15.0,
+    stock: 0,
+    menuindex: 5,
+    published: true,
+    deleted: true,
+  },
 ];
 
 const PAGES = [

@@ -1,7 +1,13 @@
 import type { Core } from '@strapi/strapi';
 
 /** Content types the Public role may read (find and findOne); their controllers limit what is visible. */
-export const PUBLIC_READABLE = ['api::article.article', 'api::author.author', 'api::comment.comment', 'api::product.product', 'api::page.page'];
+export const PUBLIC_READABLE = [
+  'api::article.article',
+  'api::author.author',
+  'api::comment.comment',
+  'api::product.product',
+  'api::page.page',
+];
 
 /**
  * Grant the Public role find and findOne on the host's content types, once: the first boot

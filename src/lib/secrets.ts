@@ -25,7 +25,7 @@ export function secret(name: SecretName): string {
   if (process.env.NODE_ENV === 'production') {
     throw new Error(
       `${name} is not set. In production every one of ${SECRET_NAMES.join(', ')} must be set in the environment ` +
-        '(generate one with: node -e "console.log(require(\'crypto\').randomBytes(32).toString(\'base64\'))").'
+        "(generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\")."
     );
   }
   return developmentSecrets()[name];

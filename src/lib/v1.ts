@@ -27,7 +27,11 @@ export function callerOf(strapi: Core.Strapi, ctx: Context): Caller {
   const principal = (ctx.state.apiSuite as { principal?: Caller | null } | undefined)?.principal;
   if (!principal) {
     const { ApiError } = v1Http(strapi);
-    throw new ApiError(401, 'api_key_required', 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter');
+    throw new ApiError(
+      401,
+      'api_key_required',
+      'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter'
+    );
   }
   return principal;
 }

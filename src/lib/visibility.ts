@@ -164,7 +164,7 @@ class Scope {
         continue;
       }
       const current = out[head];
-      const nested = current && typeof current === 'object' ? ((current as Params).populate as string[] | undefined) ?? [] : [];
+      const nested = current && typeof current === 'object' ? (((current as Params).populate as string[] | undefined) ?? []) : [];
       out[head] = { populate: [...(Array.isArray(nested) ? nested : []), rest.join('.')] };
     }
     return out;
@@ -194,7 +194,10 @@ class Scope {
   private fragments(value: unknown): unknown {
     if (!value || typeof value !== 'object' || !('on' in (value as Params))) return value;
     const on = (value as { on: Record<string, unknown> }).on;
-    return { ...(value as Params), on: Object.fromEntries(Object.entries(on).map(([uid, sub]) => [uid, this.nested(uid, sub, this.restricted(uid))])) };
+    return {
+      ...(value as Params),
+      on: Object.fromEntries(Object.entries(on).map(([uid, sub]) => [uid, this.nested(uid, sub, this.restricted(uid))])),
+    };
   }
 
   /**
@@ -232,8 +235,14 @@ class Scope {
     const hide = this.restricted(target);
     const operator = isRecord(value) ? singleOperator(value) : undefined;
     const onIds = !isRecord(value) || (operator !== undefined && !GROUPS.has(operator));
-    if (hide && (negated || (operator !== undefined && ['$null', '$notNull'].includes(operator) && isNegativeNull(operator, (value as Params)[operator])))) {
-      throw new errors.ValidationError(`Invalid filter: "${name}" cannot be negated or tested for absence by callers who see published entries only`);
+    if (
+      hide &&
+      (negated ||
+        (operator !== undefined && ['$null', '$notNull'].includes(operator) && isNegativeNull(operator, (value as Params)[operator])))
+    ) {
+      throw new errors.ValidationError(
+        `Invalid filter: "${name}" cannot be negated or tested for absence by callers who see published entries only`
+      );
     }
     const inner = onIds ? { id: value } : this.filters(target, value as Where, negated);
     const rule = hide ? this.rowRule(target) : undefined;
@@ -252,7 +261,9 @@ class Scope {
         const attribute = this.attributes(current)[part];
         if (attribute?.type !== 'relation' || !attribute.target) break;
         if (this.restricted(attribute.target)) {
-          throw new errors.ValidationError(`Invalid sort: "${path}" orders by a relation whose unpublished entries are hidden from this caller`);
+          throw new errors.ValidationError(
+            `Invalid sort: "${path}" orders by a relation whose unpublished entries are hidden from this caller`
+          );
         }
         current = attribute.target;
       }
@@ -277,11 +288,14 @@ function isNegativeNull(operator: string, value: unknown): boolean {
 
 /** The field paths of any of Strapi's sort shapes: `'a.b:asc'`, `['a:asc']`, `{ a: 'asc' }`, `[{ a: { b: 'asc' } }]`. */
 function sortPaths(sort: unknown, prefix = ''): string[] {
-  if (typeof sort === 'string') return sort.split(',').map((item) => prefix + item.trim().split(':')[0]).filter(Boolean);
+  if (typeof sort === 'string')
+    return sort
+      .split(',')
+      .map((item) => prefix + item.trim().split(':')[0])
+      .filter(Boolean);
   if (Array.isArray(sort)) return sort.flatMap((item) => sortPaths(item, prefix));
   if (isRecord(sort)) {
     return Object.entries(sort).flatMap(([key, value]) => (isRecord(value) ? sortPaths(value, `${prefix}${key}.`) : [`${prefix}${key}`]));
   }
   return [];
 }
-

@@ -1,6 +1,15 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, UI_TIMEOUT_MS, waitForCount, type TestBrowser } from '../helpers/browser';
+import {
+  closeBrowserTest,
+  launchBrowser,
+  openPluginPage,
+  registerFirstAdmin,
+  screenshot,
+  UI_TIMEOUT_MS,
+  waitForCount,
+  type TestBrowser,
+} from '../helpers/browser';
 import { registerUser, type TestUser } from '../helpers/users';
 
 /**
@@ -27,7 +36,7 @@ it('registers the first admin through the /admin form', async () => {
   await registerFirstAdmin(browser.page, app.url);
 }, 90_000);
 
-it('creates and edits a plan, with the server\'s messages under the fields', async () => {
+it("creates and edits a plan, with the server's messages under the fields", async () => {
   const { page } = browser;
   await openPluginPage(page, app.url, '/access?tab=plans', 'API access');
   await waitForCount(page.getByTestId('plan-row'), 3);
@@ -66,7 +75,10 @@ it('creates and edits a plan, with the server\'s messages under the fields', asy
   await row.getByText('€0.50 per 1,000').waitFor();
   await screenshot(page, 'access-plans');
   const plans = await app.request().get('/api/v1/plans');
-  expect(plans.body.data.find((plan: { name: string }) => plan.name === 'starter')).toMatchObject({ requests_per_month: -1, requests_per_minute: 20 });
+  expect(plans.body.data.find((plan: { name: string }) => plan.name === 'starter')).toMatchObject({
+    requests_per_month: -1,
+    requests_per_minute: 20,
+  });
   const stored = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'starter' } });
   expect(stored.overage_unit_amount).toBe(50);
 }, 120_000);
@@ -90,7 +102,10 @@ it('issues a key for a user on a plan and shows it once, with a copy button', as
   await shown.waitFor();
   issuedKey = await shown.inputValue();
   expect(issuedKey).toMatch(/^sk_[A-Za-z0-9]{48}$/);
-  await page.getByRole('dialog').getByText(/nobody can see it again/).waitFor();
+  await page
+    .getByRole('dialog')
+    .getByText(/nobody can see it again/)
+    .waitFor();
   await page.getByRole('button', { name: 'Copy' }).click();
   await page.getByText('Key copied to the clipboard').waitFor();
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(issuedKey);
@@ -115,7 +130,7 @@ it('issues a key for a user on a plan and shows it once, with a copy button', as
   expect(answer.status).toBe(200);
 }, 120_000);
 
-it('draws the last hour of usage and follows the key\'s requests live', async () => {
+it("draws the last hour of usage and follows the key's requests live", async () => {
   const { page } = browser;
   await openPluginPage(page, app.url, '/access?tab=usage', 'API access');
   const chart = page.getByTestId('usage-chart');
@@ -139,7 +154,7 @@ it('draws the last hour of usage and follows the key\'s requests live', async ()
   await screenshot(page, 'access-usage');
 }, 90_000);
 
-it('sets a key\'s own limits, and shows which key replaced a rerolled one', async () => {
+it("sets a key's own limits, and shows which key replaced a rerolled one", async () => {
   const { page } = browser;
   await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
   const row = page.getByTestId('key-row').filter({ hasText: 'Alice CI' });
@@ -156,8 +171,13 @@ it('sets a key\'s own limits, and shows which key replaced a rerolled one', asyn
   expect(limited.headers['x-ratelimit-limit']).toBe('5');
 
   // Rerolled through the API with a grace period: the old key says which key replaced it and until when it works.
-  const keyId = (await app.strapi.db.query('plugin::api-suite.api-key').findOne({ where: { name: 'Alice CI' }, select: ['id'] })).id as number;
-  const rerolled = await app.request().post(`/api/v1/keys/${keyId}/reroll`).set('Authorization', `Bearer ${alice.jwt}`).send({ grace_seconds: 3600 });
+  const keyId = (await app.strapi.db.query('plugin::api-suite.api-key').findOne({ where: { name: 'Alice CI' }, select: ['id'] }))
+    .id as number;
+  const rerolled = await app
+    .request()
+    .post(`/api/v1/keys/${keyId}/reroll`)
+    .set('Authorization', `Bearer ${alice.jwt}`)
+    .send({ grace_seconds: 3600 });
   expect(rerolled.status).toBe(201);
   await page.reload();
   const old = page.getByTestId('key-row').filter({ hasText: `${issuedKey.slice(0, 8)}…` });
@@ -229,6 +249,9 @@ it('issues a key that follows its owner, grants the owner a plan and takes it ba
   await page.getByRole('combobox', { name: 'Key' }).click();
   await page.getByRole('option', { name: /Alice follows/ }).click();
   await page.getByTestId('usage-plan').getByText("The owner's pool on free, shared by all their keys").waitFor();
-  await page.getByTestId('usage-month').getByText(/ of 1,000$/).waitFor();
+  await page
+    .getByTestId('usage-month')
+    .getByText(/ of 1,000$/)
+    .waitFor();
   await screenshot(page, 'access-usage-key');
 }, 120_000);

@@ -1,6 +1,14 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, FIRST_ADMIN, launchBrowser, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import {
+  closeBrowserTest,
+  FIRST_ADMIN,
+  launchBrowser,
+  registerFirstAdmin,
+  screenshot,
+  waitForCount,
+  type TestBrowser,
+} from '../helpers/browser';
 import { registerUser } from '../helpers/users';
 
 /**
@@ -92,7 +100,14 @@ it('does not offer the engine records, and offers scraper results to read only',
   const navigation = page.getByRole('navigation').filter({ hasText: 'Collection Types' });
   await navigation.getByRole('link', { name: 'Article', exact: true }).waitFor();
   const offered = (await navigation.getByRole('link').allInnerTexts()).map((text) => text.trim());
-  for (const hidden of ['API usage record', 'Webhook delivery', 'Webhook delivery attempt', 'Scraper run', 'Stripe event', 'Webhook topic']) {
+  for (const hidden of [
+    'API usage record',
+    'Webhook delivery',
+    'Webhook delivery attempt',
+    'Scraper run',
+    'Stripe event',
+    'Webhook topic',
+  ]) {
     expect(offered).not.toContain(hidden);
   }
   expect(offered).toEqual(expect.arrayContaining(['Article', 'API plan', 'API key', 'Order', 'Product', 'Scraper result']));
@@ -106,7 +121,10 @@ it('does not offer the engine records, and offers scraper results to read only',
 
   // An editable type, for contrast: the same page offers "Create new entry".
   await page.goto(LIST('api::product.product'));
-  await page.getByRole('link', { name: /create new entry/i }).first().waitFor();
+  await page
+    .getByRole('link', { name: /create new entry/i })
+    .first()
+    .waitFor();
 }, 60_000);
 
 it('shows products, plans and keys in their declared columns', async () => {
@@ -125,7 +143,11 @@ it('shows products, plans and keys in their declared columns', async () => {
   // Column headers are set in capitals by the admin's style.
   const columns: Array<[string, string, string[]]> = [
     ['api::product.product', 'content-manager-products', ['NAME', 'PRICE (EUR)', 'IN STOCK', 'PUBLISHED', 'POSITION']],
-    ['plugin::api-suite.plan', 'content-manager-plans', ['NAME', 'PRICE A MONTH (EUR)', 'REQUESTS A MONTH', 'REQUESTS A MINUTE', 'DEFAULT PLAN']],
+    [
+      'plugin::api-suite.plan',
+      'content-manager-plans',
+      ['NAME', 'PRICE A MONTH (EUR)', 'REQUESTS A MONTH', 'REQUESTS A MINUTE', 'DEFAULT PLAN'],
+    ],
     ['plugin::api-suite.api-key', 'content-manager-keys', ['NAME', 'KEY STARTS WITH', 'OWNER', 'PLAN', 'STATUS']],
   ];
   for (const [uid, name, expected] of columns) {

@@ -1,7 +1,16 @@
 import type { Page } from 'playwright-core';
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, FIRST_ADMIN, launchBrowser, logIn, openPluginPage, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import {
+  closeBrowserTest,
+  FIRST_ADMIN,
+  launchBrowser,
+  logIn,
+  openPluginPage,
+  screenshot,
+  waitForCount,
+  type TestBrowser,
+} from '../helpers/browser';
 import { startSite, type TestSite } from '../helpers/site';
 import { adminSession, registerUser, type TestUser } from '../helpers/users';
 import { subscribe } from '../helpers/webhooks';
@@ -25,7 +34,10 @@ beforeAll(async () => {
   app = await startApp({ serveAdminPanel: true });
   // The site's owner, registered as the first visitor of /admin would be (the test signs in as them).
   await adminSession(app);
-  alice = await registerUser(app, { plan: 'enterprise', email: `a-consumer-with-a-rather-long-address-${Date.now()}@subdomain.example.test` });
+  alice = await registerUser(app, {
+    plan: 'enterprise',
+    email: `a-consumer-with-a-rather-long-address-${Date.now()}@subdomain.example.test`,
+  });
   // Nothing listens there: the deliveries fail, with their errors to show.
   await subscribe(app, alice, {
     endpoint_url: 'http://127.0.0.1:9/integrations/cms/webhooks/receiver/endpoint-with-a-long-path?tenant=acme-corporation-international',
@@ -44,32 +56,86 @@ it('signs the owner in and writes long content', async () => {
   const auth = { Authorization: `Bearer ${token}` };
   const cm = (uid: string) => `/content-manager/collection-types/${uid}`;
 
-  const author = await app.request().post(cm('api::author.author')).set(auth).send({ name: 'Maximilian Alexander Featherstonehaugh-Worthington', email: 'maximilian.featherstonehaugh-worthington@newsroom.example.test' });
+  const author = await app
+    .request()
+    .post(cm('api::author.author'))
+    .set(auth)
+    .send({
+      name: 'Maximilian Alexander Featherstonehaugh-Worthington',
+      email: 'maximilian.featherstonehaugh-worthington@newsroom.example.test',
+    });
   expect(author.status).toBe(201);
   for (const status of ['published', 'archived', 'draft']) {
     const article = await app
       .request()
       .post(cm('api::article.article'))
       .set(auth)
-      .send({ title: `${LONG} (${status})`, status, excerpt: 'x', body: 'x', author: { connect: [{ documentId: author.body.data.documentId }] } });
+      .send({
+        title: `${LONG} (${status})`,
+        status,
+        excerpt: 'x',
+        body: 'x',
+        author: { connect: [{ documentId: author.body.data.documentId }] },
+      });
     expect([article.status, article.body.error]).toEqual([201, undefined]);
-    const comment = await app.request().post(cm('api::comment.comment')).set(auth).send({ body: `${LONG}: a reader's comment that goes on and on about it`, author_name: 'A reader with a long name', article: { connect: [{ documentId: article.body.data.documentId }] } });
+    const comment = await app
+      .request()
+      .post(cm('api::comment.comment'))
+      .set(auth)
+      .send({
+        body: `${LONG}: a reader's comment that goes on and on about it`,
+        author_name: 'A reader with a long name',
+        article: { connect: [{ documentId: article.body.data.documentId }] },
+      });
     expect(comment.status).toBe(201);
   }
-  expect((await app.request().post(cm('api::page.page')).set(auth).send({ title: LONG, slug: 'an-unusually-long-page-slug-that-goes-on-and-on-and-on-and-on', body: 'x' })).status).toBe(201);
-  expect((await app.request().post(cm('api::product.product')).set(auth).send({ name: `${LONG} (print edition)`, price: 1234.56, stock: 250, menuindex: 1, published: true })).status).toBe(201);
+  expect(
+    (
+      await app
+        .request()
+        .post(cm('api::page.page'))
+        .set(auth)
+        .send({ title: LONG, slug: 'an-unusually-long-page-slug-that-goes-on-and-on-and-on-and-on', body: 'x' })
+    ).status
+  ).toBe(201);
+  expect(
+    (
+      await app
+        .request()
+        .post(cm('api::product.product'))
+        .set(auth)
+        .send({ name: `${LONG} (print edition)`, price: 1234.56, stock: 250, menuindex: 1, published: true })
+    ).status
+  ).toBe(201);
 
-  const scraper = await app.request().post('/api-suite/scrapers').set(auth).send({
-    name: 'A scraper with a name long enough to need more than one line somewhere',
-    url: `${site.url}/?campaign=a-very-long-query-string-that-goes-on&utm_source=newsletter&utm_medium=email`,
-    user_id: alice.id,
-    selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href' } },
-  });
+  const scraper = await app
+    .request()
+    .post('/api-suite/scrapers')
+    .set(auth)
+    .send({
+      name: 'A scraper with a name long enough to need more than one line somewhere',
+      url: `${site.url}/?campaign=a-very-long-query-string-that-goes-on&utm_source=newsletter&utm_medium=email`,
+      user_id: alice.id,
+      selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href' } },
+    });
   expect([scraper.status, scraper.body.error]).toEqual([201, undefined]);
-  const run = await app.request().post(`/api-suite/scrapers/${scraper.body.data.id as string}/run`).set(auth);
+  const run = await app
+    .request()
+    .post(`/api-suite/scrapers/${scraper.body.data.id as string}/run`)
+    .set(auth);
   expect(run.status).toBeLessThan(300);
   await app.strapi.db.query('plugin::api-suite.order').create({
-    data: { uuid: '7f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f', user: alice.id, items: [{ product_id: 1, quantity: 2, price: 1234.56, name: LONG }], total: 2469.12, currency: 'EUR', status: 'paid', date_created: new Date(), paid_at: new Date(), publishedAt: new Date() },
+    data: {
+      uuid: '7f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f',
+      user: alice.id,
+      items: [{ product_id: 1, quantity: 2, price: 1234.56, name: LONG }],
+      total: 2469.12,
+      currency: 'EUR',
+      status: 'paid',
+      date_created: new Date(),
+      paid_at: new Date(),
+      publishedAt: new Date(),
+    },
   });
 }, 90_000);
 
@@ -111,7 +177,17 @@ it('lays out every plugin table within the window', async () => {
 
 it('lays out the Content Manager lists within the window', async () => {
   const { page } = browser;
-  const types = ['api::article.article', 'api::author.author', 'api::comment.comment', 'api::page.page', 'api::product.product', 'plugin::api-suite.order', 'plugin::api-suite.scraper', 'plugin::api-suite.webhook-subscription', 'plugin::api-suite.webhook-event-type'];
+  const types = [
+    'api::article.article',
+    'api::author.author',
+    'api::comment.comment',
+    'api::page.page',
+    'api::product.product',
+    'plugin::api-suite.order',
+    'plugin::api-suite.scraper',
+    'plugin::api-suite.webhook-subscription',
+    'plugin::api-suite.webhook-event-type',
+  ];
   for (const uid of types) {
     await page.goto(`${app.url}/admin/content-manager/collection-types/${uid}`);
     await page.locator('tbody tr').first().waitFor();
@@ -144,7 +220,11 @@ afterEach(() => {
 
 /** Measure the page against the window; a picture is taken either way, to look at. */
 async function fits(page: Page, name: string): Promise<void> {
-  const { scrollWidth, innerWidth, tables } = (await page.evaluate(MEASURE)) as { scrollWidth: number; innerWidth: number; tables: number[] };
+  const { scrollWidth, innerWidth, tables } = (await page.evaluate(MEASURE)) as {
+    scrollWidth: number;
+    innerWidth: number;
+    tables: number[];
+  };
   await screenshot(page, name);
   if (scrollWidth > innerWidth) tooWide[name] = scrollWidth;
   tables.forEach((overflow, index) => {

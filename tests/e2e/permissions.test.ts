@@ -80,6 +80,7 @@ it('shows scrapers without create, run, edit or delete', async () => {
   await openPluginPage(page, app.url, `/scrapers/${scraperId}`, 'Alice shop');
   await page.getByText('This scraper has not run yet.').waitFor();
   // Exact names: the user menu's "Eve Editor" would match a loose "Edit".
-  for (const name of ['Run now', 'Edit', 'Delete']) expect([name, await page.getByRole('button', { name, exact: true }).count()]).toEqual([name, 0]);
+  for (const name of ['Run now', 'Edit', 'Delete'])
+    expect([name, await page.getByRole('button', { name, exact: true }).count()]).toEqual([name, 0]);
   await screenshot(page, 'readonly-scraper');
 }, 90_000);

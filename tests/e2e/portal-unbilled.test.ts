@@ -32,7 +32,10 @@ it('shows the plans and says buying is not offered, on Billing and where the pla
   await page.getByTestId('plan-offer').filter({ hasText: 'free' }).getByText('Your plan').waitFor();
   const pro = page.getByTestId('plan-offer').filter({ hasText: 'pro' });
   await pro.getByText('100,000 requests a month').waitFor();
-  await pro.getByTestId('plan-includes').getByText(/Webhooks, Scrapers/).waitFor();
+  await pro
+    .getByTestId('plan-includes')
+    .getByText(/Webhooks, Scrapers/)
+    .waitFor();
   expect(await page.getByRole('button', { name: /^Buy / }).count()).toBe(0);
   await shoot(page, 'billing-unconfigured');
 

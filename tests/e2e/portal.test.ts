@@ -34,13 +34,17 @@ beforeAll(async () => {
   stub.webhookTarget = { url: `${app.url}/api/webhook/stripe`, secret: STRIPE_WEBHOOK_SECRET };
   // Checkout sends the buyer back to the site's public URL, which an app on an ephemeral port only knows once listening.
   app.strapi.config.set('server.absoluteUrl', app.url);
-  await eventually(async () => ((await app.request().get('/api/v1/billing/plans')).status === 200 && stub.store.prices.size >= 2 ? true : undefined), 20_000, 'billing provisioned');
+  await eventually(
+    async () => ((await app.request().get('/api/v1/billing/plans')).status === 200 && stub.store.prices.size >= 2 ? true : undefined),
+    20_000,
+    'billing provisioned'
+  );
   browser = await launchBrowser(app.url);
 }, 120_000);
 
 afterAll(() => closeBrowserTest(browser, app, stub, receiver, site));
 
-it('signs up through the portal, with the server\'s field errors beside the fields', async () => {
+it("signs up through the portal, with the server's field errors beside the fields", async () => {
   const { page } = browser;
   await page.goto(`${app.url}/portal/keys`);
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -65,7 +69,10 @@ it('shows a new consumer their plan and its pool before any key, and what the pl
   await page.getByTestId('month-usage').getByText('of 1,000 requests').waitFor();
   await shoot(page, 'overview-before-key');
 
-  for (const [tab, what] of [['Webhooks', 'Webhooks'], ['Scrapers', 'Scrapers']] as const) {
+  for (const [tab, what] of [
+    ['Webhooks', 'Webhooks'],
+    ['Scrapers', 'Scrapers'],
+  ] as const) {
     await page.getByRole('link', { name: tab, exact: true }).click();
     const offer = page.getByTestId('not-in-plan');
     await offer.getByRole('heading', { name: `${what} are not included in the free plan` }).waitFor();
@@ -104,7 +111,11 @@ it('creates a key and shows it once, with a copy button', async () => {
   expect(await page.evaluate('navigator.clipboard.readText()')).toBe(apiKey);
   await shoot(page, 'keys-new');
   await page.getByRole('button', { name: 'I have copied it' }).click();
-  await page.getByTestId('key-row').filter({ hasText: 'CI job' }).getByText(`${apiKey.slice(0, 8)}…`).waitFor();
+  await page
+    .getByTestId('key-row')
+    .filter({ hasText: 'CI job' })
+    .getByText(`${apiKey.slice(0, 8)}…`)
+    .waitFor();
   await page.getByTestId('key-row').filter({ hasText: 'CI job' }).getByTestId('key-plan').getByText('Plan: free').waitFor();
   expect(await page.content()).not.toContain(apiKey);
   await page.reload();
@@ -120,7 +131,11 @@ it('shows a request in the live usage chart', async () => {
   await page.getByTestId('usage-live').getByText('Live').waitFor();
   const before = Number(await chart.getAttribute('data-total'));
   expect((await app.request().get('/api/v1/articles').set('X-API-Key', apiKey)).status).toBe(200);
-  await eventually(async () => (Number(await chart.getAttribute('data-total')) >= before + 1 ? true : undefined), UI_TIMEOUT_MS, 'the request in the chart');
+  await eventually(
+    async () => (Number(await chart.getAttribute('data-total')) >= before + 1 ? true : undefined),
+    UI_TIMEOUT_MS,
+    'the request in the chart'
+  );
   await page.getByTestId('plan-name').getByText('free').waitFor();
   await page.getByTestId('month-usage').getByText('of 1,000 requests').waitFor();
   await shoot(page, 'overview');
@@ -132,7 +147,10 @@ it('buys a plan through Checkout and sees the new quota', async () => {
   const pro = page.getByTestId('plan-offer').filter({ hasText: 'pro' });
   await pro.getByText('€49.00').waitFor();
   await page.getByTestId('plan-offer').filter({ hasText: 'free' }).getByText('Your plan').waitFor();
-  await pro.getByTestId('plan-includes').getByText(/Webhooks, Scrapers/).waitFor();
+  await pro
+    .getByTestId('plan-includes')
+    .getByText(/Webhooks, Scrapers/)
+    .waitFor();
   await shoot(page, 'billing');
   await pro.getByRole('button', { name: 'Buy pro' }).click();
   await page.waitForURL(/\/pay\/cs_/);
@@ -159,7 +177,11 @@ it('adds a webhook endpoint, sends a test and sees its attempt', async () => {
   await page.getByLabel('Rate limit (optional)').fill('0');
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   await page.locator('.field-invalid').filter({ hasText: 'Endpoint URL' }).locator('.field-error').waitFor();
-  await page.locator('.field-invalid').filter({ hasText: 'Rate limit' }).getByText('must be between 1 and 1000, or null for no limit').waitFor();
+  await page
+    .locator('.field-invalid')
+    .filter({ hasText: 'Rate limit' })
+    .getByText('must be between 1 and 1000, or null for no limit')
+    .waitFor();
   await page.locator('.field-invalid').filter({ hasText: 'Events' }).locator('.field-error').waitFor();
   await shoot(page, 'webhooks-errors');
   await page.getByLabel('Endpoint URL').fill(`${receiver.url}/alice`);
@@ -200,10 +222,14 @@ it('recovers the deliveries that failed while the receiver was down', async () =
   await page.getByRole('button', { name: 'Recover' }).click();
   await page.getByTestId('recover-result').getByText('2 deliveries queued again.').waitFor();
   await receiver.waitFor(received + 2, UI_TIMEOUT_MS);
-  await eventually(async () => {
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    return (await page.locator('[data-testid="delivery-row"][data-status="failed"]').count()) === 0 ? true : undefined;
-  }, UI_TIMEOUT_MS, 'no failed deliveries left');
+  await eventually(
+    async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      return (await page.locator('[data-testid="delivery-row"][data-status="failed"]').count()) === 0 ? true : undefined;
+    },
+    UI_TIMEOUT_MS,
+    'no failed deliveries left'
+  );
   await shoot(page, 'endpoint-recovered');
 }, 90_000);
 
@@ -231,11 +257,14 @@ it('creates and runs a scraper, and offers its results', async () => {
   await page.getByTestId('run-row').getByText('completed').waitFor();
   await page.getByTestId('run-row').getByRole('button', { name: 'Download CSV' }).waitFor();
   // The first compared run finds every item new.
-  await page.getByTestId('run-changes').getByText(/^\d+ new · 0 changed · 0 removed$/).waitFor();
+  await page
+    .getByTestId('run-changes')
+    .getByText(/^\d+ new · 0 changed · 0 removed$/)
+    .waitFor();
   await shoot(page, 'scraper');
 }, 90_000);
 
-it('shows a second consumer none of the first one\'s keys, endpoints or plan', async () => {
+it("shows a second consumer none of the first one's keys, endpoints or plan", async () => {
   const { page } = browser;
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -243,7 +272,11 @@ it('shows a second consumer none of the first one\'s keys, endpoints or plan', a
   await signUp(page, app.url, bob);
   await page.getByTestId('plan-name').getByText('free').waitFor();
   // On a plan with webhooks and scrapers (an administrator's grant), so the pages show bob's own, empty lists.
-  const bobId = ((await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { username: bob.username }, select: ['id'] })) as { id: number }).id;
+  const bobId = (
+    (await app.strapi.db.query('plugin::users-permissions.user').findOne({ where: { username: bob.username }, select: ['id'] })) as {
+      id: number;
+    }
+  ).id;
   await grantPlan(app, { id: bobId }, 'pro');
   await page.reload();
   await page.getByTestId('plan-name').getByText('pro').waitFor();
@@ -257,7 +290,9 @@ it('shows a second consumer none of the first one\'s keys, endpoints or plan', a
   await page.getByText('This endpoint does not exist, or is not yours.').waitFor();
   await shoot(page, 'endpoint-not-yours');
   // A token the server no longer takes sends the consumer back to sign in.
-  await page.evaluate("localStorage.setItem('api-suite-portal-session', JSON.stringify({ jwt: 'expired', user: { id: 1, username: 'x', email: 'x@example.test' } }))");
+  await page.evaluate(
+    "localStorage.setItem('api-suite-portal-session', JSON.stringify({ jwt: 'expired', user: { id: 1, username: 'x', email: 'x@example.test' } }))"
+  );
   await page.goto(`${app.url}/portal/keys`);
   await page.getByText('Your session has ended. Sign in again.').waitFor();
   expect(browser.errors).toEqual([]);

@@ -1,6 +1,15 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, FIRST_ADMIN, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import {
+  closeBrowserTest,
+  FIRST_ADMIN,
+  launchBrowser,
+  openPluginPage,
+  registerFirstAdmin,
+  screenshot,
+  waitForCount,
+  type TestBrowser,
+} from '../helpers/browser';
 import { checkout, createProduct, sendStripeEvent, sessionEvent, stripeEnv, STRIPE_WEBHOOK_SECRET } from '../helpers/commerce';
 import { planId } from '../helpers/keys';
 import { eventually } from '../helpers/webhooks';
@@ -64,7 +73,11 @@ it('shows the figures and the latest orders once buyers check out and pay', asyn
   expect(pending.status).toBe(200);
   const session = [...stub.sessions.values()].find((candidate) => candidate.metadata.order_id === paid.body.data.orderId);
   if (!session) throw new Error('the checkout made no session in the Stripe stub');
-  const payment = sessionEvent('checkout.session.completed', { id: session.id, metadata: { order_id: paid.body.data.orderId }, amount_total: 2500 });
+  const payment = sessionEvent('checkout.session.completed', {
+    id: session.id,
+    metadata: { order_id: paid.body.data.orderId },
+    amount_total: 2500,
+  });
   expect((await sendStripeEvent(app, payment)).status).toBe(200);
 
   const { page } = browser;
@@ -99,8 +112,16 @@ it('lists the API subscriptions bought through Stripe Billing', async () => {
   await openPluginPage(page, app.url, '/sales', 'Sales');
   await page.getByText(/No subscriptions yet/).waitFor();
   stub.webhookTarget = { url: `${app.url}/api/webhook/stripe`, secret: STRIPE_WEBHOOK_SECRET };
-  await eventually(async () => ((await app.request().get('/api/v1/billing/plans')).status === 200 ? true : undefined), 20_000, 'billing provisioned');
-  const bought = await app.request().post('/api/v1/billing/checkout').set('Authorization', `Bearer ${alice.jwt}`).send({ plan_id: await planId(app, 'pro') });
+  await eventually(
+    async () => ((await app.request().get('/api/v1/billing/plans')).status === 200 ? true : undefined),
+    20_000,
+    'billing provisioned'
+  );
+  const bought = await app
+    .request()
+    .post('/api/v1/billing/checkout')
+    .set('Authorization', `Bearer ${alice.jwt}`)
+    .send({ plan_id: await planId(app, 'pro') });
   expect(bought.status).toBe(200);
   stub.completeCheckout(bought.body.data.session_id);
   expect(await stub.flush()).toEqual([200, 200, 200]);

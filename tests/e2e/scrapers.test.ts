@@ -1,6 +1,14 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForCount, type TestBrowser } from '../helpers/browser';
+import {
+  closeBrowserTest,
+  launchBrowser,
+  openPluginPage,
+  registerFirstAdmin,
+  screenshot,
+  waitForCount,
+  type TestBrowser,
+} from '../helpers/browser';
 import { startSite, type TestSite } from '../helpers/site';
 import { registerUser, type TestUser } from '../helpers/users';
 
@@ -78,13 +86,16 @@ it('creates a scraper against a local site, runs it and shows its results', asyn
   await screenshot(page, 'scrapers-list');
 }, 120_000);
 
-it('turns change detection on in the form, shows each run\'s changes and filters the results by change', async () => {
+it("turns change detection on in the form, shows each run's changes and filters the results by change", async () => {
   const { page } = browser;
-  const created = await app.strapi.plugin('api-suite').service('scrapers').create(alice.consumer_id, {
-    name: 'Watched shop',
-    url: `${site.url}/`,
-    selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href' } },
-  });
+  const created = await app.strapi
+    .plugin('api-suite')
+    .service('scrapers')
+    .create(alice.consumer_id, {
+      name: 'Watched shop',
+      url: `${site.url}/`,
+      selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href' } },
+    });
   await openPluginPage(page, app.url, `/scrapers/${created.id}`, 'Watched shop');
   await page.getByTestId('change-detection').getByText('Off').waitFor();
 
@@ -96,7 +107,7 @@ it('turns change detection on in the form, shows each run\'s changes and filters
   await dialog.getByRole('checkbox', { name: 'Change detection' }).click();
   await key.fill('colour');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await dialog.getByText('must be one of the items\' fields (name, link)').waitFor();
+  await dialog.getByText("must be one of the items' fields (name, link)").waitFor();
   await screenshot(page, 'scrapers-change-detection-form');
   await key.fill('name');
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -128,7 +139,10 @@ it('turns change detection on in the form, shows each run\'s changes and filters
 
 it('shows a run in progress and stops it', async () => {
   const { page } = browser;
-  const created = await app.strapi.plugin('api-suite').service('scrapers').create(alice.consumer_id, { name: 'Slow site', url: `${site.url}/hang` });
+  const created = await app.strapi
+    .plugin('api-suite')
+    .service('scrapers')
+    .create(alice.consumer_id, { name: 'Slow site', url: `${site.url}/hang` });
   await openPluginPage(page, app.url, `/scrapers/${created.id}`, 'Slow site');
   await page.getByRole('button', { name: 'Run now' }).click();
   await page.getByTestId('run-progress').waitFor();

@@ -1,6 +1,15 @@
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, launchBrowser, openPluginPage, registerFirstAdmin, screenshot, waitForAttribute, waitForCount, type TestBrowser } from '../helpers/browser';
+import {
+  closeBrowserTest,
+  launchBrowser,
+  openPluginPage,
+  registerFirstAdmin,
+  screenshot,
+  waitForAttribute,
+  waitForCount,
+  type TestBrowser,
+} from '../helpers/browser';
 import { startReceiver, type Receiver } from '../helpers/receiver';
 import { registerUser, type TestUser } from '../helpers/users';
 import { posts, subscribe, waitForPosts, type CreatedSubscription } from '../helpers/webhooks';
@@ -21,7 +30,11 @@ beforeAll(async () => {
   receiver = await startReceiver((request) => ({ status: 200, body: `ok ${request.headers['x-webhook-event'] ?? ''}` }));
   app = await startApp({ serveAdminPanel: true });
   alice = await registerUser(app, { plan: 'enterprise' });
-  subscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/hooks`, events: ['article.created', 'run.completed'], description: 'Alice CMS sync' });
+  subscription = await subscribe(app, alice, {
+    endpoint_url: `${receiver.url}/hooks`,
+    events: ['article.created', 'run.completed'],
+    description: 'Alice CMS sync',
+  });
   // The test event queued at creation: wait for it so the counts below are ours.
   await waitForPosts(receiver, 1);
   browser = await launchBrowser(app.url);
@@ -116,7 +129,10 @@ it('switches an event type off and describes it', async () => {
   await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
   expect(await toggle.getAttribute('aria-checked')).toBe('true');
   await toggle.click();
-  await page.getByRole('alertdialog').getByText(/stop being published/).waitFor();
+  await page
+    .getByRole('alertdialog')
+    .getByText(/stop being published/)
+    .waitFor();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
   await page.getByText('Event type switched off').waitFor();
   await waitForAttribute(toggle, 'aria-checked', 'false');
@@ -134,13 +150,18 @@ it('switches an event type off and describes it', async () => {
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.getByText(/total: Invalid input: expected number/).waitFor();
   await screenshot(page, 'webhooks-event-type-schema');
-  await dialog.locator('textarea[name="example_payload"]').fill('{ "id": "o1", "status": "paid", "total": 12, "created_at": "2026-11-22T10:00:00.000Z" }');
+  await dialog
+    .locator('textarea[name="example_payload"]')
+    .fill('{ "id": "o1", "status": "paid", "total": 12, "created_at": "2026-11-22T10:00:00.000Z" }');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await row.getByText('Paid orders (off until the shop opens)').waitFor();
   await screenshot(page, 'webhooks-event-types');
 
-  const refused = await app.request().post('/api/webhooks/subscriptions').set('Authorization', `Bearer ${alice.jwt}`).send({ endpoint_url: receiver.url, events: ['order.paid'] });
+  const refused = await app
+    .request()
+    .post('/api/webhooks/subscriptions')
+    .set('Authorization', `Bearer ${alice.jwt}`)
+    .send({ endpoint_url: receiver.url, events: ['order.paid'] });
   expect(refused.status).toBe(422);
 }, 90_000);
-

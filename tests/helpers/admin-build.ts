@@ -43,7 +43,9 @@ export function adminBuildKey(): string {
 }
 
 export function adminBuildIsCurrent(): boolean {
-  return fs.existsSync(path.join(BUILD_DIR, 'index.html')) && fs.existsSync(KEY_FILE) && fs.readFileSync(KEY_FILE, 'utf8') === adminBuildKey();
+  return (
+    fs.existsSync(path.join(BUILD_DIR, 'index.html')) && fs.existsSync(KEY_FILE) && fs.readFileSync(KEY_FILE, 'utf8') === adminBuildKey()
+  );
 }
 
 /**
@@ -87,7 +89,9 @@ export async function ensureAdminBuild(): Promise<boolean> {
 /** For the browser tests: fail with a clear message when the global setup did not build the admin. */
 export function assertAdminBuilt(): void {
   if (!adminBuildIsCurrent()) {
-    throw new Error('The admin panel in dist/build is missing or stale: run the browser tests through Jest (`npm test` or `npx jest tests/e2e`), whose global setup builds it');
+    throw new Error(
+      'The admin panel in dist/build is missing or stale: run the browser tests through Jest (`npm test` or `npx jest tests/e2e`), whose global setup builds it'
+    );
   }
 }
 

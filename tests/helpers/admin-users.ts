@@ -39,7 +39,11 @@ export async function createAdminEditor(app: TestApp, permissions: RolePermissio
   const auth = { Authorization: `Bearer ${owner.token}` };
   const suffix = crypto.randomBytes(3).toString('hex');
 
-  const role = await app.request().post('/admin/roles').set(auth).send({ name: `Editor ${suffix}`, description: 'api-suite editors' });
+  const role = await app
+    .request()
+    .post('/admin/roles')
+    .set(auth)
+    .send({ name: `Editor ${suffix}`, description: 'api-suite editors' });
   if (role.status !== 201) throw new Error(`role creation failed: ${role.status} ${JSON.stringify(role.body)}`);
   const roleId = role.body.data.id as number;
   const assigned = await app
@@ -67,7 +71,8 @@ export async function createAdminUser(app: TestApp, roleId: number): Promise<Adm
     .request()
     .post('/admin/register')
     .send({ registrationToken: invited.body.data.registrationToken, userInfo: { firstname: 'Eve', lastname: 'Editor', password } });
-  if (registered.status !== 200 && registered.status !== 201) throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
+  if (registered.status !== 200 && registered.status !== 201)
+    throw new Error(`admin registration failed: ${registered.status} ${JSON.stringify(registered.body)}`);
   return { email, password, token: registered.body.data.token as string, roleId, userId: invited.body.data.id as number };
 }
 
@@ -80,5 +85,10 @@ export async function adminLogin(app: TestApp, email: string, password: string):
 
 function toRolePermission(permission: RolePermission) {
   if (typeof permission === 'string') return { action: permission, subject: null, properties: {}, conditions: [] };
-  return { action: permission.action, subject: permission.subject, properties: permission.fields ? { fields: permission.fields } : {}, conditions: [] };
+  return {
+    action: permission.action,
+    subject: permission.subject,
+    properties: permission.fields ? { fields: permission.fields } : {},
+    conditions: [],
+  };
 }

@@ -60,7 +60,11 @@ export async function launchBrowser(origin: string): Promise<TestBrowser> {
     // (validation) are expected; anything else the page logs as an error is kept.
     const text = message.text();
     if (message.type() === 'warning' && text.includes('[API Suite]')) pluginWarnings.push(text);
-    if (message.type() === 'error' && !text.includes('ERR_BLOCKED_BY_CLIENT') && !text.startsWith('Failed to load resource: the server responded')) {
+    if (
+      message.type() === 'error' &&
+      !text.includes('ERR_BLOCKED_BY_CLIENT') &&
+      !text.startsWith('Failed to load resource: the server responded')
+    ) {
       errors.push(`console: ${text}`);
     }
   });
@@ -130,7 +134,11 @@ export async function openPluginPage(page: Page, appUrl: string, subPath: string
 }
 
 /** Wait until `locator` matches `count` elements (or at least `count` with `atLeast`). */
-export async function waitForCount(locator: Locator, count: number, options: { atLeast?: boolean; timeoutMs?: number } = {}): Promise<void> {
+export async function waitForCount(
+  locator: Locator,
+  count: number,
+  options: { atLeast?: boolean; timeoutMs?: number } = {}
+): Promise<void> {
   const deadline = Date.now() + (options.timeoutMs ?? UI_TIMEOUT_MS);
   for (;;) {
     const found = await locator.count();
@@ -153,7 +161,10 @@ export async function waitForAttribute(locator: Locator, name: string, value: st
  * The end of a browser test file: report what the page logged as errors, then close the
  * browser and everything the file started (the app, receivers, sites, stubs), in that order.
  */
-export async function closeBrowserTest(browser: TestBrowser | undefined, ...started: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
+export async function closeBrowserTest(
+  browser: TestBrowser | undefined,
+  ...started: Array<{ close(): Promise<unknown> } | undefined>
+): Promise<void> {
   if (browser && browser.errors.length > 0) console.warn(`browser errors:\n${browser.errors.join('\n')}`);
   await browser?.close();
   for (const resource of started) await resource?.close();

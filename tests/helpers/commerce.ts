@@ -36,7 +36,8 @@ export async function createProduct(
     .post('/api/products')
     .set('Authorization', `Bearer ${token}`)
     .send({ data: { published: true, deleted: false, ...fields } });
-  if (response.status !== 201 && response.status !== 200) throw new Error(`product creation failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`product creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   const data = response.body.data as TestProduct;
   return { id: data.id, documentId: data.documentId, name: fields.name, price: fields.price, stock: fields.stock };
 }
@@ -70,7 +71,12 @@ export async function orderOf(app: TestApp, uuid: string): Promise<StoredOrder |
   const row = await app.strapi.db.query('plugin::api-suite.order').findOne({ where: { uuid }, populate: { user: { select: ['id'] } } });
   if (!row) return null;
   const items = typeof row.items === 'string' ? JSON.parse(row.items) : row.items;
-  return { ...row, total: Number(row.total), items, stock_reserved: row.stock_reserved === true || row.stock_reserved === 1 } as StoredOrder;
+  return {
+    ...row,
+    total: Number(row.total),
+    items,
+    stock_reserved: row.stock_reserved === true || row.stock_reserved === 1,
+  } as StoredOrder;
 }
 
 /** A Stripe event for a Checkout Session, as Stripe would send it. */
@@ -104,7 +110,8 @@ export function sessionEvent(
 
 /** POST a webhook as Stripe does, signed with the official SDK's test header (or the given one). */
 export function sendStripeEvent(app: TestApp, payload: string, options: { secret?: string; signature?: string; body?: string } = {}) {
-  const signature = options.signature ?? Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? STRIPE_WEBHOOK_SECRET });
+  const signature =
+    options.signature ?? Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? STRIPE_WEBHOOK_SECRET });
   return app
     .request()
     .post('/api/webhook/stripe')

@@ -59,4 +59,3 @@ export async function awayFromMinuteEdge(marginSeconds = 8): Promise<void> {
   const secondsLeft = 60 - new Date().getUTCSeconds();
   if (secondsLeft < marginSeconds) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 200));
 }
-

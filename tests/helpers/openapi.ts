@@ -43,7 +43,18 @@ function ajv(): Ajv2020 {
     addFormats(instance);
     // The OpenAPI document is added whole as a schema (so `#/components/...` resolves inside it);
     // its own top-level fields are not JSON Schema keywords.
-    instance.addVocabulary(['openapi', 'jsonSchemaDialect', 'info', 'servers', 'security', 'tags', 'paths', 'components', 'webhooks', 'externalDocs']);
+    instance.addVocabulary([
+      'openapi',
+      'jsonSchemaDialect',
+      'info',
+      'servers',
+      'security',
+      'tags',
+      'paths',
+      'components',
+      'webhooks',
+      'externalDocs',
+    ]);
     instance.addSchema({ ...structuredClone(openApiDocument), $id: DOCUMENT_ID });
     ajvInstance = instance;
   }
@@ -87,7 +98,10 @@ function validator(schemaPointer: string): ValidateFunction {
 
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
-    .map((error) => `  - ${error.instancePath || '(root)'} ${error.message ?? ''}${Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''} [${error.schemaPath}]`)
+    .map(
+      (error) =>
+        `  - ${error.instancePath || '(root)'} ${error.message ?? ''}${Object.keys(error.params).length ? ` ${JSON.stringify(error.params)}` : ''} [${error.schemaPath}]`
+    )
     .join('\n');
 }
 
@@ -120,19 +134,34 @@ export function expectResponseToMatchSpec(response: SpecResponse, method: string
   const label = `${method.toUpperCase()} ${pathTemplate} → ${response.status}`;
   const operation = operationOf(method, pathTemplate);
   const status = String(response.status);
-  const statusKey = status in operation.responses ? status : `${status[0]}XX` in operation.responses ? `${status[0]}XX` : 'default' in operation.responses ? 'default' : undefined;
+  const statusKey =
+    status in operation.responses
+      ? status
+      : `${status[0]}XX` in operation.responses
+        ? `${status[0]}XX`
+        : 'default' in operation.responses
+          ? 'default'
+          : undefined;
   if (!statusKey) {
     throw new Error(
       `OpenAPI: ${label} is not documented (documented: ${Object.keys(operation.responses).join(', ')}). Body: ${JSON.stringify(response.body)}`
     );
   }
-  const { node: documented, at } = follow(operation.responses[statusKey], pointer('paths', pathTemplate, method.toLowerCase(), 'responses', statusKey));
+  const { node: documented, at } = follow(
+    operation.responses[statusKey],
+    pointer('paths', pathTemplate, method.toLowerCase(), 'responses', statusKey)
+  );
   const problems: string[] = [];
 
   const content = documented.content as Record<string, JsonObject> | undefined;
   const rawText = response.text ?? '';
   if (!content) {
-    const empty = rawText === '' && (response.body === undefined || response.body === null || response.body === '' || (typeof response.body === 'object' && Object.keys(response.body as object).length === 0));
+    const empty =
+      rawText === '' &&
+      (response.body === undefined ||
+        response.body === null ||
+        response.body === '' ||
+        (typeof response.body === 'object' && Object.keys(response.body as object).length === 0));
     if (!empty) problems.push(`a body was sent where none is documented: ${rawText || JSON.stringify(response.body)}`);
   } else {
     const contentType = (headerOf(response.headers, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -157,12 +186,15 @@ export function expectResponseToMatchSpec(response: SpecResponse, method: string
     }
     if (header.schema !== undefined) {
       const validate = validator(`${headerAt}/schema`);
-      if (!headerMatches(validate, value)) problems.push(`the header ${name}: "${value}" does not match its schema:\n${describeErrors(validate.errors)}`);
+      if (!headerMatches(validate, value))
+        problems.push(`the header ${name}: "${value}" does not match its schema:\n${describeErrors(validate.errors)}`);
     }
   }
 
   if (problems.length > 0) {
-    throw new Error(`OpenAPI: ${label} does not match the document:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nBody: ${JSON.stringify(response.body)}`);
+    throw new Error(
+      `OpenAPI: ${label} does not match the document:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nBody: ${JSON.stringify(response.body)}`
+    );
   }
 }
 
@@ -170,7 +202,8 @@ export function expectResponseToMatchSpec(response: SpecResponse, method: string
 export function expectToMatchSchema(value: unknown, name: string): void {
   if (!openApiDocument.components.schemas[name]) throw new Error(`OpenAPI: no schema named ${name}`);
   const validate = validator(pointer('components', 'schemas', name));
-  if (!validate(value)) throw new Error(`OpenAPI: the value does not match ${name}:\n${describeErrors(validate.errors)}\nValue: ${JSON.stringify(value)}`);
+  if (!validate(value))
+    throw new Error(`OpenAPI: the value does not match ${name}:\n${describeErrors(validate.errors)}\nValue: ${JSON.stringify(value)}`);
 }
 
 /** Every documented operation, as `{ method: 'GET', path: '/api/v1/keys/{id}' }`. */

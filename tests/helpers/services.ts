@@ -45,7 +45,9 @@ export async function assertPostgresReachable(baseUrl: string): Promise<void> {
     await client.connect();
     await client.query('select 1');
   } catch (error) {
-    throw new Error(`PostgreSQL at ${baseUrl} is not reachable (${(error as Error).message}); start it or unset DATABASE_CLIENT`, { cause: error });
+    throw new Error(`PostgreSQL at ${baseUrl} is not reachable (${(error as Error).message}); start it or unset DATABASE_CLIENT`, {
+      cause: error,
+    });
   } finally {
     await client.end().catch(() => undefined);
   }

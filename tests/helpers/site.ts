@@ -20,7 +20,8 @@ export interface TestSite {
 export const LONG_PAGE_MS = 1_500;
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`;
-const product = (name: string, href: string) => `<div class="product"><h2 class="name">${name}</h2><a class="link" href="${href}">details</a></div>`;
+const product = (name: string, href: string) =>
+  `<div class="product"><h2 class="name">${name}</h2><a class="link" href="${href}">details</a></div>`;
 
 /**
  * A small site on 127.0.0.1 for scraper tests: linked pages with products to extract, a page
@@ -44,13 +45,18 @@ export async function startSite(): Promise<TestSite> {
       [product('A', '/items/a'), product('B', '/items/b'), product('C', 'https://shop.example/c')].join('') +
         '<a href="/page2">next</a> <a href="/private/secret">secret</a> <a href="/slow#top">slow</a> <a href="http://elsewhere.invalid/">away</a>'
     ),
-    '/page2': page('Page 2', [product('D', '/items/d'), product('E', '/items/e')].join('') + '<a href="/page3">next</a> <a href="/">home</a>'),
+    '/page2': page(
+      'Page 2',
+      [product('D', '/items/d'), product('E', '/items/e')].join('') + '<a href="/page3">next</a> <a href="/">home</a>'
+    ),
     '/page3': page('Page 3', product('F', '/items/f')),
     '/private/secret': page('Secret', product('Z', '/items/z')),
     '/slow': page('Slow', product('S', '/items/s')),
     '/formulas': page(
       'Formulas',
-      ['=HYPERLINK("http://evil.example/","click")', "+cmd|' /C calc'!A0", '@SUM(1,1)', '-2+3', 'Plain'].map((name) => product(name.replace(/"/g, '&quot;'), '/items/f')).join('')
+      ['=HYPERLINK("http://evil.example/","click")', "+cmd|' /C calc'!A0", '@SUM(1,1)', '-2+3', 'Plain']
+        .map((name) => product(name.replace(/"/g, '&quot;'), '/items/f'))
+        .join('')
     ),
   };
   const server = http.createServer((req, res) => {

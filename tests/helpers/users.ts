@@ -17,7 +17,7 @@ export interface TestUser {
  */
 export async function registerUser(
   app: TestApp,
-  overrides: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> & { plan?: string } = {},
+  overrides: Partial<Pick<TestUser, 'username' | 'email' | 'password'>> & { plan?: string } = {}
 ): Promise<TestUser> {
   const suffix = crypto.randomBytes(4).toString('hex');
   const username = overrides.username ?? `user_${suffix}`;
@@ -41,9 +41,13 @@ export async function registerUser(
  * first and leave the browser tests no /admin registration form to fill in.
  */
 async function grantPlanByService(app: TestApp, user: Pick<TestUser, 'id'>, plan: string): Promise<void> {
-  const row = (await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: plan }, select: ['id'] })) as { id: number } | null;
+  const row = (await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: plan }, select: ['id'] })) as {
+    id: number;
+  } | null;
   if (!row) throw new Error(`no plan named ${plan}`);
-  const consumerPlans = app.strapi.plugin('api-suite').service('consumer-plans') as { grant(userId: number, planId: number | null): Promise<void> };
+  const consumerPlans = app.strapi.plugin('api-suite').service('consumer-plans') as {
+    grant(userId: number, planId: number | null): Promise<void>;
+  };
   await consumerPlans.grant(user.id, row.id);
 }
 
@@ -68,7 +72,11 @@ export async function grantPlan(app: TestApp, user: Pick<TestUser, 'id'>, plan: 
   const plans = (await app.request().get('/api/v1/plans')).body.data as Array<{ id: number; name: string }>;
   const planId = plan === null ? null : plans.find((candidate) => candidate.name === plan)?.id;
   if (planId === undefined) throw new Error(`no plan named ${plan}`);
-  const response = await app.request().patch(`/api/v1/consumers/${user.id}`).set('Authorization', `Bearer ${admin.jwt}`).send({ plan_id: planId });
+  const response = await app
+    .request()
+    .patch(`/api/v1/consumers/${user.id}`)
+    .set('Authorization', `Bearer ${admin.jwt}`)
+    .send({ plan_id: planId });
   if (response.status !== 200) throw new Error(`plan grant failed: ${response.status} ${JSON.stringify(response.body)}`);
 }
 
@@ -85,7 +93,8 @@ export async function makeAdministrator(app: TestApp, user: TestUser): Promise<T
     .put(`/content-manager/collection-types/plugin::users-permissions.user/${await documentIdOf(app, user.id)}`)
     .set('Authorization', `Bearer ${admin.token}`)
     .send({ role: { connect: [{ documentId: role.documentId }] } });
-  if (response.status !== 200) throw new Error(`could not make ${user.username} an administrator: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`could not make ${user.username} an administrator: ${response.status} ${JSON.stringify(response.body)}`);
   return user;
 }
 
@@ -110,10 +119,7 @@ export function adminSession(app: TestApp): Promise<AdminSession> {
   if (!session) {
     session = (async () => {
       const { email, password } = OWNER;
-      const registered = await app
-        .request()
-        .post('/admin/register-admin')
-        .send({ firstname: 'Site', lastname: 'Owner', email, password });
+      const registered = await app.request().post('/admin/register-admin').send({ firstname: 'Site', lastname: 'Owner', email, password });
       // A browser test registers the owner through the /admin form first (with the same credentials).
       if (registered.status === 400 && registered.body?.error?.message === 'You cannot register a new super admin') {
         const login = await app.request().post('/admin/login').send({ email, password });
@@ -145,7 +151,9 @@ export async function fullAccessToken(app: TestApp): Promise<string> {
 /** Give the user a role that may create, update and delete articles (keys never write more than their owner's role allows). */
 export async function allowArticleWrites(app: TestApp, user: Pick<TestUser, 'id'>): Promise<void> {
   const roles = app.strapi.db.query('plugin::users-permissions.role');
-  const writers = (await roles.findOne({ where: { type: 'article-writers' } })) ?? (await roles.create({ data: { name: 'Article writers', type: 'article-writers', description: 'May write articles' } }));
+  const writers =
+    (await roles.findOne({ where: { type: 'article-writers' } })) ??
+    (await roles.create({ data: { name: 'Article writers', type: 'article-writers', description: 'May write articles' } }));
   for (const action of ['create', 'update', 'delete']) {
     const permission = { action: `api::article.article.${action}`, role: writers.id };
     if ((await app.strapi.db.query('plugin::users-permissions.permission').count({ where: permission })) === 0) {

@@ -71,7 +71,14 @@ export function orderData(id: string | number, overrides: Record<string, unknown
 
 /** An article event's data as the schema has it. */
 export function articleData(id: string | number): Record<string, unknown> {
-  return { id: String(id), title: 'Hello', slug: 'hello', status: 'draft', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z' };
+  return {
+    id: String(id),
+    title: 'Hello',
+    slug: 'hello',
+    status: 'draft',
+    createdAt: '2026-11-22T10:00:00.000Z',
+    updatedAt: '2026-11-22T10:00:00.000Z',
+  };
 }
 
 /** A product event's data as the schema has it. */

@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { API_KEY_PATTERN, generateApiKey, generateClientId, hashApiKey, keyPrefixOf, randomAlphanumeric, safeEqual } from '../../src/plugins/api-suite/server/src/features/access/services/credentials';
+import {
+  API_KEY_PATTERN,
+  generateApiKey,
+  generateClientId,
+  hashApiKey,
+  keyPrefixOf,
+  randomAlphanumeric,
+  safeEqual,
+} from '../../src/plugins/api-suite/server/src/features/access/services/credentials';
 import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/services/endpoints';
 import { effectiveStatus } from '../../src/plugins/api-suite/server/src/features/access/services/keys';
 
@@ -36,7 +44,11 @@ describe('plan endpoints', () => {
   const groups = { public: ['GET /api/v1/articles*'], private: ['* /api/v1/scrapers*', 'POST /api/v1/webhooks'] };
 
   it('resolves @public and @private from the configured groups, once each', () => {
-    expect(resolveEndpoints(['@public', '@private', 'GET /api/v1/articles*'], groups)).toEqual(['GET /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks']);
+    expect(resolveEndpoints(['@public', '@private', 'GET /api/v1/articles*'], groups)).toEqual([
+      'GET /api/v1/articles*',
+      '* /api/v1/scrapers*',
+      'POST /api/v1/webhooks',
+    ]);
     expect(resolveEndpoints('not a list', groups)).toEqual([]);
   });
 

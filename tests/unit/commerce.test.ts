@@ -9,7 +9,7 @@ import { ApiError, bodyParserError, errorListBody, fromZod } from '../../src/plu
 import { envFrom } from '../helpers/env';
 
 describe('commerce config', () => {
-  it('defaults: no Stripe keys, euros, return URLs on the frontend, the seed\'s search collections', () => {
+  it("defaults: no Stripe keys, euros, return URLs on the frontend, the seed's search collections", () => {
     const defaults = config.default({ env: envFrom({}) });
     expect(() => config.validator(defaults)).not.toThrow();
     expect(defaults.commerce).toEqual({
@@ -79,7 +79,12 @@ describe('checkout input', () => {
   it('names each bad field', () => {
     let caught: unknown;
     try {
-      parseCheckout({ items: [{ product_id: 0, quantity: 2 }, { product_id: 3, quantity: 1001 }] });
+      parseCheckout({
+        items: [
+          { product_id: 0, quantity: 2 },
+          { product_id: 3, quantity: 1001 },
+        ],
+      });
     } catch (error) {
       caught = error;
     }
@@ -93,12 +98,17 @@ describe('checkout input', () => {
   });
 
   it('accepts an address as text or as an object of text fields, and card as the payment method', () => {
-    expect(parseCheckout({ items: [{ product_id: 1, quantity: 1 }], shipping_address: '1 Main Street, Paris', payment_method: 'card' })).toEqual({
+    expect(
+      parseCheckout({ items: [{ product_id: 1, quantity: 1 }], shipping_address: '1 Main Street, Paris', payment_method: 'card' })
+    ).toEqual({
       items: [{ product_id: 1, quantity: 1 }],
       shipping_address: '1 Main Street, Paris',
       payment_method: 'card',
     });
-    expect(parseCheckout({ items: [{ product_id: 1, quantity: 1000 }], shipping_address: { city: 'Paris', postal_code: '75001' } }).shipping_address).toEqual({
+    expect(
+      parseCheckout({ items: [{ product_id: 1, quantity: 1000 }], shipping_address: { city: 'Paris', postal_code: '75001' } })
+        .shipping_address
+    ).toEqual({
       city: 'Paris',
       postal_code: '75001',
     });
@@ -137,13 +147,22 @@ describe('lines and amounts', () => {
 
 describe('error bodies', () => {
   it('one entry per problem in the commerce shape', () => {
-    expect(errorListBody(new ApiError(409, 'insufficient_stock', 'Not enough stock for "A"; Not enough stock for "B"', ['Not enough stock for "A"', 'Not enough stock for "B"']))).toEqual({
+    expect(
+      errorListBody(
+        new ApiError(409, 'insufficient_stock', 'Not enough stock for "A"; Not enough stock for "B"', [
+          'Not enough stock for "A"',
+          'Not enough stock for "B"',
+        ])
+      )
+    ).toEqual({
       errors: [{ message: 'Not enough stock for "A"' }, { message: 'Not enough stock for "B"' }],
     });
-    expect(errorListBody(new ApiError(401, 'unauthenticated', 'Authentication required'))).toEqual({ errors: [{ message: 'Authentication required' }] });
+    expect(errorListBody(new ApiError(401, 'unauthenticated', 'Authentication required'))).toEqual({
+      errors: [{ message: 'Authentication required' }],
+    });
   });
 
-  it('recognises the body parser\'s refusals and nothing else', () => {
+  it("recognises the body parser's refusals and nothing else", () => {
     const syntax = Object.assign(new SyntaxError('Unexpected end of JSON input'), { status: 400 });
     expect(bodyParserError(syntax)?.status).toBe(400);
     expect(bodyParserError({ type: 'entity.too.large', status: 413 })?.status).toBe(413);
@@ -159,7 +178,7 @@ describe('the raw body of a Stripe webhook', () => {
     expect(rawBodyOf(contextWith({ [RAW_BODY]: () => Buffer.from('{"a": 1}'), body: { a: 1 } }))?.toString()).toBe('{"a": 1}');
   });
 
-  it('falls back on koa-body\'s copy when a site turned includeUnparsed on', () => {
+  it("falls back on koa-body's copy when a site turned includeUnparsed on", () => {
     expect(rawBodyOf(contextWith({ body: { a: 1, [Symbol.for('unparsedBody')]: '{"a":1}' } }))?.toString()).toBe('{"a":1}');
   });
 

@@ -14,7 +14,12 @@ describe('plugin config', () => {
 
   it('reads the environment', () => {
     const defaults = config.default({
-      env: envFrom({ REDIS_URL: 'redis://127.0.0.1:6379', WEBHOOK_RETRY_SCHEDULE: '1,2,3', OUTBOUND_ALLOW_PRIVATE: 'false', FRONTEND_ORIGIN: 'https://shop.example' }),
+      env: envFrom({
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        WEBHOOK_RETRY_SCHEDULE: '1,2,3',
+        OUTBOUND_ALLOW_PRIVATE: 'false',
+        FRONTEND_ORIGIN: 'https://shop.example',
+      }),
     });
     expect(defaults.jobs.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(defaults.webhooks.retryScheduleSeconds).toEqual([1, 2, 3]);
@@ -23,11 +28,15 @@ describe('plugin config', () => {
     const scrapers = config.default({ env: envFrom({ SCRAPER_PAGE_CONCURRENCY: '12' }) }).scrapers;
     expect(scrapers.pageConcurrency).toBe(12);
     for (const pageConcurrency of [0, 33]) {
-      expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, pageConcurrency } })).toThrow(/scrapers\.pageConcurrency/);
+      expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, pageConcurrency } })).toThrow(
+        /scrapers\.pageConcurrency/
+      );
     }
     expect(config.default({ env: envFrom({ SCRAPER_RUNS_PER_CONSUMER: '5' }) }).scrapers.runsPerConsumer).toBe(5);
     for (const runsPerConsumer of [0, 1.5]) {
-      expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, runsPerConsumer } })).toThrow(/scrapers\.runsPerConsumer/);
+      expect(() => config.validator({ ...config.default({ env: envFrom({}) }), scrapers: { ...scrapers, runsPerConsumer } })).toThrow(
+        /scrapers\.runsPerConsumer/
+      );
     }
   });
 

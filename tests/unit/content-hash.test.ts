@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson, combineHashes, contentHash, itemKeyHash } from '../../src/plugins/api-suite/server/src/features/scrapers/services/content-hash';
+import {
+  canonicalJson,
+  combineHashes,
+  contentHash,
+  itemKeyHash,
+} from '../../src/plugins/api-suite/server/src/features/scrapers/services/content-hash';
 
 /** Change detection's hashes: stable across key order, exact about values, and the key an item is compared by. */
 describe('canonicalJson', () => {
@@ -31,7 +36,7 @@ describe('contentHash', () => {
 });
 
 describe('combineHashes', () => {
-  it('is the item\'s own hash for one item, and the same for several in any order', () => {
+  it("is the item's own hash for one item, and the same for several in any order", () => {
     const [a, b, c] = ['a', 'b', 'c'].map(contentHash);
     expect(combineHashes([a])).toBe(a);
     expect(combineHashes([a, b, c])).toBe(combineHashes([c, a, b]));
@@ -49,7 +54,7 @@ describe('itemKeyHash', () => {
     expect(itemKeyHash(item({ sku: 1 }), { key: 'sku' })).not.toBe(itemKeyHash(item({ sku: '1' }), { key: 'sku' }));
   });
 
-  it('without a key, uses the item\'s url field, else the page\'s URL', () => {
+  it("without a key, uses the item's url field, else the page's URL", () => {
     expect(itemKeyHash(item({ url: 'https://shop.test/a', title: 'A' }), {})).toBe(contentHash('https://shop.test/a'));
     expect(itemKeyHash(item({ name: 'A' }, 'https://shop.test/p2'), {})).toBe(contentHash('https://shop.test/p2'));
   });

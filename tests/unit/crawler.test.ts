@@ -1,6 +1,12 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { crawl, createRateLimiter, parseSelector, validateSelectors, type CrawlOptions } from '../../src/plugins/api-suite/server/src/features/scrapers/services/crawler';
+import {
+  crawl,
+  createRateLimiter,
+  parseSelector,
+  validateSelectors,
+  type CrawlOptions,
+} from '../../src/plugins/api-suite/server/src/features/scrapers/services/crawler';
 import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
 import { startSite, type TestSite } from '../helpers/site';
 
@@ -18,7 +24,10 @@ afterAll(async () => {
   await site?.close();
 });
 
-function options(overrides: Partial<CrawlOptions> = {}, client: Outbound = outbound): CrawlOptions & { items: Array<{ url: string; data: Record<string, unknown> }> } {
+function options(
+  overrides: Partial<CrawlOptions> = {},
+  client: Outbound = outbound
+): CrawlOptions & { items: Array<{ url: string; data: Record<string, unknown> }> } {
   const items: Array<{ url: string; data: Record<string, unknown> }> = [];
   return {
     startUrl: `${site.url}/`,
@@ -52,7 +61,10 @@ describe('parseSelector and validateSelectors', () => {
     expect(validateSelectors({ item: '.a' })).toEqual(['fields must be an object of names to "css" or "css@attr"']);
     expect(validateSelectors({ fields: {} })).toEqual(['fields must name at least one field']);
     expect(validateSelectors({ fields: { a: 'div[' } })).toEqual(['fields.a: "div[" is not a valid CSS selector']);
-    expect(validateSelectors({ item: ':::', fields: { a: 'b' }, depth: 2 })).toEqual(['unknown keys: depth', 'item ":::" is not a valid CSS selector']);
+    expect(validateSelectors({ item: ':::', fields: { a: 'b' }, depth: 2 })).toEqual([
+      'unknown keys: depth',
+      'item ":::" is not a valid CSS selector',
+    ]);
     expect(validateSelectors([])).toEqual(['must be an object { item?, fields }']);
   });
 });
@@ -164,7 +176,7 @@ describe('crawl', () => {
     }
   });
 
-  it('sends its requests through the pool\'s proxies in turn', async () => {
+  it("sends its requests through the pool's proxies in turn", async () => {
     const first = await startProxy();
     const second = await startProxy();
     try {

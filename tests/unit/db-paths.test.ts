@@ -7,7 +7,12 @@ const { prepareValue } = require('pg/lib/utils') as { prepareValue(value: unknow
 
 describe('pgTimestamp', () => {
   it("writes a Date exactly as the pg driver does in this process's zone, so both paths store the same value", () => {
-    const dates = [new Date(0), new Date('2026-11-23T06:30:00.123Z'), new Date('2024-02-29T23:59:59.999Z'), new Date('2026-03-08T07:30:00.000Z')];
+    const dates = [
+      new Date(0),
+      new Date('2026-11-23T06:30:00.123Z'),
+      new Date('2024-02-29T23:59:59.999Z'),
+      new Date('2026-03-08T07:30:00.000Z'),
+    ];
     for (const date of dates) expect(pgTimestamp(date)).toBe(prepareValue(date));
   });
 
@@ -48,7 +53,13 @@ describe('recordsetJson', () => {
   it('writes the same text as JSON.stringify of the rows, across seconds, before 1970, and with text that needs escaping', () => {
     const rows = [
       { uuid: 'a', attempt: 1, at: new Date('2026-11-25T18:00:00.007Z'), payload: '{"note":"say \\"hi\\"\\n"}', error: null },
-      { uuid: 'b"\\', attempt: 2, at: new Date('2026-11-25T18:00:00.070Z'), payload: { nested: ['x', 1, null] }, error: 'line\nbreak \u2028' },
+      {
+        uuid: 'b"\\',
+        attempt: 2,
+        at: new Date('2026-11-25T18:00:00.070Z'),
+        payload: { nested: ['x', 1, null] },
+        error: 'line\nbreak \u2028',
+      },
       { uuid: 'c', attempt: 3, at: new Date('2026-11-25T18:00:01.700Z'), payload: null },
       { uuid: 'd', attempt: 4, at: '2026-11-25T18:00:01.999Z', error: 'é ✓ 😀' },
       { uuid: 'e', attempt: 5, at: new Date(-1), payload: 'null' },

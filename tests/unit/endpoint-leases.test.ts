@@ -1,6 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createLeaseBook, memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
+import {
+  createLeaseBook,
+  memoryLeaseBook,
+  type LeaseBook,
+} from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
 
 /**
  * An endpoint's request slots shared by processes. The memory book always; the Redis book, two
@@ -14,7 +18,12 @@ const fail = (error: Error) => {
 describe('endpoint slots in one process (memory)', () => {
   it('grants up to the cap and takes back what is given', async () => {
     const book = memoryLeaseBook();
-    expect(await book.acquire([{ endpoint: 'a', count: 7, cap: 5 }, { endpoint: 'b', count: 2, cap: 5 }])).toEqual([5, 2]);
+    expect(
+      await book.acquire([
+        { endpoint: 'a', count: 7, cap: 5 },
+        { endpoint: 'b', count: 2, cap: 5 },
+      ])
+    ).toEqual([5, 2]);
     expect(await book.acquire([{ endpoint: 'a', count: 1, cap: 5 }])).toEqual([0]);
     book.release('a', 2);
     expect(book.held('a')).toBe(3);
@@ -47,8 +56,18 @@ if (process.env.REDIS_URL) {
     it('shares one cap between two processes, each endpoint on its own, in one call for several endpoints', async () => {
       const first = book();
       const second = book();
-      expect(await first.acquire([{ endpoint: 'https://a.example/hook', count: 6, cap: 10 }, { endpoint: 'https://b.example/hook', count: 3, cap: 10 }])).toEqual([6, 3]);
-      expect(await second.acquire([{ endpoint: 'https://a.example/hook', count: 6, cap: 10 }, { endpoint: 'https://b.example/hook', count: 6, cap: 10 }])).toEqual([4, 6]);
+      expect(
+        await first.acquire([
+          { endpoint: 'https://a.example/hook', count: 6, cap: 10 },
+          { endpoint: 'https://b.example/hook', count: 3, cap: 10 },
+        ])
+      ).toEqual([6, 3]);
+      expect(
+        await second.acquire([
+          { endpoint: 'https://a.example/hook', count: 6, cap: 10 },
+          { endpoint: 'https://b.example/hook', count: 6, cap: 10 },
+        ])
+      ).toEqual([4, 6]);
       expect(first.held('https://a.example/hook') + second.held('https://a.example/hook')).toBe(10);
       // Given back (written once the event loop turns): the other process may take them.
       first.release('https://a.example/hook', 3);

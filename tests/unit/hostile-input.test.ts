@@ -26,7 +26,9 @@ describe('badFilterAt', () => {
   });
 
   it('accepts values, lists of values and the combining operators', () => {
-    expect(badFilterAt({ title: { $eq: 'x' }, id: { $in: ['1', '2'] }, $or: [{ title: { $null: 'true' } }], $not: { title: { $eq: 'y' } } })).toBeUndefined();
+    expect(
+      badFilterAt({ title: { $eq: 'x' }, id: { $in: ['1', '2'] }, $or: [{ title: { $null: 'true' } }], $not: { title: { $eq: 'y' } } })
+    ).toBeUndefined();
     expect(badFilterAt(undefined)).toBeUndefined();
     expect(badFilterAt('x')).toBeUndefined();
   });
@@ -54,7 +56,7 @@ describe('csvCell', () => {
 });
 
 describe('redactSecrets', () => {
-  it('keeps a key\'s 8-character prefix and drops the rest, wherever it stands', () => {
+  it("keeps a key's 8-character prefix and drops the rest, wherever it stands", () => {
     const key = `sk_${'A'.repeat(48)}`;
     expect(redactSecrets(`GET /api/v1/keys?api_key=${key} (3 ms) 200`)).toBe('GET /api/v1/keys?api_key=[redacted] (3 ms) 200');
     expect(redactSecrets(`key ${key} refused`)).toBe('key sk_AAAAA[redacted] refused');
@@ -65,7 +67,8 @@ describe('redactSecrets', () => {
 
 describe('isReservedHeader', () => {
   it('folds _ to - and case before comparing', () => {
-    for (const name of ['Webhook_Signature', 'webhook-id', 'HOST', 'transfer_encoding', 'Expect', 'Proxy_Authorization', 'keep-alive']) expect(isReservedHeader(name)).toBe(true);
+    for (const name of ['Webhook_Signature', 'webhook-id', 'HOST', 'transfer_encoding', 'Expect', 'Proxy_Authorization', 'keep-alive'])
+      expect(isReservedHeader(name)).toBe(true);
     for (const name of ['X-Tenant', 'authorization', 'user_agent']) expect(isReservedHeader(name)).toBe(false);
   });
 });

@@ -51,10 +51,7 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     logger = testLogger();
     // A fresh prefix per test: no test sees another's queues, even on a shared Redis.
     prefix = `jobs-test-${randomUUID()}`;
-    jobs =
-      driver === 'bullmq'
-        ? createBullmqJobs({ redisUrl: REDIS_URL, prefix, logger })
-        : createInProcessJobs({ logger });
+    jobs = driver === 'bullmq' ? createBullmqJobs({ redisUrl: REDIS_URL, prefix, logger }) : createInProcessJobs({ logger });
   });
 
   afterEach(async () => {

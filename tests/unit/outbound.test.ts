@@ -165,7 +165,11 @@ async function startServer(): Promise<TestServer> {
 /** A lookup that answers from a script, one answer per call (the last one repeats), and counts calls. */
 function scriptedLookup(...answers: string[][]): LookupAll & { calls: string[] } {
   const calls: string[] = [];
-  const lookup = (hostname: string, _options: unknown, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void): void => {
+  const lookup = (
+    hostname: string,
+    _options: unknown,
+    callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void
+  ): void => {
     const answer = answers[Math.min(calls.length, answers.length - 1)] ?? [];
     calls.push(hostname);
     const addresses = answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -393,9 +397,7 @@ describe('createOutbound', () => {
       const neverAnswers: LookupAll = () => undefined;
       const client = outbound({ allowPrivate: true, lookup: neverAnswers, connectTimeoutMs: 1000 });
       const started = Date.now();
-      await expect(client.request(`http://stuck.test:${server.port}/`, { timeoutMs: 300 })).rejects.toBeInstanceOf(
-        OutboundTimeoutError
-      );
+      await expect(client.request(`http://stuck.test:${server.port}/`, { timeoutMs: 300 })).rejects.toBeInstanceOf(OutboundTimeoutError);
       expect(Date.now() - started).toBeLessThan(300 + 200);
     });
 
@@ -404,9 +406,9 @@ describe('createOutbound', () => {
       const controller = new AbortController();
       const reason = new Error('caller gave up');
       setTimeout(() => controller.abort(reason), 100);
-      await expect(
-        client.request(`http://127.0.0.1:${server.port}/hang`, { timeoutMs: 5000, signal: controller.signal })
-      ).rejects.toBe(reason);
+      await expect(client.request(`http://127.0.0.1:${server.port}/hang`, { timeoutMs: 5000, signal: controller.signal })).rejects.toBe(
+        reason
+      );
     });
   });
 });

@@ -2,7 +2,9 @@ import { includedFeatures, reaches } from '../../src/plugins/api-suite/portal/sr
 
 /** The portal reads a plan's resolved endpoints with the access middleware's own matcher: the three seeded plans. */
 const free = { endpoints: ['GET /api/v1/articles*'] };
-const pro = { endpoints: ['GET /api/v1/articles*', '* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'] };
+const pro = {
+  endpoints: ['GET /api/v1/articles*', '* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
+};
 const enterprise = { endpoints: ['* *'] };
 
 it('says which features each seeded plan reaches', () => {

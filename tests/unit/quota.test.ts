@@ -37,14 +37,30 @@ describe('quota windows', () => {
     });
     expect(minuteWindow(at('2025-03-07T09:05:00.000Z')).resetAt).toBe(seconds('2025-03-07T09:06:00Z'));
     expect(minuteWindow(at('2025-03-07T09:05:59.999Z')).resetAt).toBe(seconds('2025-03-07T09:06:00Z'));
-    expect(minuteWindow(at('2025-12-31T23:59:30Z'))).toEqual({ id: '202512312359', resetAt: seconds('2026-01-01T00:00:00Z'), windowSeconds: 60 });
+    expect(minuteWindow(at('2025-12-31T23:59:30Z'))).toEqual({
+      id: '202512312359',
+      resetAt: seconds('2026-01-01T00:00:00Z'),
+      windowSeconds: 60,
+    });
   });
 
   it('identifies the UTC month, its length and the first second of the next one', () => {
-    expect(monthWindow(at('2025-01-31T23:59:59Z'))).toEqual({ id: '202501', resetAt: seconds('2025-02-01T00:00:00Z'), windowSeconds: 31 * DAY });
-    expect(monthWindow(at('2025-02-01T00:00:00Z'))).toEqual({ id: '202502', resetAt: seconds('2025-03-01T00:00:00Z'), windowSeconds: 28 * DAY });
+    expect(monthWindow(at('2025-01-31T23:59:59Z'))).toEqual({
+      id: '202501',
+      resetAt: seconds('2025-02-01T00:00:00Z'),
+      windowSeconds: 31 * DAY,
+    });
+    expect(monthWindow(at('2025-02-01T00:00:00Z'))).toEqual({
+      id: '202502',
+      resetAt: seconds('2025-03-01T00:00:00Z'),
+      windowSeconds: 28 * DAY,
+    });
     expect(monthWindow(at('2024-02-10T12:00:00Z')).windowSeconds).toBe(29 * DAY);
-    expect(monthWindow(at('2024-12-31T23:59:59Z'))).toEqual({ id: '202412', resetAt: seconds('2025-01-01T00:00:00Z'), windowSeconds: 31 * DAY });
+    expect(monthWindow(at('2024-12-31T23:59:59Z'))).toEqual({
+      id: '202412',
+      resetAt: seconds('2025-01-01T00:00:00Z'),
+      windowSeconds: 31 * DAY,
+    });
     // Local midnight in a zone ahead of UTC is still the previous UTC month.
     expect(monthWindow(at('2025-03-01T00:30:00+01:00')).id).toBe('202502');
   });
@@ -151,7 +167,7 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     const now = at('2025-05-20T10:15:00Z');
     const other = secondInstance();
     const decisions = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume('key:7', limits, now)),
+      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume('key:7', limits, now))
     );
     expectExactly50(decisions);
     expect((await other.peek('key:7', limits, now)).minute.used).toBe(50);
@@ -163,7 +179,7 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     const now = at('2025-05-20T10:15:00Z');
     const other = secondInstance();
     const decisions = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume('key:8', limits, now)),
+      Array.from({ length: 150 }, (_, i) => (i % 2 === 0 ? counter : other).consume('key:8', limits, now))
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
     expect(decisions.filter((d) => d.refusedBy === 'month')).toHaveLength(100);
@@ -176,7 +192,13 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     for (let i = 1; i <= 3; i += 1) {
       const decision = await counter.consume('key:3', limits, lastSecond);
       expect(decision.allowed).toBe(true);
-      expect(decision.month).toEqual({ limit: 3, used: i, remaining: 3 - i, resetAt: seconds('2025-02-01T00:00:00Z'), windowSeconds: 31 * DAY });
+      expect(decision.month).toEqual({
+        limit: 3,
+        used: i,
+        remaining: 3 - i,
+        resetAt: seconds('2025-02-01T00:00:00Z'),
+        windowSeconds: 31 * DAY,
+      });
     }
     const refused = await counter.consume('key:3', limits, lastSecond);
     expect(refused.allowed).toBe(false);
@@ -219,7 +241,13 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     for (let i = 1; i <= 25; i += 1) {
       const decision = await counter.consume('key:6', limits, now);
       expect(decision.allowed).toBe(true);
-      expect(decision.month).toEqual({ limit: -1, used: i, remaining: null, resetAt: seconds('2025-06-01T00:00:00Z'), windowSeconds: 31 * DAY });
+      expect(decision.month).toEqual({
+        limit: -1,
+        used: i,
+        remaining: null,
+        resetAt: seconds('2025-06-01T00:00:00Z'),
+        windowSeconds: 31 * DAY,
+      });
     }
     const peeked = await counter.peek('key:6', limits, now);
     expect(peeked.allowed).toBe(true);
@@ -242,7 +270,12 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     expect((await counter.peek('key:9', limits, now)).minute).toMatchObject({ used: 1, remaining: 1 });
     await counter.consume('key:9', limits, now);
     const full = await counter.peek('key:9', limits, now);
-    expect(full).toMatchObject({ allowed: false, refusedBy: 'minute', minute: { used: 2, remaining: 0 }, month: { used: 2, remaining: 8 } });
+    expect(full).toMatchObject({
+      allowed: false,
+      refusedBy: 'minute',
+      minute: { used: 2, remaining: 0 },
+      month: { used: 2, remaining: 8 },
+    });
     expect((await counter.peek('key:9', { perMinute: 2, perMonth: 2 }, at('2025-05-20T10:16:00Z'))).refusedBy).toBe('month');
     expect((await counter.monthUsed(['key:9'], now)).get('key:9')).toBe(2);
   });
@@ -254,7 +287,11 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     await counter.consume('key:12', limits, now);
     await counter.consume('key:11', limits, at('2025-04-30T12:00:00Z'));
     const used = await counter.monthUsed(['key:11', 'key:12', 'key:13'], at('2025-05-31T23:00:00Z'));
-    expect([...used.entries()]).toEqual([['key:11', 3], ['key:12', 1], ['key:13', 0]]);
+    expect([...used.entries()]).toEqual([
+      ['key:11', 3],
+      ['key:12', 1],
+      ['key:13', 0],
+    ]);
     expect((await counter.monthUsed([], now)).size).toBe(0);
   });
 
@@ -361,7 +398,11 @@ describe('rate-limit headers', () => {
   });
 
   it('adds Retry-After for a request refused by the minute', () => {
-    const decision = sample({ allowed: false, refusedBy: 'minute', minute: { limit: 10, used: 10, remaining: 0, resetAt: minuteReset, windowSeconds: 60 } });
+    const decision = sample({
+      allowed: false,
+      refusedBy: 'minute',
+      minute: { limit: 10, used: 10, remaining: 0, resetAt: minuteReset, windowSeconds: 60 },
+    });
     expect(rateLimitHeaders(decision, now)).toEqual({
       'X-RateLimit-Limit': '10',
       'X-RateLimit-Remaining': '0',
@@ -395,7 +436,11 @@ describe('rate-limit headers', () => {
   });
 
   it('never reports a negative remaining, and asks for at least one second', () => {
-    const decision = sample({ allowed: false, refusedBy: 'minute', minute: { limit: 10, used: 12, remaining: -2, resetAt: minuteReset, windowSeconds: 60 } });
+    const decision = sample({
+      allowed: false,
+      refusedBy: 'minute',
+      minute: { limit: 10, used: 12, remaining: -2, resetAt: minuteReset, windowSeconds: 60 },
+    });
     const headers = rateLimitHeaders(decision, at('2025-05-20T10:16:00Z'));
     expect(headers['X-RateLimit-Remaining']).toBe('0');
     expect(headers.RateLimit).toBe('"minute";r=0;t=0');
@@ -414,7 +459,10 @@ function expectExactly50(decisions: QuotaDecision[]): void {
   expect(decisions.filter((d) => d.allowed)).toHaveLength(50);
   expect(decisions.filter((d) => !d.allowed && d.refusedBy === 'minute')).toHaveLength(100);
   // Every allowed request saw a distinct count: no two were handed the same slot.
-  const used = decisions.filter((d) => d.allowed).map((d) => d.minute.used).sort((a, b) => a - b);
+  const used = decisions
+    .filter((d) => d.allowed)
+    .map((d) => d.minute.used)
+    .sort((a, b) => a - b);
   expect(used).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
 }
 

@@ -19,7 +19,8 @@ describe('secrets', () => {
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'secrets-'));
     process.env.SECRETS_FILE = path.join(dir, 'secrets.json');
-    for (const name of ['APP_KEYS', 'ADMIN_JWT_SECRET', 'API_TOKEN_SALT', 'TRANSFER_TOKEN_SALT', 'JWT_SECRET', 'ENCRYPTION_KEY']) delete process.env[name];
+    for (const name of ['APP_KEYS', 'ADMIN_JWT_SECRET', 'API_TOKEN_SALT', 'TRANSFER_TOKEN_SALT', 'JWT_SECRET', 'ENCRYPTION_KEY'])
+      delete process.env[name];
   });
 
   afterEach(() => {

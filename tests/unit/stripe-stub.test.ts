@@ -41,7 +41,11 @@ async function refusal(call: Promise<unknown>): Promise<Stripe.errors.StripeErro
 }
 
 /** A request the SDK's types would not let us make: sent as Stripe receives it. */
-async function raw(method: string, path: string, form?: string): Promise<{ status: number; body: { error?: { code?: string; param?: string; type: string } } }> {
+async function raw(
+  method: string,
+  path: string,
+  form?: string
+): Promise<{ status: number; body: { error?: { code?: string; param?: string; type: string } } }> {
   const response = await fetch(`http://127.0.0.1:${stub.port}${path}`, {
     method,
     headers: { authorization: 'Bearer sk_test_x', 'content-type': 'application/x-www-form-urlencoded' },
@@ -71,7 +75,11 @@ let subscription: Stripe.Subscription;
 
 describe('catalog', () => {
   it('creates a meter, once per active event name', async () => {
-    meter = await stripe.billing.meters.create({ display_name: 'API requests', event_name: 'api_requests', default_aggregation: { formula: 'sum' } });
+    meter = await stripe.billing.meters.create({
+      display_name: 'API requests',
+      event_name: 'api_requests',
+      default_aggregation: { formula: 'sum' },
+    });
     expect(meter).toMatchObject({
       id: expect.stringMatching(/^mtr_/),
       object: 'billing.meter',
@@ -80,7 +88,9 @@ describe('catalog', () => {
       value_settings: { event_payload_key: 'value' },
       livemode: false,
     });
-    const again = await refusal(stripe.billing.meters.create({ display_name: 'Again', event_name: 'api_requests', default_aggregation: { formula: 'sum' } }));
+    const again = await refusal(
+      stripe.billing.meters.create({ display_name: 'Again', event_name: 'api_requests', default_aggregation: { formula: 'sum' } })
+    );
     expect(again).toMatchObject({ statusCode: 400, code: 'resource_already_exists', param: 'event_name' });
     const listed = await stripe.billing.meters.list({ status: 'active' });
     expect(listed.data.map((entry) => entry.id)).toEqual([meter.id]);
@@ -92,8 +102,20 @@ describe('catalog', () => {
     expect(await stripe.products.update(product.id, { name: 'Pro plan' })).toMatchObject({ name: 'Pro plan' });
     expect(await refusal(stripe.products.retrieve('prod_missing'))).toMatchObject({ statusCode: 404, code: 'resource_missing' });
 
-    flat = await stripe.prices.create({ currency: 'eur', unit_amount: 1900, product: product.id, recurring: { interval: 'month' }, lookup_key: 'pro_flat' });
-    expect(flat).toMatchObject({ object: 'price', type: 'recurring', unit_amount: 1900, lookup_key: 'pro_flat', recurring: { interval: 'month', usage_type: 'licensed', meter: null } });
+    flat = await stripe.prices.create({
+      currency: 'eur',
+      unit_amount: 1900,
+      product: product.id,
+      recurring: { interval: 'month' },
+      lookup_key: 'pro_flat',
+    });
+    expect(flat).toMatchObject({
+      object: 'price',
+      type: 'recurring',
+      unit_amount: 1900,
+      lookup_key: 'pro_flat',
+      recurring: { interval: 'month', usage_type: 'licensed', meter: null },
+    });
     metered = await stripe.prices.create({
       currency: 'eur',
       unit_amount_decimal: Stripe.Decimal.from('0.4'),
@@ -104,23 +126,49 @@ describe('catalog', () => {
     expect(metered.unit_amount).toBeNull();
     expect(String(metered.unit_amount_decimal)).toBe('0.4');
 
-    const noMeter = await refusal(stripe.prices.create({ currency: 'eur', unit_amount: 1, product: product.id, recurring: { interval: 'month', usage_type: 'metered' } }));
+    const noMeter = await refusal(
+      stripe.prices.create({
+        currency: 'eur',
+        unit_amount: 1,
+        product: product.id,
+        recurring: { interval: 'month', usage_type: 'metered' },
+      })
+    );
     expect(noMeter).toMatchObject({ statusCode: 400, param: 'recurring[meter]' });
     const noProduct = await refusal(stripe.prices.create({ currency: 'eur', unit_amount: 1, product: 'prod_missing' }));
     expect(noProduct).toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'product' });
     const badInterval = await raw('POST', '/v1/prices', `currency=eur&unit_amount=1&product=${product.id}&recurring[interval]=fortnight`);
     expect(badInterval).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', param: 'recurring[interval]' } } });
-    const unknown = await raw('POST', '/v1/prices', `currency=eur&unit_amount=1&product=${product.id}&recurring[interval]=month&recurring[aggregate_usage]=sum`);
+    const unknown = await raw(
+      'POST',
+      '/v1/prices',
+      `currency=eur&unit_amount=1&product=${product.id}&recurring[interval]=month&recurring[aggregate_usage]=sum`
+    );
     expect(unknown.body.error).toMatchObject({ code: 'parameter_unknown', param: 'recurring[aggregate_usage]' });
   });
 
   it('keeps a lookup key on one price: a second one is refused unless it transfers the key', async () => {
-    const duplicate = await refusal(stripe.prices.create({ currency: 'eur', unit_amount: 2900, product: product.id, recurring: { interval: 'month' }, lookup_key: 'pro_flat' }));
+    const duplicate = await refusal(
+      stripe.prices.create({
+        currency: 'eur',
+        unit_amount: 2900,
+        product: product.id,
+        recurring: { interval: 'month' },
+        lookup_key: 'pro_flat',
+      })
+    );
     expect(duplicate).toMatchObject({ statusCode: 400, param: 'lookup_key' });
     expect(duplicate.message).toContain(flat.id);
 
     const old = flat;
-    flat = await stripe.prices.create({ currency: 'eur', unit_amount: 2900, product: product.id, recurring: { interval: 'month' }, lookup_key: 'pro_flat', transfer_lookup_key: true });
+    flat = await stripe.prices.create({
+      currency: 'eur',
+      unit_amount: 2900,
+      product: product.id,
+      recurring: { interval: 'month' },
+      lookup_key: 'pro_flat',
+      transfer_lookup_key: true,
+    });
     expect(flat.lookup_key).toBe('pro_flat');
     expect((await stripe.prices.retrieve(old.id)).lookup_key).toBeNull();
     expect(await stripe.prices.update(old.id, { active: false })).toMatchObject({ active: false });
@@ -133,7 +181,9 @@ describe('catalog', () => {
     expect(listed).toMatchObject({ object: 'list', has_more: false, url: '/v1/prices' });
     expect(listed.data.map((price) => price.id).sort()).toEqual([flat.id, metered.id].sort());
     expect(stub.requests.at(-1)?.query).toMatchObject({ 'lookup_keys[0]': 'pro_flat', 'lookup_keys[1]': 'pro_metered', active: 'true' });
-    const brackets = await fetch(`http://127.0.0.1:${stub.port}/v1/prices?lookup_keys[]=pro_metered&lookup_keys[]=nothing`, { headers: { authorization: 'Bearer sk_test_x' } });
+    const brackets = await fetch(`http://127.0.0.1:${stub.port}/v1/prices?lookup_keys[]=pro_metered&lookup_keys[]=nothing`, {
+      headers: { authorization: 'Bearer sk_test_x' },
+    });
     expect(((await brackets.json()) as { data: Array<{ id: string }> }).data.map((price) => price.id)).toEqual([metered.id]);
     expect((await stripe.prices.list({ product: product.id, limit: 2 })).has_more).toBe(true);
   });
@@ -142,7 +192,12 @@ describe('catalog', () => {
 describe('customers', () => {
   it('creates a customer and finds it by metadata', async () => {
     customer = await stripe.customers.create({ email: 'alice@example.test', name: 'Alice', metadata: { consumer_id: 'abc' } });
-    expect(customer).toMatchObject({ id: expect.stringMatching(/^cus_/), object: 'customer', email: 'alice@example.test', metadata: { consumer_id: 'abc' } });
+    expect(customer).toMatchObject({
+      id: expect.stringMatching(/^cus_/),
+      object: 'customer',
+      email: 'alice@example.test',
+      metadata: { consumer_id: 'abc' },
+    });
     await stripe.customers.create({ email: 'bob@example.test', metadata: { consumer_id: 'other' } });
     const found = await stripe.customers.search({ query: "metadata['consumer_id']:'abc'" });
     expect(found).toMatchObject({ object: 'search_result', has_more: false, next_page: null, url: '/v1/customers/search' });
@@ -152,18 +207,35 @@ describe('customers', () => {
 });
 
 describe('subscription-mode Checkout', () => {
-  const base = () => ({ mode: 'subscription' as const, success_url: 'http://localhost/ok?session_id={CHECKOUT_SESSION_ID}', cancel_url: 'http://localhost/cancel' });
+  const base = () => ({
+    mode: 'subscription' as const,
+    success_url: 'http://localhost/ok?session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://localhost/cancel',
+  });
   let session: Stripe.Checkout.Session;
 
   it('refuses a quantity on a metered line and requires it on a licensed one', async () => {
-    const quantity = await refusal(stripe.checkout.sessions.create({ ...base(), customer: customer.id, line_items: [{ price: flat.id, quantity: 1 }, { price: metered.id, quantity: 1 }] }));
+    const quantity = await refusal(
+      stripe.checkout.sessions.create({
+        ...base(),
+        customer: customer.id,
+        line_items: [
+          { price: flat.id, quantity: 1 },
+          { price: metered.id, quantity: 1 },
+        ],
+      })
+    );
     expect(quantity).toMatchObject({ statusCode: 400, param: 'line_items[1][quantity]' });
     expect(quantity.message).toBe('Quantity should not be specified where usage_type is `metered`. Remove quantity from `line_items[1]`');
     const none = await refusal(stripe.checkout.sessions.create({ ...base(), customer: customer.id, line_items: [{ price: flat.id }] }));
     expect(none).toMatchObject({ statusCode: 400, param: 'line_items[0][quantity]' });
-    const stranger = await refusal(stripe.checkout.sessions.create({ ...base(), customer: 'cus_nobody', line_items: [{ price: flat.id, quantity: 1 }] }));
+    const stranger = await refusal(
+      stripe.checkout.sessions.create({ ...base(), customer: 'cus_nobody', line_items: [{ price: flat.id, quantity: 1 }] })
+    );
     expect(stranger).toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'customer' });
-    const noSuccess = await refusal(stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: flat.id, quantity: 1 }] }));
+    const noSuccess = await refusal(
+      stripe.checkout.sessions.create({ mode: 'subscription', customer: customer.id, line_items: [{ price: flat.id, quantity: 1 }] })
+    );
     expect(noSuccess).toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'success_url' });
   });
 
@@ -176,7 +248,15 @@ describe('subscription-mode Checkout', () => {
       subscription_data: { metadata: { plan_id: '3', consumer_id: 'abc' } },
       line_items: [{ price: flat.id, quantity: 1 }, { price: metered.id }],
     });
-    expect(session).toMatchObject({ mode: 'subscription', status: 'open', payment_status: 'unpaid', subscription: null, customer: customer.id, amount_total: 2900, currency: 'eur' });
+    expect(session).toMatchObject({
+      mode: 'subscription',
+      status: 'open',
+      payment_status: 'unpaid',
+      subscription: null,
+      customer: customer.id,
+      amount_total: 2900,
+      currency: 'eur',
+    });
     expect(session.url).toBe(`http://127.0.0.1:${stub.port}/pay/${session.id}`);
   });
 
@@ -198,7 +278,13 @@ describe('subscription-mode Checkout', () => {
       livemode: false,
     });
     const [licensed, usage] = subscription.items.data;
-    expect(licensed).toMatchObject({ id: expect.stringMatching(/^si_/), object: 'subscription_item', quantity: 1, subscription: subscription.id, price: { id: flat.id, unit_amount: 2900 } });
+    expect(licensed).toMatchObject({
+      id: expect.stringMatching(/^si_/),
+      object: 'subscription_item',
+      quantity: 1,
+      subscription: subscription.id,
+      price: { id: flat.id, unit_amount: 2900 },
+    });
     expect(usage).toMatchObject({ price: { id: metered.id, recurring: { usage_type: 'metered', meter: meter.id } } });
     expect(usage.quantity).toBeUndefined();
     expect(licensed.current_period_end - licensed.current_period_start).toBeGreaterThanOrEqual(28 * 86400);
@@ -219,19 +305,32 @@ describe('subscription-mode Checkout', () => {
     const events: Stripe.Event[] = hooks.received.map((entry) => Stripe.webhooks.constructEvent(entry.body, entry.signature, SECRET));
     expect(events.map((event) => event.type)).toEqual(['customer.subscription.created', 'invoice.paid', 'checkout.session.completed']);
     for (const event of events) {
-      expect(event).toMatchObject({ id: expect.stringMatching(/^evt_/), object: 'event', api_version: '2026-10-28.endive', livemode: false, pending_webhooks: 1 });
+      expect(event).toMatchObject({
+        id: expect.stringMatching(/^evt_/),
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        livemode: false,
+        pending_webhooks: 1,
+      });
     }
     const [created, paid, done] = events;
-    if (created.type !== 'customer.subscription.created' || paid.type !== 'invoice.paid' || done.type !== 'checkout.session.completed') throw new Error('unexpected events');
+    if (created.type !== 'customer.subscription.created' || paid.type !== 'invoice.paid' || done.type !== 'checkout.session.completed')
+      throw new Error('unexpected events');
     const snapshot: Stripe.Subscription = created.data.object;
     expect(snapshot.items.data[0].current_period_end).toBe(subscription.items.data[0].current_period_end);
     expect(paid.data.object.parent?.subscription_details?.subscription).toBe(subscription.id);
     expect(done.data.object.subscription).toBe(subscription.id);
-    expect(() => Stripe.webhooks.constructEvent(hooks.received[0].body, hooks.received[0].signature, 'whsec_other')).toThrow(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => Stripe.webhooks.constructEvent(hooks.received[0].body, hooks.received[0].signature, 'whsec_other')).toThrow(
+      Stripe.errors.StripeSignatureVerificationError
+    );
 
     // The same event again, and events out of order, for the app's idempotency.
     expect(await stub.post([stub.events[2], stub.events[0], stub.events[0]])).toEqual([200, 200, 200]);
-    expect(hooks.received.slice(-3).map((entry) => (JSON.parse(entry.body) as { id: string }).id)).toEqual([stub.events[2].id, stub.events[0].id, stub.events[0].id]);
+    expect(hooks.received.slice(-3).map((entry) => (JSON.parse(entry.body) as { id: string }).id)).toEqual([
+      stub.events[2].id,
+      stub.events[0].id,
+      stub.events[0].id,
+    ]);
   });
 });
 
@@ -243,7 +342,10 @@ describe('subscription changes', () => {
     const [licensed, usage] = subscription.items.data;
     const before = stub.events.length;
     const updated = await stripe.subscriptions.update(subscription.id, {
-      items: [{ id: licensed.id, price: bigger.id, quantity: 1 }, { id: usage.id, price: metered.id }],
+      items: [
+        { id: licensed.id, price: bigger.id, quantity: 1 },
+        { id: usage.id, price: metered.id },
+      ],
       proration_behavior: 'always_invoice',
       metadata: { plan_id: '4' },
     });
@@ -254,7 +356,10 @@ describe('subscription changes', () => {
     expect(updated.metadata).toEqual({ plan_id: '4', consumer_id: 'abc' });
     const events = stub.events.slice(before);
     expect(types(events)).toEqual(['customer.subscription.updated', 'invoice.paid']);
-    expect(events[0].data.previous_attributes).toMatchObject({ metadata: { plan_id: '3', consumer_id: 'abc' }, items: { data: [{ price: { id: flat.id } }, { price: { id: metered.id } }] } });
+    expect(events[0].data.previous_attributes).toMatchObject({
+      metadata: { plan_id: '3', consumer_id: 'abc' },
+      items: { data: [{ price: { id: flat.id } }, { price: { id: metered.id } }] },
+    });
     expect(events[0].request.idempotency_key).toEqual(expect.any(String));
     const proration = events[1].data.object as Stripe.Invoice;
     expect(proration).toMatchObject({ billing_reason: 'subscription_update', status: 'paid' });
@@ -285,45 +390,88 @@ describe('subscription changes', () => {
 
   it('opens the customer portal', async () => {
     const portal = await stripe.billingPortal.sessions.create({ customer: customer.id, return_url: 'http://localhost/account' });
-    expect(portal).toMatchObject({ id: expect.stringMatching(/^bps_/), object: 'billing_portal.session', customer: customer.id, return_url: 'http://localhost/account', livemode: false });
+    expect(portal).toMatchObject({
+      id: expect.stringMatching(/^bps_/),
+      object: 'billing_portal.session',
+      customer: customer.id,
+      return_url: 'http://localhost/account',
+      livemode: false,
+    });
     const page = await fetch(portal.url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('http://localhost/account');
-    expect(await refusal(stripe.billingPortal.sessions.create({ customer: 'cus_nobody' }))).toMatchObject({ statusCode: 400, param: 'customer' });
+    expect(await refusal(stripe.billingPortal.sessions.create({ customer: 'cus_nobody' }))).toMatchObject({
+      statusCode: 400,
+      param: 'customer',
+    });
   });
 });
 
 describe('meter events', () => {
   it('counts an identifier once and checks the payload', async () => {
-    const event = await stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: customer.id, value: '3' }, identifier: 'report-1' });
-    expect(event).toMatchObject({ object: 'billing.meter_event', event_name: 'api_requests', identifier: 'report-1', payload: { value: '3' }, livemode: false });
-    const again = await refusal(stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: customer.id, value: '3' }, identifier: 'report-1' }));
+    const event = await stripe.billing.meterEvents.create({
+      event_name: 'api_requests',
+      payload: { stripe_customer_id: customer.id, value: '3' },
+      identifier: 'report-1',
+    });
+    expect(event).toMatchObject({
+      object: 'billing.meter_event',
+      event_name: 'api_requests',
+      identifier: 'report-1',
+      payload: { value: '3' },
+      livemode: false,
+    });
+    const again = await refusal(
+      stripe.billing.meterEvents.create({
+        event_name: 'api_requests',
+        payload: { stripe_customer_id: customer.id, value: '3' },
+        identifier: 'report-1',
+      })
+    );
     expect(again).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', code: 'resource_already_exists' });
     expect(again.message).toContain('report-1');
     await stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: customer.id, value: '2' } });
     expect(stub.meterTotal(customer.id)).toBe(5);
     expect(stub.store.meterEvents).toHaveLength(2);
 
-    const stranger = await refusal(stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: 'cus_nobody', value: '1' } }));
+    const stranger = await refusal(
+      stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: 'cus_nobody', value: '1' } })
+    );
     expect(stranger).toMatchObject({ statusCode: 400, param: 'payload[stripe_customer_id]' });
-    const words = await refusal(stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: customer.id, value: 'three' } }));
+    const words = await refusal(
+      stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: customer.id, value: 'three' } })
+    );
     expect(words).toMatchObject({ statusCode: 400, param: 'payload[value]' });
-    const old = await refusal(stripe.billing.meterEvents.create({ event_name: 'api_requests', payload: { stripe_customer_id: customer.id, value: '1' }, timestamp: Math.floor(Date.now() / 1000) - 40 * 86400 }));
+    const old = await refusal(
+      stripe.billing.meterEvents.create({
+        event_name: 'api_requests',
+        payload: { stripe_customer_id: customer.id, value: '1' },
+        timestamp: Math.floor(Date.now() / 1000) - 40 * 86400,
+      })
+    );
     expect(old).toMatchObject({ statusCode: 400, param: 'timestamp' });
-    const noMeter = await refusal(stripe.billing.meterEvents.create({ event_name: 'nothing', payload: { stripe_customer_id: customer.id, value: '1' } }));
+    const noMeter = await refusal(
+      stripe.billing.meterEvents.create({ event_name: 'nothing', payload: { stripe_customer_id: customer.id, value: '1' } })
+    );
     expect(noMeter).toMatchObject({ statusCode: 400, param: 'event_name' });
     expect(stub.meterTotal(customer.id)).toBe(5);
   });
 });
 
-describe('the subscription\'s life', () => {
-  it('fails a renewal: an open invoice with the period\'s usage, the subscription past_due', async () => {
+describe("the subscription's life", () => {
+  it("fails a renewal: an open invoice with the period's usage, the subscription past_due", async () => {
     const before = stub.store.subscriptions.get(subscription.id)?.items.data[0].current_period_end;
     const events = stub.failPayment(subscription.id);
     expect(types(events)).toEqual(['invoice.payment_failed', 'customer.subscription.updated']);
     const invoice = events[0].data.object as Stripe.Invoice;
     // 4900 for the next month, and 5 requests at 0.4 cents.
-    expect(invoice).toMatchObject({ status: 'open', attempt_count: 1, amount_due: 4902, amount_paid: 0, billing_reason: 'subscription_cycle' });
+    expect(invoice).toMatchObject({
+      status: 'open',
+      attempt_count: 1,
+      amount_due: 4902,
+      amount_paid: 0,
+      billing_reason: 'subscription_cycle',
+    });
     expect(invoice.lines.data.map((line) => line.amount).sort((a, b) => a - b)).toEqual([2, 4900]);
     expect(stub.store.subscriptions.get(subscription.id)).toMatchObject({ status: 'past_due', latest_invoice: invoice.id });
     expect(stub.store.subscriptions.get(subscription.id)?.items.data[0].current_period_start).toBe(before);
@@ -356,7 +504,12 @@ describe('the subscription\'s life', () => {
   });
 
   it('cancels through the API as well', async () => {
-    const session = await stripe.checkout.sessions.create({ mode: 'subscription', customer_email: 'carol@example.test', success_url: 'http://localhost/ok', line_items: [{ price: flat.id, quantity: 2 }] });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      customer_email: 'carol@example.test',
+      success_url: 'http://localhost/ok',
+      line_items: [{ price: flat.id, quantity: 2 }],
+    });
     stub.completeCheckout(session.id);
     const id = String(stub.sessions.get(session.id)?.subscription);
     expect(stub.store.customers.get(String(stub.sessions.get(session.id)?.customer))?.email).toBe('carol@example.test');
@@ -414,9 +567,19 @@ describe('the stub itself', () => {
       metadata: { order_id: '42' },
       success_url: 'http://localhost:3000/ok',
     });
-    expect(session).toMatchObject({ mode: 'payment', amount_total: 2500, currency: 'usd', payment_method_types: ['card'], metadata: { order_id: '42' } });
+    expect(session).toMatchObject({
+      mode: 'payment',
+      amount_total: 2500,
+      currency: 'usd',
+      payment_method_types: ['card'],
+      metadata: { order_id: '42' },
+    });
     expect(stub.requests.at(-1)?.form).toMatchObject({ 'line_items[0][price_data][unit_amount]': '1250' });
     expect(types(stub.completeCheckout(session.id))).toEqual(['checkout.session.completed']);
-    expect(stub.sessions.get(session.id)).toMatchObject({ status: 'complete', payment_status: 'paid', payment_intent: expect.stringMatching(/^pi_/) });
+    expect(stub.sessions.get(session.id)).toMatchObject({
+      status: 'complete',
+      payment_status: 'paid',
+      payment_intent: expect.stringMatching(/^pi_/),
+    });
   });
 });

@@ -1,5 +1,8 @@
 import { createLanes, type LanesOptions } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/lanes';
-import { memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
+import {
+  memoryLeaseBook,
+  type LeaseBook,
+} from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
 
 /** A task whose end the test decides: `finish(name)` resolves it, `fail(name)` rejects it. */
 function controlled() {
@@ -61,7 +64,19 @@ function sharedPool() {
 }
 
 function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> = {}) {
-  return createLanes({ size, cap, leases: memoryLeaseBook(), slowMs: 250, admitWaitMs: 1000, retryMs: 20, maxDeferMs: 10_000, onError: (error) => { throw error; }, ...overrides });
+  return createLanes({
+    size,
+    cap,
+    leases: memoryLeaseBook(),
+    slowMs: 250,
+    admitWaitMs: 1000,
+    retryMs: 20,
+    maxDeferMs: 10_000,
+    onError: (error) => {
+      throw error;
+    },
+    ...overrides,
+  });
 }
 
 describe('request slots shared between endpoints (createLanes)', () => {
@@ -147,10 +162,14 @@ describe('request slots shared between endpoints (createLanes)', () => {
     const lanes = lanesOf(1, 10);
     const started: number[] = [];
     const items = Array.from({ length: 20_000 }, (_, index) => index);
-    const done = lanes.each(items, () => 'one', async (item, release) => {
-      started.push(item);
-      release();
-    });
+    const done = lanes.each(
+      items,
+      () => 'one',
+      async (item, release) => {
+        started.push(item);
+        release();
+      }
+    );
     await tick();
     expect(started).toHaveLength(20_000);
     await expect(done).resolves.toEqual([]);

@@ -1,9 +1,19 @@
 import { Webhook } from 'standardwebhooks';
 import { createSecretBox } from '../../src/plugins/api-suite/server/src/features/webhooks/services/secret-box';
-import { generateSecret, isValidSecret, ROTATION_WINDOW_MS, sign, signatureHeader } from '../../src/plugins/api-suite/server/src/features/webhooks/services/signing';
+import {
+  generateSecret,
+  isValidSecret,
+  ROTATION_WINDOW_MS,
+  sign,
+  signatureHeader,
+} from '../../src/plugins/api-suite/server/src/features/webhooks/services/signing';
 
 /** Our signatures verify with the public standardwebhooks library, as a receiver would check them. */
-const body = JSON.stringify({ type: 'order.created', timestamp: '2026-11-22T00:00:00.000Z', data: { id: 1, status: 'pending', total: 25, created_at: '2026-11-22T00:00:00.000Z' } });
+const body = JSON.stringify({
+  type: 'order.created',
+  timestamp: '2026-11-22T00:00:00.000Z',
+  data: { id: 1, status: 'pending', total: 25, created_at: '2026-11-22T00:00:00.000Z' },
+});
 const id = '3f1c9a52-6a6b-4c5e-9d8e-1a2b3c4d5e6f';
 
 function headersFor(signature: string, timestamp = Math.floor(Date.now() / 1000)) {
@@ -32,7 +42,13 @@ describe('webhook signing', () => {
     const [oldSecret, newSecret] = [generateSecret(), generateSecret()];
     const rotatedAt = new Date();
     const now = Math.floor(Date.now() / 1000);
-    const during = signatureHeader({ current: newSecret, previous: { secret: oldSecret, rotatedAt } }, id, now, body, new Date(rotatedAt.getTime() + ROTATION_WINDOW_MS - 1000));
+    const during = signatureHeader(
+      { current: newSecret, previous: { secret: oldSecret, rotatedAt } },
+      id,
+      now,
+      body,
+      new Date(rotatedAt.getTime() + ROTATION_WINDOW_MS - 1000)
+    );
     const [first, second] = during.split(' ');
     expect(first).toBe(sign(newSecret, id, now, body));
     expect(second).toBe(sign(oldSecret, id, now, body));
@@ -40,7 +56,13 @@ describe('webhook signing', () => {
     expect(new Webhook(oldSecret).verify(body, headersFor(during, now))).toBeTruthy();
     expect(new Webhook(newSecret).verify(body, headersFor(during, now))).toBeTruthy();
 
-    const after = signatureHeader({ current: newSecret, previous: { secret: oldSecret, rotatedAt } }, id, now, body, new Date(rotatedAt.getTime() + ROTATION_WINDOW_MS));
+    const after = signatureHeader(
+      { current: newSecret, previous: { secret: oldSecret, rotatedAt } },
+      id,
+      now,
+      body,
+      new Date(rotatedAt.getTime() + ROTATION_WINDOW_MS)
+    );
     expect(after.split(' ')).toHaveLength(1);
     expect(new Webhook(newSecret).verify(body, headersFor(after, now))).toBeTruthy();
     expect(() => new Webhook(oldSecret).verify(body, headersFor(after, now))).toThrow();

@@ -25,14 +25,16 @@ afterAll(async () => {
 const bearer = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 const usageOf = async (user: TestUser) => (await app.request().get('/api/v1/usage').set(bearer(user))).body.data;
 
-describe('a consumer\'s JWT is held to their plan', () => {
+describe("a consumer's JWT is held to their plan", () => {
   it('is refused outside the plan, as a key is, with the rate-limit headers', async () => {
     const carol = await registerUser(app);
     const key = await issueKey(app, carol, { scopes: ['read', 'write'] });
     for (const credential of [bearer(carol), { 'X-API-Key': key.key }]) {
       const response = await app.request().post('/api/v1/scrapers').set(credential).send({ name: 'x', url: 'https://example.com/' });
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ error: { code: 'endpoint_not_in_plan', message: 'POST /api/v1/scrapers is not included in the free plan' } });
+      expect(response.body).toEqual({
+        error: { code: 'endpoint_not_in_plan', message: 'POST /api/v1/scrapers is not included in the free plan' },
+      });
       expect(response.headers['x-ratelimit-limit']).toBe('10');
     }
     const webhooks = await app.request().get('/api/webhooks/subscriptions').set(bearer(carol));
@@ -49,7 +51,12 @@ describe('a consumer\'s JWT is held to their plan', () => {
       last = await app.request().get('/api/v1/articles').set(bearer(dave));
       statuses.push(last.status);
       if (i === 0) {
-        expect(last.headers).toMatchObject({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '9', 'x-ratelimit-monthly-limit': '1000', 'x-ratelimit-monthly-remaining': '999' });
+        expect(last.headers).toMatchObject({
+          'x-ratelimit-limit': '10',
+          'x-ratelimit-remaining': '9',
+          'x-ratelimit-monthly-limit': '1000',
+          'x-ratelimit-monthly-remaining': '999',
+        });
       }
     }
     expect(statuses).toEqual([...Array(10).fill(200), 429]);
@@ -57,7 +64,7 @@ describe('a consumer\'s JWT is held to their plan', () => {
     expect((await usageOf(dave)).month).toEqual({ used: 10, quota: 1000, remaining: 990 });
   });
 
-  it('leaves the account routes open and uncounted, with the pool\'s headers as they stand', async () => {
+  it("leaves the account routes open and uncounted, with the pool's headers as they stand", async () => {
     const erin = await registerUser(app);
     for (let i = 0; i < 15; i += 1) expect((await app.request().get('/api/v1/keys').set(bearer(erin))).status).toBe(200);
     const usage = await app.request().get('/api/v1/usage').set(bearer(erin));
@@ -78,7 +85,10 @@ describe('one pool per consumer and plan', () => {
     const statuses: number[] = [];
     const remaining: string[] = [];
     for (let i = 0; i < 12; i += 1) {
-      const response = await app.request().get('/api/v1/articles').set(credentials[i % 3]);
+      const response = await app
+        .request()
+        .get('/api/v1/articles')
+        .set(credentials[i % 3]);
       statuses.push(response.status);
       remaining.push(response.headers['x-ratelimit-remaining']);
     }
@@ -155,11 +165,16 @@ describe('plans granted by an administrator', () => {
 });
 
 describe('a key never does more than its owner', () => {
-  it('refuses article writes with a pro key whose owner\'s role may not write articles', async () => {
+  it("refuses article writes with a pro key whose owner's role may not write articles", async () => {
     const jack = await registerUser(app);
     await grantPlan(app, jack, 'pro');
     const key = await issueKey(app, jack, { scopes: ['read', 'write'] });
-    const token = (await app.request().post('/api/v1/oauth/token').send({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.key })).body.access_token;
+    const token = (
+      await app
+        .request()
+        .post('/api/v1/oauth/token')
+        .send({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.key })
+    ).body.access_token;
     for (const credential of [{ 'X-API-Key': key.key }, { Authorization: `Bearer ${token}` }, bearer(jack)]) {
       const response = await app.request().post('/api/v1/articles').set(credential).send({ title: 'Not mine to write' });
       expect(response.status).toBe(403);
@@ -168,9 +183,13 @@ describe('a key never does more than its owner', () => {
     expect((await app.request().get('/api/v1/articles').set('X-API-Key', key.key)).status).toBe(200);
   });
 
-  it('lets the key write once the owner\'s role may', async () => {
-    const writers = await app.strapi.db.query('plugin::users-permissions.role').create({ data: { name: 'Writers', type: 'writers', description: 'may write articles' } });
-    await app.strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.create', role: writers.id } });
+  it("lets the key write once the owner's role may", async () => {
+    const writers = await app.strapi.db
+      .query('plugin::users-permissions.role')
+      .create({ data: { name: 'Writers', type: 'writers', description: 'may write articles' } });
+    await app.strapi.db
+      .query('plugin::users-permissions.permission')
+      .create({ data: { action: 'api::article.article.create', role: writers.id } });
     const kim = await registerUser(app);
     await app.strapi.db.query(UIDS.user).update({ where: { id: kim.id }, data: { role: writers.id } });
     await grantPlan(app, kim, 'pro');
@@ -188,14 +207,17 @@ describe('a blocked consumer', () => {
     const key = await issueKey(app, leo);
     await app.strapi.db.query(UIDS.user).update({ where: { id: leo.id }, data: { blocked: true } });
     await (app.strapi.plugin('api-suite').service('keys') as { invalidate(id: number | '*'): Promise<void> }).invalidate('*');
-    const response = await app.request().post('/api/v1/oauth/token').send({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.key });
+    const response = await app
+      .request()
+      .post('/api/v1/oauth/token')
+      .send({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.key });
     expect(response.status).toBe(401);
-    expect(response.body).toEqual({ error: 'invalid_client', error_description: 'the key\'s owner is blocked' });
+    expect(response.body).toEqual({ error: 'invalid_client', error_description: "the key's owner is blocked" });
   });
 });
 
 describe('the switch from per-key quotas', () => {
-  it('makes keys on their owner\'s plan follow it, keeps the others, and carries the month over', async () => {
+  it("makes keys on their owner's plan follow it, keeps the others, and carries the month over", async () => {
     const mia = await registerUser(app);
     const free = await planId(app, 'free');
     const tier = await createPlan(app, { name: 'migrated-tier', requests_per_month: 500, requests_per_minute: 50, endpoints: ['* *'] });
@@ -219,11 +241,22 @@ describe('the switch from per-key quotas', () => {
     // A boot on this database migrates it.
     const second = await startInstance(app);
     try {
-      const stored = await app.strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: [onDefault.id, onOther.id] } }, populate: { plan: { select: ['id'] } }, orderBy: { id: 'asc' } });
+      const stored = await app.strapi.db
+        .query(UIDS.apiKey)
+        .findMany({ where: { id: { $in: [onDefault.id, onOther.id] } }, populate: { plan: { select: ['id'] } }, orderBy: { id: 'asc' } });
       expect(stored.map((row: { plan: { id: number } | null }) => row.plan?.id ?? null)).toEqual([null, tier]);
-      const missing = await app.strapi.db.connection(usageTable).where({ api_key_id: onDefault.id }).whereNull('user_id').count({ n: '*' }).first();
+      const missing = await app.strapi.db
+        .connection(usageTable)
+        .where({ api_key_id: onDefault.id })
+        .whereNull('user_id')
+        .count({ n: '*' })
+        .first();
       expect(Number(missing?.n)).toBe(0);
-      const backfilled = await app.strapi.db.connection(usageTable).where({ api_key_id: onDefault.id, user_id: mia.id }).count({ n: '*' }).first();
+      const backfilled = await app.strapi.db
+        .connection(usageTable)
+        .where({ api_key_id: onDefault.id, user_id: mia.id })
+        .count({ n: '*' })
+        .first();
       expect(Number(backfilled?.n)).toBeGreaterThan(0);
       if (redis) {
         const onPlan = await second.request().get('/api/v1/articles').set('X-API-Key', onDefault.key);

@@ -98,7 +98,12 @@ describe('POST /api/v1/keys', () => {
       expect(response.body.error).toMatchObject({ code: 'validation_error', message: expect.stringContaining(field) });
       expect(response.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
     }
-    const notJson = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).set('Content-Type', 'application/json').send('{"name":');
+    const notJson = await app
+      .request()
+      .post('/api/v1/keys')
+      .set('Authorization', `Bearer ${alice.jwt}`)
+      .set('Content-Type', 'application/json')
+      .send('{"name":');
     expect(notJson.status).toBe(400);
     expect(await app.strapi.db.query(UIDS.apiKey).count({})).toBe(before);
   });
@@ -124,16 +129,24 @@ describe('POST /api/v1/keys', () => {
 
   it('does not let a key mint a key with more scopes than it has', async () => {
     const writer = await issueKey(app, alice, { scopes: ['write'] });
-    const response = await app.request().post('/api/v1/keys').set('X-API-Key', writer.key).send({ scopes: ['read', 'write'] });
+    const response = await app
+      .request()
+      .post('/api/v1/keys')
+      .set('X-API-Key', writer.key)
+      .send({ scopes: ['read', 'write'] });
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe('insufficient_scope');
-    const ok = await app.request().post('/api/v1/keys').set('X-API-Key', writer.key).send({ scopes: ['write'] });
+    const ok = await app
+      .request()
+      .post('/api/v1/keys')
+      .set('X-API-Key', writer.key)
+      .send({ scopes: ['write'] });
     expect(ok.status).toBe(201);
   });
 });
 
 describe('GET /api/v1/keys', () => {
-  it('pages the caller\'s own keys, newest first', async () => {
+  it("pages the caller's own keys, newest first", async () => {
     const carol = await registerUser(app);
     const issued = [];
     for (let i = 0; i < 3; i += 1) issued.push(await issueKey(app, carol, { name: `k${i}` }));
@@ -146,7 +159,7 @@ describe('GET /api/v1/keys', () => {
     expect((await app.request().get('/api/v1/keys?limit=0').set('Authorization', `Bearer ${carol.jwt}`)).status).toBe(400);
   });
 
-  it('shows administrators every consumer\'s keys', async () => {
+  it("shows administrators every consumer's keys", async () => {
     const all = await app.request().get('/api/v1/keys?limit=100').set('Authorization', `Bearer ${admin.jwt}`);
     const owners = new Set(all.body.data.map((key: { user_id: number }) => key.user_id));
     expect(owners.has(alice.id) && owners.has(bob.id)).toBe(true);
@@ -166,7 +179,10 @@ describe('DELETE /api/v1/keys/:id', () => {
     expect(again.status).toBe(403);
     expect(again.body).toEqual({ error: { code: 'key_revoked', message: 'The API key has been revoked' } });
     const list = await app.request().get('/api/v1/keys?limit=100').set('Authorization', `Bearer ${alice.jwt}`);
-    expect(list.body.data.find((key: { id: number }) => key.id === issued.id)).toMatchObject({ status: 'revoked', revoked_at: expect.stringMatching(ISO) });
+    expect(list.body.data.find((key: { id: number }) => key.id === issued.id)).toMatchObject({
+      status: 'revoked',
+      revoked_at: expect.stringMatching(ISO),
+    });
     expect((await app.request().delete(`/api/v1/keys/${issued.id}`).set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(204);
   });
 
@@ -182,7 +198,7 @@ describe('DELETE /api/v1/keys/:id', () => {
     expect(refused.body.error.code).toBe('key_revoked');
   });
 
-  it('answers 404 for another consumer\'s key and for nonsense ids', async () => {
+  it("answers 404 for another consumer's key and for nonsense ids", async () => {
     const bobs = await issueKey(app, bob);
     const response = await app.request().delete(`/api/v1/keys/${bobs.id}`).set('Authorization', `Bearer ${alice.jwt}`);
     expect(response.status).toBe(404);
@@ -199,7 +215,14 @@ describe('GET /api/v1/plans', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       data: [
-        { id: expect.any(Number), name: 'free', requests_per_month: 1000, requests_per_minute: 10, endpoints: ['GET /api/v1/articles*'], price_monthly: 0 },
+        {
+          id: expect.any(Number),
+          name: 'free',
+          requests_per_month: 1000,
+          requests_per_minute: 10,
+          endpoints: ['GET /api/v1/articles*'],
+          price_monthly: 0,
+        },
         {
           id: expect.any(Number),
           name: 'pro',
@@ -208,7 +231,14 @@ describe('GET /api/v1/plans', () => {
           endpoints: ['GET /api/v1/articles*', '* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
           price_monthly: 49,
         },
-        { id: expect.any(Number), name: 'enterprise', requests_per_month: -1, requests_per_minute: 1000, endpoints: ['* *'], price_monthly: 499 },
+        {
+          id: expect.any(Number),
+          name: 'enterprise',
+          requests_per_month: -1,
+          requests_per_minute: 1000,
+          endpoints: ['* *'],
+          price_monthly: 499,
+        },
       ],
     });
   });

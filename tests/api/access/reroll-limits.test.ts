@@ -62,7 +62,10 @@ describe('POST /api/v1/keys/{id}/reroll', () => {
     expect((await withKey(fresh.key)).status).toBe(200);
     const list = await app.request().get('/api/v1/keys').set(as(alice));
     expect(JSON.stringify(list.body)).not.toContain(fresh.key);
-    expect(list.body.data.find((key: { id: number }) => key.id === old.id)).toMatchObject({ status: 'active', expires_at: fresh.old_expires_at });
+    expect(list.body.data.find((key: { id: number }) => key.id === old.id)).toMatchObject({
+      status: 'active',
+      expires_at: fresh.old_expires_at,
+    });
   });
 
   it('ends the old key at once with grace 0: it answers 403 key_expired', async () => {
@@ -89,9 +92,15 @@ describe('POST /api/v1/keys/{id}/reroll', () => {
     const revoked = await issueKey(app, alice);
     await app.request().delete(`/api/v1/keys/${revoked.id}`).set(as(alice));
     const racing = await issueKey(app, alice, { name: 'racing' });
-    const answers = await Promise.all([1, 2, 3, 4].map(() => app.request().post(`/api/v1/keys/${racing.id}/reroll`).set(as(alice)).send({})));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(() => app.request().post(`/api/v1/keys/${racing.id}/reroll`).set(as(alice)).send({}))
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
-    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.error.code)).toEqual(['key_not_active', 'key_not_active', 'key_not_active']);
+    expect(answers.filter((answer) => answer.status === 409).map((answer) => answer.body.error.code)).toEqual([
+      'key_not_active',
+      'key_not_active',
+      'key_not_active',
+    ]);
     const list = await app.request().get('/api/v1/keys?limit=100').set(as(alice));
     expect(list.body.data.filter((key: { name: string | null }) => key.name === 'racing')).toHaveLength(2);
     for (const id of [revoked.id, racing.id]) {
@@ -101,12 +110,18 @@ describe('POST /api/v1/keys/{id}/reroll', () => {
     }
   });
 
-  it('answers 404 for another consumer\'s key and 400 for a bad body, changing nothing', async () => {
+  it("answers 404 for another consumer's key and 400 for a bad body, changing nothing", async () => {
     const bobs = await issueKey(app, bob);
     const foreign = await app.request().post(`/api/v1/keys/${bobs.id}/reroll`).set(as(alice)).send({});
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ error: { code: 'not_found', message: 'API key not found' } });
-    for (const body of [{ grace_seconds: -1 }, { grace_seconds: 2_592_001 }, { grace_seconds: 'soon' }, { grace_seconds: 1.5 }, { extra: true }]) {
+    for (const body of [
+      { grace_seconds: -1 },
+      { grace_seconds: 2_592_001 },
+      { grace_seconds: 'soon' },
+      { grace_seconds: 1.5 },
+      { extra: true },
+    ]) {
       const response = await app.request().post(`/api/v1/keys/${bobs.id}/reroll`).set(as(bob)).send(body);
       expect([JSON.stringify(body), response.status, response.body.error.code]).toEqual([JSON.stringify(body), 400, 'validation_error']);
     }
@@ -115,7 +130,7 @@ describe('POST /api/v1/keys/{id}/reroll', () => {
     expect(list.body.data).toHaveLength(1);
   });
 
-  it('lets an administrator reroll anyone\'s key', async () => {
+  it("lets an administrator reroll anyone's key", async () => {
     const bobs = await issueKey(app, bob, { name: 'bob-2' });
     const response = await app.request().post(`/api/v1/keys/${bobs.id}/reroll`).set(as(admin)).send({ grace_seconds: 60 });
     expect(response.status).toBe(201);
@@ -123,12 +138,16 @@ describe('POST /api/v1/keys/{id}/reroll', () => {
   });
 });
 
-describe('PATCH /api/v1/keys/{id}: a key\'s own limits', () => {
-  it('lets administrators set them; quotas and headers follow from the next request; null goes back to the plan\'s', async () => {
+describe("PATCH /api/v1/keys/{id}: a key's own limits", () => {
+  it("lets administrators set them; quotas and headers follow from the next request; null goes back to the plan's", async () => {
     const key = await issueKey(app, alice, { name: 'limited' });
     await awayFromMinuteEdge();
     expect((await withKey(key.key)).headers['x-ratelimit-limit']).toBe('10');
-    const response = await app.request().patch(`/api/v1/keys/${key.id}`).set(as(admin)).send({ requests_per_minute: 3, requests_per_month: 500 });
+    const response = await app
+      .request()
+      .patch(`/api/v1/keys/${key.id}`)
+      .set(as(admin))
+      .send({ requests_per_minute: 3, requests_per_month: 500 });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       data: {
@@ -157,7 +176,11 @@ describe('PATCH /api/v1/keys/{id}: a key\'s own limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
 
-    const reset = await app.request().patch(`/api/v1/keys/${key.id}`).set(as(admin)).send({ requests_per_minute: null, requests_per_month: null });
+    const reset = await app
+      .request()
+      .patch(`/api/v1/keys/${key.id}`)
+      .set(as(admin))
+      .send({ requests_per_minute: null, requests_per_month: null });
     expect(reset.body.data).toMatchObject({ requests_per_minute: null, requests_per_month: null });
     const back = await withKey(key.key);
     expect([back.status, back.headers['x-ratelimit-limit'], back.headers['x-ratelimit-monthly-limit']]).toEqual([200, '10', '1000']);
@@ -176,7 +199,7 @@ describe('PATCH /api/v1/keys/{id}: a key\'s own limits', () => {
     }
   });
 
-  it('carries a key\'s own limits over to its reroll', async () => {
+  it("carries a key's own limits over to its reroll", async () => {
     const key = await issueKey(app, alice, { name: 'carried' });
     await app.request().patch(`/api/v1/keys/${key.id}`).set(as(admin)).send({ requests_per_minute: 7 });
     const rerolled = await app.request().post(`/api/v1/keys/${key.id}/reroll`).set(as(alice)).send({});
@@ -187,16 +210,32 @@ describe('PATCH /api/v1/keys/{id}: a key\'s own limits', () => {
   it('shows own limits and "replaced by" in the admin panel, which edits the limits too', async () => {
     const owner = await adminSession(app);
     const key = await issueKey(app, bob, { name: 'panel' });
-    const edited = await app.request().put(`/api-suite/access/keys/${key.id}`).set('Authorization', `Bearer ${owner.token}`).send({ requests_per_minute: 4, requests_per_month: -1 });
+    const edited = await app
+      .request()
+      .put(`/api-suite/access/keys/${key.id}`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ requests_per_minute: 4, requests_per_month: -1 });
     expect(edited.status).toBe(200);
     expect(edited.body.data).toMatchObject({ id: key.id, requests_per_minute: 4, requests_per_month: -1 });
     const rerolled = await app.request().post(`/api/v1/keys/${key.id}/reroll`).set(as(bob)).send({});
-    const listed = await app.request().get(`/api-suite/access/keys?user_id=${bob.id}&limit=100`).set('Authorization', `Bearer ${owner.token}`);
+    const listed = await app
+      .request()
+      .get(`/api-suite/access/keys?user_id=${bob.id}&limit=100`)
+      .set('Authorization', `Bearer ${owner.token}`);
     expect(listed.status).toBe(200);
     const entry = (id: number) => listed.body.data.find((candidate: { id: number }) => candidate.id === id);
-    expect(entry(key.id)).toMatchObject({ replaced_by: rerolled.body.data.id, replaced_by_prefix: rerolled.body.data.key_prefix, requests_per_minute: 4, requests_per_month: -1 });
+    expect(entry(key.id)).toMatchObject({
+      replaced_by: rerolled.body.data.id,
+      replaced_by_prefix: rerolled.body.data.key_prefix,
+      requests_per_minute: 4,
+      requests_per_month: -1,
+    });
     expect(entry(rerolled.body.data.id)).toMatchObject({ replaced_by: null, requests_per_minute: 4, requests_per_month: -1 });
-    const bad = await app.request().put(`/api-suite/access/keys/${key.id}`).set('Authorization', `Bearer ${owner.token}`).send({ requests_per_minute: 0 });
+    const bad = await app
+      .request()
+      .put(`/api-suite/access/keys/${key.id}`)
+      .set('Authorization', `Bearer ${owner.token}`)
+      .send({ requests_per_minute: 0 });
     expect(bad.status).toBe(400);
   });
 });

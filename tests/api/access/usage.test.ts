@@ -20,7 +20,12 @@ beforeAll(async () => {
   aliceKey = await issueKey(app, alice, { scopes: ['read', 'write'] });
   bobKey = await issueKey(app, bob);
   for (let i = 0; i < 4; i += 1) await app.request().get('/api/v1/articles').set('X-API-Key', aliceKey.key).expect(200);
-  await app.request().post('/api/v1/keys').set('X-API-Key', aliceKey.key).send({ scopes: ['nope'] }).expect(400);
+  await app
+    .request()
+    .post('/api/v1/keys')
+    .set('X-API-Key', aliceKey.key)
+    .send({ scopes: ['nope'] })
+    .expect(400);
   await app.request().get('/api/webhooks/subscriptions').set('X-API-Key', aliceKey.key).expect(403);
   await app.request().get('/api/v1/keys').set('X-API-Key', bobKey.key).expect(200);
   await flush();
@@ -34,7 +39,13 @@ describe('usage records', () => {
   it('keeps one record per key-authenticated request with route, method, status and time', async () => {
     const rows = await app.strapi.db.query(UIDS.usageRecord).findMany({ where: { api_key_id: aliceKey.id }, orderBy: { id: 'asc' } });
     expect(rows).toHaveLength(6);
-    expect(rows[0]).toMatchObject({ endpoint: '/api/v1/articles', method: 'GET', status_code: 200, response_ms: expect.any(Number), user_id: alice.id });
+    expect(rows[0]).toMatchObject({
+      endpoint: '/api/v1/articles',
+      method: 'GET',
+      status_code: 200,
+      response_ms: expect.any(Number),
+      user_id: alice.id,
+    });
     expect(rows.map((row: { status_code: number }) => row.status_code)).toEqual([200, 200, 200, 200, 400, 403]);
     expect(new Date(rows[0].createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -48,7 +59,7 @@ describe('usage records', () => {
     expect(await app.strapi.db.query(UIDS.usageRecord).count({})).toBe(before);
   });
 
-  it('records a JWT\'s requests on the plan-governed routes, under its consumer and no key', async () => {
+  it("records a JWT's requests on the plan-governed routes, under its consumer and no key", async () => {
     await app.request().get('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).expect(200);
     await flush();
     const rows = await app.strapi.db.query(UIDS.usageRecord).findMany({ where: { user_id: bob.id, api_key_id: null } });
@@ -58,7 +69,7 @@ describe('usage records', () => {
 });
 
 describe('GET /api/v1/usage', () => {
-  it('reports totals, status codes, a series and the month for the caller\'s keys', async () => {
+  it("reports totals, status codes, a series and the month for the caller's keys", async () => {
     const response = await app.request().get('/api/v1/usage').query({ granularity: 'hour' }).set('Authorization', `Bearer ${alice.jwt}`);
     expect(response.status).toBe(200);
     const { data } = response.body;
@@ -72,7 +83,7 @@ describe('GET /api/v1/usage', () => {
     expect(data.plan).toEqual({ id: expect.any(Number), name: 'free', own_limits: false });
   });
 
-  it('narrows to one key, the caller\'s own only', async () => {
+  it("narrows to one key, the caller's own only", async () => {
     const own = await app.request().get(`/api/v1/usage?key_id=${aliceKey.id}&granularity=day`).set('Authorization', `Bearer ${alice.jwt}`);
     expect(own.body.data.total).toBe(6);
     const other = await app.request().get(`/api/v1/usage?key_id=${bobKey.id}`).set('Authorization', `Bearer ${alice.jwt}`);
@@ -87,13 +98,22 @@ describe('GET /api/v1/usage', () => {
     const hour = Math.ceil(Date.now() / 3_600_000) * 3_600_000;
     const future = new Date(hour).toISOString();
     const later = new Date(hour + 3_600_000).toISOString();
-    const response = await app.request().get('/api/v1/usage').query({ from: future, to: later, granularity: 'minute' }).set('Authorization', `Bearer ${alice.jwt}`);
+    const response = await app
+      .request()
+      .get('/api/v1/usage')
+      .query({ from: future, to: later, granularity: 'minute' })
+      .set('Authorization', `Bearer ${alice.jwt}`);
     expect(response.body.data.total).toBe(0);
     expect(response.body.data.series).toHaveLength(60);
   });
 
   it('refuses bad queries with 400', async () => {
-    for (const query of [{ granularity: 'week' }, { from: 'yesterday' }, { from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' }, { granularity: 'minute', from: '2020-01-01T00:00:00Z' }]) {
+    for (const query of [
+      { granularity: 'week' },
+      { from: 'yesterday' },
+      { from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' },
+      { granularity: 'minute', from: '2020-01-01T00:00:00Z' },
+    ]) {
       const response = await app.request().get('/api/v1/usage').query(query).set('Authorization', `Bearer ${alice.jwt}`);
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('validation_error');
@@ -121,7 +141,12 @@ describe('GET /api/v1/usage/stream', () => {
     } finally {
       source.close();
     }
-    expect(events[0]).toMatchObject({ total: expect.any(Number), by_status: expect.any(Object), series: expect.any(Array), month: { quota: 1000 } });
+    expect(events[0]).toMatchObject({
+      total: expect.any(Number),
+      by_status: expect.any(Object),
+      series: expect.any(Array),
+      month: { quota: 1000 },
+    });
     expect(events[1].month.used).toBeGreaterThanOrEqual(events[0].month.used);
   });
 
@@ -141,7 +166,10 @@ describe('GET /api/v1/usage/stream', () => {
     const response = await fetch(`${app.url}/api/v1/usage/stream`);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
-      error: { code: 'api_key_required', message: 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter' },
+      error: {
+        code: 'api_key_required',
+        message: 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter',
+      },
     });
   });
 });

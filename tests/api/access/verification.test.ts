@@ -83,19 +83,24 @@ describe('refusals, in order', () => {
   it('403 key_expired, not key_revoked, for a key both expired and revoked (expired is checked first)', async () => {
     const both = await issueKey(app, alice, { expires_at: new Date(Date.now() + 1500).toISOString() });
     await app.request().delete(`/api/v1/keys/${both.id}`).set('Authorization', `Bearer ${alice.jwt}`).expect(204);
-    expect((await app.request().get('/api/v1/keys').set('X-API-Key', both.key)).body).toEqual(refusal('key_revoked', 'The API key has been revoked'));
+    expect((await app.request().get('/api/v1/keys').set('X-API-Key', both.key)).body).toEqual(
+      refusal('key_revoked', 'The API key has been revoked')
+    );
     await new Promise((resolve) => setTimeout(resolve, 1600));
     const response = await app.request().get('/api/v1/keys').set('X-API-Key', both.key);
     expect(response.status).toBe(403);
     expect(response.body).toEqual(refusal('key_expired', 'The API key has expired'));
     const listed = await app.request().get('/api/v1/keys?limit=100').set('Authorization', `Bearer ${alice.jwt}`);
     expect(listed.body.data.find((key: { id: number }) => key.id === both.id).status).toBe('expired');
-    const token = await app.request().post('/api/v1/oauth/token').send({ grant_type: 'client_credentials', client_id: both.client_id, client_secret: both.key });
+    const token = await app
+      .request()
+      .post('/api/v1/oauth/token')
+      .send({ grant_type: 'client_credentials', client_id: both.client_id, client_secret: both.key });
     expect(token.status).toBe(401);
     expect(token.body).toEqual({ error: 'invalid_client', error_description: 'the key is expired' });
   });
 
-  it('403 endpoint_not_in_plan for a route outside the key\'s plan, with the rate-limit headers', async () => {
+  it("403 endpoint_not_in_plan for a route outside the key's plan, with the rate-limit headers", async () => {
     const response = await app.request().get('/api/webhooks/subscriptions').set('X-API-Key', freeKey.key);
     expect(response.status).toBe(403);
     expect(response.body).toEqual(refusal('endpoint_not_in_plan', 'GET /api/webhooks/subscriptions is not included in the free plan'));
@@ -169,9 +174,14 @@ describe('refusals, in order', () => {
   });
 });
 
-describe('answers in the family\'s shape, never 500', () => {
+describe("answers in the family's shape, never 500", () => {
   it('a malformed JSON body is 400 invalid_body, or invalid_request at the token endpoint', async () => {
-    const keys = await app.request().post('/api/v1/keys').set('Authorization', `Bearer ${alice.jwt}`).set('Content-Type', 'application/json').send('{"name":');
+    const keys = await app
+      .request()
+      .post('/api/v1/keys')
+      .set('Authorization', `Bearer ${alice.jwt}`)
+      .set('Content-Type', 'application/json')
+      .send('{"name":');
     expect(keys.status).toBe(400);
     expect(keys.body).toEqual(refusal('invalid_body', 'The request body is not valid JSON or form data'));
     const token = await app.request().post('/api/v1/oauth/token').set('Content-Type', 'application/json').send('{bad');
@@ -185,7 +195,7 @@ describe('answers in the family\'s shape, never 500', () => {
     expect(response.body).toEqual(refusal('method_not_allowed', 'PUT is not allowed on /api/v1/keys/1'));
   });
 
-  it('ids beyond the database\'s integers are simply unknown', async () => {
+  it("ids beyond the database's integers are simply unknown", async () => {
     expect((await app.request().delete('/api/v1/keys/99999999999').set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(404);
     expect((await app.request().get('/api/v1/usage?key_id=99999999999').set('Authorization', `Bearer ${alice.jwt}`)).status).toBe(400);
     expect((await app.request().get('/api/v1/keys?user_id=99999999999').set('Authorization', `Bearer ${admin.jwt}`)).status).toBe(400);
@@ -198,7 +208,7 @@ describe('answers in the family\'s shape, never 500', () => {
 });
 
 describe('other credentials', () => {
-  it('an administrator\'s JWT and keys are held to no plan: no plan check, no rate-limit headers', async () => {
+  it("an administrator's JWT and keys are held to no plan: no plan check, no rate-limit headers", async () => {
     const jwt = await app.request().get('/api/webhooks/subscriptions').set('Authorization', `Bearer ${admin.jwt}`);
     expect(jwt.status).toBe(200);
     expect(jwt.headers['x-ratelimit-limit']).toBeUndefined();
@@ -219,7 +229,10 @@ describe('other credentials', () => {
     const shared = await app.request().get('/api/v1/keys').set('X-API-Key', SHARED_KEY);
     expect(shared.status).toBe(403);
     expect(shared.body.error.code).toBe('consumer_required');
-    const almost = await app.request().get('/api/v1/keys').set('X-API-Key', `${SHARED_KEY.slice(0, -1)}X`);
+    const almost = await app
+      .request()
+      .get('/api/v1/keys')
+      .set('X-API-Key', `${SHARED_KEY.slice(0, -1)}X`);
     expect(almost.status).toBe(401);
     expect(almost.body.error.code).toBe('invalid_api_key');
   });
@@ -230,7 +243,11 @@ describe('other credentials', () => {
   });
 
   it('answers CORS preflights without credentials', async () => {
-    const response = await app.request().options('/api/v1/keys').set('Origin', 'http://localhost:3000').set('Access-Control-Request-Method', 'POST');
+    const response = await app
+      .request()
+      .options('/api/v1/keys')
+      .set('Origin', 'http://localhost:3000')
+      .set('Access-Control-Request-Method', 'POST');
     expect(response.status).toBe(204);
   });
 });

@@ -41,7 +41,12 @@ beforeAll(async () => {
   receiver = await startReceiver();
   app = await startApp();
   owner = (await adminSession(app)).token;
-  reader = await createAdminEditor(app, [API_SUITE_ACTIONS.webhooksRead, API_SUITE_ACTIONS.scrapersRead, API_SUITE_ACTIONS.accessRead, API_SUITE_ACTIONS.salesRead]);
+  reader = await createAdminEditor(app, [
+    API_SUITE_ACTIONS.webhooksRead,
+    API_SUITE_ACTIONS.scrapersRead,
+    API_SUITE_ACTIONS.accessRead,
+    API_SUITE_ACTIONS.salesRead,
+  ]);
   outsider = await createAdminEditor(app, []);
   alice = await registerUser(app, { plan: 'enterprise' });
   bob = await registerUser(app, { plan: 'enterprise' });
@@ -79,7 +84,9 @@ describe('admin permissions', () => {
 
   it('gives an editor with the read actions 200 on reads and 403 on every write', async () => {
     for (const path of READS) expect([path, (await app.request().get(path).set(as(reader.token))).status]).toEqual([path, 200]);
-    expect((await app.request().get(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}/deliveries`).set(as(reader.token))).status).toBe(200);
+    expect(
+      (await app.request().get(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}/deliveries`).set(as(reader.token))).status
+    ).toBe(200);
 
     const writes: Array<[string, ReturnType<ReturnType<TestApp['request']>['post']>]> = [
       ['re-enable', app.request().put(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}`).send({ is_active: true })],
@@ -87,7 +94,13 @@ describe('admin permissions', () => {
       ['event type', app.request().put('/api-suite/webhooks/event-types/article.created').send({ description: 'x' })],
       ['scraper', app.request().post('/api-suite/scrapers').send({ name: 'x', url: site.url, user_id: alice.id })],
       ['run', app.request().post('/api-suite/scrapers/1/run')],
-      ['plan', app.request().post('/api-suite/access/plans').send({ name: 'x', requests_per_month: 1, requests_per_minute: 1, endpoints: ['* *'], price_monthly: 0 })],
+      [
+        'plan',
+        app
+          .request()
+          .post('/api-suite/access/plans')
+          .send({ name: 'x', requests_per_month: 1, requests_per_minute: 1, endpoints: ['* *'], price_monthly: 0 }),
+      ],
       ['plan edit', app.request().put('/api-suite/access/plans/1').send({ price_monthly: 1 })],
       ['key', app.request().post('/api-suite/access/keys').send({ user_id: alice.id, plan_id: 1 })],
       ['revoke', app.request().delete('/api-suite/access/keys/1')],
@@ -101,13 +114,13 @@ describe('admin permissions', () => {
     expect((await app.request().get('/api-suite/access/keys').set(as(owner))).body.meta.total).toBe(0);
   });
 
-  it('gives an editor without the plugin\'s actions 403 on reads too', async () => {
+  it("gives an editor without the plugin's actions 403 on reads too", async () => {
     for (const path of READS) expect([path, (await app.request().get(path).set(as(outsider.token))).status]).toEqual([path, 403]);
   });
 });
 
 describe('webhooks', () => {
-  it('lists every consumer\'s subscriptions with their owner, status, failure count and last delivery', async () => {
+  it("lists every consumer's subscriptions with their owner, status, failure count and last delivery", async () => {
     const response = await app.request().get('/api-suite/webhooks/subscriptions').set(as(owner));
     expect(response.status).toBe(200);
     expect(response.body.meta).toEqual({ page: 1, limit: 20, total: 2 });
@@ -128,7 +141,11 @@ describe('webhooks', () => {
     expect(sent.status).toBe(200);
     expect(sent.body.data).toMatchObject({ delivered: true, status_code: 200, delivery_id: expect.any(String) });
     const detail = await app.request().get(`/api-suite/webhooks/deliveries/${sent.body.data.delivery_id}`).set(as(reader.token));
-    expect(detail.body.data).toMatchObject({ event_type: 'webhook.test', status: 'succeeded', attempts: [{ attempt: 1, status_code: 200, error: null }] });
+    expect(detail.body.data).toMatchObject({
+      event_type: 'webhook.test',
+      status: 'succeeded',
+      attempts: [{ attempt: 1, status_code: 200, error: null }],
+    });
     const list = await app.request().get(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}/deliveries`).set(as(owner));
     expect(list.body.data.map((delivery: { id: string }) => delivery.id)).toContain(sent.body.data.delivery_id);
 
@@ -146,21 +163,38 @@ describe('webhooks', () => {
 
   it('re-enables a disabled subscription with its failure count cleared', async () => {
     const row = await app.strapi.db.connection('api_suite_webhook_subscriptions').where({ uuid: aliceSubscription.id }).first();
-    await app.strapi.db.connection('api_suite_webhook_subscriptions').where({ id: row.id }).update({ is_active: false, failure_count: 100, disabled_at: new Date() });
+    await app.strapi.db
+      .connection('api_suite_webhook_subscriptions')
+      .where({ id: row.id })
+      .update({ is_active: false, failure_count: 100, disabled_at: new Date() });
     const retry = await app.request().get(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}/deliveries`).set(as(owner));
     const refused = await app.request().post(`/api-suite/webhooks/deliveries/${retry.body.data[0].id}/retry`).set(as(owner));
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ status: 409, name: 'subscription_inactive' });
 
-    const enabled = await app.request().put(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}`).set(as(owner)).send({ is_active: true });
+    const enabled = await app
+      .request()
+      .put(`/api-suite/webhooks/subscriptions/${aliceSubscription.id}`)
+      .set(as(owner))
+      .send({ is_active: true });
     expect(enabled.status).toBe(200);
     expect(enabled.body.data).toMatchObject({ is_active: true, failure_count: 0, disabled_at: null });
   });
 
   it('edits event types; one switched off can no longer be subscribed to', async () => {
-    const paidOrder = { id: 'o1', status: 'paid', total: 12, created_at: '2026-11-22T10:00:00.000Z', paid_at: '2026-11-22T10:01:00.000Z', payment_id: 'pi_1' };
+    const paidOrder = {
+      id: 'o1',
+      status: 'paid',
+      total: 12,
+      created_at: '2026-11-22T10:00:00.000Z',
+      paid_at: '2026-11-22T10:01:00.000Z',
+      payment_id: 'pi_1',
+    };
     const all = await app.request().get('/api-suite/webhooks/event-types').set(as(owner));
-    expect(all.body.data.find((type: { name: string }) => type.name === 'order.paid')).toMatchObject({ is_active: true, example_payload: expect.any(Object) });
+    expect(all.body.data.find((type: { name: string }) => type.name === 'order.paid')).toMatchObject({
+      is_active: true,
+      example_payload: expect.any(Object),
+    });
 
     const bad = await app.request().put('/api-suite/webhooks/event-types/order.paid').set(as(owner)).send({ is_active: 'no' });
     expect(bad.status).toBe(400);
@@ -173,15 +207,29 @@ describe('webhooks', () => {
       .set(as(owner))
       .send({ is_active: false, description: 'Paid orders (off for now)', example_payload: paidOrder });
     expect(off.status).toBe(200);
-    expect(off.body.data).toEqual({ name: 'order.paid', description: 'Paid orders (off for now)', example_payload: paidOrder, schema: expect.objectContaining({ type: 'object' }), is_active: false });
+    expect(off.body.data).toEqual({
+      name: 'order.paid',
+      description: 'Paid orders (off for now)',
+      example_payload: paidOrder,
+      schema: expect.objectContaining({ type: 'object' }),
+      is_active: false,
+    });
     // The example is what the catalog promises a payload looks like: one that does not fit the schema is refused, field by field.
-    const misfit = await app.request().put('/api-suite/webhooks/event-types/order.paid').set(as(owner)).send({ example_payload: { id: 'o1', status: 'paid' } });
+    const misfit = await app
+      .request()
+      .put('/api-suite/webhooks/event-types/order.paid')
+      .set(as(owner))
+      .send({ example_payload: { id: 'o1', status: 'paid' } });
     expect(misfit.status).toBe(400);
     expect(misfit.body.error.details.errors).toEqual([
       { path: ['example_payload', 'total'], message: 'Invalid input: expected number, received undefined', name: 'ValidationError' },
       { path: ['example_payload', 'created_at'], message: 'Invalid input: expected string, received undefined', name: 'ValidationError' },
     ]);
-    const refused = await app.request().post('/api/webhooks/subscriptions').set(as(alice.jwt)).send({ endpoint_url: receiver.url, events: ['order.paid'] });
+    const refused = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(as(alice.jwt))
+      .send({ endpoint_url: receiver.url, events: ['order.paid'] });
     expect(refused.status).toBe(422);
     expect(refused.body.invalid_events).toEqual(['order.paid']);
     await app.request().put('/api-suite/webhooks/event-types/order.paid').set(as(owner)).send({ is_active: true }).expect(200);
@@ -189,7 +237,7 @@ describe('webhooks', () => {
 });
 
 describe('scrapers', () => {
-  it('shows the server\'s validation messages field by field', async () => {
+  it("shows the server's validation messages field by field", async () => {
     const response = await app
       .request()
       .post('/api-suite/scrapers')
@@ -202,7 +250,9 @@ describe('scrapers', () => {
 
     const unknown = await app.request().post('/api-suite/scrapers').set(as(owner)).send({ name: 'x', url: site.url, user_id: 999_999 });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error.details.errors).toEqual([{ path: ['user_id'], message: 'must be an existing user', name: 'ValidationError' }]);
+    expect(unknown.body.error.details.errors).toEqual([
+      { path: ['user_id'], message: 'must be an existing user', name: 'ValidationError' },
+    ]);
   });
 
   it('creates a scraper for a chosen consumer, runs it and shows the run and its results', async () => {
@@ -210,9 +260,22 @@ describe('scrapers', () => {
       .request()
       .post('/api-suite/scrapers')
       .set(as(owner))
-      .send({ name: 'Shop', url: `${site.url}/`, user_id: alice.id, schedule: '0 3 * * *', selectors: { item: '.product', fields: { name: '.name' } }, change_detection: { key: 'name' } });
+      .send({
+        name: 'Shop',
+        url: `${site.url}/`,
+        user_id: alice.id,
+        schedule: '0 3 * * *',
+        selectors: { item: '.product', fields: { name: '.name' } },
+        change_detection: { key: 'name' },
+      });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Shop', status: 'idle', next_run_at: expect.any(String), owner: { id: alice.id }, latest_run: null });
+    expect(created.body.data).toMatchObject({
+      name: 'Shop',
+      status: 'idle',
+      next_run_at: expect.any(String),
+      owner: { id: alice.id },
+      latest_run: null,
+    });
     const id = created.body.data.id as number;
     // It is the consumer's own: the API shows it to Alice.
     const mine = await app.request().get(`/api/v1/scrapers/${id}`).set(as(alice.jwt));
@@ -221,19 +284,29 @@ describe('scrapers', () => {
     const started = await app.request().post(`/api-suite/scrapers/${id}/run`).set(as(owner));
     expect(started.status).toBe(202);
     const runId = started.body.data.run_id as number;
-    const run = await eventually(async () => {
-      const response = await app.request().get(`/api-suite/scrapers/${id}/runs/${runId}`).set(as(reader.token));
-      return response.body.data.status === 'completed' ? response.body.data : undefined;
-    }, 30_000, 'the run to complete');
+    const run = await eventually(
+      async () => {
+        const response = await app.request().get(`/api-suite/scrapers/${id}/runs/${runId}`).set(as(reader.token));
+        return response.body.data.status === 'completed' ? response.body.data : undefined;
+      },
+      30_000,
+      'the run to complete'
+    );
     expect(run).toMatchObject({ items_collected: 3, pages_fetched: 1, trigger: 'manual' });
     const results = await app.request().get(`/api-suite/scrapers/${id}/results?run_id=${runId}`).set(as(reader.token));
     expect(results.body.data.map((result: { data: { name: string } }) => result.data.name)).toEqual(['A', 'B', 'C']);
     expect(run).toMatchObject({ items_new: 3, items_changed: 0, items_removed: 0 });
     const unchanged = await app.request().get(`/api-suite/scrapers/${id}/results?run_id=${runId}&change=unchanged`).set(as(reader.token));
     expect(unchanged.body.meta.total).toBe(0);
-    const badKey = await app.request().put(`/api-suite/scrapers/${id}`).set(as(owner)).send({ change_detection: { key: 'colour' } });
+    const badKey = await app
+      .request()
+      .put(`/api-suite/scrapers/${id}`)
+      .set(as(owner))
+      .send({ change_detection: { key: 'colour' } });
     expect(badKey.status).toBe(400);
-    expect(badKey.body.error.details.errors).toEqual([expect.objectContaining({ path: ['change_detection', 'key'], message: 'must be one of the items\' fields (name)' })]);
+    expect(badKey.body.error.details.errors).toEqual([
+      expect.objectContaining({ path: ['change_detection', 'key'], message: "must be one of the items' fields (name)" }),
+    ]);
     const runs = await app.request().get(`/api-suite/scrapers/${id}/runs`).set(as(owner));
     expect(runs.body.meta.total).toBe(1);
 
@@ -242,14 +315,19 @@ describe('scrapers', () => {
     expect(stop.body.error.name).toBe('not_running');
 
     const edited = await app.request().put(`/api-suite/scrapers/${id}`).set(as(owner)).send({ schedule: null, max_pages: 5 });
-    expect(edited.body.data).toMatchObject({ schedule: null, next_run_at: null, max_pages: 5, latest_run: { id: runId, status: 'completed' } });
+    expect(edited.body.data).toMatchObject({
+      schedule: null,
+      next_run_at: null,
+      max_pages: 5,
+      latest_run: { id: runId, status: 'completed' },
+    });
     expect((await app.request().delete(`/api-suite/scrapers/${id}`).set(as(owner))).status).toBe(204);
     expect((await app.request().get(`/api-suite/scrapers/${id}`).set(as(owner))).status).toBe(404);
   }, 60_000);
 });
 
 describe('API access', () => {
-  it('creates and edits plans with the server\'s validation messages', async () => {
+  it("creates and edits plans with the server's validation messages", async () => {
     const invalid = await app
       .request()
       .post('/api-suite/access/plans')
@@ -266,48 +344,114 @@ describe('API access', () => {
       .request()
       .post('/api-suite/access/plans')
       .set(as(owner))
-      .send({ name: 'starter', requests_per_month: 5000, requests_per_minute: 20, endpoints: ['@public', 'GET /api/v1/scrapers*'], price_monthly: 9.5 });
+      .send({
+        name: 'starter',
+        requests_per_month: 5000,
+        requests_per_minute: 20,
+        endpoints: ['@public', 'GET /api/v1/scrapers*'],
+        price_monthly: 9.5,
+      });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'starter', endpoints: ['@public', 'GET /api/v1/scrapers*'], price_monthly: 9.5, is_default: false, keys: 0, currency: null, overage_unit_amount: null, stripe_price_id: null });
+    expect(created.body.data).toMatchObject({
+      name: 'starter',
+      endpoints: ['@public', 'GET /api/v1/scrapers*'],
+      price_monthly: 9.5,
+      is_default: false,
+      keys: 0,
+      currency: null,
+      overage_unit_amount: null,
+      stripe_price_id: null,
+    });
 
-    const taken = await app.request().post('/api-suite/access/plans').set(as(owner)).send({ ...created.body.data, id: undefined, is_default: undefined, keys: undefined, stripe_product_id: undefined, stripe_price_id: undefined, stripe_metered_price_id: undefined });
+    const taken = await app
+      .request()
+      .post('/api-suite/access/plans')
+      .set(as(owner))
+      .send({
+        ...created.body.data,
+        id: undefined,
+        is_default: undefined,
+        keys: undefined,
+        stripe_product_id: undefined,
+        stripe_price_id: undefined,
+        stripe_metered_price_id: undefined,
+      });
     expect(taken.status).toBe(409);
-    expect(taken.body.error.details.errors).toEqual([{ path: ['name'], message: 'is already the name of another plan', name: 'ValidationError' }]);
+    expect(taken.body.error.details.errors).toEqual([
+      { path: ['name'], message: 'is already the name of another plan', name: 'ValidationError' },
+    ]);
 
-    const edited = await app.request().put(`/api-suite/access/plans/${created.body.data.id}`).set(as(owner)).send({ requests_per_month: -1, is_default: true });
+    const edited = await app
+      .request()
+      .put(`/api-suite/access/plans/${created.body.data.id}`)
+      .set(as(owner))
+      .send({ requests_per_month: -1, is_default: true });
     expect(edited.body.data).toMatchObject({ requests_per_month: -1, is_default: true });
     const plans = await app.request().get('/api-suite/access/plans').set(as(owner));
-    expect(plans.body.data.filter((plan: { is_default: boolean }) => plan.is_default).map((plan: { name: string }) => plan.name)).toEqual(['starter']);
+    expect(plans.body.data.filter((plan: { is_default: boolean }) => plan.is_default).map((plan: { name: string }) => plan.name)).toEqual([
+      'starter',
+    ]);
     // The API shows the plan with its groups resolved.
     const publicPlans = await app.request().get('/api/v1/plans');
-    expect(publicPlans.body.data.find((plan: { name: string }) => plan.name === 'starter').endpoints).toEqual(['GET /api/v1/articles*', 'GET /api/v1/scrapers*']);
-    await app.request().put(`/api-suite/access/plans/${await planId(app, 'free')}`).set(as(owner)).send({ is_default: true }).expect(200);
+    expect(publicPlans.body.data.find((plan: { name: string }) => plan.name === 'starter').endpoints).toEqual([
+      'GET /api/v1/articles*',
+      'GET /api/v1/scrapers*',
+    ]);
+    await app
+      .request()
+      .put(`/api-suite/access/plans/${await planId(app, 'free')}`)
+      .set(as(owner))
+      .send({ is_default: true })
+      .expect(200);
   });
 
   it('issues a key for a user on a plan, shows it once, and revokes it', async () => {
     const missing = await app.request().post('/api-suite/access/keys').set(as(owner)).send({});
     expect(missing.status).toBe(400);
-    expect((missing.body.error.details.errors as Array<{ path: string[]; message: string }>).map((error) => [error.path.join('.'), error.message]).sort()).toEqual([
-      ['user_id', 'choose the user who owns the key'],
-    ]);
+    expect(
+      (missing.body.error.details.errors as Array<{ path: string[]; message: string }>)
+        .map((error) => [error.path.join('.'), error.message])
+        .sort()
+    ).toEqual([['user_id', 'choose the user who owns the key']]);
 
     // Without a plan the key follows its owner's plan (bob's is a grant).
     const following = await app.request().post('/api-suite/access/keys').set(as(owner)).send({ user_id: bob.id, name: 'Bob follows' });
     expect(following.status).toBe(201);
     const enterprise = await planId(app, 'enterprise');
     expect(following.body.data).toMatchObject({ user_id: bob.id, plan_id: enterprise, scopes: ['read'] });
-    const followingRow = (await app.request().get('/api-suite/access/keys').set(as(owner))).body.data.find((row: { id: number }) => row.id === following.body.data.id);
-    expect(followingRow).toMatchObject({ plan_source: 'consumer', plan: { id: enterprise }, owner_plan: { name: 'enterprise', source: 'grant', granted: { id: enterprise, name: 'enterprise' } } });
+    const followingRow = (await app.request().get('/api-suite/access/keys').set(as(owner))).body.data.find(
+      (row: { id: number }) => row.id === following.body.data.id
+    );
+    expect(followingRow).toMatchObject({
+      plan_source: 'consumer',
+      plan: { id: enterprise },
+      owner_plan: { name: 'enterprise', source: 'grant', granted: { id: enterprise, name: 'enterprise' } },
+    });
     await app.request().delete(`/api-suite/access/keys/${following.body.data.id}`).set(as(owner)).expect(204);
 
     const pro = await planId(app, 'pro');
-    const issued = await app.request().post('/api-suite/access/keys').set(as(owner)).send({ user_id: bob.id, plan_id: pro, name: 'Bob CI', scopes: ['read', 'write'] });
+    const issued = await app
+      .request()
+      .post('/api-suite/access/keys')
+      .set(as(owner))
+      .send({ user_id: bob.id, plan_id: pro, name: 'Bob CI', scopes: ['read', 'write'] });
     expect(issued.status).toBe(201);
-    expect(issued.body.data).toMatchObject({ key: expect.stringMatching(/^sk_[A-Za-z0-9]{48}$/), user_id: bob.id, plan_id: pro, name: 'Bob CI', status: 'active' });
+    expect(issued.body.data).toMatchObject({
+      key: expect.stringMatching(/^sk_[A-Za-z0-9]{48}$/),
+      user_id: bob.id,
+      plan_id: pro,
+      name: 'Bob CI',
+      status: 'active',
+    });
     const key = issued.body.data.key as string;
 
     const list = await app.request().get('/api-suite/access/keys').set(as(reader.token));
-    expect(list.body.data[0]).toMatchObject({ id: issued.body.data.id, key_prefix: key.slice(0, 8), user: { id: bob.id, username: bob.username }, plan: { id: pro, name: 'pro' } });
+    expect(list.body.data[0]).toMatchObject({
+      id: issued.body.data.id,
+      key_prefix: key.slice(0, 8),
+      user: { id: bob.id, username: bob.username },
+      plan: { id: pro, name: 'pro' },
+    });
     expect(JSON.stringify(list.body)).not.toContain(key);
 
     expect((await app.request().get('/api/v1/scrapers').set('X-API-Key', key)).status).toBe(200);
@@ -330,7 +474,12 @@ describe('API access', () => {
     expect(all.body.data.total).toBeGreaterThanOrEqual(3);
     expect(all.body.data.series.length).toBeGreaterThanOrEqual(60);
     const one = await app.request().get(`/api-suite/access/usage?key_id=${key.id}`).set(as(owner));
-    expect(one.body.data).toMatchObject({ key_id: key.id, total: 3, month: { used: 3, quota: 1000, remaining: 997 }, plan: { name: 'free', own_limits: false } });
+    expect(one.body.data).toMatchObject({
+      key_id: key.id,
+      total: 3,
+      month: { used: 3, quota: 1000, remaining: 997 },
+      plan: { name: 'free', own_limits: false },
+    });
     expect((await app.request().get('/api-suite/access/usage?key_id=999999').set(as(owner))).status).toBe(404);
 
     const event = await firstEvent(`${app.url}/api-suite/access/usage/stream?key_id=${key.id}&interval=1`, reader.token);
@@ -341,7 +490,10 @@ describe('API access', () => {
   });
 
   it('lists users for the owner pickers, filtered by name or e-mail', async () => {
-    const response = await app.request().get(`/api-suite/consumers?q=${encodeURIComponent(alice.username)}`).set(as(reader.token));
+    const response = await app
+      .request()
+      .get(`/api-suite/consumers?q=${encodeURIComponent(alice.username)}`)
+      .set(as(reader.token));
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual([{ id: alice.id, username: alice.username, email: alice.email, consumer_id: alice.consumer_id }]);
   });
@@ -375,7 +527,12 @@ describe('sales', () => {
   const DAY = 24 * HOUR;
 
   /** An order as an editor enters it in the content manager, for a buyer. */
-  const enterOrder = async (buyer: TestUser, status: string, total: number, ageMs: number): Promise<{ uuid: string; documentId: string }> => {
+  const enterOrder = async (
+    buyer: TestUser,
+    status: string,
+    total: number,
+    ageMs: number
+  ): Promise<{ uuid: string; documentId: string }> => {
     const response = await app
       .request()
       .post('/content-manager/collection-types/plugin::api-suite.order')
@@ -461,7 +618,10 @@ describe('sales', () => {
     const bad = await app.request().get('/api-suite/sales/orders?status=lost&limit=0').set(as(reader.token));
     expect(bad.status).toBe(400);
     expect(bad.body.error.name).toBe('validation_error');
-    expect((bad.body.error.details.errors as Array<{ path: string[] }>).map((error) => error.path.join('.')).sort()).toEqual(['limit', 'status']);
+    expect((bad.body.error.details.errors as Array<{ path: string[] }>).map((error) => error.path.join('.')).sort()).toEqual([
+      'limit',
+      'status',
+    ]);
   });
 
   it('refuses the orders to editors without sales.read and to API users', async () => {

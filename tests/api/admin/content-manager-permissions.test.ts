@@ -39,17 +39,36 @@ const EDITABLE: PluginType[] = [
   {
     uid: 'plugin::api-suite.api-key',
     // What the security review did: a key with a hash of its choosing, owned by an API administrator.
-    create: () => ({ name: 'forged', key_prefix: 'sk_forge', key_hash: crypto.randomBytes(32).toString('hex'), client_id: `forged-${crypto.randomUUID()}`, scopes: ['read', 'write'], status: 'active' }),
+    create: () => ({
+      name: 'forged',
+      key_prefix: 'sk_forge',
+      key_hash: crypto.randomBytes(32).toString('hex'),
+      client_id: `forged-${crypto.randomUUID()}`,
+      scopes: ['read', 'write'],
+      status: 'active',
+    }),
     update: { name: 'changed' },
   },
   {
     uid: 'plugin::api-suite.plan',
-    create: () => ({ name: `everything-${Date.now()}`, requests_per_month: -1, requests_per_minute: 1000, endpoints: ['* *'], price_monthly: 0 }),
+    create: () => ({
+      name: `everything-${Date.now()}`,
+      requests_per_month: -1,
+      requests_per_minute: 1000,
+      endpoints: ['* *'],
+      price_monthly: 0,
+    }),
     update: { requests_per_minute: 999 },
   },
   {
     uid: 'plugin::api-suite.webhook-subscription',
-    create: () => ({ consumer_id: alice.consumer_id, endpoint_url: `${receiver.url}/forged`, events: ['*'], is_active: true, timeout_seconds: 10 }),
+    create: () => ({
+      consumer_id: alice.consumer_id,
+      endpoint_url: `${receiver.url}/forged`,
+      events: ['*'],
+      is_active: true,
+      timeout_seconds: 10,
+    }),
     update: { endpoint_url: 'http://127.0.0.1:9/changed' },
   },
   {
@@ -70,13 +89,28 @@ const EDITABLE: PluginType[] = [
 ];
 
 /** The plugin's other content types: read-only (scraper results) or hidden from the Content Manager. */
-const OTHERS = ['scraper-result', 'usage-record', 'webhook-topic', 'scraper-run', 'stripe-event'].map((name) => `plugin::api-suite.${name}`);
+const OTHERS = ['scraper-result', 'usage-record', 'webhook-topic', 'scraper-run', 'stripe-event'].map(
+  (name) => `plugin::api-suite.${name}`
+);
 
 /** The entry of each editable type that the Author and Editor users try to change, by uid. */
 const entries = new Map<string, { id: number; documentId: string; row: Record<string, unknown> }>();
 
-const PLAN_FIELDS = ['name', 'requests_per_month', 'requests_per_minute', 'endpoints', 'price_monthly', 'is_default', 'currency', 'overage_unit_amount'];
-const planPermission = (verb: 'read' | 'create' | 'update') => ({ action: `plugin::content-manager.explorer.${verb}`, subject: 'plugin::api-suite.plan', fields: PLAN_FIELDS });
+const PLAN_FIELDS = [
+  'name',
+  'requests_per_month',
+  'requests_per_minute',
+  'endpoints',
+  'price_monthly',
+  'is_default',
+  'currency',
+  'overage_unit_amount',
+];
+const planPermission = (verb: 'read' | 'create' | 'update') => ({
+  action: `plugin::content-manager.explorer.${verb}`,
+  subject: 'plugin::api-suite.plan',
+  fields: PLAN_FIELDS,
+});
 
 async function roleId(code: string): Promise<number> {
   const role = await app.strapi.db.query('admin::role').findOne({ where: { code } });
@@ -118,23 +152,40 @@ beforeAll(async () => {
     .send({ name: 'basic', requests_per_month: 100, requests_per_minute: 10, endpoints: ['GET /api/v1/articles*'], price_monthly: 5 });
   expect(plan.status).toBe(201);
   const planId = plan.body.data.id as number;
-  const key = await app.request().post('/api-suite/access/keys').set(as(owner)).send({ name: 'alice key', user_id: alice.id, plan_id: planId });
+  const key = await app
+    .request()
+    .post('/api-suite/access/keys')
+    .set(as(owner))
+    .send({ name: 'alice key', user_id: alice.id, plan_id: planId });
   expect(key.status).toBe(201);
   const subscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['*'] });
-  const scraper = await app.request().post('/api-suite/scrapers').set(as(owner)).send({ user_id: alice.id, name: 'Alice shop', url: 'http://127.0.0.1:9/' });
+  const scraper = await app
+    .request()
+    .post('/api-suite/scrapers')
+    .set(as(owner))
+    .send({ user_id: alice.id, name: 'Alice shop', url: 'http://127.0.0.1:9/' });
   expect(scraper.status).toBe(201);
   const order = await app
     .request()
     .post(`${CM}/plugin::api-suite.order`)
     .set(as(owner))
-    .send({ items: [{ product_id: 1, quantity: 1, price: 10, name: 'A book' }], total: 10, status: 'pending', user: { connect: [{ documentId: await documentIdOf(app, alice.id) }] } });
+    .send({
+      items: [{ product_id: 1, quantity: 1, price: 10, name: 'A book' }],
+      total: 10,
+      status: 'pending',
+      user: { connect: [{ documentId: await documentIdOf(app, alice.id) }] },
+    });
   expect(order.status).toBe(201);
 
   const ids: Record<string, number> = {
     'plugin::api-suite.api-key': key.body.data.id,
     'plugin::api-suite.plan': planId,
-    'plugin::api-suite.webhook-subscription': (await app.strapi.db.query('plugin::api-suite.webhook-subscription').findOne({ where: { uuid: subscription.id } })).id,
-    'plugin::api-suite.webhook-event-type': (await app.strapi.db.query('plugin::api-suite.webhook-event-type').findOne({ where: { name: 'order.paid' } })).id,
+    'plugin::api-suite.webhook-subscription': (
+      await app.strapi.db.query('plugin::api-suite.webhook-subscription').findOne({ where: { uuid: subscription.id } })
+    ).id,
+    'plugin::api-suite.webhook-event-type': (
+      await app.strapi.db.query('plugin::api-suite.webhook-event-type').findOne({ where: { name: 'order.paid' } })
+    ).id,
     'plugin::api-suite.scraper': scraper.body.data.id,
     'plugin::api-suite.order': order.body.data.id,
   };
@@ -156,26 +207,44 @@ describe.each([
   ['Author', () => author],
   ['Editor', () => editor],
 ])("Strapi's default %s role", (_name, user) => {
-  it.each(EDITABLE.map((type) => [type.uid, type] as const))('cannot create, change or delete %s in the Content Manager', async (uid, type) => {
-    const { token } = user();
-    const entry = entries.get(uid);
-    if (!entry) throw new Error(`no entry of ${uid}`);
-    const before = await app.strapi.db.query(uid).count();
+  it.each(EDITABLE.map((type) => [type.uid, type] as const))(
+    'cannot create, change or delete %s in the Content Manager',
+    async (uid, type) => {
+      const { token } = user();
+      const entry = entries.get(uid);
+      if (!entry) throw new Error(`no entry of ${uid}`);
+      const before = await app.strapi.db.query(uid).count();
 
-    expect((await app.request().post(`${CM}/${uid}`).set(as(token)).send(type.create())).status).toBe(403);
-    expect((await app.request().put(`${CM}/${uid}/${entry.documentId}`).set(as(token)).send(type.update)).status).toBe(403);
-    expect((await app.request().delete(`${CM}/${uid}/${entry.documentId}`).set(as(token))).status).toBe(403);
-    expect((await app.request().post(`${CM}/${uid}/actions/bulkDelete`).set(as(token)).send({ documentIds: [entry.documentId] })).status).toBe(403);
+      expect((await app.request().post(`${CM}/${uid}`).set(as(token)).send(type.create())).status).toBe(403);
+      expect((await app.request().put(`${CM}/${uid}/${entry.documentId}`).set(as(token)).send(type.update)).status).toBe(403);
+      expect((await app.request().delete(`${CM}/${uid}/${entry.documentId}`).set(as(token))).status).toBe(403);
+      expect(
+        (
+          await app
+            .request()
+            .post(`${CM}/${uid}/actions/bulkDelete`)
+            .set(as(token))
+            .send({ documentIds: [entry.documentId] })
+        ).status
+      ).toBe(403);
 
-    expect(await app.strapi.db.query(uid).count()).toBe(before);
-    const after = await storedRow(uid, entry.id);
-    for (const field of Object.keys(type.update)) expect([field, after[field]]).toEqual([field, entry.row[field]]);
-  });
+      expect(await app.strapi.db.query(uid).count()).toBe(before);
+      const after = await storedRow(uid, entry.id);
+      for (const field of Object.keys(type.update)) expect([field, after[field]]).toEqual([field, entry.row[field]]);
+    }
+  );
 
   it.each(EDITABLE.map((type) => [type.uid] as const))('cannot list or open %s', async (uid) => {
     const { token } = user();
     expect((await app.request().get(`${CM}/${uid}`).set(as(token))).status).toBe(403);
-    expect((await app.request().get(`${CM}/${uid}/${entries.get(uid)?.documentId}`).set(as(token))).status).toBe(403);
+    expect(
+      (
+        await app
+          .request()
+          .get(`${CM}/${uid}/${entries.get(uid)?.documentId}`)
+          .set(as(token))
+      ).status
+    ).toBe(403);
   });
 
   it("cannot list the plugin's read-only and hidden types either", async () => {
@@ -188,9 +257,17 @@ describe.each([
     expect(subjects).toContain('api::article.article');
     expect(pluginSubjects(subjects)).toEqual([]);
 
-    const created = await app.request().post(`${CM}/api::article.article`).set(as(token)).send({ title: `Written by ${_name}`, status: 'draft', excerpt: 'x', body: 'x' });
+    const created = await app
+      .request()
+      .post(`${CM}/api::article.article`)
+      .set(as(token))
+      .send({ title: `Written by ${_name}`, status: 'draft', excerpt: 'x', body: 'x' });
     expect([created.status, created.body.error]).toEqual([201, undefined]);
-    const edited = await app.request().put(`${CM}/api::article.article/${created.body.data.documentId}`).set(as(token)).send({ excerpt: 'changed' });
+    const edited = await app
+      .request()
+      .put(`${CM}/api::article.article/${created.body.data.documentId}`)
+      .set(as(token))
+      .send({ excerpt: 'changed' });
     expect([edited.status, edited.body.error]).toEqual([200, undefined]);
     expect(edited.body.data.excerpt).toBe('changed');
     const listed = await app.request().get(`${CM}/api::article.article`).set(as(token));
@@ -212,7 +289,15 @@ describe('the super admin', () => {
     const before = await app.strapi.db.query(uid).count();
     const forged = { ...EDITABLE[0].create(), user: { connect: [{ documentId: await documentIdOf(app, alice.id) }] } };
     expect((await app.request().post(`${CM}/${uid}`).set(as(owner)).send(forged)).status).toBe(403);
-    expect((await app.request().put(`${CM}/${uid}/${key?.documentId}`).set(as(owner)).send({ key_hash: 'e'.repeat(64), status: 'active' })).status).toBe(403);
+    expect(
+      (
+        await app
+          .request()
+          .put(`${CM}/${uid}/${key?.documentId}`)
+          .set(as(owner))
+          .send({ key_hash: 'e'.repeat(64), status: 'active' })
+      ).status
+    ).toBe(403);
     expect((await app.request().delete(`${CM}/${uid}/${key?.documentId}`).set(as(owner))).status).toBe(403);
     expect(await app.strapi.db.query(uid).count()).toBe(before);
     expect((await storedRow(uid, key?.id ?? 0)).key_hash).toBe(key?.row.key_hash);
@@ -233,7 +318,12 @@ describe('an admin token', () => {
       .send({
         name: `plans ${crypto.randomBytes(3).toString('hex')}`,
         lifespan: null,
-        adminPermissions: adminPermissions.map(({ action, subject, fields }) => ({ action, subject, properties: fields ? { fields } : {}, conditions: [] })),
+        adminPermissions: adminPermissions.map(({ action, subject, fields }) => ({
+          action,
+          subject,
+          properties: fields ? { fields } : {},
+          conditions: [],
+        })),
       });
     expect([response.status, response.body.error]).toEqual([201, undefined]);
     return response.body.data.accessKey as string;
@@ -244,7 +334,12 @@ describe('an admin token', () => {
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(without))).status).toBe(403);
     expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(without)).send(EDITABLE[1].create())).status).toBe(403);
 
-    const granted = await tokenWith([{ action: API_SUITE_ACTIONS.accessRead, subject: null }, { action: API_SUITE_ACTIONS.accessManage, subject: null }, planPermission('read'), planPermission('create')]);
+    const granted = await tokenWith([
+      { action: API_SUITE_ACTIONS.accessRead, subject: null },
+      { action: API_SUITE_ACTIONS.accessManage, subject: null },
+      planPermission('read'),
+      planPermission('create'),
+    ]);
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(granted))).status).toBe(200);
     const created = await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(granted)).send(EDITABLE[1].create());
     expect([created.status, created.body.error]).toEqual([201, undefined]);
@@ -253,23 +348,51 @@ describe('an admin token', () => {
 
 describe("a role's plugin permission", () => {
   it('lets it edit plans in the Content Manager with access.manage, and only read them with access.read', async () => {
-    planManager = await createAdminEditor(app, [API_SUITE_ACTIONS.accessRead, API_SUITE_ACTIONS.accessManage, planPermission('read'), planPermission('create'), planPermission('update')]);
+    planManager = await createAdminEditor(app, [
+      API_SUITE_ACTIONS.accessRead,
+      API_SUITE_ACTIONS.accessManage,
+      planPermission('read'),
+      planPermission('create'),
+      planPermission('update'),
+    ]);
     const plan = entries.get('plugin::api-suite.plan');
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(planManager.token))).status).toBe(200);
-    const edited = await app.request().put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`).set(as(planManager.token)).send({ requests_per_minute: 20 });
+    const edited = await app
+      .request()
+      .put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`)
+      .set(as(planManager.token))
+      .send({ requests_per_minute: 20 });
     expect([edited.status, edited.body.error]).toEqual([200, undefined]);
     expect((await storedRow('plugin::api-suite.plan', plan?.id ?? 0)).requests_per_minute).toBe(20);
     const created = await app
       .request()
       .post(`${CM}/plugin::api-suite.plan`)
       .set(as(planManager.token))
-      .send({ name: 'made by a plan manager', requests_per_month: 10, requests_per_minute: 1, endpoints: ['GET /api/v1/articles*'], price_monthly: 1 });
+      .send({
+        name: 'made by a plan manager',
+        requests_per_month: 10,
+        requests_per_minute: 1,
+        endpoints: ['GET /api/v1/articles*'],
+        price_monthly: 1,
+      });
     expect([created.status, created.body.error]).toEqual([201, undefined]);
-    expect(pluginSubjects(await ownSubjects(planManager.token)).sort()).toEqual(['plugin::api-suite.plan', 'plugin::api-suite.plan', 'plugin::api-suite.plan']);
+    expect(pluginSubjects(await ownSubjects(planManager.token)).sort()).toEqual([
+      'plugin::api-suite.plan',
+      'plugin::api-suite.plan',
+      'plugin::api-suite.plan',
+    ]);
 
-    const reader = await createAdminEditor(app, [API_SUITE_ACTIONS.accessRead, planPermission('read'), planPermission('create'), planPermission('update')]);
+    const reader = await createAdminEditor(app, [
+      API_SUITE_ACTIONS.accessRead,
+      planPermission('read'),
+      planPermission('create'),
+      planPermission('update'),
+    ]);
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(reader.token))).status).toBe(200);
-    expect((await app.request().put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`).set(as(reader.token)).send({ requests_per_minute: 30 })).status).toBe(403);
+    expect(
+      (await app.request().put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`).set(as(reader.token)).send({ requests_per_minute: 30 }))
+        .status
+    ).toBe(403);
     expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(reader.token)).send(EDITABLE[1].create())).status).toBe(403);
     // Settings → Roles does not store what the role may not use.
     expect(pluginSubjects(await storedSubjects(reader.roleId))).toEqual(['plugin::api-suite.plan']);
@@ -289,7 +412,17 @@ describe('a database whose Editor role was granted plugin types before', () => {
       .request()
       .put(`/admin/roles/${editor.roleId}/permissions`)
       .set(as(owner))
-      .send({ permissions: [...permissions, { action: 'plugin::content-manager.explorer.create', subject: 'plugin::api-suite.plan', properties: { fields: PLAN_FIELDS }, conditions: [] }] });
+      .send({
+        permissions: [
+          ...permissions,
+          {
+            action: 'plugin::content-manager.explorer.create',
+            subject: 'plugin::api-suite.plan',
+            properties: { fields: PLAN_FIELDS },
+            conditions: [],
+          },
+        ],
+      });
     expect(saved.status).toBe(200);
     expect(await editorPlanGrants(editor.roleId)).toBe(0);
     expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(EDITABLE[1].create())).status).toBe(403);
@@ -299,7 +432,9 @@ describe('a database whose Editor role was granted plugin types before', () => {
     // What an earlier release's database holds: Strapi's own first-boot grants on a plugin type.
     for (const verb of ['read', 'create', 'update'] as const) {
       const { action, subject, fields } = planPermission(verb);
-      await app.strapi.db.query('admin::permission').create({ data: { action, subject, properties: { fields }, conditions: [], role: editor.roleId } });
+      await app.strapi.db
+        .query('admin::permission')
+        .create({ data: { action, subject, properties: { fields }, conditions: [], role: editor.roleId } });
     }
     expect(await editorPlanGrants(editor.roleId)).toBe(3);
     expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(EDITABLE[1].create())).status).toBe(403);
@@ -320,10 +455,22 @@ describe('a database whose Editor role was granted plugin types before', () => {
     // What the plugin permission allows is kept, and so is the Editor's content.
     expect(await editorPlanGrants(planManager.roleId)).toBe(3);
     expect(await storedSubjects(editor.roleId)).toContain('api::article.article');
-    const created = await app.request().post(`${CM}/api::article.article`).set(as(editor.token)).send({ title: 'After the restart', status: 'draft', excerpt: 'x', body: 'x' });
+    const created = await app
+      .request()
+      .post(`${CM}/api::article.article`)
+      .set(as(editor.token))
+      .send({ title: 'After the restart', status: 'draft', excerpt: 'x', body: 'x' });
     expect(created.status).toBe(201);
     expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(EDITABLE[1].create())).status).toBe(403);
     const plan = entries.get('plugin::api-suite.plan');
-    expect((await app.request().put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`).set(as(planManager.token)).send({ requests_per_minute: 40 })).status).toBe(200);
+    expect(
+      (
+        await app
+          .request()
+          .put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`)
+          .set(as(planManager.token))
+          .send({ requests_per_minute: 40 })
+      ).status
+    ).toBe(200);
   }, 120_000);
 });

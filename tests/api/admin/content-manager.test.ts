@@ -12,7 +12,10 @@ const as = () => ({ Authorization: `Bearer ${session.token}` });
 
 interface Configuration {
   settings: { mainField: string; defaultSortBy: string; defaultSortOrder: string; pageSize: number };
-  metadatas: Record<string, { edit: { label?: string; mainField?: string; editable?: boolean; description?: string }; list: { label?: string } }>;
+  metadatas: Record<
+    string,
+    { edit: { label?: string; mainField?: string; editable?: boolean; description?: string }; list: { label?: string } }
+  >;
   layouts: { list: string[]; edit: Array<Array<{ name: string; size: number }>> };
 }
 
@@ -38,7 +41,16 @@ describe('the views a new database gets', () => {
     expect(articles.layouts.list).toEqual(['title', 'status', 'author', 'updatedAt']);
     expect(articles.metadatas.title.list.label).toBe('Title');
     // The UUID is shown in the form, last, and cannot be typed over.
-    expect(articles.layouts.edit.flat().map((cell) => cell.name)).toEqual(['title', 'slug', 'status', 'author', 'excerpt', 'body', 'comments', 'uuid']);
+    expect(articles.layouts.edit.flat().map((cell) => cell.name)).toEqual([
+      'title',
+      'slug',
+      'status',
+      'author',
+      'excerpt',
+      'body',
+      'comments',
+      'uuid',
+    ]);
     expect(articles.metadatas.uuid.edit.editable).toBe(false);
   });
 
@@ -74,7 +86,11 @@ describe('the views a new database gets', () => {
       expect(created.status).toBe(201);
     }
     const { settings } = await configurationOf('api::article.article');
-    const list = await app.request().get(base).query({ sort: `${settings.defaultSortBy}:${settings.defaultSortOrder}` }).set(as());
+    const list = await app
+      .request()
+      .get(base)
+      .query({ sort: `${settings.defaultSortBy}:${settings.defaultSortOrder}` })
+      .set(as());
     expect(list.status).toBe(200);
     expect(list.body.results.map((article: { title: string }) => article.title)).toEqual(['Second written', 'First written']);
     expect(list.body.results[0].status).toBe('draft');
@@ -87,10 +103,18 @@ describe('what editors may change', () => {
   it('does not show the records only the engine writes', async () => {
     const response = await app.request().get('/content-manager/content-types').set(as());
     expect(response.status).toBe(200);
-    const displayed = (response.body.data as Array<{ uid: string; isDisplayed: boolean }>).filter((type) => type.isDisplayed).map((type) => type.uid);
+    const displayed = (response.body.data as Array<{ uid: string; isDisplayed: boolean }>)
+      .filter((type) => type.isDisplayed)
+      .map((type) => type.uid);
     for (const uid of INTERNAL) expect(displayed).not.toContain(uid);
     expect(displayed).toEqual(
-      expect.arrayContaining(['api::article.article', 'plugin::api-suite.plan', 'plugin::api-suite.api-key', 'plugin::api-suite.order', 'plugin::api-suite.scraper-result'])
+      expect.arrayContaining([
+        'api::article.article',
+        'plugin::api-suite.plan',
+        'plugin::api-suite.api-key',
+        'plugin::api-suite.order',
+        'plugin::api-suite.scraper-result',
+      ])
     );
   });
 
@@ -108,7 +132,7 @@ describe('what editors may change', () => {
     expect(onResults).toEqual(['plugin::content-manager.explorer.read']);
   });
 
-  it('keeps an editor\'s own changes to a view until the declared view changes', async () => {
+  it("keeps an editor's own changes to a view until the declared view changes", async () => {
     const uid = 'api::page.page';
     const mine = await configurationOf(uid);
     // As "Configure the view" sends it: the list's relation main fields are the Content Manager's to fill in, not the form's.
@@ -122,7 +146,11 @@ describe('what editors may change', () => {
       .request()
       .put(`/content-manager/content-types/${uid}/configuration`)
       .set(as())
-      .send({ settings: { ...mine.settings, defaultSortBy: 'title', defaultSortOrder: 'ASC' }, metadatas, layouts: { ...mine.layouts, list: ['title', 'updatedAt'] } });
+      .send({
+        settings: { ...mine.settings, defaultSortBy: 'title', defaultSortOrder: 'ASC' },
+        metadatas,
+        layouts: { ...mine.layouts, list: ['title', 'updatedAt'] },
+      });
     expect([changed.status, changed.body?.error?.details ?? changed.body?.error]).toEqual([200, undefined]);
 
     // What a restart does: the declared views are written again only where their declaration changed.
@@ -137,7 +165,11 @@ describe('a type whose own field is named status', () => {
   const ARTICLES = '/content-manager/collection-types/api::article.article';
 
   it('opens an article with its stored status and saves it unchanged', async () => {
-    const created = await app.request().post(ARTICLES).set(as()).send({ title: 'Kept as published', status: 'published', excerpt: 'x', body: 'x' });
+    const created = await app
+      .request()
+      .post(ARTICLES)
+      .set(as())
+      .send({ title: 'Kept as published', status: 'published', excerpt: 'x', body: 'x' });
     expect([created.status, created.body.data?.status]).toEqual([201, 'published']);
     const { documentId } = created.body.data as { documentId: string };
 
@@ -146,7 +178,16 @@ describe('a type whose own field is named status', () => {
     expect(opened.body.data).toMatchObject({ title: 'Kept as published', status: 'published' });
 
     // What the edit view sends back when the editor saves without changing anything.
-    const { id: _id, documentId: _documentId, createdAt: _c, updatedAt: _u, publishedAt: _p, createdBy: _cb, updatedBy: _ub, ...form } = opened.body.data as Record<string, unknown>;
+    const {
+      id: _id,
+      documentId: _documentId,
+      createdAt: _c,
+      updatedAt: _u,
+      publishedAt: _p,
+      createdBy: _cb,
+      updatedBy: _ub,
+      ...form
+    } = opened.body.data as Record<string, unknown>;
     const saved = await app.request().put(`${ARTICLES}/${documentId}`).set(as()).send(form);
     expect([saved.status, saved.body.error]).toEqual([200, undefined]);
     expect(saved.body.data).toMatchObject({ title: 'Kept as published', status: 'published' });
@@ -155,7 +196,11 @@ describe('a type whose own field is named status', () => {
   });
 
   it('changes the status when the editor changes it, and answers with the new one', async () => {
-    const created = await app.request().post(ARTICLES).set(as()).send({ title: 'To be archived', status: 'published', excerpt: 'x', body: 'x' });
+    const created = await app
+      .request()
+      .post(ARTICLES)
+      .set(as())
+      .send({ title: 'To be archived', status: 'published', excerpt: 'x', body: 'x' });
     const { documentId } = created.body.data as { documentId: string };
     const saved = await app.request().put(`${ARTICLES}/${documentId}`).set(as()).send({ title: 'To be archived', status: 'archived' });
     expect([saved.status, saved.body.data?.status]).toEqual([200, 'archived']);

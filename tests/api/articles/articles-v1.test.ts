@@ -20,7 +20,12 @@ beforeAll(async () => {
   await allowArticleWrites(app, alice);
   const admin = await makeAdministrator(app, await registerUser(app));
   // The suite makes hundreds of requests a minute: its working key is on a plan that never refuses.
-  const unmetered = await createPlan(app, { name: 'unmetered', requests_per_month: -1, requests_per_minute: 1_000_000, endpoints: ['* /api/v1/articles*'] });
+  const unmetered = await createPlan(app, {
+    name: 'unmetered',
+    requests_per_month: -1,
+    requests_per_minute: 1_000_000,
+    endpoints: ['* /api/v1/articles*'],
+  });
   proKey = await issueKey(app, admin, { plan_id: unmetered, user_id: alice.id, scopes: ['read', 'write'] });
   readKey = await issueKey(app, admin, { plan_id: await planId(app, 'pro'), user_id: alice.id, scopes: ['read'] });
   freeKey = await issueKey(app, alice, { scopes: ['read', 'write'] });
@@ -36,9 +41,24 @@ afterAll(async () => {
 
 const api = () => ({
   get: (path: string) => app.request().get(path).set('X-API-Key', proKey.key),
-  post: (path: string, body: unknown) => app.request().post(path).set('X-API-Key', proKey.key).send(body as object),
-  put: (path: string, body: unknown) => app.request().put(path).set('X-API-Key', proKey.key).send(body as object),
-  patch: (path: string, body: unknown) => app.request().patch(path).set('X-API-Key', proKey.key).send(body as object),
+  post: (path: string, body: unknown) =>
+    app
+      .request()
+      .post(path)
+      .set('X-API-Key', proKey.key)
+      .send(body as object),
+  put: (path: string, body: unknown) =>
+    app
+      .request()
+      .put(path)
+      .set('X-API-Key', proKey.key)
+      .send(body as object),
+  patch: (path: string, body: unknown) =>
+    app
+      .request()
+      .patch(path)
+      .set('X-API-Key', proKey.key)
+      .send(body as object),
   delete: (path: string) => app.request().delete(path).set('X-API-Key', proKey.key),
 });
 
@@ -62,7 +82,7 @@ describe('credentials', () => {
     expect(readOnly.body.error.code).toBe('insufficient_scope');
   });
 
-  it('lets any signed-in user read with a JWT, and holds their writes to their role\'s permissions', async () => {
+  it("lets any signed-in user read with a JWT, and holds their writes to their role's permissions", async () => {
     // On a plan that reaches article writes, so what refuses him is his role.
     const bob = await registerUser(app, { plan: 'pro' });
     const draft = await api().post('/api/v1/articles', { title: 'A draft Bob may read', status: 'draft' });
@@ -75,18 +95,32 @@ describe('credentials', () => {
     expect(list.body.data).toContainEqual(draft.body.data);
     const one = await app.request().get(`/api/v1/articles/${draft.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`);
     expect(one.body).toEqual({ data: draft.body.data });
-    expect((await app.request().get(`/api/v1/articles/${draft.body.data.id}/comments`).set('Authorization', `Bearer ${bob.jwt}`)).status).toBe(200);
+    expect(
+      (await app.request().get(`/api/v1/articles/${draft.body.data.id}/comments`).set('Authorization', `Bearer ${bob.jwt}`)).status
+    ).toBe(200);
     const refused = await app.request().post('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'x' });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: { code: 'forbidden', message: 'Your role may not create articles' } });
     const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-    await app.strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.create', role: role.id } });
-    const created = await app.request().post('/api/v1/articles').set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'Written by Bob' });
+    await app.strapi.db
+      .query('plugin::users-permissions.permission')
+      .create({ data: { action: 'api::article.article.create', role: role.id } });
+    const created = await app
+      .request()
+      .post('/api/v1/articles')
+      .set('Authorization', `Bearer ${bob.jwt}`)
+      .send({ title: 'Written by Bob' });
     expect(created.status).toBe(201);
-    const patched = await app.request().patch(`/api/v1/articles/${created.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`).send({ title: 'y' });
+    const patched = await app
+      .request()
+      .patch(`/api/v1/articles/${created.body.data.id}`)
+      .set('Authorization', `Bearer ${bob.jwt}`)
+      .send({ title: 'y' });
     expect(patched.status).toBe(403);
     expect(patched.body).toEqual({ error: { code: 'forbidden', message: 'Your role may not update articles' } });
-    expect((await app.request().delete(`/api/v1/articles/${created.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`)).status).toBe(403);
+    expect((await app.request().delete(`/api/v1/articles/${created.body.data.id}`).set('Authorization', `Bearer ${bob.jwt}`)).status).toBe(
+      403
+    );
     await api().delete(`/api/v1/articles/${created.body.data.id}`);
     await api().delete(`/api/v1/articles/${draft.body.data.id}`);
     const invalid = await app.request().get('/api/v1/articles').set('Authorization', 'Bearer not.a.jwt');
@@ -117,7 +151,11 @@ describe('create, read, update, delete', () => {
 
   it('gives an article saved without a slug (as the admin panel allows) one from its title', async () => {
     const token = await fullAccessToken(app);
-    const created = await app.request().post('/api/articles').set('Authorization', `Bearer ${token}`).send({ data: { title: 'No Slug Given', status: 'draft' } });
+    const created = await app
+      .request()
+      .post('/api/articles')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ data: { title: 'No Slug Given', status: 'draft' } });
     expect(created.status).toBe(201);
     expect(created.body.data.slug).toBe('no-slug-given');
   });
@@ -166,7 +204,10 @@ describe('create, read, update, delete', () => {
     await create({ title: 'Unique', slug: 'unique-slug' });
     const duplicate = await api().post('/api/v1/articles', { title: 'Other', slug: 'unique-slug' });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.error).toMatchObject({ code: 'slug_taken', message: 'The slug "unique-slug" is already used by another article' });
+    expect(duplicate.body.error).toMatchObject({
+      code: 'slug_taken',
+      message: 'The slug "unique-slug" is already used by another article',
+    });
     const unknownAuthor = await api().post('/api/v1/articles', { title: 'Orphan', author_id: 999999 });
     expect(unknownAuthor.status).toBe(422);
     expect(unknownAuthor.body.error).toMatchObject({ code: 'unknown_author', message: 'Author 999999 does not exist' });
@@ -179,7 +220,14 @@ describe('create, read, update, delete', () => {
     expect(missing.body.error.details).toEqual([{ field: 'status', message: expect.any(String) }]);
     const response = await api().put(`/api/v1/articles/${article.id}`, { title: 'After', status: 'published' });
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ id: article.id, title: 'After', status: 'published', slug: 'put-me', excerpt: null, author_id: null });
+    expect(response.body.data).toMatchObject({
+      id: article.id,
+      title: 'After',
+      status: 'published',
+      slug: 'put-me',
+      excerpt: null,
+      author_id: null,
+    });
   });
 
   it('changes only what PATCH names', async () => {
@@ -202,12 +250,17 @@ describe('create, read, update, delete', () => {
     expect((await api().delete(`/api/v1/articles/${article.id}`)).status).toBe(404);
   });
 
-  it('lists an article\'s comments with paging', async () => {
+  it("lists an article's comments with paging", async () => {
     const article = await create({ title: 'Discussed', status: 'published' });
     const token = await fullAccessToken(app);
     const row = await app.strapi.db.query('api::article.article').findOne({ where: { uuid: article.id }, select: ['documentId'] });
     for (const body of ['one', 'two', 'three']) {
-      await app.request().post('/api/comments').set('Authorization', `Bearer ${token}`).send({ data: { body, author_name: 'Dana', article: row.documentId } }).expect(201);
+      await app
+        .request()
+        .post('/api/comments')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ data: { body, author_name: 'Dana', article: row.documentId } })
+        .expect(201);
     }
     const response = await api().get(`/api/v1/articles/${article.id}/comments?limit=2`);
     expect(response.status).toBe(200);
@@ -292,9 +345,16 @@ describe('keyset paging', () => {
 
   beforeAll(async () => {
     const token = await fullAccessToken(app);
-    writer = (await app.request().post('/api/authors').set('Authorization', `Bearer ${token}`).send({ data: { name: 'Keyset writer' } })).body.data.id;
+    writer = (
+      await app
+        .request()
+        .post('/api/authors')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ data: { name: 'Keyset writer' } })
+    ).body.data.id;
     const created: string[] = [];
-    for (let i = 0; i < KEYSET_COUNT; i += 1) created.push((await create({ title: `Keyset ${String(i).padStart(3, '0')}`, status: 'published', author_id: writer })).id);
+    for (let i = 0; i < KEYSET_COUNT; i += 1)
+      created.push((await create({ title: `Keyset ${String(i).padStart(3, '0')}`, status: 'published', author_id: writer })).id);
     // Equal createdAt values in groups of 25: ties that only the id can order.
     const knex = app.strapi.db.connection;
     const table = app.strapi.db.metadata.get('api::article.article').tableName;
@@ -316,7 +376,11 @@ describe('keyset paging', () => {
       await between?.(page);
       response = await api().get(`${base}&after_id=${after}`);
       expect(response.status).toBe(200);
-      expect(response.body.meta).toEqual({ limit: 20, next_after_id: response.body.meta.has_more ? response.body.data.at(-1).id : null, has_more: expect.any(Boolean) });
+      expect(response.body.meta).toEqual({
+        limit: 20,
+        next_after_id: response.body.meta.has_more ? response.body.data.at(-1).id : null,
+        has_more: expect.any(Boolean),
+      });
       seen.push(...response.body.data.map((a: { id: string }) => a.id));
       after = response.body.meta.has_more ? response.body.meta.next_after_id : undefined;
     }
@@ -335,7 +399,9 @@ describe('keyset paging', () => {
     const keyset = await walk('createdAt', 'desc');
     const offset: string[] = [];
     for (let page = 1; page <= Math.ceil(KEYSET_COUNT / 20); page += 1) {
-      const response = await api().get(`/api/v1/articles?author_id=${writer}&status=published&limit=20&sort=createdAt&order=desc&page=${page}`);
+      const response = await api().get(
+        `/api/v1/articles?author_id=${writer}&status=published&limit=20&sort=createdAt&order=desc&page=${page}`
+      );
       offset.push(...response.body.data.map((a: { id: string }) => a.id));
     }
     expect(keyset).toEqual(offset);

@@ -48,18 +48,36 @@ beforeAll(async () => {
   app = await startApp({ env: { ...stripeEnv(stub), STRIPE_CURRENCY: 'eur' } });
   stub.webhookTarget = { url: `${app.url}/api/webhook/stripe`, secret: STRIPE_WEBHOOK_SECRET };
   [free, pro, enterprise] = await Promise.all([planId(app, 'free'), planId(app, 'pro'), planId(app, 'enterprise')]);
-  metered = await createPlan(app, { name: 'metered', requests_per_month: 3, requests_per_minute: 100, endpoints: ['@public'], price_monthly: 10, overage_unit_amount: 50 });
+  metered = await createPlan(app, {
+    name: 'metered',
+    requests_per_month: 3,
+    requests_per_minute: 100,
+    endpoints: ['@public'],
+    price_monthly: 10,
+    overage_unit_amount: 50,
+  });
   alice = await registerUser(app);
   bob = await registerUser(app);
   // Webhooks are beyond the free plan: an administrator lends Alice a plan to subscribe, then takes it back.
   await grantPlan(app, alice, 'enterprise');
-  await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['billing.subscription.created', 'billing.subscription.updated', 'billing.subscription.canceled', 'billing.payment_failed'] });
+  await subscribe(app, alice, {
+    endpoint_url: `${receiver.url}/alice`,
+    events: ['billing.subscription.created', 'billing.subscription.updated', 'billing.subscription.canceled', 'billing.payment_failed'],
+  });
   await grantPlan(app, alice, null);
   // Provisioning runs in the background at boot and again after the plan was created.
-  await eventually(async () => {
-    const plans = await app.request().get('/api/v1/billing/plans');
-    return plans.status === 200 && (plans.body.data as Array<{ id: number }>).some((plan) => plan.id === metered) && stub.store.prices.size >= 4 ? true : undefined;
-  }, 20_000, 'billing provisioned');
+  await eventually(
+    async () => {
+      const plans = await app.request().get('/api/v1/billing/plans');
+      return plans.status === 200 &&
+        (plans.body.data as Array<{ id: number }>).some((plan) => plan.id === metered) &&
+        stub.store.prices.size >= 4
+        ? true
+        : undefined;
+    },
+    20_000,
+    'billing provisioned'
+  );
 });
 
 afterAll(async () => {
@@ -74,9 +92,18 @@ describe('provisioning', () => {
     expect(meters[0]).toMatchObject({ event_name: 'api_requests', default_aggregation: { formula: 'sum' } });
     const prices = [...stub.store.prices.values()].filter((price) => price.active);
     const byKey = Object.fromEntries(prices.map((price) => [price.lookup_key, price]));
-    expect(Object.keys(byKey).sort()).toEqual([`api-suite:${enterprise}:flat`, `api-suite:${metered}:flat`, `api-suite:${metered}:metered`, `api-suite:${pro}:flat`].sort());
-    expect(byKey[`api-suite:${pro}:flat`]).toMatchObject({ unit_amount: 4900, currency: 'eur', recurring: { interval: 'month', usage_type: 'licensed' } });
-    expect(byKey[`api-suite:${metered}:metered`]).toMatchObject({ currency: 'eur', recurring: { interval: 'month', usage_type: 'metered', meter: meters[0].id } });
+    expect(Object.keys(byKey).sort()).toEqual(
+      [`api-suite:${enterprise}:flat`, `api-suite:${metered}:flat`, `api-suite:${metered}:metered`, `api-suite:${pro}:flat`].sort()
+    );
+    expect(byKey[`api-suite:${pro}:flat`]).toMatchObject({
+      unit_amount: 4900,
+      currency: 'eur',
+      recurring: { interval: 'month', usage_type: 'licensed' },
+    });
+    expect(byKey[`api-suite:${metered}:metered`]).toMatchObject({
+      currency: 'eur',
+      recurring: { interval: 'month', usage_type: 'metered', meter: meters[0].id },
+    });
     expect(Number(byKey[`api-suite:${metered}:metered`].unit_amount_decimal)).toBe(0.05);
     expect(stub.store.products.size).toBe(3);
   });
@@ -93,7 +120,11 @@ describe('provisioning', () => {
     await billing('billing-catalog').sync();
     expect(stub.store.prices.size).toBe(pricesBefore);
     await app.strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise }, data: { price_monthly: 599 } });
-    await eventually(async () => ([...stub.store.prices.values()].some((price) => price.active && price.unit_amount === 59900) ? true : undefined), 10_000, 'new price');
+    await eventually(
+      async () => ([...stub.store.prices.values()].some((price) => price.active && price.unit_amount === 59900) ? true : undefined),
+      10_000,
+      'new price'
+    );
     await billing('billing-catalog').sync();
     const enterprisePrices = [...stub.store.prices.values()].filter((price) => price.metadata.plan_id === String(enterprise));
     expect(enterprisePrices.map((price) => [price.unit_amount, price.active, price.lookup_key])).toEqual([
@@ -109,8 +140,26 @@ describe('GET /api/v1/billing/plans', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       data: [
-        { id: free, name: 'free', price_monthly: 0, currency: 'eur', requests_per_month: 1000, requests_per_minute: 10, overage_unit_amount: null, endpoints: ['GET /api/v1/articles*'] },
-        { id: metered, name: 'metered', price_monthly: 10, currency: 'eur', requests_per_month: 3, requests_per_minute: 100, overage_unit_amount: 50, endpoints: ['GET /api/v1/articles*'] },
+        {
+          id: free,
+          name: 'free',
+          price_monthly: 0,
+          currency: 'eur',
+          requests_per_month: 1000,
+          requests_per_minute: 10,
+          overage_unit_amount: null,
+          endpoints: ['GET /api/v1/articles*'],
+        },
+        {
+          id: metered,
+          name: 'metered',
+          price_monthly: 10,
+          currency: 'eur',
+          requests_per_month: 3,
+          requests_per_minute: 100,
+          overage_unit_amount: 50,
+          endpoints: ['GET /api/v1/articles*'],
+        },
         expect.objectContaining({ id: pro, name: 'pro', price_monthly: 49, overage_unit_amount: null }),
         expect.objectContaining({ id: enterprise, name: 'enterprise', price_monthly: 599 }),
       ],
@@ -143,7 +192,9 @@ describe('buying a plan', () => {
   it('answers a subscription-mode Checkout Session with the flat price and the metered one without quantity', async () => {
     const response = await app.request().post('/api/v1/billing/checkout').set(as(bob)).send({ plan_id: metered });
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { session_id: expect.stringMatching(/^cs_test_/), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/pay\/cs_test_/) } });
+    expect(response.body).toEqual({
+      data: { session_id: expect.stringMatching(/^cs_test_/), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/pay\/cs_test_/) },
+    });
     const request = stub.requests.filter((entry) => entry.path === '/v1/checkout/sessions').at(-1);
     const plan = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { id: metered } });
     expect(request?.form).toMatchObject({
@@ -162,7 +213,9 @@ describe('buying a plan', () => {
 
   it('creates one Stripe customer per consumer, even for concurrent first requests', async () => {
     const carol = await registerUser(app);
-    const answers = await Promise.all([1, 2, 3].map(() => app.request().post('/api/v1/billing/checkout').set(as(carol)).send({ plan_id: pro })));
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => app.request().post('/api/v1/billing/checkout').set(as(carol)).send({ plan_id: pro }))
+    );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     const customers = [...stub.store.customers.values()].filter((customer) => customer.metadata.consumer_id === carol.consumer_id);
     expect(customers).toHaveLength(1);
@@ -186,7 +239,12 @@ describe('buying a plan', () => {
     });
     expect(new Date(subscription.current_period_end).getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
     const [created] = await waitForPosts(receiver, 1, (request) => request.headers['x-webhook-event'] === 'billing.subscription.created');
-    expect(eventOf(created).data).toMatchObject({ consumer_id: alice.consumer_id, subscription_id: subscriptionId, plan_id: pro, status: 'active' });
+    expect(eventOf(created).data).toMatchObject({
+      consumer_id: alice.consumer_id,
+      subscription_id: subscriptionId,
+      plan_id: pro,
+      status: 'active',
+    });
   });
 
   it('refuses a second checkout while the subscription is live', async () => {
@@ -204,7 +262,7 @@ describe('buying a plan', () => {
     expect(await keyPlans(alice)).toEqual([pro, pro]);
   });
 
-  it('changes plan with proration, and a late event of the old state leaves Stripe\'s latest', async () => {
+  it("changes plan with proration, and a late event of the old state leaves Stripe's latest", async () => {
     const stale = stub.events.filter((event) => event.type === 'customer.subscription.created').at(-1) as Stripe.Event;
     const response = await app.request().post('/api/v1/billing/change-plan').set(as(alice)).send({ plan_id: enterprise });
     expect(response.status).toBe(200);
@@ -231,7 +289,7 @@ describe('buying a plan', () => {
     await stub.flush();
   });
 
-  it('keeps the plan through a failed payment\'s grace period, falls back after it, and comes back when paid', async () => {
+  it("keeps the plan through a failed payment's grace period, falls back after it, and comes back when paid", async () => {
     stub.failPayment(subscriptionId);
     await stub.flush();
     const pastDue = await subscriptionOf(alice);
@@ -241,7 +299,11 @@ describe('buying a plan', () => {
     expect(grace).toBeLessThanOrEqual(7 * 86_400_000);
     expect(await keyPlans(alice)).toEqual([enterprise, enterprise]);
     const [failed] = await waitForPosts(receiver, 1, (request) => request.headers['x-webhook-event'] === 'billing.payment_failed');
-    expect(eventOf(failed).data).toMatchObject({ subscription_id: subscriptionId, status: 'past_due', invoice_id: expect.stringMatching(/^in_/) });
+    expect(eventOf(failed).data).toMatchObject({
+      subscription_id: subscriptionId,
+      status: 'past_due',
+      invoice_id: expect.stringMatching(/^in_/),
+    });
 
     expect(await billing('billing-subscriptions').sweep(new Date(Date.now() + 8 * 86_400_000))).toBe(1);
     expect(await keyPlans(alice)).toEqual([free, free]);
@@ -301,7 +363,10 @@ describe('overage', () => {
     const customer = (await billing('billing-account').customerOf(bob.consumer_id)) as string;
     expect(await billing('billing-metering').report()).toBe(1);
     expect(stub.meterTotal(customer)).toBe(2);
-    expect(stub.store.meterEvents.at(-1)).toMatchObject({ event_name: 'api_requests', payload: { stripe_customer_id: customer, value: '2' } });
+    expect(stub.store.meterEvents.at(-1)).toMatchObject({
+      event_name: 'api_requests',
+      payload: { stripe_customer_id: customer, value: '2' },
+    });
     // Nothing new: nothing sent.
     expect(await billing('billing-metering').report()).toBe(0);
     expect((await subscriptionOf(bob)).overage).toEqual({ unit_amount: 50, requests_this_period: 2, reported: 2 });
@@ -327,7 +392,9 @@ describe('Stripe refusing a request', () => {
     try {
       const response = await app.request().post('/api/v1/billing/checkout').set(as(erin)).send({ plan_id: pro });
       expect(response.status).toBe(502);
-      expect(response.body).toEqual({ error: { code: 'payment_provider_error', message: 'Stripe could not complete the request; try again in a moment' } });
+      expect(response.body).toEqual({
+        error: { code: 'payment_provider_error', message: 'Stripe could not complete the request; try again in a moment' },
+      });
     } finally {
       stub.down = null;
     }

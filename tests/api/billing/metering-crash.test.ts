@@ -26,9 +26,21 @@ beforeAll(async () => {
   // This process never reports on its own during the test; the instances report every second.
   app = await startApp({ env: { ...stripeEnv(stub), BILLING_REPORT_INTERVAL_SECONDS: '3600' } });
   stub.webhookTarget = { url: `${app.url}/api/webhook/stripe`, secret: STRIPE_WEBHOOK_SECRET };
-  const plan = await createPlan(app, { name: 'metered', requests_per_month: 1, requests_per_minute: 100, endpoints: ['@public'], price_monthly: 10, overage_unit_amount: 50 });
+  const plan = await createPlan(app, {
+    name: 'metered',
+    requests_per_month: 1,
+    requests_per_minute: 100,
+    endpoints: ['@public'],
+    price_monthly: 10,
+    overage_unit_amount: 50,
+  });
   bob = await registerUser(app);
-  await eventually(async () => ((await app.request().get('/api/v1/billing/plans')).body.data?.some((entry: { id: number }) => entry.id === plan) ? true : undefined), 20_000, 'billing provisioned');
+  await eventually(
+    async () =>
+      (await app.request().get('/api/v1/billing/plans')).body.data?.some((entry: { id: number }) => entry.id === plan) ? true : undefined,
+    20_000,
+    'billing provisioned'
+  );
   const bought = await app.request().post('/api/v1/billing/checkout').set('Authorization', `Bearer ${bob.jwt}`).send({ plan_id: plan });
   expect(bought.status).toBe(200);
   stub.completeCheckout(bought.body.data.session_id);
@@ -65,7 +77,11 @@ it('sends a pending report again after SIGKILL, and Stripe counts it once', asyn
   stub.hold = null;
   const second = await startInstance(app, { BILLING_REPORT_INTERVAL_SECONDS: '1' });
   instances.push(second);
-  await eventually(async () => ((await reports().where({ consumer_id: bob.consumer_id, status: 'pending' })).length === 0 ? true : undefined), 20_000, 'the report recorded as sent');
+  await eventually(
+    async () => ((await reports().where({ consumer_id: bob.consumer_id, status: 'pending' })).length === 0 ? true : undefined),
+    20_000,
+    'the report recorded as sent'
+  );
   const attempts = stub.requests.filter((request) => request.path === '/v1/billing/meter_events');
   expect(attempts).toHaveLength(2);
   expect(attempts[1].form.identifier).toBe(attempts[0].form.identifier);

@@ -32,7 +32,11 @@ it('answers 503 billing_not_configured on every billing route', async () => {
     ['post', '/api/v1/billing/portal'],
     ['get', '/api/v1/billing/subscription'],
   ] as const) {
-    const response = await app.request()[method](path).set(auth).send(method === 'post' ? { plan_id: 1 } : undefined);
+    const response = await app
+      .request()
+      [method](path)
+      .set(auth)
+      .send(method === 'post' ? { plan_id: 1 } : undefined);
     expect([path, response.status]).toEqual([path, 503]);
     expect(response.body).toEqual(UNAVAILABLE);
   }
@@ -45,7 +49,14 @@ it('still asks for a credential first', async () => {
 });
 
 it('keeps a plan with an overage price a hard monthly limit', async () => {
-  const plan = await createPlan(app, { name: 'metered-off', requests_per_month: 2, requests_per_minute: 50, endpoints: ['@public'], price_monthly: 10, overage_unit_amount: 50 });
+  const plan = await createPlan(app, {
+    name: 'metered-off',
+    requests_per_month: 2,
+    requests_per_minute: 50,
+    endpoints: ['@public'],
+    price_monthly: 10,
+    overage_unit_amount: 50,
+  });
   const key = await issueKey(app, await makeAdministrator(app, await registerUser(app)), { plan_id: plan, user_id: alice.id });
   await awayFromMinuteEdge();
   const statuses = [];
@@ -64,5 +75,8 @@ it('lists no subscriptions in the admin panel and says billing is off', async ()
   const owner = await adminSession(app);
   const response = await app.request().get('/api-suite/billing/subscriptions').set('Authorization', `Bearer ${owner.token}`);
   expect(response.status).toBe(200);
-  expect(response.body).toEqual({ data: [], meta: { page: 1, limit: 20, total: 0, billing: { configured: false, ready: false, reason: 'STRIPE_SECRET_KEY is not set' } } });
+  expect(response.body).toEqual({
+    data: [],
+    meta: { page: 1, limit: 20, total: 0, billing: { configured: false, ready: false, reason: 'STRIPE_SECRET_KEY is not set' } },
+  });
 });

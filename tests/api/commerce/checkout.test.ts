@@ -39,7 +39,11 @@ beforeAll(async () => {
   tee = await createProduct(app, token, { name: 'Tee shirt', price: 19.99, stock: 3 });
   draft = await createProduct(app, token, { name: 'Secret lamp', price: 30, stock: 9, published: false });
   gone = await createProduct(app, token, { name: 'Old chair', price: 45, stock: 9, deleted: true });
-  for (const [name, user] of [['alice', alice], ['bob', bob], ['admin', admin]] as const) {
+  for (const [name, user] of [
+    ['alice', alice],
+    ['bob', bob],
+    ['admin', admin],
+  ] as const) {
     subscriptions[name] = await subscribe(app, user, { endpoint_url: `${receiver.url}/${name}`, events: ORDER_EVENTS });
   }
   subscriptions.products = await subscribe(app, admin, { endpoint_url: `${receiver.url}/products`, events: ['product.updated'] });
@@ -76,11 +80,19 @@ describe('refusals: nothing is reserved, stored or sent to Stripe', () => {
     expect(none.status).toBe(401);
     expect(none.body).toEqual({ errors: [{ message: 'Authentication required: send a user token as Authorization: Bearer <jwt>' }] });
 
-    const bad = await app.request().post('/api/checkout').set('Authorization', 'Bearer not.a.jwt').send({ items: [{ product_id: mug.id, quantity: 1 }] });
+    const bad = await app
+      .request()
+      .post('/api/checkout')
+      .set('Authorization', 'Bearer not.a.jwt')
+      .send({ items: [{ product_id: mug.id, quantity: 1 }] });
     expect(bad.status).toBe(401);
     expect(bad.body).toEqual({ errors: [{ message: 'The access token is not valid or has expired' }] });
 
-    const key = await app.request().post('/api/checkout').set('Authorization', `Bearer sk_${'a'.repeat(48)}`).send({ items: [{ product_id: mug.id, quantity: 1 }] });
+    const key = await app
+      .request()
+      .post('/api/checkout')
+      .set('Authorization', `Bearer sk_${'a'.repeat(48)}`)
+      .send({ items: [{ product_id: mug.id, quantity: 1 }] });
     expect(key.status).toBe(401);
     expect(key.body).toEqual({ errors: [{ message: 'The access token is not valid or has expired' }] });
   });
@@ -105,7 +117,10 @@ describe('refusals: nothing is reserved, stored or sent to Stripe', () => {
 
   it('400 naming every bad field at once', async () => {
     const response = await checkout(app, alice, {
-      items: [{ product_id: 'mug', quantity: 1 }, { product_id: mug.id, quantity: 0, price: 0.01 }],
+      items: [
+        { product_id: 'mug', quantity: 1 },
+        { product_id: mug.id, quantity: 0, price: 0.01 },
+      ],
       payment_method: 'paypal',
       coupon: 'FREE',
     });
@@ -165,8 +180,13 @@ describe('refusals: nothing is reserved, stored or sent to Stripe', () => {
     expect(repeated.body).toEqual({ errors: [{ message: 'Not enough stock for "Tee shirt"' }] });
   });
 
-  it('400 for malformed JSON, in the route\'s own shape', async () => {
-    const response = await app.request().post('/api/checkout').set('Authorization', `Bearer ${alice.jwt}`).set('Content-Type', 'application/json').send('{"items": [');
+  it("400 for malformed JSON, in the route's own shape", async () => {
+    const response = await app
+      .request()
+      .post('/api/checkout')
+      .set('Authorization', `Bearer ${alice.jwt}`)
+      .set('Content-Type', 'application/json')
+      .send('{"items": [');
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ errors: [{ message: 'The request body is not valid JSON or form data' }] });
   });
@@ -188,7 +208,7 @@ describe('a successful checkout', () => {
     answer = response.body.data;
   });
 
-  it('answers 200 { data: { orderId, paymentUrl, total } } with the session\'s URL', () => {
+  it("answers 200 { data: { orderId, paymentUrl, total } } with the session's URL", () => {
     const session = [...stub.sessions.values()].find((candidate) => candidate.metadata.order_id === answer.orderId);
     expect(session).toBeDefined();
     expect(answer).toEqual({ orderId: expect.stringMatching(UUID), paymentUrl: session?.url, total: 44.99 });
@@ -259,7 +279,10 @@ describe('a successful checkout', () => {
     expect(verify(subscriptions.alice.secret, toAlice)).toEqual({ type: 'order.created', timestamp: expect.any(String), data: expected });
 
     // The deliveries of one event are written together: Bob's would exist by now.
-    const bobs = await app.request().get(`/api/webhooks/subscriptions/${subscriptions.bob.id}/deliveries`).set('Authorization', `Bearer ${bob.jwt}`);
+    const bobs = await app
+      .request()
+      .get(`/api/webhooks/subscriptions/${subscriptions.bob.id}/deliveries`)
+      .set('Authorization', `Bearer ${bob.jwt}`);
     expect(bobs.status).toBe(200);
     expect(bobs.body.data.map((delivery: { event_type: string }) => delivery.event_type)).toEqual(['webhook.test']);
   });
@@ -267,7 +290,15 @@ describe('a successful checkout', () => {
   it('announces the stock change as product.updated', async () => {
     const updates = await waitForPosts(receiver, 2, (request) => request.path === '/products');
     const byId = Object.fromEntries(updates.map((request) => [eventOf(request).data.id, eventOf(request).data]));
-    expect(byId[mug.documentId]).toEqual({ id: mug.documentId, name: 'Blue mug', slug: 'blue-mug', price: 12.5, stock: 3, published: true, deleted: false });
+    expect(byId[mug.documentId]).toEqual({
+      id: mug.documentId,
+      name: 'Blue mug',
+      slug: 'blue-mug',
+      price: 12.5,
+      stock: 3,
+      published: true,
+      deleted: false,
+    });
     expect(byId[tee.documentId]).toMatchObject({ id: tee.documentId, stock: 2 });
   });
 });
@@ -283,11 +314,17 @@ describe('when Stripe fails', () => {
     expect(response.body).toEqual({ errors: [{ message: 'Checkout failed' }] });
     expect(sessionRequests().length - sessionsBefore).toBe(3);
     // Every attempt carried the same idempotency key, so a retry could never make a second session.
-    const keys = new Set(sessionRequests().slice(sessionsBefore).map((request) => request.headers['idempotency-key']));
+    const keys = new Set(
+      sessionRequests()
+        .slice(sessionsBefore)
+        .map((request) => request.headers['idempotency-key'])
+    );
     expect(keys.size).toBe(1);
     expect(await stockOf(app, mug.id)).toBe(mugBefore);
 
-    const rows = (await app.strapi.db.query('plugin::api-suite.order').findMany({ where: { user: { id: bob.id } } })) as Array<{ uuid: string }>;
+    const rows = (await app.strapi.db.query('plugin::api-suite.order').findMany({ where: { user: { id: bob.id } } })) as Array<{
+      uuid: string;
+    }>;
     expect(rows).toHaveLength(1);
     const order = await orderOf(app, rows[0].uuid);
     expect(order).toMatchObject({ status: 'cancelled', stock_reserved: false, stripe_session_id: null });
@@ -299,7 +336,7 @@ describe('when Stripe fails', () => {
     expect(eventOf(cancelled).data).toEqual({ id: rows[0].uuid, status: 'cancelled', total: 25, created_at: expect.stringMatching(ISO) });
   });
 
-  it('recovers when the SDK\'s retry succeeds: one session, one order', async () => {
+  it("recovers when the SDK's retry succeeds: one session, one order", async () => {
     const sessionsBefore = sessionRequests().length;
     stub.failNext(1);
     const response = await checkout(app, bob, { items: [{ product_id: mug.id, quantity: 1 }] });
@@ -312,7 +349,7 @@ describe('when Stripe fails', () => {
 });
 
 describe('holds: one buyer cannot take a shelf off sale', () => {
-  it('caps the units one buyer\'s unpaid checkouts hold, and their number, while others still buy', async () => {
+  it("caps the units one buyer's unpaid checkouts hold, and their number, while others still buy", async () => {
     const shelf = await createProduct(app, token, { name: 'Poster', price: 5, stock: 80 });
     const pin = await createProduct(app, token, { name: 'Pin', price: 2, stock: 50 });
     const hoarder = await registerUser(app);
@@ -329,7 +366,9 @@ describe('holds: one buyer cannot take a shelf off sale', () => {
     expect((await checkout(app, hoarder, { items: [{ product_id: pin.id, quantity: 1 }] })).status).toBe(200);
     const fourth = await checkout(app, hoarder, { items: [{ product_id: pin.id, quantity: 1 }] });
     expect(fourth.status).toBe(409);
-    expect(fourth.body).toEqual({ errors: [{ message: 'You already have 3 unpaid checkouts: pay for one or let it expire before starting another' }] });
+    expect(fourth.body).toEqual({
+      errors: [{ message: 'You already have 3 unpaid checkouts: pay for one or let it expire before starting another' }],
+    });
     expect(await stockOf(app, shelf.id)).toBe(70);
 
     const other = await registerUser(app);
@@ -356,10 +395,14 @@ describe('the order itself', () => {
     expect(again.body).toEqual({ errors: [{ message: 'Not enough stock for "Tee shirt"' }] });
   });
 
-  it('keeps the price it was bought at when the product\'s price changes later', async () => {
+  it("keeps the price it was bought at when the product's price changes later", async () => {
     const response = await checkout(app, alice, { items: [{ product_id: mug.id, quantity: 1 }] });
     expect(response.status).toBe(200);
-    const changed = await app.request().put(`/api/products/${mug.documentId}`).set('Authorization', `Bearer ${token}`).send({ data: { price: 99 } });
+    const changed = await app
+      .request()
+      .put(`/api/products/${mug.documentId}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ data: { price: 99 } });
     expect(changed.status).toBe(200);
     const order = await eventually(async () => (await orderOf(app, response.body.data.orderId)) ?? undefined);
     expect(order.items).toEqual([{ product_id: mug.id, quantity: 1, price: 12.5, name: 'Blue mug' }]);

@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 const pendingOrdersOf = async (productId: number) => {
-  const rows = (await app.strapi.db.query('plugin::api-suite.order').findMany({ where: { status: 'pending' }, select: ['items'] })) as Array<{ items: unknown }>;
+  const rows = (await app.strapi.db
+    .query('plugin::api-suite.order')
+    .findMany({ where: { status: 'pending' }, select: ['items'] })) as Array<{ items: unknown }>;
   return rows.filter((row) => {
     const items = (typeof row.items === 'string' ? JSON.parse(row.items) : row.items) as Array<{ product_id: number }>;
     return items.some((item) => item.product_id === productId);

@@ -36,8 +36,14 @@ async function enterOrder(status: string, total: number, ageMs: number): Promise
     .request()
     .post('/content-manager/collection-types/plugin::api-suite.order')
     .set('Authorization', `Bearer ${session.token}`)
-    .send({ items: [{ product_id: 1, quantity: 1, price: total, name: 'Entered by hand' }], total, status, date_created: new Date(Date.now() - ageMs).toISOString() });
-  if (response.status !== 201 && response.status !== 200) throw new Error(`order entry failed: ${response.status} ${JSON.stringify(response.body)}`);
+    .send({
+      items: [{ product_id: 1, quantity: 1, price: total, name: 'Entered by hand' }],
+      total,
+      status,
+      date_created: new Date(Date.now() - ageMs).toISOString(),
+    });
+  if (response.status !== 201 && response.status !== 200)
+    throw new Error(`order entry failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 

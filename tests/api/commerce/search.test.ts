@@ -33,7 +33,8 @@ beforeAll(async () => {
   const published = await app.request().get(`/api/pages/${pricing.documentId}`);
   ids.pricing = published.body.data.id;
   // Seven published articles about kettles: more than a collection's share.
-  for (let i = 1; i <= 7; i += 1) ids[`kettle${i}`] = (await create('articles', { title: `Kettle review ${i}`, slug: `kettle-${i}`, status: 'published' })).id;
+  for (let i = 1; i <= 7; i += 1)
+    ids[`kettle${i}`] = (await create('articles', { title: `Kettle review ${i}`, slug: `kettle-${i}`, status: 'published' })).id;
 });
 
 afterAll(async () => {
@@ -95,7 +96,9 @@ describe('collections', () => {
       ],
     });
     expect((await search('?q=tea&collections=unknown')).body).toEqual({ data: [] });
-    expect((await search('?q=teapot&collections=%20pages%20,')).body.data).toEqual([{ id: ids.about, title: 'About the Teapot company', _collection: 'pages' }]);
+    expect((await search('?q=teapot&collections=%20pages%20,')).body.data).toEqual([
+      { id: ids.about, title: 'About the Teapot company', _collection: 'pages' },
+    ]);
   });
 
   it('takes the collections parameter repeated too', async () => {
@@ -107,7 +110,9 @@ describe('collections', () => {
 describe('matching', () => {
   it('is case-insensitive containment on any searched field', async () => {
     const byExcerpt = await search('?q=MATCHA&collections=articles');
-    expect(byExcerpt.body.data).toEqual([{ id: ids.ceremony, title: 'The ceremony', excerpt: 'A short history of matcha tea', _collection: 'articles' }]);
+    expect(byExcerpt.body.data).toEqual([
+      { id: ids.ceremony, title: 'The ceremony', excerpt: 'A short history of matcha tea', _collection: 'articles' },
+    ]);
     const byDescription = await search('?q=Coffee&collections=products');
     expect(byDescription.body.data.map((item: { id: number }) => item.id)).toEqual([ids.cups]);
   });
@@ -134,7 +139,9 @@ describe('published entries only', () => {
     }
     expect((await search('?q=careers&collections=pages')).body).toEqual({ data: [] });
     expect((await search('?q=rewritten&collections=pages')).body).toEqual({ data: [] });
-    expect((await search('?q=pricing&collections=pages')).body).toEqual({ data: [{ id: ids.pricing, title: 'Pricing', _collection: 'pages' }] });
+    expect((await search('?q=pricing&collections=pages')).body).toEqual({
+      data: [{ id: ids.pricing, title: 'Pricing', _collection: 'pages' }],
+    });
   });
 });
 

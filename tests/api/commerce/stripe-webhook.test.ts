@@ -1,6 +1,16 @@
 import Stripe from 'stripe';
 import { startApp, type TestApp } from '../../helpers/app';
-import { checkout, createProduct, orderOf, sendStripeEvent, sessionEvent, stockOf, stripeEnv, STRIPE_WEBHOOK_SECRET, type TestProduct } from '../../helpers/commerce';
+import {
+  checkout,
+  createProduct,
+  orderOf,
+  sendStripeEvent,
+  sessionEvent,
+  stockOf,
+  stripeEnv,
+  STRIPE_WEBHOOK_SECRET,
+  type TestProduct,
+} from '../../helpers/commerce';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
 import { adminSession, fullAccessToken, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
@@ -30,7 +40,10 @@ beforeAll(async () => {
   alice = await registerUser(app, { plan: 'enterprise' });
   admin = await makeAdministrator(app, await registerUser(app));
   lamp = await createProduct(app, token, { name: 'Desk lamp', price: 12.5, stock: 100 });
-  aliceHooks = await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['order.created', 'order.updated', 'order.paid'] });
+  aliceHooks = await subscribe(app, alice, {
+    endpoint_url: `${receiver.url}/alice`,
+    events: ['order.created', 'order.updated', 'order.paid'],
+  });
 });
 
 afterAll(async () => {
@@ -56,7 +69,11 @@ describe('checkout.session.completed', () => {
 
   beforeAll(async () => {
     order = await placeOrder(2);
-    payload = sessionEvent('checkout.session.completed', { id: order.sessionId, metadata: { order_id: order.orderId }, amount_total: 2500, payment_intent: 'pi_3Paid0001' }, 'evt_completed_1');
+    payload = sessionEvent(
+      'checkout.session.completed',
+      { id: order.sessionId, metadata: { order_id: order.orderId }, amount_total: 2500, payment_intent: 'pi_3Paid0001' },
+      'evt_completed_1'
+    );
   });
 
   it('marks the order paid with payment_id and paid_at, and answers { received: true }', async () => {
@@ -71,7 +88,7 @@ describe('checkout.session.completed', () => {
     expect(paidAt).toBeLessThanOrEqual(Date.now() + 1000);
   });
 
-  it('publishes order.updated and order.paid to the buyer\'s subscription', async () => {
+  it("publishes order.updated and order.paid to the buyer's subscription", async () => {
     const [paid] = await waitForPosts(receiver, 1, ofOrder(order.orderId, 'order.paid'));
     const [updated] = await waitForPosts(receiver, 1, ofOrder(order.orderId, 'order.updated'));
     const stored = await orderOf(app, order.orderId);
@@ -96,7 +113,10 @@ describe('checkout.session.completed', () => {
 
     // A later event's announcements arrive after anything the repeat could have published.
     const barrier = await placeOrder(1);
-    await sendStripeEvent(app, sessionEvent('checkout.session.completed', { id: barrier.sessionId, metadata: { order_id: barrier.orderId } }));
+    await sendStripeEvent(
+      app,
+      sessionEvent('checkout.session.completed', { id: barrier.sessionId, metadata: { order_id: barrier.orderId } })
+    );
     await waitForPosts(receiver, 1, ofOrder(barrier.orderId, 'order.paid'));
     expect(posts(receiver).filter(ofOrder(order.orderId, 'order.paid'))).toHaveLength(1);
     const recorded = await app.strapi.db.query('plugin::api-suite.stripe-event').count({ where: { event_id: 'evt_completed_1' } });
@@ -105,20 +125,29 @@ describe('checkout.session.completed', () => {
 
   it('applies concurrent deliveries of one event exactly once', async () => {
     const target = await placeOrder(1);
-    const event = sessionEvent('checkout.session.completed', { id: target.sessionId, metadata: { order_id: target.orderId }, payment_intent: 'pi_race' });
+    const event = sessionEvent('checkout.session.completed', {
+      id: target.sessionId,
+      metadata: { order_id: target.orderId },
+      payment_intent: 'pi_race',
+    });
     const responses = await Promise.all(Array.from({ length: 10 }, () => sendStripeEvent(app, event)));
     expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
     expect(await orderOf(app, target.orderId)).toMatchObject({ status: 'paid', payment_id: 'pi_race' });
 
     const barrier = await placeOrder(1);
-    await sendStripeEvent(app, sessionEvent('checkout.session.completed', { id: barrier.sessionId, metadata: { order_id: barrier.orderId } }));
+    await sendStripeEvent(
+      app,
+      sessionEvent('checkout.session.completed', { id: barrier.sessionId, metadata: { order_id: barrier.orderId } })
+    );
     await waitForPosts(receiver, 1, ofOrder(barrier.orderId, 'order.paid'));
     expect(posts(receiver).filter(ofOrder(target.orderId, 'order.paid'))).toHaveLength(1);
   });
 
   it('verifies the exact bytes received, whatever their spacing, characters and size', async () => {
     const target = await placeOrder(1);
-    const event = JSON.parse(sessionEvent('checkout.session.completed', { id: target.sessionId, metadata: { order_id: target.orderId, note: 'Café « crème » ✓' } }));
+    const event = JSON.parse(
+      sessionEvent('checkout.session.completed', { id: target.sessionId, metadata: { order_id: target.orderId, note: 'Café « crème » ✓' } })
+    );
     // Large enough to arrive in many chunks; re-serialising the parsed body would not match.
     event.data.object.custom_text = { submit: { message: 'ünïcödé '.repeat(40_000) } };
     const pretty = JSON.stringify(event, null, 3);
@@ -130,11 +159,20 @@ describe('checkout.session.completed', () => {
 
   it('waits for the payment of a session completed while still unpaid, then async_payment_succeeded pays it', async () => {
     const target = await placeOrder(1);
-    const completed = sessionEvent('checkout.session.completed', { id: target.sessionId, metadata: { order_id: target.orderId }, payment_status: 'unpaid', payment_intent: 'pi_later' });
+    const completed = sessionEvent('checkout.session.completed', {
+      id: target.sessionId,
+      metadata: { order_id: target.orderId },
+      payment_status: 'unpaid',
+      payment_intent: 'pi_later',
+    });
     expect((await sendStripeEvent(app, completed)).status).toBe(200);
     expect((await orderOf(app, target.orderId))?.status).toBe('pending');
 
-    const succeeded = sessionEvent('checkout.session.async_payment_succeeded', { id: target.sessionId, metadata: { order_id: target.orderId }, payment_intent: 'pi_later' });
+    const succeeded = sessionEvent('checkout.session.async_payment_succeeded', {
+      id: target.sessionId,
+      metadata: { order_id: target.orderId },
+      payment_intent: 'pi_later',
+    });
     const response = await sendStripeEvent(app, succeeded);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ received: true });
@@ -171,7 +209,11 @@ describe('signatures', () => {
   });
 
   it('400 for an expired timestamp and for a malformed header', async () => {
-    const old = Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const old = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: STRIPE_WEBHOOK_SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     const stale = await sendStripeEvent(app, payload, { signature: old });
     expect(stale.status).toBe(400);
     expect(stale.body).toEqual({ error: 'Invalid Stripe signature' });
@@ -187,7 +229,11 @@ describe('signatures', () => {
   });
 
   it('400 for a correctly signed event without data, an id or a type, changing nothing', async () => {
-    for (const event of [{ id: 'evt_no_data', type: 'checkout.session.completed' }, { id: 'evt_null', type: 'checkout.session.completed', data: null }, { type: 'checkout.session.completed', data: { object: {} } }]) {
+    for (const event of [
+      { id: 'evt_no_data', type: 'checkout.session.completed' },
+      { id: 'evt_null', type: 'checkout.session.completed', data: null },
+      { type: 'checkout.session.completed', data: { object: {} } },
+    ]) {
       const response = await sendStripeEvent(app, JSON.stringify({ object: 'event', ...event }));
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ error: 'Invalid payload: a Stripe event has an id, a type and data.object' });
@@ -208,10 +254,18 @@ describe('checkout.session.expired', () => {
     const order = await placeOrder(3);
     expect(await stockOf(app, lamp.id)).toBe(before - 3);
 
-    const response = await sendStripeEvent(app, sessionEvent('checkout.session.expired', { id: order.sessionId, metadata: { order_id: order.orderId } }));
+    const response = await sendStripeEvent(
+      app,
+      sessionEvent('checkout.session.expired', { id: order.sessionId, metadata: { order_id: order.orderId } })
+    );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ received: true });
-    expect(await orderOf(app, order.orderId)).toMatchObject({ status: 'cancelled', stock_reserved: false, paid_at: null, payment_id: null });
+    expect(await orderOf(app, order.orderId)).toMatchObject({
+      status: 'cancelled',
+      stock_reserved: false,
+      paid_at: null,
+      payment_id: null,
+    });
     expect(await stockOf(app, lamp.id)).toBe(before);
 
     // Another expiry notice for the same session (a new event id) returns nothing more.
@@ -224,7 +278,10 @@ describe('checkout.session.expired', () => {
 
   it('leaves a paid order alone', async () => {
     const order = await placeOrder(1);
-    await sendStripeEvent(app, sessionEvent('checkout.session.completed', { id: order.sessionId, metadata: { order_id: order.orderId }, payment_intent: 'pi_kept' }));
+    await sendStripeEvent(
+      app,
+      sessionEvent('checkout.session.completed', { id: order.sessionId, metadata: { order_id: order.orderId }, payment_intent: 'pi_kept' })
+    );
     const stock = await stockOf(app, lamp.id);
     await sendStripeEvent(app, sessionEvent('checkout.session.expired', { id: order.sessionId, metadata: { order_id: order.orderId } }));
     expect(await orderOf(app, order.orderId)).toMatchObject({ status: 'paid', payment_id: 'pi_kept' });
@@ -235,12 +292,23 @@ describe('checkout.session.expired', () => {
 describe('other events', () => {
   it('acknowledges unknown types, sessions without an order, and unknown orders, changing nothing', async () => {
     const stock = await stockOf(app, lamp.id);
-    const unknownType = await sendStripeEvent(app, JSON.stringify({ id: 'evt_other_1', object: 'event', type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer' } } }));
+    const unknownType = await sendStripeEvent(
+      app,
+      JSON.stringify({
+        id: 'evt_other_1',
+        object: 'event',
+        type: 'customer.created',
+        data: { object: { id: 'cus_1', object: 'customer' } },
+      })
+    );
     expect(unknownType.status).toBe(200);
     expect(unknownType.body).toEqual({ received: true });
     const noOrder = await sendStripeEvent(app, sessionEvent('checkout.session.completed', { metadata: {} }));
     expect(noOrder.body).toEqual({ received: true });
-    const unknownOrder = await sendStripeEvent(app, sessionEvent('checkout.session.expired', { metadata: { order_id: '00000000-0000-4000-8000-000000000000' } }));
+    const unknownOrder = await sendStripeEvent(
+      app,
+      sessionEvent('checkout.session.expired', { metadata: { order_id: '00000000-0000-4000-8000-000000000000' } })
+    );
     expect(unknownOrder.body).toEqual({ received: true });
     expect(await stockOf(app, lamp.id)).toBe(stock);
     expect(Number(await app.strapi.db.query('plugin::api-suite.stripe-event').count({ where: { event_id: 'evt_other_1' } }))).toBe(0);
@@ -250,20 +318,30 @@ describe('other events', () => {
 describe('status changes in the admin panel', () => {
   const editOrder = async (documentId: string, data: Record<string, unknown>) => {
     const session = await adminSession(app);
-    return app.request().put(`/content-manager/collection-types/plugin::api-suite.order/${documentId}`).set('Authorization', `Bearer ${session.token}`).send(data);
+    return app
+      .request()
+      .put(`/content-manager/collection-types/plugin::api-suite.order/${documentId}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send(data);
   };
   const documentIdOf = async (uuid: string) =>
-    ((await app.strapi.db.query('plugin::api-suite.order').findOne({ where: { uuid }, select: ['documentId'] })) as { documentId: string }).documentId;
+    ((await app.strapi.db.query('plugin::api-suite.order').findOne({ where: { uuid }, select: ['documentId'] })) as { documentId: string })
+      .documentId;
 
   it('publishes order.updated when an editor ships an order, to the buyer and the administrators', async () => {
     const adminHooks = await subscribe(app, admin, { endpoint_url: `${receiver.url}/admin`, events: ['order.updated'] });
     const order = await placeOrder(1);
-    await sendStripeEvent(app, sessionEvent('checkout.session.completed', { id: order.sessionId, metadata: { order_id: order.orderId }, payment_intent: 'pi_ship' }));
+    await sendStripeEvent(
+      app,
+      sessionEvent('checkout.session.completed', { id: order.sessionId, metadata: { order_id: order.orderId }, payment_intent: 'pi_ship' })
+    );
     const response = await editOrder(await documentIdOf(order.orderId), { status: 'shipped' });
     expect(response.status).toBe(200);
 
     const shipped = (request: { path: string; body: string; headers: Record<string, unknown> }) =>
-      request.headers['x-webhook-event'] === 'order.updated' && eventOf(request as never).data.id === order.orderId && eventOf(request as never).data.status === 'shipped';
+      request.headers['x-webhook-event'] === 'order.updated' &&
+      eventOf(request as never).data.id === order.orderId &&
+      eventOf(request as never).data.status === 'shipped';
     const [toAlice] = await waitForPosts(receiver, 1, (request) => request.path === '/alice' && shipped(request));
     const [toAdmin] = await waitForPosts(receiver, 1, (request) => request.path === '/admin' && shipped(request));
     expect(eventOf(toAlice).data).toEqual({
@@ -328,7 +406,11 @@ describe('status changes in the admin panel', () => {
       .request()
       .post('/content-manager/collection-types/plugin::api-suite.order')
       .set('Authorization', `Bearer ${session.token}`)
-      .send({ items: [{ product_id: lamp.id, quantity: 1, price: 9, name: 'Phone order' }], total: 9, user: { connect: [{ documentId: user.documentId }] } });
+      .send({
+        items: [{ product_id: lamp.id, quantity: 1, price: 9, name: 'Phone order' }],
+        total: 9,
+        user: { connect: [{ documentId: user.documentId }] },
+      });
     expect(response.status).toBe(201);
     const uuid = response.body.data.uuid as string;
     const [created] = await waitForPosts(receiver, 1, ofOrder(uuid, 'order.created'));

@@ -39,7 +39,10 @@ it('still answers bad input with 400 and short stock with 409', async () => {
 });
 
 it('answers Stripe 500 { error } while no webhook secret is set', async () => {
-  const response = await sendStripeEvent(app, sessionEvent('checkout.session.completed', { metadata: { order_id: '00000000-0000-4000-8000-000000000000' } }));
+  const response = await sendStripeEvent(
+    app,
+    sessionEvent('checkout.session.completed', { metadata: { order_id: '00000000-0000-4000-8000-000000000000' } })
+  );
   expect(response.status).toBe(500);
   expect(response.body).toEqual({ error: 'Webhook receiver misconfigured' });
 });

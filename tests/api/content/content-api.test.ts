@@ -61,7 +61,10 @@ describe('articles for the Public role', () => {
 
   it('cannot filter its way to drafts or archived articles', async () => {
     for (const status of ['draft', 'archived']) {
-      const response = await app.request().get('/api/articles').query({ filters: { status: { $eq: status } } });
+      const response = await app
+        .request()
+        .get('/api/articles')
+        .query({ filters: { status: { $eq: status } } });
       expect(response.status).toBe(200);
       expect(response.body.data).toEqual([]);
     }
@@ -93,41 +96,68 @@ describe('articles for the Public role', () => {
 
 describe('the query convention', () => {
   it('filters with $eq', async () => {
-    const response = await app.request().get('/api/articles').query({ filters: { slug: { $eq: 'beta-pricing' } } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { slug: { $eq: 'beta-pricing' } } });
     expect(titles(response.body)).toEqual(['Beta pricing']);
   });
 
   it('filters with $containsi, case-insensitively', async () => {
-    const response = await app.request().get('/api/articles').query({ filters: { title: { $containsi: 'gamma' } } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { title: { $containsi: 'gamma' } } });
     expect(titles(response.body)).toEqual(['GAMMA rays explained']);
   });
 
   it('filters with $in', async () => {
-    const response = await app.request().get('/api/articles').query({ filters: { slug: { $in: ['alpha-launch', 'gamma-rays', 'secret-roadmap'] } } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { slug: { $in: ['alpha-launch', 'gamma-rays', 'secret-roadmap'] } } });
     expect(titles(response.body)).toEqual(['Alpha launch notes', 'GAMMA rays explained']);
   });
 
   it('filters with $null and $notNull', async () => {
-    const empty = await app.request().get('/api/articles').query({ filters: { excerpt: { $null: true } } });
+    const empty = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { excerpt: { $null: true } } });
     expect(titles(empty.body)).toEqual(['Beta pricing']);
-    const filled = await app.request().get('/api/articles').query({ filters: { excerpt: { $notNull: true } } });
+    const filled = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { excerpt: { $notNull: true } } });
     expect(titles(filled.body)).toEqual(['Alpha launch notes', 'GAMMA rays explained']);
   });
 
   it('filters with $startsWith (and $startsWithi)', async () => {
-    const response = await app.request().get('/api/articles').query({ filters: { title: { $startsWith: 'Alpha' } } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { title: { $startsWith: 'Alpha' } } });
     expect(titles(response.body)).toEqual(['Alpha launch notes']);
-    const insensitive = await app.request().get('/api/articles').query({ filters: { title: { $startsWithi: 'gam' } } });
+    const insensitive = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { title: { $startsWithi: 'gam' } } });
     expect(titles(insensitive.body)).toEqual(['GAMMA rays explained']);
   });
 
   it('filters on a relation', async () => {
-    const response = await app.request().get('/api/articles').query({ filters: { author: { name: { $eq: 'Bruno Lindqvist' } } } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { author: { name: { $eq: 'Bruno Lindqvist' } } } });
     expect(titles(response.body)).toEqual(['GAMMA rays explained']);
   });
 
   it('populates relations', async () => {
-    const response = await app.request().get('/api/articles').query({ populate: 'author,comments', filters: { slug: 'alpha-launch' } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ populate: 'author,comments', filters: { slug: 'alpha-launch' } });
     expect(response.status).toBe(200);
     const [article] = response.body.data;
     expect(article.author).toMatchObject({ name: 'Ada Okafor' });
@@ -137,24 +167,42 @@ describe('the query convention', () => {
 
   it('sorts', async () => {
     const ascending = await app.request().get('/api/articles').query({ sort: 'title:asc' });
-    expect(ascending.body.data.map((a: { title: string }) => a.title)).toEqual(['Alpha launch notes', 'Beta pricing', 'GAMMA rays explained']);
+    expect(ascending.body.data.map((a: { title: string }) => a.title)).toEqual([
+      'Alpha launch notes',
+      'Beta pricing',
+      'GAMMA rays explained',
+    ]);
     const descending = await app.request().get('/api/articles').query({ 'sort[0]': 'title:desc' });
-    expect(descending.body.data.map((a: { title: string }) => a.title)).toEqual(['GAMMA rays explained', 'Beta pricing', 'Alpha launch notes']);
+    expect(descending.body.data.map((a: { title: string }) => a.title)).toEqual([
+      'GAMMA rays explained',
+      'Beta pricing',
+      'Alpha launch notes',
+    ]);
   });
 
   it('paginates', async () => {
-    const response = await app.request().get('/api/articles').query({ sort: 'title:asc', 'pagination[page]': 2, 'pagination[pageSize]': 1 });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ sort: 'title:asc', 'pagination[page]': 2, 'pagination[pageSize]': 1 });
     expect(response.body.data.map((a: { title: string }) => a.title)).toEqual(['Beta pricing']);
     expect(response.body.meta.pagination).toEqual({ page: 2, pageSize: 1, pageCount: 3, total: 3 });
   });
 
   it('selects fields', async () => {
-    const response = await app.request().get('/api/articles').query({ 'fields[0]': 'title', filters: { slug: 'beta-pricing' } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ 'fields[0]': 'title', filters: { slug: 'beta-pricing' } });
     expect(Object.keys(response.body.data[0]).sort()).toEqual(['documentId', 'id', 'title']);
   });
 
   it('answers in the v4 format when asked with Strapi-Response-Format: v4', async () => {
-    const response = await app.request().get('/api/articles').set('Strapi-Response-Format', 'v4').query({ sort: 'title:asc', 'fields[0]': 'title' });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .set('Strapi-Response-Format', 'v4')
+      .query({ sort: 'title:asc', 'fields[0]': 'title' });
     expect(response.status).toBe(200);
     expect(response.body.data[0]).toEqual({ id: expect.any(Number), documentId: ids.alpha, attributes: { title: 'Alpha launch notes' } });
     expect(response.body.meta.pagination).toMatchObject({ total: 3 });
@@ -163,7 +211,10 @@ describe('the query convention', () => {
   });
 
   it('refuses an unknown filter field with 400', async () => {
-    const response = await app.request().get('/api/articles').query({ filters: { nope: { $eq: 1 } } });
+    const response = await app
+      .request()
+      .get('/api/articles')
+      .query({ filters: { nope: { $eq: 1 } } });
     expect(response.status).toBe(400);
   });
 });
@@ -195,7 +246,10 @@ describe('products, pages, authors and comments for the Public role', () => {
   });
 
   it('does not let the Public role write', async () => {
-    const response = await app.request().post('/api/articles').send({ data: { title: 'Spam', status: 'published' } });
+    const response = await app
+      .request()
+      .post('/api/articles')
+      .send({ data: { title: 'Spam', status: 'published' } });
     expect(response.status).toBe(403);
     expect((await app.request().get('/api/articles')).body.data).toHaveLength(3);
   });
@@ -207,14 +261,26 @@ describe('editors in the admin panel', () => {
     const base = '/content-manager/collection-types/api::article.article';
     const stored = async (documentId: string) =>
       app.strapi.db.query('api::article.article').findOne({ where: { documentId }, select: ['title', 'status'] });
-    const created = await app.request().post(base).set('Authorization', `Bearer ${session.token}`).send({ title: 'Editor draft', slug: 'editor-draft', status: 'archived' });
+    const created = await app
+      .request()
+      .post(base)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ title: 'Editor draft', slug: 'editor-draft', status: 'archived' });
     expect(created.status).toBe(201);
     const { documentId } = created.body.data;
     expect(await stored(documentId)).toEqual({ title: 'Editor draft', status: 'archived' });
-    const edited = await app.request().put(`${base}/${documentId}`).set('Authorization', `Bearer ${session.token}`).send({ title: 'Editor draft, edited', status: 'archived' });
+    const edited = await app
+      .request()
+      .put(`${base}/${documentId}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ title: 'Editor draft, edited', status: 'archived' });
     expect(edited.status).toBe(200);
     expect(await stored(documentId)).toEqual({ title: 'Editor draft, edited', status: 'archived' });
-    const published = await app.request().put(`${base}/${documentId}`).set('Authorization', `Bearer ${session.token}`).send({ status: 'published' });
+    const published = await app
+      .request()
+      .put(`${base}/${documentId}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ status: 'published' });
     expect(published.status).toBe(200);
     expect(await stored(documentId)).toEqual({ title: 'Editor draft, edited', status: 'published' });
     expect((await app.request().get(`/api/articles/${documentId}`)).status).toBe(200);
@@ -233,7 +299,9 @@ describe('who sees everything', () => {
   it('an ordinary user sees only what the Public role sees, an administrator sees everything', async () => {
     const grant = async (roleType: string) => {
       const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: roleType } });
-      await app.strapi.db.query('plugin::users-permissions.permission').create({ data: { action: 'api::article.article.find', role: role.id } });
+      await app.strapi.db
+        .query('plugin::users-permissions.permission')
+        .create({ data: { action: 'api::article.article.find', role: role.id } });
     };
     await grant('authenticated');
     await grant('administrator');

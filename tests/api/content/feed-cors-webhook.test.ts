@@ -51,7 +51,17 @@ describe('the product feed and CORS', () => {
 
     const named: Record<string, Record<string, unknown>> = {
       hat: { name: 'Hat', slug: 'hat', price: 20, stock: 5, menuindex: 1, published: true, deleted: false },
-      mug: { name: 'Mug', slug: 'mug', description: 'Holds coffee', price: 12.5, stock: 10, menuindex: 2, published: true, deleted: false, image: file.id },
+      mug: {
+        name: 'Mug',
+        slug: 'mug',
+        description: 'Holds coffee',
+        price: 12.5,
+        stock: 10,
+        menuindex: 2,
+        published: true,
+        deleted: false,
+        image: file.id,
+      },
       // Same menuindex as the mug, created later: the id decides.
       travel: { name: 'Travel MUG', slug: 'travel-mug', price: 18, stock: 3, menuindex: 2, published: true, deleted: false },
       prototype: { name: 'Prototype mug', slug: 'prototype', price: 99, stock: 1, menuindex: 0, published: false, deleted: false },
@@ -150,7 +160,11 @@ describe('the product feed and CORS', () => {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ total: VISIBLE_TOTAL, limit: 20, offset: 100 });
       expect(response.body.items.map((item: { id: number }) => item.id)).toEqual(expectedOrder().slice(100));
-      expect(response.body.items.at(-1)).toMatchObject({ title: 'Bulk item 104', price: 104.99, url: 'https://shop.example/products/bulk-104' });
+      expect(response.body.items.at(-1)).toMatchObject({
+        title: 'Bulk item 104',
+        price: 104.99,
+        url: 'https://shop.example/products/bulk-104',
+      });
 
       const beyond = await app.request().get('/api/products?offset=1000');
       expect(beyond.body).toEqual({ total: VISIBLE_TOTAL, limit: 20, offset: 1000, items: [] });
@@ -251,7 +265,12 @@ describe('the product feed and CORS', () => {
       expect(Object.keys(response.body).sort()).toEqual(['data', 'meta']);
       expect(response.body.data).toHaveLength(5);
       expect(response.body.data[0]).toMatchObject({ id: ids.hat, documentId: expect.any(String), name: 'Hat' });
-      expect(response.body.meta.pagination).toEqual({ page: 1, pageSize: 5, pageCount: Math.ceil(VISIBLE_TOTAL / 5), total: VISIBLE_TOTAL });
+      expect(response.body.meta.pagination).toEqual({
+        page: 1,
+        pageSize: 5,
+        pageCount: Math.ceil(VISIBLE_TOTAL / 5),
+        total: VISIBLE_TOTAL,
+      });
     });
 
     it('keeps the content API for a plain GET and when Strapi parameters are mixed with feed ones', async () => {
@@ -368,7 +387,14 @@ describe('the content-change webhook', () => {
 
   it('announces a product creation and its updates', async () => {
     const { result: product, notification } = await saved(() =>
-      createContent(app, token, 'products', { name: 'Webhook mug', slug: 'webhook-mug', price: 9, stock: 1, published: true, deleted: false })
+      createContent(app, token, 'products', {
+        name: 'Webhook mug',
+        slug: 'webhook-mug',
+        price: 9,
+        stock: 1,
+        published: true,
+        deleted: false,
+      })
     );
     expect(notification).toEqual({ event: 'created', id: product.id, alias: 'webhook-mug', published: true });
 
@@ -417,7 +443,11 @@ describe('the content-change webhook', () => {
     const admin = await adminSession(app);
     const base = '/content-manager/collection-types/api::page.page';
     const created = await saved(() =>
-      app.request().post(`${base}/actions/publish`).set('Authorization', `Bearer ${admin.token}`).send({ title: 'Admin page', slug: 'admin-page' })
+      app
+        .request()
+        .post(`${base}/actions/publish`)
+        .set('Authorization', `Bearer ${admin.token}`)
+        .send({ title: 'Admin page', slug: 'admin-page' })
     );
     expect(created.result.status).toBe(200);
     const publishedId = created.result.body.data.id as number;
@@ -432,7 +462,12 @@ describe('the content-change webhook', () => {
         .send({ title: 'Admin page', slug: 'admin-page', body: 'Edited' })
     );
     expect(republished.result.status).toBe(200);
-    expect(republished.notification).toEqual({ event: 'updated', id: republished.result.body.data.id, alias: 'admin-page', published: true });
+    expect(republished.notification).toEqual({
+      event: 'updated',
+      id: republished.result.body.data.id,
+      alias: 'admin-page',
+      published: true,
+    });
 
     const unpublished = await saved(() =>
       app.request().post(`${base}/${documentId}/actions/unpublish`).set('Authorization', `Bearer ${admin.token}`).send({})
@@ -445,7 +480,9 @@ describe('the content-change webhook', () => {
     const before = receiver.requests.length;
     const products = app.strapi.documents('api::product.product');
     const committed = await app.strapi.db.transaction(async () => {
-      const product = await products.create({ data: { name: 'Committed mug', slug: 'committed-mug', price: 3, stock: 1, published: true } });
+      const product = await products.create({
+        data: { name: 'Committed mug', slug: 'committed-mug', price: 3, stock: 1, published: true },
+      });
       await new Promise((resolve) => setTimeout(resolve, 300));
       // Still uncommitted: nobody outside may hear of it yet.
       expect(receiver.requests).toHaveLength(before);
@@ -483,7 +520,10 @@ describe('the content-change webhook', () => {
         createContent(app, token, 'products', { name: 'Broken mug', slug: 'broken-mug', price: 1, stock: 1, published: true })
       );
       expect(result.id).toEqual(expect.any(Number));
-      const logged = await waitUntil(() => warn.mock.calls.some(([message]) => /content-webhook.*answered 500/.test(String(message))), 2_000);
+      const logged = await waitUntil(
+        () => warn.mock.calls.some(([message]) => /content-webhook.*answered 500/.test(String(message))),
+        2_000
+      );
       expect(logged).toBe(true);
     } finally {
       warn.mockRestore();
@@ -554,7 +594,10 @@ describe('the content-change webhook with its endpoint down', () => {
       expect(updated.status).toBe(200);
       expect(updated.body.data).toMatchObject({ name: 'Lonely mug', stock: 3 });
 
-      const logged = await waitUntil(() => warn.mock.calls.filter(([message]) => /content-webhook/.test(String(message))).length >= 2, 5_000);
+      const logged = await waitUntil(
+        () => warn.mock.calls.filter(([message]) => /content-webhook/.test(String(message))).length >= 2,
+        5_000
+      );
       expect(logged).toBe(true);
     } finally {
       warn.mockRestore();

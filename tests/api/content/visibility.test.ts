@@ -28,10 +28,16 @@ beforeAll(async () => {
   ids.onLive = (await create('comments', { body: 'On live', author_name: 'Dana', article: ids.live })).documentId;
   ids.onDraft = (await create('comments', { body: 'On draft', author_name: 'Eli', article: ids.draft })).documentId;
   ids.mug = (await create('products', { name: 'Mug', slug: 'mug', price: 12.5, stock: 3, published: true, deleted: false })).documentId;
-  ids.prototype = (await create('products', { name: 'Prototype', slug: 'prototype', price: 9, stock: 1, published: false, deleted: false })).documentId;
+  ids.prototype = (
+    await create('products', { name: 'Prototype', slug: 'prototype', price: 9, stock: 1, published: false, deleted: false })
+  ).documentId;
   ids.gone = (await create('products', { name: 'Gone', slug: 'gone', price: 9, stock: 0, published: true, deleted: true })).documentId;
   const page = async (title: string, status: string) => {
-    const response = await app.request().post(`/api/pages?status=${status}`).set('Authorization', `Bearer ${token}`).send({ data: { title, slug: title.toLowerCase() } });
+    const response = await app
+      .request()
+      .post(`/api/pages?status=${status}`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ data: { title, slug: title.toLowerCase() } });
     if (response.status !== 201) throw new Error(`create page: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body.data.documentId as string;
   };
@@ -102,7 +108,9 @@ describe('authors → articles', () => {
     expect(response.status).toBe(200);
     const articles = response.body.data.articles as Doc[];
     expect(titles(articles)).toEqual(['Live notes']);
-    expect((articles[0].comments as Doc[]).map((comment) => [comment.body, (comment.article as Doc).title])).toEqual([['On live', 'Live notes']]);
+    expect((articles[0].comments as Doc[]).map((comment) => [comment.body, (comment.article as Doc).title])).toEqual([
+      ['On live', 'Live notes'],
+    ]);
   });
 
   it('dotted populate: articles.comments', async () => {
@@ -139,7 +147,12 @@ describe('authors → articles', () => {
   });
 
   it('negated relation filters and sorting by a relation are refused, since hidden rows would decide them', async () => {
-    for (const query of ['filters[$not][articles][title][$eq]=Secret draft', 'filters[articles][$null]=true', 'sort=articles.title:asc', 'sort[0][articles][title]=asc']) {
+    for (const query of [
+      'filters[$not][articles][title][$eq]=Secret draft',
+      'filters[articles][$null]=true',
+      'sort=articles.title:asc',
+      'sort[0][articles][title]=asc',
+    ]) {
       const response = await get('/api/authors', query);
       expect({ query, status: response.status, name: response.body.error?.name }).toEqual({ query, status: 400, name: 'ValidationError' });
     }
@@ -164,14 +177,14 @@ describe('comments → article, articles → author → articles', () => {
     expect(titles(response.body.data.article.author.articles)).toEqual(['Live notes']);
   });
 
-  it('filters on a comment\'s article cannot find the draft', async () => {
+  it("filters on a comment's article cannot find the draft", async () => {
     const response = await get('/api/comments', 'filters[article][status][$eq]=draft');
     expect(response.body.data).toEqual([]);
     const nested = await get('/api/comments', 'filters[article][author][articles][title][$eq]=Secret draft');
     expect(nested.body.data).toEqual([]);
   });
 
-  it('an article\'s author shows the author\'s published articles only', async () => {
+  it("an article's author shows the author's published articles only", async () => {
     const response = await get(`/api/articles/${ids.live}`, 'populate[author][populate]=articles');
     expect(response.status).toBe(200);
     expect(titles(response.body.data.author.articles)).toEqual(['Live notes']);
@@ -188,7 +201,11 @@ describe('products and pages', () => {
     const star = await get('/api/products', { populate: '*', sort: 'name:asc' });
     expect(star.status).toBe(200);
     expect(star.body.data.map((product: Doc) => [product.name, product.image])).toEqual([['Mug', null]]);
-    for (const query of ['filters[published][$eq]=false', 'filters[deleted][$eq]=true', 'filters[$or][0][published][$eq]=false&filters[$or][1][deleted][$eq]=true']) {
+    for (const query of [
+      'filters[published][$eq]=false',
+      'filters[deleted][$eq]=true',
+      'filters[$or][0][published][$eq]=false&filters[$or][1][deleted][$eq]=true',
+    ]) {
       expect((await get('/api/products', query)).body.data).toEqual([]);
     }
     expect((await get(`/api/products/${ids.prototype}`, 'populate=*')).status).toBe(404);
@@ -196,9 +213,17 @@ describe('products and pages', () => {
   });
 
   it('pages: the published version only, whatever status, filter or populate is asked', async () => {
-    for (const query of ['status=draft', 'populate=*', 'filters[publishedAt][$null]=true&status=draft', 'status=draft&filters[title][$eq]=Careers']) {
+    for (const query of [
+      'status=draft',
+      'populate=*',
+      'filters[publishedAt][$null]=true&status=draft',
+      'status=draft&filters[title][$eq]=Careers',
+    ]) {
       const response = await get('/api/pages', query);
-      expect({ query, titles: titles(response.body.data) }).toEqual({ query, titles: query.includes('Careers') || query.includes('$null') ? [] : ['About'] });
+      expect({ query, titles: titles(response.body.data) }).toEqual({
+        query,
+        titles: query.includes('Careers') || query.includes('$null') ? [] : ['About'],
+      });
     }
     expect((await get(`/api/pages/${ids.careers}`, 'status=draft')).status).toBe(404);
   });
@@ -220,7 +245,10 @@ describe('who the rule applies to', () => {
   it('an admin-panel API token sees every article through the relation', async () => {
     const response = await get(`/api/authors/${ids.ada}`, 'populate=*').set('Authorization', `Bearer ${token}`);
     expect(titles(response.body.data.articles)).toEqual(['Live notes', 'Old archive', 'Secret draft']);
-    const filtered = await get('/api/authors', 'filters[articles][status][$eq]=draft&sort=name:asc').set('Authorization', `Bearer ${token}`);
+    const filtered = await get('/api/authors', 'filters[articles][status][$eq]=draft&sort=name:asc').set(
+      'Authorization',
+      `Bearer ${token}`
+    );
     expect(filtered.body.data.map((author: Doc) => author.name)).toEqual(['Ada Okafor', 'Bruno Lindqvist']);
   });
 });

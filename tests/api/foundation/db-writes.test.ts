@@ -43,8 +43,12 @@ const UPDATES: UpdateColumn[] = [
   { name: 'kept_at', kind: 'timestamp', keepWhenNull: true },
 ];
 
-async function rows(): Promise<Array<{ key: string; status: string; count: number; at: Date | null; kept_at: Date | null; data: unknown }>> {
-  const found = (await app.strapi.db.connection(TABLE).select('key', 'status', 'count', 'at', 'kept_at', 'data').orderBy('key')) as Array<Record<string, unknown>>;
+async function rows(): Promise<
+  Array<{ key: string; status: string; count: number; at: Date | null; kept_at: Date | null; data: unknown }>
+> {
+  const found = (await app.strapi.db.connection(TABLE).select('key', 'status', 'count', 'at', 'kept_at', 'data').orderBy('key')) as Array<
+    Record<string, unknown>
+  >;
   return found.map((row) => ({
     key: row.key as string,
     status: row.status as string,
@@ -76,13 +80,29 @@ it('inserts rows with the values every row shares, and updates them in one unit 
   ]);
 
   const kept = new Date('2026-11-25T18:00:01.007Z');
-  await writeMany(knex, client, [{ update: TABLE, key: { name: 'key', kind: 'text' }, columns: UPDATES, rows: [{ key: 'a', kept_at: kept }, { key: 'b' }], constants: { status: 'done', count: 1 } }]);
+  await writeMany(knex, client, [
+    {
+      update: TABLE,
+      key: { name: 'key', kind: 'text' },
+      columns: UPDATES,
+      rows: [{ key: 'a', kept_at: kept }, { key: 'b' }],
+      constants: { status: 'done', count: 1 },
+    },
+  ]);
   const [a, b] = await rows();
   expect([a.status, a.count, a.kept_at, b.status, b.count, b.kept_at]).toEqual(['done', 1, kept, 'done', 1, null]);
 
   // A null constant for a column kept when null keeps what each row has: its own value, else the stored one.
   const own = new Date('2026-11-25T18:00:02.050Z');
-  await writeMany(knex, client, [{ update: TABLE, key: { name: 'key', kind: 'text' }, columns: UPDATES, rows: [{ key: 'a' }, { key: 'b', kept_at: own }], constants: { status: 'again', count: 2, kept_at: null } }]);
+  await writeMany(knex, client, [
+    {
+      update: TABLE,
+      key: { name: 'key', kind: 'text' },
+      columns: UPDATES,
+      rows: [{ key: 'a' }, { key: 'b', kept_at: own }],
+      constants: { status: 'again', count: 2, kept_at: null },
+    },
+  ]);
   const [a2, b2] = await rows();
   expect([a2.status, a2.count, a2.kept_at, b2.status, b2.kept_at]).toEqual(['again', 2, kept, 'again', own]);
 });

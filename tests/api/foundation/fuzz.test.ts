@@ -57,13 +57,21 @@ const BAD_IDS = ['99999999999999999999', 'abc', '1%00', '%F0%9F'];
 
 /** Bodies no route should take. Strings keep their raw form; objects go out as JSON. */
 const BAD_JSON_BODIES: Array<[string, unknown]> = [
-  ['a NUL in every likely field', Object.fromEntries(['name', 'url', 'endpoint_url', 'title', 'description', 'type', 'plan_id', 'since'].map((field) => [field, `x\u0000y`]))],
+  [
+    'a NUL in every likely field',
+    Object.fromEntries(
+      ['name', 'url', 'endpoint_url', 'title', 'description', 'type', 'plan_id', 'since'].map((field) => [field, `x\u0000y`])
+    ),
+  ],
   ['unpaired surrogates', { name: '\uD800', events: ['\uDFFF'], payload: { a: '\uD83D' } }],
   ['control characters', { name: '\u0001\u0007\u001b[31m', url: 'http://127.0.0.1/\r\nX-Injected: 1', headers: { 'X-A': 'a\r\nb' } }],
   ['an array instead of an object', [1, 2, 3]],
   ['a bare string', 'just a string'],
   ['null', null],
-  ['wrong types everywhere', { name: 42, scopes: 'read', events: { a: 1 }, plan_id: 'pro', limit: -5, expires_at: 12, items: 'many', grace_seconds: 1e308 }],
+  [
+    'wrong types everywhere',
+    { name: 42, scopes: 'read', events: { a: 1 }, plan_id: 'pro', limit: -5, expires_at: 12, items: 'many', grace_seconds: 1e308 },
+  ],
   ['deep nesting', JSON.parse(`${'{"a":'.repeat(200)}1${'}'.repeat(200)}`)],
   ['operators in a body', { name: { $ne: null }, url: { $gt: '' }, user_id: { $in: [1, 2] } }],
   ['prototype keys', JSON.parse('{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}')],
@@ -80,7 +88,11 @@ function operationsOf(document: { paths: Record<string, Record<string, { respons
   return Object.entries(document.paths).flatMap(([path, item]) =>
     ['get', 'post', 'put', 'patch', 'delete']
       .filter((method) => item[method] !== undefined)
-      .map((method) => ({ method: method.toUpperCase(), path, documented5xx: new Set(Object.keys(item[method].responses ?? {}).filter((status) => status.startsWith('5'))) }))
+      .map((method) => ({
+        method: method.toUpperCase(),
+        path,
+        documented5xx: new Set(Object.keys(item[method].responses ?? {}).filter((status) => status.startsWith('5'))),
+      }))
   );
 }
 
@@ -88,7 +100,11 @@ const fill = (path: string, id: string) => path.replace(/\{[^}]+\}/g, id);
 
 function send(method: string, url: string, headers: Record<string, string>, body?: { type: string; raw: string }) {
   // A hang is as bad as a 500: every answer must start within 10 s.
-  const request = app.request()[method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](url).set(headers).timeout({ response: 10_000 });
+  const request = app
+    .request()
+    [method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](url)
+    .set(headers)
+    .timeout({ response: 10_000 });
   if (!body) return request;
   return request.set('Content-Type', body.type).send(body.raw);
 }
@@ -110,7 +126,8 @@ it('no route of the OpenAPI document answers an undocumented 5xx to hostile inpu
       sent += 1;
       const response = await send(operation.method, url, credential, body).catch((error: Error) => ({ status: 599, body: error.message }));
       const status = String(response.status);
-      if (status.startsWith('5') && !operation.documented5xx.has(status)) failures.push(`${operation.method} ${url} (${label}) → ${status} ${JSON.stringify(response.body).slice(0, 200)}`);
+      if (status.startsWith('5') && !operation.documented5xx.has(status))
+        failures.push(`${operation.method} ${url} (${label}) → ${status} ${JSON.stringify(response.body).slice(0, 200)}`);
     };
     const ids = operation.path.includes('{') ? BAD_IDS : [''];
     // A write without a body is a real request (POST /api/v1/keys makes a key): writes get a malformed one.
@@ -128,7 +145,8 @@ it('no route of the OpenAPI document answers an undocumented 5xx to hostile inpu
         await check(credential, 'text/plain', url, { type: 'text/plain', raw: 'name=x' });
         await check(credential, 'xml', url, { type: 'application/xml', raw: '<a>1</a>' });
         await check(credential, 'form', url, { type: 'application/x-www-form-urlencoded', raw: 'name=%00&scopes[]=read' });
-        for (const [label, body] of BAD_JSON_BODIES) await check(credential, label, url, { type: 'application/json', raw: JSON.stringify(body) });
+        for (const [label, body] of BAD_JSON_BODIES)
+          await check(credential, label, url, { type: 'application/json', raw: JSON.stringify(body) });
       }
     }
   }
@@ -137,7 +155,7 @@ it('no route of the OpenAPI document answers an undocumented 5xx to hostile inpu
   expect(sent).toBeGreaterThan(1500);
 }, 240_000);
 
-it('Strapi\'s content API answers hostile queries and bodies without a 5xx, storing nothing', async () => {
+it("Strapi's content API answers hostile queries and bodies without a 5xx, storing nothing", async () => {
   const before = await counts();
   const failures: string[] = [];
   const queries = [
@@ -165,10 +183,17 @@ it('Strapi\'s content API answers hostile queries and bodies without a 5xx, stor
           if (response.status >= 500) failures.push(`GET ${url} → ${response.status}`);
         }
       }
-      for (const [label, body] of [...BAD_JSON_BODIES, ['data holding a NUL', { data: { title: 'a\u0000', name: 'a\u0000', body: 'x' } }] as [string, unknown]]) {
-        for (const [method, url] of [['POST', `/api/${plural}`], ['PUT', `/api/${plural}/1`]] as const) {
+      for (const [label, body] of [
+        ...BAD_JSON_BODIES,
+        ['data holding a NUL', { data: { title: 'a\u0000', name: 'a\u0000', body: 'x' } }] as [string, unknown],
+      ]) {
+        for (const [method, url] of [
+          ['POST', `/api/${plural}`],
+          ['PUT', `/api/${plural}/1`],
+        ] as const) {
           const response = await send(method, url, headers, { type: 'application/json', raw: JSON.stringify(body) });
-          if (response.status >= 500) failures.push(`${method} ${url} (${label}) → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
+          if (response.status >= 500)
+            failures.push(`${method} ${url} (${label}) → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`);
         }
       }
       for (const type of ['text/plain', 'application/xml']) {

@@ -17,7 +17,9 @@ beforeAll(async () => {
   smtp = await startSmtp();
   stripeStub = await startStripeStub();
   receiver = await startReceiver((request) => (request.path === '/fail' ? { status: 503, body: 'down' } : { status: 202, body: 'ok' }));
-  app = await startApp({ env: { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_IGNORE_TLS: 'true', EMAIL_FROM: 'api@example.test' } });
+  app = await startApp({
+    env: { SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_IGNORE_TLS: 'true', EMAIL_FROM: 'api@example.test' },
+  });
 });
 
 afterAll(async () => {
@@ -25,15 +27,23 @@ afterAll(async () => {
   await Promise.all([smtp?.close(), stripeStub?.close(), receiver?.close()]);
 });
 
-it('delivers e-mail through Strapi\'s email plugin to the local SMTP server', async () => {
-  await app.strapi.plugin('email').service('email').send({ to: 'owner@example.test', subject: 'Subscription disabled', text: 'It failed 100 times.' });
+it("delivers e-mail through Strapi's email plugin to the local SMTP server", async () => {
+  await app.strapi
+    .plugin('email')
+    .service('email')
+    .send({ to: 'owner@example.test', subject: 'Subscription disabled', text: 'It failed 100 times.' });
   const [mail] = await smtp.waitFor(1);
   expect(mail).toMatchObject({ from: 'api@example.test', to: ['owner@example.test'], subject: 'Subscription disabled' });
   expect(mail.raw).toContain('It failed 100 times.');
 });
 
 it('answers the official Stripe SDK, honouring idempotency keys', async () => {
-  const stripe = new Stripe('sk_test_stub', { host: stripeStub.host, port: stripeStub.port, protocol: stripeStub.protocol, maxNetworkRetries: 0 });
+  const stripe = new Stripe('sk_test_stub', {
+    host: stripeStub.host,
+    port: stripeStub.port,
+    protocol: stripeStub.protocol,
+    maxNetworkRetries: 0,
+  });
   const params: Stripe.Checkout.SessionCreateParams = {
     mode: 'payment',
     // Stripe's 2026 API names the card-only restriction allowed_payment_method_types.
@@ -44,7 +54,12 @@ it('answers the official Stripe SDK, honouring idempotency keys', async () => {
     cancel_url: 'http://localhost:3000/cancel',
   };
   const session = await stripe.checkout.sessions.create(params, { idempotencyKey: 'order-42' });
-  expect(session).toMatchObject({ object: 'checkout.session', amount_total: 2500, metadata: { order_id: '42' }, payment_method_types: ['card'] });
+  expect(session).toMatchObject({
+    object: 'checkout.session',
+    amount_total: 2500,
+    metadata: { order_id: '42' },
+    payment_method_types: ['card'],
+  });
   expect(session.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/pay\/cs_test_/);
   const again = await stripe.checkout.sessions.create(params, { idempotencyKey: 'order-42' });
   expect(again.id).toBe(session.id);
@@ -58,9 +73,17 @@ it('answers the official Stripe SDK, honouring idempotency keys', async () => {
   expect(event.type).toBe('checkout.session.completed');
 });
 
-it('receives what the plugin\'s outbound client sends', async () => {
-  const outbound = (app.strapi.plugin('api-suite').service('platform') as { outbound(): { request: (url: string, init: object) => Promise<{ status: number; body: string }> } }).outbound();
-  const ok = await outbound.request(`${receiver.url}/hook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+it("receives what the plugin's outbound client sends", async () => {
+  const outbound = (
+    app.strapi.plugin('api-suite').service('platform') as {
+      outbound(): { request: (url: string, init: object) => Promise<{ status: number; body: string }> };
+    }
+  ).outbound();
+  const ok = await outbound.request(`${receiver.url}/hook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"a":1}',
+  });
   expect(ok).toMatchObject({ status: 202, body: 'ok' });
   const failed = await outbound.request(`${receiver.url}/fail`, { method: 'POST', body: '{}' });
   expect(failed.status).toBe(503);

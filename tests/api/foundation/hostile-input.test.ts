@@ -29,43 +29,66 @@ afterAll(async () => {
 const bearer = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 const countOf = (uid: string) => app.strapi.db.query(uid as never).count({});
 
-describe('Strapi\'s own routes', () => {
-  it.each(['articles', 'products', 'pages', 'authors', 'comments'])('answers 400, not 500, to a filter operator given more operators on /api/%s', async (plural) => {
-    const response = await app.request().get(`/api/${plural}?filters[title][$eq][$ne]=x`);
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({
-      data: null,
-      error: { status: 400, name: 'ValidationError', message: 'Invalid filter at filters[title][$eq]: an operator takes a value, not more operators', details: {} },
-    });
-    expect((await app.request().get(`/api/${plural}?filters[$or][0][id][$eq]=1`)).status).toBe(200);
-  });
-
-  it.each(['/api/auth/local', '/api/auth/local/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/auth/send-email-confirmation'])(
-    'answers 400 to an XML body on %s',
-    async (path) => {
-      const users = await countOf(UIDS.user);
-      const response = await app.request().post(path).set('Content-Type', 'application/xml').send('<identifier>a</identifier>');
+describe("Strapi's own routes", () => {
+  it.each(['articles', 'products', 'pages', 'authors', 'comments'])(
+    'answers 400, not 500, to a filter operator given more operators on /api/%s',
+    async (plural) => {
+      const response = await app.request().get(`/api/${plural}?filters[title][$eq][$ne]=x`);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({
         data: null,
-        error: { status: 400, name: 'ValidationError', message: 'Send the body as JSON (Content-Type: application/json) or as a form', details: {} },
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: 'Invalid filter at filters[title][$eq]: an operator takes a value, not more operators',
+          details: {},
+        },
       });
-      expect(await countOf(UIDS.user)).toBe(users);
+      expect((await app.request().get(`/api/${plural}?filters[$or][0][id][$eq]=1`)).status).toBe(200);
     }
   );
+
+  it.each([
+    '/api/auth/local',
+    '/api/auth/local/register',
+    '/api/auth/forgot-password',
+    '/api/auth/reset-password',
+    '/api/auth/send-email-confirmation',
+  ])('answers 400 to an XML body on %s', async (path) => {
+    const users = await countOf(UIDS.user);
+    const response = await app.request().post(path).set('Content-Type', 'application/xml').send('<identifier>a</identifier>');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: 'Send the body as JSON (Content-Type: application/json) or as a form',
+        details: {},
+      },
+    });
+    expect(await countOf(UIDS.user)).toBe(users);
+  });
 });
 
 describe('writes whose body is not JSON', () => {
-  it('are 415 on /api/v1, /api/webhooks and /api/checkout, each in its family\'s shape, and store nothing', async () => {
+  it("are 415 on /api/v1, /api/webhooks and /api/checkout, each in its family's shape, and store nothing", async () => {
     const keys = await countOf(UIDS.apiKey);
     const key = await app.request().post('/api/v1/keys').set(bearer(alice)).set('Content-Type', 'text/plain').send('name=laptop');
     expect(key.status).toBe(415);
-    expect(key.body).toEqual({ error: { code: 'unsupported_media_type', message: 'Send the body as JSON, with Content-Type: application/json' } });
+    expect(key.body).toEqual({
+      error: { code: 'unsupported_media_type', message: 'Send the body as JSON, with Content-Type: application/json' },
+    });
     const untyped = await app.request().post('/api/v1/keys').set(bearer(alice)).set('Content-Type', '').send(Buffer.from('{"name":"x"}'));
     expect(untyped.status).toBe(415);
     expect(await countOf(UIDS.apiKey)).toBe(keys);
 
-    const hook = await app.request().post('/api/webhooks/subscriptions').set(bearer(alice)).set('Content-Type', 'text/plain').send('endpoint_url=http://127.0.0.1/');
+    const hook = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(bearer(alice))
+      .set('Content-Type', 'text/plain')
+      .send('endpoint_url=http://127.0.0.1/');
     expect(hook.status).toBe(415);
     expect(hook.body).toEqual({ error: 'Send the body as JSON, with Content-Type: application/json', code: 'unsupported_media_type' });
     const cart = await app.request().post('/api/checkout').set(bearer(alice)).set('Content-Type', 'application/xml').send('<items/>');
@@ -73,10 +96,14 @@ describe('writes whose body is not JSON', () => {
     expect(cart.body).toEqual({ errors: [{ message: 'Send the body as JSON, with Content-Type: application/json' }] });
   });
 
-  it('leaves bodiless writes and the token endpoint\'s form alone', async () => {
+  it("leaves bodiless writes and the token endpoint's form alone", async () => {
     const issued = await issueKey(app, alice);
     expect((await app.request().delete(`/api/v1/keys/${issued.id}`).set(bearer(alice))).status).toBe(204);
-    const form = await app.request().post('/api/v1/oauth/token').type('form').send({ grant_type: 'client_credentials', client_id: 'ci_x', client_secret: 'sk_y' });
+    const form = await app
+      .request()
+      .post('/api/v1/oauth/token')
+      .type('form')
+      .send({ grant_type: 'client_credentials', client_id: 'ci_x', client_secret: 'sk_y' });
     expect(form.status).toBe(401);
   });
 });
@@ -91,26 +118,46 @@ describe('NUL characters and unpaired surrogates', () => {
     const key = await app.request().post('/api/v1/keys').set(bearer(alice)).send({ name: text });
     expect(key.status).toBe(400);
     expect(key.body).toEqual({
-      error: { code: 'validation_error', message: 'name: must not hold NUL characters or unpaired surrogates', details: [{ field: 'name', message: 'must not hold NUL characters or unpaired surrogates' }] },
+      error: {
+        code: 'validation_error',
+        message: 'name: must not hold NUL characters or unpaired surrogates',
+        details: [{ field: 'name', message: 'must not hold NUL characters or unpaired surrogates' }],
+      },
     });
     expect(await countOf(UIDS.apiKey)).toBe(keys);
 
-    const hook = await app.request().post('/api/webhooks/subscriptions').set(bearer(alice)).send({ endpoint_url: 'http://127.0.0.1:9/', events: ['*'], description: text });
+    const hook = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(bearer(alice))
+      .send({ endpoint_url: 'http://127.0.0.1:9/', events: ['*'], description: text });
     expect(hook.status).toBe(400);
     expect(hook.body.code).toBe('validation_error');
 
     const token = await fullAccessToken(app);
     const authors = await countOf('api::author.author');
-    const author = await app.request().post('/api/authors').set('Authorization', `Bearer ${token}`).send({ data: { name: text } });
+    const author = await app
+      .request()
+      .post('/api/authors')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ data: { name: text } });
     expect(author.status).toBe(400);
-    expect(author.body.error).toMatchObject({ status: 400, name: 'ValidationError', details: { errors: [{ path: ['data', 'name'], message: 'must not hold NUL characters or unpaired surrogates' }] } });
+    expect(author.body.error).toMatchObject({
+      status: 400,
+      name: 'ValidationError',
+      details: { errors: [{ path: ['data', 'name'], message: 'must not hold NUL characters or unpaired surrogates' }] },
+    });
     expect(await countOf('api::author.author')).toBe(authors);
   });
 
   it('are refused in a query string too, where PostgreSQL would fail comparing with them', async () => {
     const response = await app.request().get('/api/articles?filters[title][$eq]=a%00b');
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'filters.title.$eq: must not hold NUL characters or unpaired surrogates' });
+    expect(response.body.error).toMatchObject({
+      status: 400,
+      name: 'ValidationError',
+      message: 'filters.title.$eq: must not hold NUL characters or unpaired surrogates',
+    });
     const v1 = await app.request().get('/api/v1/scrapers?page=%00').set(bearer(alice));
     expect(v1.status).toBe(400);
     expect(v1.body.error.code).toBe('validation_error');
@@ -124,14 +171,25 @@ describe('NUL characters and unpaired surrogates', () => {
 });
 
 describe('scraper headers', () => {
-  it.each(['host', 'Transfer-Encoding', 'expect', 'upgrade', 'keep-alive', 'Webhook_Signature', 'content_type'])('refuses %s as webhooks do', async (name) => {
-    const response = await app.request().post('/api/v1/scrapers').set(bearer(alice)).send({ name: 'h', url: 'https://example.com/', headers: { [name]: 'x' } });
-    expect(response.status).toBe(400);
-    expect(response.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'headers' })]));
-  });
+  it.each(['host', 'Transfer-Encoding', 'expect', 'upgrade', 'keep-alive', 'Webhook_Signature', 'content_type'])(
+    'refuses %s as webhooks do',
+    async (name) => {
+      const response = await app
+        .request()
+        .post('/api/v1/scrapers')
+        .set(bearer(alice))
+        .send({ name: 'h', url: 'https://example.com/', headers: { [name]: 'x' } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'headers' })]));
+    }
+  );
 
   it('refuses Webhook_Signature on a webhook subscription too', async () => {
-    const response = await app.request().post('/api/webhooks/subscriptions').set(bearer(alice)).send({ endpoint_url: 'http://127.0.0.1:9/', events: ['*'], headers: { Webhook_Signature: 'v1,forged' } });
+    const response = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(bearer(alice))
+      .send({ endpoint_url: 'http://127.0.0.1:9/', events: ['*'], headers: { Webhook_Signature: 'v1,forged' } });
     expect(response.status).toBe(400);
   });
 });

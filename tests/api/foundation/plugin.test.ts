@@ -34,7 +34,9 @@ describe('the api-suite plugin', () => {
     expect(second.consumer_id).toMatch(UUID);
     expect(first.consumer_id).not.toBe(second.consumer_id);
 
-    await app.strapi.db.query('plugin::users-permissions.user').update({ where: { id: first.id }, data: { consumer_id: 'hijacked', username: `${first.username}x` } });
+    await app.strapi.db
+      .query('plugin::users-permissions.user')
+      .update({ where: { id: first.id }, data: { consumer_id: 'hijacked', username: `${first.username}x` } });
     const again = await app.request().get('/api/users/me').set('Authorization', `Bearer ${first.jwt}`);
     expect(again.body).toMatchObject({ consumer_id: first.consumer_id, username: `${first.username}x` });
   });

@@ -10,7 +10,13 @@ const assetsOf = (html: string) => ({
   script: /<script type="module" src="([^"]+)"/.exec(html)?.[1] ?? '',
   style: /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1] ?? '',
 });
-const settingsOf = (html: string) => JSON.parse((/<meta name="portal-settings" content="([^"]+)"/.exec(html)?.[1] ?? '{}').replace(/&#34;/g, '"').replace(/&#39;/g, "'").replace(/&#38;/g, '&'));
+const settingsOf = (html: string) =>
+  JSON.parse(
+    (/<meta name="portal-settings" content="([^"]+)"/.exec(html)?.[1] ?? '{}')
+      .replace(/&#34;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&#38;/g, '&')
+  );
 
 describe('the portal at /portal', () => {
   let app: TestApp;
@@ -34,9 +40,18 @@ describe('the portal at /portal', () => {
 
   it('answers the same page for deep links, which the client routes', async () => {
     const root = await app.request().get('/portal');
-    for (const path of ['/portal/', '/portal/keys', '/portal/webhooks/0b5e3c1e-1111-4c1e-9c1e-000000000000', '/portal/scrapers/3?tab=runs']) {
+    for (const path of [
+      '/portal/',
+      '/portal/keys',
+      '/portal/webhooks/0b5e3c1e-1111-4c1e-9c1e-000000000000',
+      '/portal/scrapers/3?tab=runs',
+    ]) {
       const response = await app.request().get(path);
-      expect({ path, status: response.status, type: response.headers['content-type'] }).toEqual({ path, status: 200, type: 'text/html; charset=utf-8' });
+      expect({ path, status: response.status, type: response.headers['content-type'] }).toEqual({
+        path,
+        status: 200,
+        type: 'text/html; charset=utf-8',
+      });
       expect(response.text).toBe(root.text);
     }
   });
@@ -44,7 +59,12 @@ describe('the portal at /portal', () => {
   it('sets its own content security policy: scripts, styles and connections to itself only', async () => {
     const page = await app.request().get('/portal/keys');
     const csp = page.headers['content-security-policy'];
-    const directives = Object.fromEntries(csp.split(';').map((part: string) => part.trim().split(/\s+/)).map(([name, ...values]: string[]) => [name, values]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((part: string) => part.trim().split(/\s+/))
+        .map(([name, ...values]: string[]) => [name, values])
+    );
     expect(directives).toMatchObject({
       'default-src': ["'none'"],
       'script-src': ["'self'"],

@@ -29,7 +29,9 @@ async function startShop(): Promise<Shop> {
       res.writeHead(404).end();
       return;
     }
-    const items = [...products].map(([sku, price]) => `<div class="p"><span class="sku">${sku}</span><span class="price">${price}</span></div>`).join('');
+    const items = [...products]
+      .map(([sku, price]) => `<div class="p"><span class="sku">${sku}</span><span class="price">${price}</span></div>`)
+      .join('');
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>Shop</title></head><body>${items}</body></html>`);
@@ -75,7 +77,11 @@ function stock(entries: Array<[string, string]>) {
 }
 
 async function createScraper(body: Record<string, unknown>) {
-  const response = await app.request().post('/api/v1/scrapers').set(as(alice)).send({ name: 'shop', url: `${shop.url}/`, selectors: SELECTORS, ...body });
+  const response = await app
+    .request()
+    .post('/api/v1/scrapers')
+    .set(as(alice))
+    .send({ name: 'shop', url: `${shop.url}/`, selectors: SELECTORS, ...body });
   if (response.status !== 201) throw new Error(`scraper creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { id: number } & Record<string, unknown>;
 }
@@ -97,14 +103,21 @@ async function runToEnd(scraperId: number) {
 async function changesOf(scraperId: number, runId: number, filter = '') {
   const response = await app.request().get(`/api/v1/scrapers/${scraperId}/results?run_id=${runId}&limit=100${filter}`).set(as(alice));
   expect(response.status).toBe(200);
-  return (response.body.data as Array<{ data: { sku: string }; change: string | null }>).map((result) => `${result.data.sku}: ${result.change}`);
+  return (response.body.data as Array<{ data: { sku: string }; change: string | null }>).map(
+    (result) => `${result.data.sku}: ${result.change}`
+  );
 }
 
-const changedEvents = (path: string) => posts(receiver).filter((request) => request.path === path && request.headers['x-webhook-event'] === 'results.changed');
+const changedEvents = (path: string) =>
+  posts(receiver).filter((request) => request.path === path && request.headers['x-webhook-event'] === 'results.changed');
 
 describe('change detection', () => {
   it('compares each completed run with the previous one by key and content: counts, changes, the filter and results.changed', async () => {
-    const hook = await app.request().post('/api/v1/webhooks').set(as(alice)).send({ url: `${receiver.url}/changes`, events: ['results.changed', 'run.completed'] });
+    const hook = await app
+      .request()
+      .post('/api/v1/webhooks')
+      .set(as(alice))
+      .send({ url: `${receiver.url}/changes`, events: ['results.changed', 'run.completed'] });
     expect(hook.status).toBe(201);
     expect(hook.body.events).toEqual(['results.changed', 'run.completed']);
 
@@ -112,7 +125,11 @@ describe('change detection', () => {
     expect(scraper.change_detection).toEqual({ key: 'sku' });
 
     // First run: nothing to compare with, so every item is new.
-    stock([['A', '10'], ['B', '20'], ['C', '30']]);
+    stock([
+      ['A', '10'],
+      ['B', '20'],
+      ['C', '30'],
+    ]);
     const first = await runToEnd(scraper.id);
     expect(first).toEqual({
       id: expect.any(Number),
@@ -131,7 +148,11 @@ describe('change detection', () => {
       created_at: expect.stringMatching(ISO),
     });
     expect(await changesOf(scraper.id, first.id)).toEqual(['A: new', 'B: new', 'C: new']);
-    const [firstEvent] = await waitForPosts(receiver, 1, (request) => request.path === '/changes' && request.headers['x-webhook-event'] === 'results.changed');
+    const [firstEvent] = await waitForPosts(
+      receiver,
+      1,
+      (request) => request.path === '/changes' && request.headers['x-webhook-event'] === 'results.changed'
+    );
     expect(verify(hook.body.secret, firstEvent)).toEqual({
       type: 'results.changed',
       timestamp: expect.stringMatching(ISO),
@@ -139,7 +160,11 @@ describe('change detection', () => {
     });
 
     // Second run: B's price changed, C is gone, D is new, A is as it was.
-    stock([['A', '10'], ['B', '25'], ['D', '40']]);
+    stock([
+      ['A', '10'],
+      ['B', '25'],
+      ['D', '40'],
+    ]);
     const second = await runToEnd(scraper.id);
     expect(second).toMatchObject({ status: 'completed', items_collected: 3, items_new: 1, items_changed: 1, items_removed: 1 });
     expect(await changesOf(scraper.id, second.id)).toEqual(['A: unchanged', 'B: changed', 'D: new']);
@@ -155,15 +180,22 @@ describe('change detection', () => {
       change: 'new',
       created_at: expect.stringMatching(ISO),
     });
-    const secondEvent = (await waitForPosts(receiver, 2, (request) => request.path === '/changes' && request.headers['x-webhook-event'] === 'results.changed'))[1];
+    const secondEvent = (
+      await waitForPosts(receiver, 2, (request) => request.path === '/changes' && request.headers['x-webhook-event'] === 'results.changed')
+    )[1];
     expect(eventOf(secondEvent).data).toEqual({ run_id: second.id, scraper_id: scraper.id, new: 1, changed: 1, removed: 1 });
 
     // The filter also narrows the exports, which then carry the change column.
-    const csv = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=csv&run_id=${second.id}&change=changed`).set(as(alice)).buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => done(null, text));
-    });
+    const csv = await app
+      .request()
+      .get(`/api/v1/scrapers/${scraper.id}/results?format=csv&run_id=${second.id}&change=changed`)
+      .set(as(alice))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => done(null, text));
+      });
     expect(csv.status).toBe(200);
     const rows = String(csv.body).trim().split('\n');
     expect(rows[0]).toBe('id,run_id,url,created_at,change,sku,price');
@@ -175,32 +207,48 @@ describe('change detection', () => {
     expect(third).toMatchObject({ status: 'completed', items_new: 0, items_changed: 0, items_removed: 0 });
     expect(await changesOf(scraper.id, third.id)).toEqual(['A: unchanged', 'B: unchanged', 'D: unchanged']);
     // The third run's run.completed arrives; a results.changed, published just after it, would have too by a second later.
-    await waitForPosts(receiver, 1, (request) => request.path === '/changes' && eventOf(request).type === 'run.completed' && eventOf(request).data.run_id === third.id);
+    await waitForPosts(
+      receiver,
+      1,
+      (request) => request.path === '/changes' && eventOf(request).type === 'run.completed' && eventOf(request).data.run_id === third.id
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(changedEvents('/changes').map((request) => eventOf(request).data.run_id)).toEqual([first.id, second.id]);
   });
 
-  it('answers 400 to a change filter it does not know, in the API\'s error body', async () => {
+  it("answers 400 to a change filter it does not know, in the API's error body", async () => {
     const scraper = await createScraper({ change_detection: {} });
     for (const change of ['added', 'new,gone', '', ',']) {
       const response = await app.request().get(`/api/v1/scrapers/${scraper.id}/results`).query({ change }).set(as(alice));
       expect({ change, status: response.status, body: response.body }).toEqual({
         change,
         status: 400,
-        body: { error: { code: 'validation_error', message: expect.stringContaining('change'), details: [expect.objectContaining({ field: expect.stringMatching(/^change/) })] } },
+        body: {
+          error: {
+            code: 'validation_error',
+            message: expect.stringContaining('change'),
+            details: [expect.objectContaining({ field: expect.stringMatching(/^change/) })],
+          },
+        },
       });
     }
   });
 
-  it('keys by the item\'s URL without a key field: items sharing a key count once and change together', async () => {
-    stock([['A', '10'], ['B', '20']]);
+  it("keys by the item's URL without a key field: items sharing a key count once and change together", async () => {
+    stock([
+      ['A', '10'],
+      ['B', '20'],
+    ]);
     // No url field among the selectors: every item is keyed by its page's URL.
     const byPage = await createScraper({ change_detection: {} });
     expect(byPage.change_detection).toEqual({});
     const first = await runToEnd(byPage.id);
     expect(first).toMatchObject({ status: 'completed', items_collected: 2, items_new: 1, items_changed: 0, items_removed: 0 });
     expect(await changesOf(byPage.id, first.id)).toEqual(['A: new', 'B: new']);
-    stock([['A', '10'], ['B', '21']]);
+    stock([
+      ['A', '10'],
+      ['B', '21'],
+    ]);
     const second = await runToEnd(byPage.id);
     expect(second).toMatchObject({ items_new: 0, items_changed: 1, items_removed: 0 });
     expect(await changesOf(byPage.id, second.id)).toEqual(['A: changed', 'B: changed']);
@@ -211,15 +259,29 @@ describe('change detection', () => {
     const run = await runToEnd(byUrl.id);
     expect(run).toMatchObject({ status: 'completed', items_collected: 1, items_new: 1, items_changed: 0, items_removed: 0 });
 
-    const refused = await app.request().post('/api/v1/scrapers').set(as(alice)).send({ name: 'x', url: `${shop.url}/`, selectors: SELECTORS, change_detection: { key: 'colour' } });
+    const refused = await app
+      .request()
+      .post('/api/v1/scrapers')
+      .set(as(alice))
+      .send({ name: 'x', url: `${shop.url}/`, selectors: SELECTORS, change_detection: { key: 'colour' } });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
-      error: { code: 'validation_error', message: 'change_detection.key: must be one of the items\' fields (sku, price)', details: [{ field: 'change_detection.key', message: 'must be one of the items\' fields (sku, price)' }] },
+      error: {
+        code: 'validation_error',
+        message: "change_detection.key: must be one of the items' fields (sku, price)",
+        details: [{ field: 'change_detection.key', message: "must be one of the items' fields (sku, price)" }],
+      },
     });
     // A PATCH is checked against the selectors it leaves in place.
-    const patched = await app.request().patch(`/api/v1/scrapers/${byUrl.id}`).set(as(alice)).send({ change_detection: { key: 'sku' } });
+    const patched = await app
+      .request()
+      .patch(`/api/v1/scrapers/${byUrl.id}`)
+      .set(as(alice))
+      .send({ change_detection: { key: 'sku' } });
     expect(patched.status).toBe(400);
-    expect(patched.body.error.details).toEqual([{ field: 'change_detection.key', message: 'must be one of the items\' fields (url, title)' }]);
+    expect(patched.body.error.details).toEqual([
+      { field: 'change_detection.key', message: "must be one of the items' fields (url, title)" },
+    ]);
   });
 
   it('leaves results and counts null without change detection, and compares nothing for a stopped run', async () => {
@@ -247,9 +309,15 @@ describe('change detection', () => {
     expect(after).toMatchObject({ status: 'completed', items_new: 1, items_changed: 0, items_removed: 1 });
 
     // Turning it off and on again starts afresh.
-    expect((await app.request().patch(`/api/v1/scrapers/${watched.id}`).set(as(alice)).send({ change_detection: null })).body.change_detection).toBeNull();
+    expect(
+      (await app.request().patch(`/api/v1/scrapers/${watched.id}`).set(as(alice)).send({ change_detection: null })).body.change_detection
+    ).toBeNull();
     expect((await runToEnd(watched.id)).items_new).toBeNull();
-    await app.request().patch(`/api/v1/scrapers/${watched.id}`).set(as(alice)).send({ change_detection: { key: 'sku' } });
+    await app
+      .request()
+      .patch(`/api/v1/scrapers/${watched.id}`)
+      .set(as(alice))
+      .send({ change_detection: { key: 'sku' } });
     expect(await runToEnd(watched.id)).toMatchObject({ items_new: 1, items_changed: 0, items_removed: 0 });
   });
 
@@ -259,7 +327,15 @@ describe('change detection', () => {
     shop.delayMs = 1_500;
     const started = await app.request().post(`/api/v1/scrapers/${scraper.id}/run`).set(as(alice));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await app.request().patch(`/api/v1/scrapers/${scraper.id}`).set(as(alice)).send({ change_detection: { key: 'price' } })).status).toBe(200);
+    expect(
+      (
+        await app
+          .request()
+          .patch(`/api/v1/scrapers/${scraper.id}`)
+          .set(as(alice))
+          .send({ change_detection: { key: 'price' } })
+      ).status
+    ).toBe(200);
     const run = await eventually(async () => {
       const current = (await app.request().get(`/api/v1/scrapers/${scraper.id}/runs/${started.body.run_id}`).set(as(alice))).body;
       return current.status === 'completed' ? current : undefined;
@@ -284,7 +360,8 @@ describe('change detection', () => {
     ]);
     expect(await runToEnd(scraper.id)).toMatchObject({ items_collected: 660, items_new: 10, items_changed: 600, items_removed: 550 });
     expect(await runToEnd(scraper.id)).toMatchObject({ items_new: 0, items_changed: 0, items_removed: 0 });
-    const states = () => app.strapi.db.connection('api_suite_scraper_item_states').where({ scraper_id: scraper.id }).count({ count: '*' }).first();
+    const states = () =>
+      app.strapi.db.connection('api_suite_scraper_item_states').where({ scraper_id: scraper.id }).count({ count: '*' }).first();
     expect(Number((await states())?.count)).toBe(660);
     expect((await app.request().delete(`/api/v1/scrapers/${scraper.id}`).set(as(alice))).status).toBe(204);
     expect(Number((await states())?.count)).toBe(0);

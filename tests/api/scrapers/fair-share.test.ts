@@ -38,12 +38,23 @@ const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 let turn = 0;
 const anyInstance = () => (other && turn++ % 2 === 1 ? other.request() : app.request());
 
-type Run = { id: number; status: string; started_at: string | null; finished_at: string | null; pages_fetched: number; items_collected: number };
+type Run = {
+  id: number;
+  status: string;
+  started_at: string | null;
+  finished_at: string | null;
+  pages_fetched: number;
+  items_collected: number;
+};
 type Started = { user: TestUser; scraperId: number; runId: number; path: string };
 
 async function createScraper(user: TestUser, name: string): Promise<{ id: number; path: string }> {
   const path = `/crawl/${name}-${user.id}`;
-  const response = await app.request().post('/api/v1/scrapers').set(as(user)).send({ name, url: `${site.url}${path}` });
+  const response = await app
+    .request()
+    .post('/api/v1/scrapers')
+    .set(as(user))
+    .send({ name, url: `${site.url}${path}` });
   expect(response.status).toBe(201);
   return { id: response.body.id, path };
 }
@@ -97,13 +108,15 @@ it(`runs at most ${CAP} of one consumer's runs at once${redisUrl ? ' across two 
   expect(starts[CAP]).toBeGreaterThanOrEqual(finished[0]);
 }, 90_000);
 
-it('stops a run that waits for its consumer\'s turn: stopped, and it never runs', async () => {
+it("stops a run that waits for its consumer's turn: stopped, and it never runs", async () => {
   const mine: Started[] = [];
   for (const name of ['s1', 's2', 's3']) mine.push(await startRun(alice, name));
   const statuses = await eventually(
     async () => {
       const runs = await Promise.all(mine.map(readRun));
-      return runs.filter((run) => run.status === 'running').length === CAP && runs.filter((run) => run.status === 'pending').length === 1 ? runs : undefined;
+      return runs.filter((run) => run.status === 'running').length === CAP && runs.filter((run) => run.status === 'pending').length === 1
+        ? runs
+        : undefined;
     },
     20_000,
     `${CAP} runs running and one pending`
@@ -121,9 +134,18 @@ it('stops a run that waits for its consumer\'s turn: stopped, and it never runs'
   expect(stopped.body).toEqual({ run_id: waiting.runId, status: 'stopped' });
 
   const others = mine.filter((run) => run !== waiting);
-  await eventually(async () => ((await Promise.all(others.map(readRun))).every((run) => run.status === 'completed') ? true : undefined), 20_000, 'the other runs completed');
+  await eventually(
+    async () => ((await Promise.all(others.map(readRun))).every((run) => run.status === 'completed') ? true : undefined),
+    20_000,
+    'the other runs completed'
+  );
   // Its job comes back after the others freed their slots: it must find the run stopped and do nothing.
-  await eventually(async () => ((await app.request().get(`/api/v1/scrapers/${waiting.scraperId}`).set(as(alice))).body.status === 'idle' ? true : undefined), 5_000, 'the scraper idle');
+  await eventually(
+    async () =>
+      (await app.request().get(`/api/v1/scrapers/${waiting.scraperId}`).set(as(alice))).body.status === 'idle' ? true : undefined,
+    5_000,
+    'the scraper idle'
+  );
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const run = await readRun(waiting);
   expect(run).toMatchObject({ status: 'stopped', started_at: null, pages_fetched: 0, items_collected: 0 });

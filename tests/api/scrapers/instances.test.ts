@@ -56,7 +56,11 @@ it(`marks a run failed when its process is killed, and frees the scraper (${redi
   const started = await first.request().post(`/api/v1/scrapers/${id}/run`).set(as(alice));
   expect(started.status).toBe(202);
   const runUrl = `/api/v1/scrapers/${id}/runs/${started.body.run_id}`;
-  await eventually(async () => ((await app.request().get(runUrl).set(as(alice))).body.status === 'running' ? true : undefined), 20_000, 'the run running');
+  await eventually(
+    async () => ((await app.request().get(runUrl).set(as(alice))).body.status === 'running' ? true : undefined),
+    20_000,
+    'the run running'
+  );
   await first.kill();
 
   const second = await startInstance(app, { SCRAPER_WORKER: 'true' });

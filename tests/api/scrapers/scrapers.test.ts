@@ -31,7 +31,11 @@ const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 const SELECTORS = { item: '.product', fields: { name: '.name', link: 'a.link@href' } };
 
 async function createScraper(user: TestUser, body: Record<string, unknown>) {
-  const response = await app.request().post('/api/v1/scrapers').set(as(user)).send({ name: 'shop', url: `${site.url}/`, ...body });
+  const response = await app
+    .request()
+    .post('/api/v1/scrapers')
+    .set(as(user))
+    .send({ name: 'shop', url: `${site.url}/`, ...body });
   if (response.status !== 201) throw new Error(`scraper creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { id: number } & Record<string, unknown>;
 }
@@ -52,7 +56,11 @@ async function runToEnd(user: TestUser, scraperId: number, timeoutMs = 20_000) {
 
 describe('scrapers: create, read, change, delete', () => {
   it('creates a scraper with the documented defaults', async () => {
-    const response = await app.request().post('/api/v1/scrapers').set(as(alice)).send({ name: 'Shop', url: `${site.url}/` });
+    const response = await app
+      .request()
+      .post('/api/v1/scrapers')
+      .set(as(alice))
+      .send({ name: 'Shop', url: `${site.url}/` });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
       id: expect.any(Number),
@@ -99,11 +107,15 @@ describe('scrapers: create, read, change, delete', () => {
     const response = await app.request().post('/api/v1/scrapers').set(as(alice)).send(body);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      error: { code: 'validation_error', message: expect.any(String), details: expect.arrayContaining([expect.objectContaining({ field })]) },
+      error: {
+        code: 'validation_error',
+        message: expect.any(String),
+        details: expect.arrayContaining([expect.objectContaining({ field })]),
+      },
     });
   });
 
-  it('lists, reads, updates and deletes only the caller\'s own scrapers', async () => {
+  it("lists, reads, updates and deletes only the caller's own scrapers", async () => {
     const mine = await createScraper(bob, { name: 'bob-shop' });
     const list = await app.request().get('/api/v1/scrapers?page=1&limit=5').set(as(bob));
     expect(list.status).toBe(200);
@@ -171,7 +183,14 @@ describe('runs', () => {
       { name: 'B', link: `${site.url}/items/b` },
       { name: 'C', link: 'https://shop.example/c' },
     ]);
-    expect(results.body.data[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: expect.any(Object), change: null, created_at: expect.stringMatching(ISO) });
+    expect(results.body.data[0]).toEqual({
+      id: expect.any(Number),
+      run_id: run.id,
+      url: `${site.url}/`,
+      data: expect.any(Object),
+      change: null,
+      created_at: expect.stringMatching(ISO),
+    });
     const status = await app.request().get(`/api/v1/scrapers/${scraper.id}/status`).set(as(alice));
     expect(status.body).toEqual({ id: scraper.id, status: 'completed', last_run: run.started_at, items_count: 3 });
     const scraperView = await app.request().get(`/api/v1/scrapers/${scraper.id}`).set(as(alice));
@@ -185,7 +204,15 @@ describe('runs', () => {
     // failed pages without failing the run. Not /private (robots.txt), not the other host.
     expect(run).toMatchObject({ status: 'completed', items_collected: 7, pages_fetched: 10, pages_failed: 6 });
     const results = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?run_id=${run.id}&limit=100`).set(as(alice));
-    expect(results.body.data.map((result: { data: { name: string } }) => result.data.name).sort()).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'S']);
+    expect(results.body.data.map((result: { data: { name: string } }) => result.data.name).sort()).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'F',
+      'S',
+    ]);
     expect(site.hits.some((hit) => hit.path.startsWith('/private'))).toBe(false);
 
     const limited = await createScraper(alice, { selectors: SELECTORS, follow_links: true, rate_limit: 50, max_pages: 2 });
@@ -219,7 +246,11 @@ describe('runs', () => {
   it('stops a run: 200, status stopped, the in-flight request aborted within a second', async () => {
     const scraper = await createScraper(alice, { url: `${site.url}/hang` });
     const started = await app.request().post(`/api/v1/scrapers/${scraper.id}/run`).set(as(alice));
-    await eventually(async () => (site.hits.find((hit) => hit.path === '/hang' && hit.at >= Date.now() - 10_000) ? true : undefined), 10_000, 'the hanging page requested');
+    await eventually(
+      async () => (site.hits.find((hit) => hit.path === '/hang' && hit.at >= Date.now() - 10_000) ? true : undefined),
+      10_000,
+      'the hanging page requested'
+    );
     const stopAt = Date.now();
     const stopped = await app.request().post(`/api/v1/scrapers/${scraper.id}/stop`).set(as(alice));
     expect(stopped.status).toBe(200);
@@ -238,7 +269,9 @@ describe('runs', () => {
 
   it('starts exactly one run from 10 concurrent requests', async () => {
     const scraper = await createScraper(alice, { url: `${site.url}/slow` });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => app.request().post(`/api/v1/scrapers/${scraper.id}/run`).set(as(alice))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => app.request().post(`/api/v1/scrapers/${scraper.id}/run`).set(as(alice)))
+    );
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([202, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
     for (const answer of answers.filter((candidate) => candidate.status === 409)) {
@@ -272,8 +305,12 @@ describe('runs', () => {
 });
 
 describe('run events and exports', () => {
-  it('ends in failed when the start URL fails, and delivers a signed run.failed to the owner\'s subscription only', async () => {
-    const hook = await app.request().post('/api/v1/webhooks').set(as(alice)).send({ url: `${receiver.url}/runs/alice` });
+  it("ends in failed when the start URL fails, and delivers a signed run.failed to the owner's subscription only", async () => {
+    const hook = await app
+      .request()
+      .post('/api/v1/webhooks')
+      .set(as(alice))
+      .send({ url: `${receiver.url}/runs/alice` });
     expect(hook.status).toBe(201);
     expect(hook.body).toEqual({
       id: expect.any(String),
@@ -282,15 +319,29 @@ describe('run events and exports', () => {
       secret: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
       created_at: expect.stringMatching(ISO),
     });
-    const other = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: `${receiver.url}/runs/bob`, events: ['run.failed'] });
+    const other = await app
+      .request()
+      .post('/api/v1/webhooks')
+      .set(as(bob))
+      .send({ url: `${receiver.url}/runs/bob`, events: ['run.failed'] });
     expect(other.status).toBe(201);
     // One creation path with POST /api/webhooks/subscriptions: unknown, inactive and (here) non-run event types are 422 invalid_events.
     for (const events of [['order.paid'], ['run.failed', 'no.such.event'], ['*']]) {
-      const invalid = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: `${receiver.url}/runs/bob`, events });
+      const invalid = await app
+        .request()
+        .post('/api/v1/webhooks')
+        .set(as(bob))
+        .send({ url: `${receiver.url}/runs/bob`, events });
       const named = events.filter((event) => event !== 'run.failed');
       expect({ status: invalid.status, body: invalid.body }).toEqual({
         status: 422,
-        body: { error: { code: 'invalid_events', message: `Unknown or inactive event types: ${named.join(', ')}`, details: { invalid_events: named } } },
+        body: {
+          error: {
+            code: 'invalid_events',
+            message: `Unknown or inactive event types: ${named.join(', ')}`,
+            details: { invalid_events: named },
+          },
+        },
       });
     }
     const malformed = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: 'ftp://example.test', events: [] });
@@ -301,7 +352,11 @@ describe('run events and exports', () => {
     const run = await runToEnd(alice, scraper.id);
     expect(run).toMatchObject({ status: 'failed', error: expect.stringContaining('500'), items_collected: 0 });
 
-    const [failed] = await waitForPosts(receiver, 1, (request) => request.path === '/runs/alice' && request.headers['x-webhook-event'] === 'run.failed');
+    const [failed] = await waitForPosts(
+      receiver,
+      1,
+      (request) => request.path === '/runs/alice' && request.headers['x-webhook-event'] === 'run.failed'
+    );
     expect(verify(hook.body.secret, failed)).toEqual({
       type: 'run.failed',
       timestamp: expect.stringMatching(ISO),
@@ -315,37 +370,70 @@ describe('run events and exports', () => {
         error: run.error,
       },
     });
-    const startedEvent = posts(receiver).find((request) => request.path === '/runs/alice' && eventOf(request).type === 'run.started' && eventOf(request).data.run_id === run.id);
+    const startedEvent = posts(receiver).find(
+      (request) => request.path === '/runs/alice' && eventOf(request).type === 'run.started' && eventOf(request).data.run_id === run.id
+    );
     expect(startedEvent).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(posts(receiver).filter((request) => request.path === '/runs/bob' && request.headers['x-webhook-event'] === 'run.failed')).toHaveLength(0);
+    expect(
+      posts(receiver).filter((request) => request.path === '/runs/bob' && request.headers['x-webhook-event'] === 'run.failed')
+    ).toHaveLength(0);
   });
 
   it('announces results.created and run.completed, and exports results as NDJSON and CSV', async () => {
-    const hook = await app.request().post('/api/v1/webhooks').set(as(bob)).send({ url: `${receiver.url}/runs/bob2`, events: ['run.completed', 'results.created'] });
+    const hook = await app
+      .request()
+      .post('/api/v1/webhooks')
+      .set(as(bob))
+      .send({ url: `${receiver.url}/runs/bob2`, events: ['run.completed', 'results.created'] });
     const scraper = await createScraper(bob, { selectors: SELECTORS, follow_links: true, rate_limit: 50 });
     const run = await runToEnd(bob, scraper.id);
     expect(run.items_collected).toBe(7);
-    const events = await waitForPosts(receiver, 2, (request) => request.path === '/runs/bob2' && request.headers['x-webhook-event'] !== 'webhook.test');
+    const events = await waitForPosts(
+      receiver,
+      2,
+      (request) => request.path === '/runs/bob2' && request.headers['x-webhook-event'] !== 'webhook.test'
+    );
     expect(events.map((request) => eventOf(request).type).sort()).toEqual(['results.created', 'run.completed']);
-    for (const request of events) expect(verify(hook.body.secret, request)).toMatchObject({ data: { run_id: run.id, items_collected: 7, status: 'completed' } });
+    for (const request of events)
+      expect(verify(hook.body.secret, request)).toMatchObject({ data: { run_id: run.id, items_collected: 7, status: 'completed' } });
 
-    const ndjson = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=ndjson`).set(as(bob)).buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => done(null, text));
-    });
+    const ndjson = await app
+      .request()
+      .get(`/api/v1/scrapers/${scraper.id}/results?format=ndjson`)
+      .set(as(bob))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => done(null, text));
+      });
     expect(ndjson.status).toBe(200);
     expect(ndjson.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    const lines = String(ndjson.body).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = String(ndjson.body)
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toEqual({ id: expect.any(Number), run_id: run.id, url: `${site.url}/`, data: { name: 'A', link: `${site.url}/items/a` }, change: null, created_at: expect.stringMatching(ISO) });
-
-    const csv = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=csv&run_id=${run.id}`).set(as(bob)).buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => done(null, text));
+    expect(lines[0]).toEqual({
+      id: expect.any(Number),
+      run_id: run.id,
+      url: `${site.url}/`,
+      data: { name: 'A', link: `${site.url}/items/a` },
+      change: null,
+      created_at: expect.stringMatching(ISO),
     });
+
+    const csv = await app
+      .request()
+      .get(`/api/v1/scrapers/${scraper.id}/results?format=csv&run_id=${run.id}`)
+      .set(as(bob))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => done(null, text));
+      });
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const rows = String(csv.body).trim().split('\n');
@@ -360,14 +448,20 @@ describe('run events and exports', () => {
   it('exports scraped text a spreadsheet would run as a formula as text, prefixed with a quote', async () => {
     const scraper = await createScraper(bob, { url: `${site.url}/formulas`, selectors: SELECTORS });
     expect((await runToEnd(bob, scraper.id)).items_collected).toBe(5);
-    const csv = await app.request().get(`/api/v1/scrapers/${scraper.id}/results?format=csv`).set(as(bob)).buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => done(null, text));
-    });
+    const csv = await app
+      .request()
+      .get(`/api/v1/scrapers/${scraper.id}/results?format=csv`)
+      .set(as(bob))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => done(null, text));
+      });
     const body = String(csv.body);
     // Each cell quoted as CSV needs (the comma, the double quotes), after its leading quote.
-    for (const cell of [`"'=HYPERLINK(""http://evil.example/"",""click"")"`, "'+cmd|' /C calc'!A0", `"'@SUM(1,1)"`, "'-2+3", 'Plain']) expect(body).toContain(`,${cell},`);
+    for (const cell of [`"'=HYPERLINK(""http://evil.example/"",""click"")"`, "'+cmd|' /C calc'!A0", `"'@SUM(1,1)"`, "'-2+3", 'Plain'])
+      expect(body).toContain(`,${cell},`);
     expect(body).not.toMatch(/,"?[=+@-]/);
   });
 
@@ -387,13 +481,17 @@ describe('run events and exports', () => {
     try {
       for (const format of ['csv', 'ndjson']) {
         const outcome = await new Promise<{ status: number; text: string; complete: boolean }>((resolve, reject) => {
-          const request = http.get(`${app.url}/api/v1/scrapers/${scraper.id}/results?format=${format}`, { headers: { Authorization: `Bearer ${bob.jwt}` } }, (res) => {
-            let text = '';
-            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, text, complete: res.complete }));
-            res.on('error', () => resolve({ status: res.statusCode ?? 0, text, complete: false }));
-            res.on('aborted', () => resolve({ status: res.statusCode ?? 0, text, complete: false }));
-          });
+          const request = http.get(
+            `${app.url}/api/v1/scrapers/${scraper.id}/results?format=${format}`,
+            { headers: { Authorization: `Bearer ${bob.jwt}` } },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, text, complete: res.complete }));
+              res.on('error', () => resolve({ status: res.statusCode ?? 0, text, complete: false }));
+              res.on('aborted', () => resolve({ status: res.statusCode ?? 0, text, complete: false }));
+            }
+          );
           request.on('error', reject);
         });
         // Headers were sent before the failure: the only honest signal left is a cut-off body.

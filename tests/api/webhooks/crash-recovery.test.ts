@@ -57,7 +57,11 @@ it(`delivers every event of a burst at least once when the worker is killed mid-
   const table = app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
   await new Promise((resolve) => setTimeout(resolve, 500));
   const recorded = new Set(
-    ((await app.strapi.db.connection(table).select('uuid').where({ event_type: 'order.created', status: 'succeeded' })) as Array<{ uuid: string }>).map((row) => row.uuid)
+    (
+      (await app.strapi.db.connection(table).select('uuid').where({ event_type: 'order.created', status: 'succeeded' })) as Array<{
+        uuid: string;
+      }>
+    ).map((row) => row.uuid)
   );
 
   const second = await startInstance(app, { WEBHOOK_WORKER: 'true', WEBHOOK_CONCURRENCY: '8' });
@@ -84,13 +88,18 @@ it(`delivers every event of a burst at least once when the worker is killed mid-
   // And the records end up saying so.
   await eventually(
     async () => {
-      const [{ total }] = await app.strapi.db.connection(table).where({ event_type: 'order.created', status: 'succeeded' }).count({ total: '*' });
+      const [{ total }] = await app.strapi.db
+        .connection(table)
+        .where({ event_type: 'order.created', status: 'succeeded' })
+        .count({ total: '*' });
       return Number(total) === BURST ? true : undefined;
     },
     30_000,
     'every delivery recorded as succeeded'
   );
-  console.info(`crash recovery: ${beforeRestart} of ${BURST} delivered before SIGKILL (${recorded.size} recorded), ${received.length - BURST} duplicate(s) after restart`);
+  console.info(
+    `crash recovery: ${beforeRestart} of ${BURST} delivered before SIGKILL (${recorded.size} recorded), ${received.length - BURST} duplicate(s) after restart`
+  );
 }, 180_000);
 
 function orderPosts() {

@@ -33,7 +33,13 @@ beforeAll(async () => {
   smtp = await startSmtp();
   receiver = await startReceiver(reply);
   app = await startApp({
-    env: { WEBHOOK_RETRY_SCHEDULE: '1,1,1', SMTP_HOST: smtp.host, SMTP_PORT: String(smtp.port), SMTP_IGNORE_TLS: 'true', EMAIL_FROM: 'hooks@example.test' },
+    env: {
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+      SMTP_HOST: smtp.host,
+      SMTP_PORT: String(smtp.port),
+      SMTP_IGNORE_TLS: 'true',
+      EMAIL_FROM: 'hooks@example.test',
+    },
   });
   alice = await registerUser(app, { plan: 'enterprise' });
   bob = await registerUser(app, { plan: 'enterprise' });
@@ -49,8 +55,14 @@ afterAll(async () => {
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
-const publish = (body: unknown, user = admin) => app.request().post('/api/webhooks/events').set(as(user)).send(body as object);
-const onPath = (path: string) => (request: ReceivedRequest) => request.path === path && request.headers['x-webhook-event'] !== 'webhook.test';
+const publish = (body: unknown, user = admin) =>
+  app
+    .request()
+    .post('/api/webhooks/events')
+    .set(as(user))
+    .send(body as object);
+const onPath = (path: string) => (request: ReceivedRequest) =>
+  request.path === path && request.headers['x-webhook-event'] !== 'webhook.test';
 
 interface DocumentCalls {
   create(params: { data: Record<string, unknown> }): Promise<{ documentId: string }>;
@@ -75,19 +87,29 @@ async function subscription(id: string, user: TestUser) {
 
 describe('POST /api/webhooks/events', () => {
   it('delivers an event to each matching subscription once, signed, with the documented request', async () => {
-    const exact = await subscribe(app, alice, { endpoint_url: `${receiver.url}/fan/exact`, events: ['order.created'], headers: { 'X-Shop': 'alice' } });
+    const exact = await subscribe(app, alice, {
+      endpoint_url: `${receiver.url}/fan/exact`,
+      events: ['order.created'],
+      headers: { 'X-Shop': 'alice' },
+    });
     const wildcard = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/wildcard`, events: ['*'] });
     const both = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/both`, events: ['order.created', '*'] });
     await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/other`, events: ['order.paid'] });
     const paused = await subscribe(app, bob, { endpoint_url: `${receiver.url}/fan/paused`, events: ['order.created'] });
-    expect((await app.request().patch(`/api/webhooks/subscriptions/${paused.id}`).set(as(bob)).send({ is_active: false })).status).toBe(200);
+    expect((await app.request().patch(`/api/webhooks/subscriptions/${paused.id}`).set(as(bob)).send({ is_active: false })).status).toBe(
+      200
+    );
 
     const payload = { id: 'ord_1', status: 'pending', total: 25, created_at: '2026-11-22T10:00:00.000Z' };
     const response = await publish({ type: 'order.created', payload });
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ event_id: expect.stringMatching(UUID), deliveries: 3 });
 
-    for (const [path, created] of [['/fan/exact', exact], ['/fan/wildcard', wildcard], ['/fan/both', both]] as const) {
+    for (const [path, created] of [
+      ['/fan/exact', exact],
+      ['/fan/wildcard', wildcard],
+      ['/fan/both', both],
+    ] as const) {
       const [received] = await waitForPosts(receiver, 1, onPath(path));
       expect(verify(created.secret, received)).toEqual({ type: 'order.created', timestamp: expect.stringMatching(ISO), data: payload });
       expect(received.headers['x-webhook-event']).toBe('order.created');
@@ -170,25 +192,36 @@ describe('POST /api/webhooks/events', () => {
 
   it('answers 422 to unknown event types, listing them, and stores nothing', async () => {
     const before = await count(UIDS.webhookDelivery);
-    const response = await publish({ events: [{ type: 'order.created', payload: orderData(1) }, { type: 'order.teleported', payload: {} }] });
+    const response = await publish({
+      events: [
+        { type: 'order.created', payload: orderData(1) },
+        { type: 'order.teleported', payload: {} },
+      ],
+    });
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: expect.any(String), code: 'invalid_events', invalid_events: ['order.teleported'] });
     expect(await count(UIDS.webhookDelivery)).toBe(before);
   });
 
-  it('answers 422 to a payload that does not fit its event type\'s schema, naming each field, and stores nothing', async () => {
+  it("answers 422 to a payload that does not fit its event type's schema, naming each field, and stores nothing", async () => {
     const before = await count(UIDS.webhookDelivery);
     const single = await publish({ type: 'order.paid', payload: { id: 'x', status: 'lost', total: 3 } });
     expect(single.status).toBe(422);
     expect(single.body).toEqual({
-      error: 'payload.status: Invalid option: expected one of "pending"|"paid"|"shipped"|"delivered"|"cancelled"; payload.created_at: Invalid input: expected string, received undefined',
+      error:
+        'payload.status: Invalid option: expected one of "pending"|"paid"|"shipped"|"delivered"|"cancelled"; payload.created_at: Invalid input: expected string, received undefined',
       code: 'invalid_payload',
       details: [
         { field: 'payload.status', message: 'Invalid option: expected one of "pending"|"paid"|"shipped"|"delivered"|"cancelled"' },
         { field: 'payload.created_at', message: 'Invalid input: expected string, received undefined' },
       ],
     });
-    const batch = await publish({ events: [{ type: 'order.created', payload: orderData(1) }, { type: 'product.created', payload: { ...productData(2), colour: 'blue' } }] });
+    const batch = await publish({
+      events: [
+        { type: 'order.created', payload: orderData(1) },
+        { type: 'product.created', payload: { ...productData(2), colour: 'blue' } },
+      ],
+    });
     expect(batch.status).toBe(422);
     expect(batch.body.details).toEqual([{ field: 'events.1.payload', message: 'Unrecognized key: "colour"' }]);
     expect(await count(UIDS.webhookDelivery)).toBe(before);
@@ -196,17 +229,23 @@ describe('POST /api/webhooks/events', () => {
 });
 
 describe('publishing for one consumer', () => {
-  it('delivers events about a consumer\'s own resources to that consumer\'s subscriptions only', async () => {
+  it("delivers events about a consumer's own resources to that consumer's subscriptions only", async () => {
     await subscribe(app, alice, { endpoint_url: `${receiver.url}/scoped/alice`, events: ['run.completed'] });
     await subscribe(app, bob, { endpoint_url: `${receiver.url}/scoped/bob`, events: ['run.completed'] });
     const webhooks = app.strapi.plugin('api-suite').service('webhooks');
-    const published = await webhooks.publish('run.completed', { run_id: 1, scraper_id: 1, status: 'completed', started_at: null, finished_at: null, items_collected: 0, error: null }, { consumerId: alice.consumer_id });
+    const published = await webhooks.publish(
+      'run.completed',
+      { run_id: 1, scraper_id: 1, status: 'completed', started_at: null, finished_at: null, items_collected: 0, error: null },
+      { consumerId: alice.consumer_id }
+    );
     // Alice's one subscription; not bob's, nor bob's wildcard subscriptions from the first test.
     expect(published.deliveries).toBe(1);
     await waitForPosts(receiver, 1, onPath('/scoped/alice'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(posts(receiver).filter(onPath('/scoped/bob'))).toHaveLength(0);
-    expect(posts(receiver).filter((request) => request.path.startsWith('/fan/') && request.headers['x-webhook-event'] === 'run.completed')).toHaveLength(0);
+    expect(
+      posts(receiver).filter((request) => request.path.startsWith('/fan/') && request.headers['x-webhook-event'] === 'run.completed')
+    ).toHaveLength(0);
   });
 });
 
@@ -215,13 +254,25 @@ describe('retries', () => {
     const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/flaky`, events: ['order.paid'] });
     await waitForPosts(receiver, 1, (request) => request.path === '/flaky');
     flakyUntil = Date.now() + 1_500;
-    const response = await publish({ events: Array.from({ length: 10 }, (_, i) => ({ type: 'order.paid', payload: orderData(`paid_${i}`, { status: 'paid' }) })) });
+    const response = await publish({
+      events: Array.from({ length: 10 }, (_, i) => ({ type: 'order.paid', payload: orderData(`paid_${i}`, { status: 'paid' }) })),
+    });
     expect(response.status).toBe(202);
-    const list = async () => (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100`).set(as(alice))).body.data as Array<{ id: string; status: string; attempts: number; event_type: string }>;
-    const settled = await eventually(async () => {
-      const deliveries = (await list()).filter((delivery) => delivery.event_type === 'order.paid');
-      return deliveries.length === 10 && deliveries.every((delivery) => delivery.status === 'succeeded') ? deliveries : undefined;
-    }, 20_000, 'every delivery succeeded');
+    const list = async () =>
+      (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100`).set(as(alice))).body.data as Array<{
+        id: string;
+        status: string;
+        attempts: number;
+        event_type: string;
+      }>;
+    const settled = await eventually(
+      async () => {
+        const deliveries = (await list()).filter((delivery) => delivery.event_type === 'order.paid');
+        return deliveries.length === 10 && deliveries.every((delivery) => delivery.status === 'succeeded') ? deliveries : undefined;
+      },
+      20_000,
+      'every delivery succeeded'
+    );
     expect(settled.every((delivery) => delivery.attempts >= 2)).toBe(true);
     for (const delivery of settled) {
       const tries = posts(receiver).filter((request) => request.headers['webhook-id'] === delivery.id);
@@ -263,11 +314,18 @@ describe('jobs that run twice', () => {
     const id = String(first.headers['webhook-id']);
     const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void> };
     await deliveries.flush();
-    const row = await app.strapi.db.connection(app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName).where({ uuid: id }).first();
+    const row = await app.strapi.db
+      .connection(app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName)
+      .where({ uuid: id })
+      .first();
 
     // The same send enqueued again, as a crashed worker's stalled job or the sweep would.
     const jobs = (app.strapi.plugin('api-suite').service('platform') as { jobs(): JobsPort }).jobs();
-    await jobs.enqueue(DELIVERY_QUEUE, 'deliver', packSends([{ delivery: id, subscription: row.subscription_id, type: 'order.updated', body: first.body, attempt: 1 }]));
+    await jobs.enqueue(
+      DELIVERY_QUEUE,
+      'deliver',
+      packSends([{ delivery: id, subscription: row.subscription_id, type: 'order.updated', body: first.body, attempt: 1 }])
+    );
     await eventually(async () => {
       const counts = await jobs.counts(DELIVERY_QUEUE);
       return counts.waiting + counts.active + counts.delayed === 0 ? true : undefined;
@@ -283,12 +341,21 @@ describe('jobs that run twice', () => {
     await publish({ type: 'order.updated', payload: orderData('o2') });
     const [first] = await waitForPosts(receiver, 1, onPath('/stalled'));
     const id = String(first.headers['webhook-id']);
-    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void>; handle(job: Job<DeliveryJobData>): Promise<void> };
+    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as {
+      flush(): Promise<void>;
+      handle(job: Job<DeliveryJobData>): Promise<void>;
+    };
     await deliveries.flush();
-    const row = await app.strapi.db.connection(app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName).where({ uuid: id }).first();
+    const row = await app.strapi.db
+      .connection(app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName)
+      .where({ uuid: id })
+      .first();
 
     // The publish job, as BullMQ hands it on when the worker running it stalled: started a second time.
-    const data: DeliveryJobData = { fresh: true, ...packSends([{ delivery: id, subscription: row.subscription_id, type: 'order.updated', body: first.body, attempt: 1 }]) };
+    const data: DeliveryJobData = {
+      fresh: true,
+      ...packSends([{ delivery: id, subscription: row.subscription_id, type: 'order.updated', body: first.body, attempt: 1 }]),
+    };
     await deliveries.handle({ id: 'batch-stalled', queue: DELIVERY_QUEUE, name: 'deliver', data, attempt: 1, attempts: 3, started: 2 });
     await deliveries.flush();
     expect(posts(receiver).filter((request) => request.headers['webhook-id'] === id)).toHaveLength(1);
@@ -297,10 +364,15 @@ describe('jobs that run twice', () => {
   it('sends nothing twice for a copy of a job whose sends still wait for a request slot', async () => {
     // 60 sends against 50 request slots and an endpoint that takes 300 ms: 10 of each job wait.
     await subscribe(app, bob, { endpoint_url: `${receiver.url}/slow`, events: ['order.updated'] });
-    const published = await publish({ events: Array.from({ length: 60 }, (_, i) => ({ type: 'order.updated', payload: orderData(`slow-${i}`) })) });
+    const published = await publish({
+      events: Array.from({ length: 60 }, (_, i) => ({ type: 'order.updated', payload: orderData(`slow-${i}`) })),
+    });
     expect(published.status).toBe(202);
     const firsts = await waitForPosts(receiver, 60, onPath('/slow'), 20_000);
-    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as { flush(): Promise<void>; handle(job: Job<DeliveryJobData>): Promise<void> };
+    const deliveries = app.strapi.plugin('api-suite').service('webhook-deliveries') as {
+      flush(): Promise<void>;
+      handle(job: Job<DeliveryJobData>): Promise<void>;
+    };
     await deliveries.flush();
     const table = app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
     const ids = firsts.map((request) => String(request.headers['webhook-id']));
@@ -311,9 +383,25 @@ describe('jobs that run twice', () => {
     const bodies = new Map(firsts.map((request) => [String(request.headers['webhook-id']), request.body]));
     const data: DeliveryJobData = {
       fresh: true,
-      ...packSends(rows.map((row) => ({ delivery: row.uuid, subscription: row.subscription_id, type: 'order.updated', body: bodies.get(row.uuid) as string, attempt: 2 }))),
+      ...packSends(
+        rows.map((row) => ({
+          delivery: row.uuid,
+          subscription: row.subscription_id,
+          type: 'order.updated',
+          body: bodies.get(row.uuid) as string,
+          attempt: 2,
+        }))
+      ),
     };
-    const job = (id: string): Job<DeliveryJobData> => ({ id, queue: DELIVERY_QUEUE, name: 'deliver', data, attempt: 1, attempts: 3, started: 1 });
+    const job = (id: string): Job<DeliveryJobData> => ({
+      id,
+      queue: DELIVERY_QUEUE,
+      name: 'deliver',
+      data,
+      attempt: 1,
+      attempts: 3,
+      started: 1,
+    });
     await Promise.all([deliveries.handle(job('slow-a')), deliveries.handle(job('slow-b'))]);
     await deliveries.flush();
     const sent = posts(receiver).filter((request) => ids.includes(String(request.headers['webhook-id'])));
@@ -329,13 +417,19 @@ describe('100 consecutive failures', () => {
     const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/always-fail`, events: ['order.paid', 'article.deleted'] });
     const mailsBefore = smtp.messages.length;
     // 120 events with 4 attempts each: far more than 100 attempts would be made if nothing stopped them.
-    const response = await publish({ events: Array.from({ length: 120 }, (_, i) => ({ type: 'article.deleted', payload: articleData(i) })) });
+    const response = await publish({
+      events: Array.from({ length: 120 }, (_, i) => ({ type: 'article.deleted', payload: articleData(i) })),
+    });
     expect(response.status).toBe(202);
 
-    const disabled = await eventually(async () => {
-      const view = await subscription(created.id, alice);
-      return view.is_active ? undefined : view;
-    }, 20_000, 'the subscription is disabled');
+    const disabled = await eventually(
+      async () => {
+        const view = await subscription(created.id, alice);
+        return view.is_active ? undefined : view;
+      },
+      20_000,
+      'the subscription is disabled'
+    );
     expect(disabled).toMatchObject({ is_active: false, failure_count: 100, disabled_at: expect.stringMatching(ISO) });
 
     const [mail] = await smtp.waitFor(mailsBefore + 1, 10_000).then((all) => all.slice(mailsBefore));
@@ -345,11 +439,17 @@ describe('100 consecutive failures', () => {
 
     // Nothing is left to send, no further attempt is counted, and no second e-mail follows.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const deliveries = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=retrying`).set(as(alice))).body;
+    const deliveries = (
+      await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=retrying`).set(as(alice))
+    ).body;
     expect(deliveries.meta.total).toBe(0);
-    const pending = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=pending`).set(as(alice))).body;
+    const pending = (
+      await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=pending`).set(as(alice))
+    ).body;
     expect(pending.meta.total).toBe(0);
-    const cancelled = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1&status=cancelled`).set(as(alice))).body;
+    const cancelled = (
+      await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1&status=cancelled`).set(as(alice))
+    ).body;
     expect(cancelled.meta.total).toBeGreaterThan(0);
     expect((await subscription(created.id, alice)).failure_count).toBe(100);
     expect(smtp.messages.slice(mailsBefore).filter((message) => unfolded(message.raw).includes(created.id))).toHaveLength(1);
@@ -360,7 +460,8 @@ describe('100 consecutive failures', () => {
     // A disabled subscription gets no new deliveries and refuses manual retries.
     const later = await publish({ type: 'order.paid', payload: orderData('after', { status: 'paid' }) });
     const flakyAndOthers = later.body.deliveries;
-    const anyDelivery = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1`).set(as(alice))).body.data[0];
+    const anyDelivery = (await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=1`).set(as(alice))).body
+      .data[0];
     const refused = await app.request().post(`/api/webhooks/deliveries/${anyDelivery.id}/retry`).set(as(alice));
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual({ error: expect.any(String), code: 'subscription_inactive' });
@@ -391,7 +492,14 @@ describe('events the site publishes by itself', () => {
     const received = await waitForPosts(receiver, 6, onPath('/content'));
     const events = received.map((request) => ({ ...eventOf(request), verified: Boolean(verify(created.secret, request)) }));
     const types = events.map((event) => event.type);
-    expect([...types].sort()).toEqual(['article.created', 'article.deleted', 'article.published', 'article.updated', 'product.created', 'product.updated']);
+    expect([...types].sort()).toEqual([
+      'article.created',
+      'article.deleted',
+      'article.published',
+      'article.updated',
+      'product.created',
+      'product.updated',
+    ]);
     const published = events.find((event) => event.type === 'article.published');
     expect(published?.data).toEqual({
       id: expect.stringMatching(UUID),

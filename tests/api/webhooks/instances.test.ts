@@ -32,13 +32,19 @@ afterAll(async () => {
 
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 const publishOnOther = async () => {
-  const response = await other.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.updated', payload: orderData('o1') });
+  const response = await other
+    .request()
+    .post('/api/webhooks/events')
+    .set(as(admin))
+    .send({ type: 'order.updated', payload: orderData('o1') });
   expect(response.status).toBe(202);
   return response.body.deliveries as number;
 };
 /** With Redis the change is seen by the very next publish; without it, within the cache's lifetime. */
 const seenByOther = (expected: number) =>
-  redisUrl ? publishOnOther().then((deliveries) => expect(deliveries).toBe(expected)) : eventually(async () => ((await publishOnOther()) === expected ? true : undefined), 8_000);
+  redisUrl
+    ? publishOnOther().then((deliveries) => expect(deliveries).toBe(expected))
+    : eventually(async () => ((await publishOnOther()) === expected ? true : undefined), 8_000);
 
 it(`reaches the other instance's publishing when a subscription is created, paused and resumed (${redisUrl ? 'through Redis' : 'without Redis'})`, async () => {
   expect(await publishOnOther()).toBe(0);

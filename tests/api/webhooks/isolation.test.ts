@@ -16,7 +16,11 @@ const CAP = 10;
 const SLOW_MS = 5_000;
 /** Short leases, so that a killed worker's slots free within the test. */
 const LEASE_SECONDS = 3;
-const workerEnv = { WEBHOOK_WORKER: 'true', WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP), WEBHOOK_ENDPOINT_LEASE_SECONDS: String(LEASE_SECONDS) };
+const workerEnv = {
+  WEBHOOK_WORKER: 'true',
+  WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP),
+  WEBHOOK_ENDPOINT_LEASE_SECONDS: String(LEASE_SECONDS),
+};
 
 let app: TestApp;
 let receiver: Receiver;
@@ -70,8 +74,14 @@ const deliveriesOf = async (subscriptionUuid: string) => {
   const strapi = app.strapi;
   const subscriptions = strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
   const deliveries = strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
-  const [subscription] = (await strapi.db.connection(subscriptions).select('id').where({ uuid: subscriptionUuid })) as Array<{ id: number }>;
-  return (await strapi.db.connection(deliveries).select('uuid', 'status', 'attempts').where({ subscription_id: subscription.id }).whereNot({ event_type: 'webhook.test' })) as Array<{ uuid: string; status: string; attempts: number | null }>;
+  const [subscription] = (await strapi.db.connection(subscriptions).select('id').where({ uuid: subscriptionUuid })) as Array<{
+    id: number;
+  }>;
+  return (await strapi.db
+    .connection(deliveries)
+    .select('uuid', 'status', 'attempts')
+    .where({ subscription_id: subscription.id })
+    .whereNot({ event_type: 'webhook.test' })) as Array<{ uuid: string; status: string; attempts: number | null }>;
 };
 
 it(`delivers another consumer's events within 2 s while an endpoint answering after 5 s drains 300 (${redisUrl ? 'two worker processes, Redis' : 'one process'})`, async () => {
@@ -87,7 +97,9 @@ it(`delivers another consumer's events within 2 s while an endpoint answering af
   const arrived = await waitForPosts(receiver, 10, at('/healthy'), 10_000);
   const lags = arrived.map((request) => request.receivedAt - published);
   const worst = Math.max(...lags);
-  console.info(`[isolation] the healthy endpoint's 10 deliveries arrived ${Math.min(...lags)}-${worst} ms after publishing, beside a saturated endpoint`);
+  console.info(
+    `[isolation] the healthy endpoint's 10 deliveries arrived ${Math.min(...lags)}-${worst} ms after publishing, beside a saturated endpoint`
+  );
   expect(worst).toBeLessThan(2_000);
   for (const request of arrived) verify(healthy.secret, request);
 
@@ -107,11 +119,17 @@ it(`delivers another consumer's events within 2 s while an endpoint answering af
   delays.set('/slow', 0);
   const all = await waitForPosts(receiver, 300, at('/slow'), 60_000);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const ids = posts(receiver).filter(at('/slow')).map((request) => String(request.headers['webhook-id']));
+  const ids = posts(receiver)
+    .filter(at('/slow'))
+    .map((request) => String(request.headers['webhook-id']));
   expect(new Set(ids).size).toBe(300);
   expect(ids).toHaveLength(300);
   verify(slow.secret, all[all.length - 1]);
-  await eventually(async () => ((await deliveriesOf(slow.id)).every((row) => row.status === 'succeeded' && row.attempts === 1) ? true : undefined), 15_000, 'all 300 recorded as succeeded at the first attempt');
+  await eventually(
+    async () => ((await deliveriesOf(slow.id)).every((row) => row.status === 'succeeded' && row.attempts === 1) ? true : undefined),
+    15_000,
+    'all 300 recorded as succeeded at the first attempt'
+  );
   const answer = await app.request().get(`/api/webhooks/subscriptions/${slow.id}`).set('Authorization', `Bearer ${slowConsumer.jwt}`);
   expect(answer.status).toBe(200);
   expect(answer.body.failure_count).toBe(0);
@@ -121,18 +139,27 @@ it('delivers 1,000 sends to one saturated endpoint, every one once and none fail
   delays.set('/saturated', 300);
   const subscription = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/saturated`, events: ['order.paid'] });
   for (let batch = 0; batch < 4; batch += 1) {
-    const events = Array.from({ length: 250 }, (_, i) => ({ type: 'order.paid', payload: orderData(`sat-${batch}-${i}`, { status: 'paid', paid_at: '2026-11-22T10:05:00.000Z', payment_id: 'pi_test' }) }));
+    const events = Array.from({ length: 250 }, (_, i) => ({
+      type: 'order.paid',
+      payload: orderData(`sat-${batch}-${i}`, { status: 'paid', paid_at: '2026-11-22T10:05:00.000Z', payment_id: 'pi_test' }),
+    }));
     const response = await app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send({ events });
     expect(response.status).toBe(202);
   }
   const arrived = await waitForPosts(receiver, 1000, at('/saturated'), 90_000);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const ids = posts(receiver).filter(at('/saturated')).map((request) => String(request.headers['webhook-id']));
+  const ids = posts(receiver)
+    .filter(at('/saturated'))
+    .map((request) => String(request.headers['webhook-id']));
   expect(ids).toHaveLength(1000);
   expect(new Set(ids).size).toBe(1000);
   expect(mostOpenAtOnce(arrived, 300)).toBeLessThanOrEqual(CAP);
   verify(subscription.secret, arrived[0]);
-  await eventually(async () => ((await deliveriesOf(subscription.id)).every((row) => row.status === 'succeeded' && row.attempts === 1) ? true : undefined), 15_000, 'all 1,000 succeeded at the first attempt');
+  await eventually(
+    async () => ((await deliveriesOf(subscription.id)).every((row) => row.status === 'succeeded' && row.attempts === 1) ? true : undefined),
+    15_000,
+    'all 1,000 succeeded at the first attempt'
+  );
 }, 150_000);
 
 // With Redis only: without it the slots are the process's own and die with it.
@@ -141,7 +168,11 @@ if (redisUrl) {
     const [first, second] = instances;
     // One worker left, so that it alone takes the hung endpoint's slots.
     await second.stop();
-    const hung = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/hung`, events: ['order.updated'], timeout_seconds: 30 });
+    const hung = await subscribe(app, slowConsumer, {
+      endpoint_url: `${receiver.url}/hung`,
+      events: ['order.updated'],
+      timeout_seconds: 30,
+    });
     await publish('order.updated', 2 * CAP, 'hung');
     await waitForPosts(receiver, CAP, at('/hung'), 15_000);
     // Its share is taken: nothing more goes out to the endpoint.

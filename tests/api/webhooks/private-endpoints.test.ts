@@ -42,7 +42,11 @@ it.each([
   'http://0.0.0.0/hook',
 ])('refuses %s with 422 endpoint_not_allowed and stores nothing', async (endpoint_url) => {
   const before = await subscriptionCount();
-  const response = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url, events: ['order.created'] });
+  const response = await app
+    .request()
+    .post('/api/webhooks/subscriptions')
+    .set(as(alice))
+    .send({ endpoint_url, events: ['order.created'] });
   expect(response.status).toBe(422);
   expect(response.body).toEqual({ error: expect.any(String), code: 'endpoint_not_allowed' });
   expect(await subscriptionCount()).toBe(before);
@@ -50,9 +54,17 @@ it.each([
 
 it('refuses moving an existing subscription onto a private address', async () => {
   // .invalid never resolves (RFC 2606): a name that does not resolve yet is accepted, and nothing leaves the machine.
-  const created = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url: 'https://hook.example.invalid/hook', events: ['order.created'] });
+  const created = await app
+    .request()
+    .post('/api/webhooks/subscriptions')
+    .set(as(alice))
+    .send({ endpoint_url: 'https://hook.example.invalid/hook', events: ['order.created'] });
   expect(created.status).toBe(201);
-  const response = await app.request().patch(`/api/webhooks/subscriptions/${created.body.id}`).set(as(alice)).send({ endpoint_url: 'http://localhost/hook' });
+  const response = await app
+    .request()
+    .patch(`/api/webhooks/subscriptions/${created.body.id}`)
+    .set(as(alice))
+    .send({ endpoint_url: 'http://localhost/hook' });
   expect(response.status).toBe(422);
   expect(response.body.code).toBe('endpoint_not_allowed');
   const view = await app.request().get(`/api/webhooks/subscriptions/${created.body.id}`).set(as(alice));
@@ -60,7 +72,11 @@ it('refuses moving an existing subscription onto a private address', async () =>
 });
 
 it('fails a delivery to an address that became private, without sending it', async () => {
-  const created = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url: 'https://hook.example.invalid/hook', events: ['order.created'] });
+  const created = await app
+    .request()
+    .post('/api/webhooks/subscriptions')
+    .set(as(alice))
+    .send({ endpoint_url: 'https://hook.example.invalid/hook', events: ['order.created'] });
   // As if the name had been re-pointed after it was saved (the check at connect time is what counts).
   const table = app.strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
   await app.strapi.db.connection(table).where({ uuid: created.body.id }).update({ endpoint_url: 'http://localhost:9/hook' });

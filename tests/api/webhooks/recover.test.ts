@@ -16,14 +16,24 @@ let admin: TestUser;
 let down = true;
 
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
-const order = (n: number) => ({ id: `c0a8012e-7d1f-4f5e-9a3b-2e4d6f8a1b${String(n).padStart(2, '0')}`, status: 'pending', total: 25 + n, created_at: '2026-11-22T10:00:00.000Z' });
+const order = (n: number) => ({
+  id: `c0a8012e-7d1f-4f5e-9a3b-2e4d6f8a1b${String(n).padStart(2, '0')}`,
+  status: 'pending',
+  total: 25 + n,
+  created_at: '2026-11-22T10:00:00.000Z',
+});
 const publish = (count: number, from = 0) =>
   app
     .request()
     .post('/api/webhooks/events')
     .set(as(admin))
     .send({ events: Array.from({ length: count }, (_, n) => ({ type: 'order.created', payload: order(from + n) })) });
-const recover = (id: string, body: unknown, user = alice) => app.request().post(`/api/webhooks/subscriptions/${id}/recover`).set(as(user)).send(body as object);
+const recover = (id: string, body: unknown, user = alice) =>
+  app
+    .request()
+    .post(`/api/webhooks/subscriptions/${id}/recover`)
+    .set(as(user))
+    .send(body as object);
 const orders = (request: ReceivedRequest) => request.headers['x-webhook-event'] === 'order.created';
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
@@ -35,10 +45,14 @@ async function deliveriesOf(id: string, status: string): Promise<Array<{ id: str
 
 /** Wait until `count` deliveries of the subscription have the status. */
 function settled(id: string, status: string, count: number) {
-  return eventually(async () => {
-    const rows = await deliveriesOf(id, status);
-    return rows.length === count ? rows : undefined;
-  }, 20_000, `${count} ${status} deliveries`);
+  return eventually(
+    async () => {
+      const rows = await deliveriesOf(id, status);
+      return rows.length === count ? rows : undefined;
+    },
+    20_000,
+    `${count} ${status} deliveries`
+  );
 }
 
 /** A subscription of alice's whose test event was delivered while the receiver was up. */
@@ -63,7 +77,7 @@ afterAll(async () => {
 });
 
 describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
-  it('sends a range\'s failed deliveries again with their own webhook-id, and only that range', async () => {
+  it("sends a range's failed deliveries again with their own webhook-id, and only that range", async () => {
     const created = await upSubscription('/range');
     down = true;
     expect((await publish(1)).status).toBe(202);
@@ -109,7 +123,9 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
     try {
       expect((await publish(1, 10)).status).toBe(202);
       await settled(created.id, 'retrying', 1);
-      expect((await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ is_active: false })).status).toBe(200);
+      expect(
+        (await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ is_active: false })).status
+      ).toBe(200);
 
       const refused = await recover(created.id, { since: minutesAgo(5) });
       expect(refused.status).toBe(409);
@@ -120,7 +136,9 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
 
       await settled(created.id, 'cancelled', 1);
       down = false;
-      expect((await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ is_active: true })).status).toBe(200);
+      expect((await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ is_active: true })).status).toBe(
+        200
+      );
       const before = posts(receiver).filter((request) => request.path === '/paused' && orders(request)).length;
       expect((await recover(created.id, { since: minutesAgo(5) })).body).toEqual({ deliveries: 1 });
       await waitForPosts(receiver, before + 1, (request) => request.path === '/paused' && orders(request));
@@ -130,7 +148,7 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
     }
   });
 
-  it('answers 400 for a bad range, 404 for another consumer\'s subscription, 401 without credentials', async () => {
+  it("answers 400 for a bad range, 404 for another consumer's subscription, 401 without credentials", async () => {
     const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/checks`, events: ['order.created'] });
     const tooOld = await recover(created.id, { since: minutesAgo(15 * 24 * 60) });
     expect(tooOld.status).toBe(400);
@@ -154,17 +172,28 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
     const stranger = await recover(created.id, { since: minutesAgo(1) }, bob);
     expect(stranger.status).toBe(404);
     expect(stranger.body).toEqual({ error: 'Subscription not found', code: 'not_found' });
-    expect((await app.request().post(`/api/webhooks/subscriptions/${created.id}/recover`).send({ since: minutesAgo(1) })).status).toBe(401);
+    expect(
+      (
+        await app
+          .request()
+          .post(`/api/webhooks/subscriptions/${created.id}/recover`)
+          .send({ since: minutesAgo(1) })
+      ).status
+    ).toBe(401);
   });
 
   it('is offered to the admin panel, behind the webhooks management permission', async () => {
     down = true;
     const created = await subscribe(app, bob, { endpoint_url: `${receiver.url}/admin`, events: ['order.created'] });
     expect((await publish(1, 20)).status).toBe(202);
-    await eventually(async () => {
-      const response = await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?status=failed`).set(as(bob));
-      return response.body.meta.total === 1 ? true : undefined;
-    }, 20_000, 'a failed delivery');
+    await eventually(
+      async () => {
+        const response = await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?status=failed`).set(as(bob));
+        return response.body.meta.total === 1 ? true : undefined;
+      },
+      20_000,
+      'a failed delivery'
+    );
     down = false;
     const { token } = await adminSession(app);
     const response = await app
@@ -175,6 +204,13 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ data: { deliveries: 1 } });
     await waitForPosts(receiver, 1, (request) => request.path === '/admin' && orders(request) && !down);
-    expect((await app.request().post(`/api-suite/webhooks/subscriptions/${created.id}/recover`).send({ since: minutesAgo(5) })).status).toBe(401);
+    expect(
+      (
+        await app
+          .request()
+          .post(`/api-suite/webhooks/subscriptions/${created.id}/recover`)
+          .send({ since: minutesAgo(5) })
+      ).status
+    ).toBe(401);
   });
 });

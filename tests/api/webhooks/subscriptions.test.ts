@@ -82,9 +82,25 @@ describe('POST /api/webhooks/subscriptions', () => {
     ['a number among events', { endpoint_url: 'https://example.com/x', events: [42] }, 'events.0'],
     ['10,000 events', { endpoint_url: 'https://example.com/x', events: Array.from({ length: 10_000 }, (_, i) => `order.e${i}`) }, 'events'],
     ['headers as an array', { endpoint_url: 'https://example.com/x', events: ['*'], headers: ['x'] }, 'headers'],
-    ['5,000 headers', { endpoint_url: 'https://example.com/x', events: ['*'], headers: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`x-h${i}`, 'v'])) }, 'headers'],
-    ['a signature header', { endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'webhook-signature': 'v1,forged' } }, 'headers'],
-    ['a header value with a line break', { endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'x-ok': 'line\r\nbreak' } }, 'headers.x-ok'],
+    [
+      '5,000 headers',
+      {
+        endpoint_url: 'https://example.com/x',
+        events: ['*'],
+        headers: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`x-h${i}`, 'v'])),
+      },
+      'headers',
+    ],
+    [
+      'a signature header',
+      { endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'webhook-signature': 'v1,forged' } },
+      'headers',
+    ],
+    [
+      'a header value with a line break',
+      { endpoint_url: 'https://example.com/x', events: ['*'], headers: { 'x-ok': 'line\r\nbreak' } },
+      'headers.x-ok',
+    ],
     ['timeout_seconds of 31', { endpoint_url: 'https://example.com/x', events: ['*'], timeout_seconds: 31 }, 'timeout_seconds'],
     ['a description that is a number', { endpoint_url: 'https://example.com/x', events: ['*'], description: 7 }, 'description'],
     ['a secret chosen by the caller', { endpoint_url: 'https://example.com/x', events: ['*'], secret: 'mine' }, '(body)'],
@@ -92,12 +108,21 @@ describe('POST /api/webhooks/subscriptions', () => {
     const before = (await tableRows(UIDS.webhookSubscription)).length;
     const response = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send(body);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ error: expect.any(String), code: 'validation_error', details: expect.arrayContaining([expect.objectContaining({ field })]) });
+    expect(response.body).toEqual({
+      error: expect.any(String),
+      code: 'validation_error',
+      details: expect.arrayContaining([expect.objectContaining({ field })]),
+    });
     expect((await tableRows(UIDS.webhookSubscription)).length).toBe(before);
   });
 
   it('answers 400 to a body that is not JSON, in the webhooks error shape', async () => {
-    const response = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).set('Content-Type', 'application/json').send('{"endpoint_url":');
+    const response = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(as(alice))
+      .set('Content-Type', 'application/json')
+      .send('{"endpoint_url":');
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: expect.any(String), code: 'invalid_body' });
   });
@@ -115,7 +140,10 @@ describe('POST /api/webhooks/subscriptions', () => {
   });
 
   it('needs a credential', async () => {
-    const response = await app.request().post('/api/webhooks/subscriptions').send({ endpoint_url: 'https://example.com/x', events: ['*'] });
+    const response = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .send({ endpoint_url: 'https://example.com/x', events: ['*'] });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: { code: 'api_key_required', message: expect.any(String) } });
   });
@@ -125,10 +153,12 @@ describe('reading and changing subscriptions', () => {
   let mine: string;
 
   beforeAll(async () => {
-    mine = (await subscribe(app, bob, { endpoint_url: `${receiver.url}/hooks/bob`, events: ['article.created'], headers: { 'X-Tenant': 'bob' } })).id;
+    mine = (
+      await subscribe(app, bob, { endpoint_url: `${receiver.url}/hooks/bob`, events: ['article.created'], headers: { 'X-Tenant': 'bob' } })
+    ).id;
   });
 
-  it('lists only the caller\'s own subscriptions, with paging, and never a secret', async () => {
+  it("lists only the caller's own subscriptions, with paging, and never a secret", async () => {
     const response = await app.request().get('/api/webhooks/subscriptions?page=1&limit=10').set(as(bob));
     expect(response.status).toBe(200);
     expect(response.body.meta).toEqual({ page: 1, limit: 10, total: 1 });
@@ -175,7 +205,12 @@ describe('reading and changing subscriptions', () => {
       .request()
       .patch(`/api/webhooks/subscriptions/${mine}`)
       .set(as(bob))
-      .send({ events: ['article.created', 'article.deleted'], description: 'articles', timeout_seconds: 5, headers: { 'X-Tenant': 'bob2' } });
+      .send({
+        events: ['article.created', 'article.deleted'],
+        description: 'articles',
+        timeout_seconds: 5,
+        headers: { 'X-Tenant': 'bob2' },
+      });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({
       id: mine,
@@ -186,7 +221,11 @@ describe('reading and changing subscriptions', () => {
     });
     const bad = await app.request().patch(`/api/webhooks/subscriptions/${mine}`).set(as(bob)).send({ timeout_seconds: 0 });
     expect(bad.status).toBe(400);
-    const unknown = await app.request().patch(`/api/webhooks/subscriptions/${mine}`).set(as(bob)).send({ events: ['x.y'] });
+    const unknown = await app
+      .request()
+      .patch(`/api/webhooks/subscriptions/${mine}`)
+      .set(as(bob))
+      .send({ events: ['x.y'] });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toEqual({ error: expect.any(String), code: 'invalid_events', invalid_events: ['x.y'] });
     const empty = await app.request().patch(`/api/webhooks/subscriptions/${mine}`).set(as(bob)).send({});
@@ -198,7 +237,12 @@ describe('reading and changing subscriptions', () => {
   it('sends a test event now and records it', async () => {
     const response = await app.request().post(`/api/webhooks/subscriptions/${mine}/test`).set(as(bob));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ delivery_id: expect.stringMatching(UUID), delivered: true, status_code: 200, duration_ms: expect.any(Number) });
+    expect(response.body).toEqual({
+      delivery_id: expect.stringMatching(UUID),
+      delivered: true,
+      status_code: 200,
+      duration_ms: expect.any(Number),
+    });
     const received = posts(receiver).find((request) => request.headers['webhook-id'] === response.body.delivery_id);
     expect(received?.headers['x-tenant']).toBe('bob2');
     const delivery = await app.request().get(`/api/webhooks/deliveries/${response.body.delivery_id}`).set(as(bob));
@@ -214,7 +258,9 @@ describe('reading and changing subscriptions', () => {
       response_status: 200,
       created_at: expect.stringMatching(ISO),
       delivered_at: expect.stringMatching(ISO),
-      attempts: [{ attempt: 1, at: expect.stringMatching(ISO), status_code: 200, duration_ms: expect.any(Number), error: null, response_body: null }],
+      attempts: [
+        { attempt: 1, at: expect.stringMatching(ISO), status_code: 200, duration_ms: expect.any(Number), error: null, response_body: null },
+      ],
     });
     const subscription = await app.request().get(`/api/webhooks/subscriptions/${mine}`).set(as(bob));
     expect(subscription.body.failure_count).toBe(0);
@@ -229,7 +275,9 @@ describe('reading and changing subscriptions', () => {
       expect(response.body).toMatchObject({ delivered: false, status_code: 500 });
       const delivery = await app.request().get(`/api/webhooks/deliveries/${response.body.delivery_id}`).set(as(bob));
       expect(delivery.body).toMatchObject({ status: 'failed', response_status: 500, next_attempt_at: null, delivered_at: null });
-      expect(delivery.body.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 500, error: 'HTTP 500', response_body: 'boom' })]);
+      expect(delivery.body.attempts).toEqual([
+        expect.objectContaining({ attempt: 1, status_code: 500, error: 'HTTP 500', response_body: 'boom' }),
+      ]);
       const subscription = await app.request().get(`/api/webhooks/subscriptions/${mine}`).set(as(bob));
       expect(subscription.body.failure_count).toBe(1);
     } finally {
@@ -241,7 +289,11 @@ describe('reading and changing subscriptions', () => {
     const created = await subscribe(app, bob, { endpoint_url: `${receiver.url}/hooks/rotate`, events: ['order.paid'] });
     const response = await app.request().post(`/api/webhooks/subscriptions/${created.id}/rotate-secret`).set(as(bob));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ secret: expect.stringMatching(/^[A-Za-z0-9]{32}$/), valid_until: expect.stringMatching(ISO), note: expect.any(String) });
+    expect(response.body).toEqual({
+      secret: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      valid_until: expect.stringMatching(ISO),
+      note: expect.any(String),
+    });
     expect(Math.abs(new Date(response.body.valid_until).getTime() - (Date.now() + 600_000))).toBeLessThan(5_000);
     const test = await app.request().post(`/api/webhooks/subscriptions/${created.id}/test`).set(as(bob));
     const received = posts(receiver).find((request) => request.headers['webhook-id'] === test.body.delivery_id);
@@ -252,13 +304,18 @@ describe('reading and changing subscriptions', () => {
     expect(eventOf(received).type).toBe('webhook.test');
     expect(verify(response.body.secret, received)).toBeTruthy();
     expect(verify(created.secret, received)).toBeTruthy();
-    expect(verify(response.body.secret, { ...received, headers: { ...received.headers, 'webhook-signature': signatures[0] } })).toBeTruthy();
+    expect(
+      verify(response.body.secret, { ...received, headers: { ...received.headers, 'webhook-signature': signatures[0] } })
+    ).toBeTruthy();
     const view = await app.request().get(`/api/webhooks/subscriptions/${created.id}`).set(as(bob));
     expect(view.body.secret_rotated_at).toMatch(ISO);
 
     // Eleven minutes later (the rotation moved back in time): the new signature only.
     const table = app.strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
-    await app.strapi.db.connection(table).where({ uuid: created.id }).update({ secret_rotated_at: new Date(Date.now() - 11 * 60_000) });
+    await app.strapi.db
+      .connection(table)
+      .where({ uuid: created.id })
+      .update({ secret_rotated_at: new Date(Date.now() - 11 * 60_000) });
     await app.strapi.plugin('api-suite').service('webhook-subscriptions').forget('*');
     const later = await app.request().post(`/api/webhooks/subscriptions/${created.id}/test`).set(as(bob));
     const after = posts(receiver).find((request) => request.headers['webhook-id'] === later.body.delivery_id);
@@ -283,11 +340,39 @@ describe('GET /api/webhooks/event-types', () => {
     const response = await app.request().get('/api/webhooks/event-types').set(as(alice));
     expect(response.status).toBe(200);
     const names = response.body.data.map((type: { name: string }) => type.name);
-    for (const name of ['order.created', 'order.updated', 'order.paid', 'article.created', 'article.updated', 'article.published', 'article.deleted', 'product.created', 'product.updated', 'run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'results.changed', 'webhook.test']) {
+    for (const name of [
+      'order.created',
+      'order.updated',
+      'order.paid',
+      'article.created',
+      'article.updated',
+      'article.published',
+      'article.deleted',
+      'product.created',
+      'product.updated',
+      'run.started',
+      'run.completed',
+      'run.failed',
+      'run.stopped',
+      'results.created',
+      'results.changed',
+      'webhook.test',
+    ]) {
       expect(names).toContain(name);
     }
-    expect(response.body.data[0]).toEqual({ name: expect.any(String), description: expect.any(String), example_payload: expect.any(Object), schema: expect.any(Object) });
-    expect(response.body.data.find((type: { name: string }) => type.name === 'results.changed')?.example_payload).toEqual({ run_id: 42, scraper_id: 7, new: 3, changed: 1, removed: 2 });
+    expect(response.body.data[0]).toEqual({
+      name: expect.any(String),
+      description: expect.any(String),
+      example_payload: expect.any(Object),
+      schema: expect.any(Object),
+    });
+    expect(response.body.data.find((type: { name: string }) => type.name === 'results.changed')?.example_payload).toEqual({
+      run_id: 42,
+      scraper_id: 7,
+      new: 3,
+      changed: 1,
+      removed: 2,
+    });
   });
 
   it('gives each type the JSON Schema (draft 2020-12) of its data, which its example fits', async () => {
@@ -295,19 +380,42 @@ describe('GET /api/webhooks/event-types', () => {
     const ajv = new Ajv2020({ allErrors: true, strict: true });
     addFormats(ajv);
     for (const type of response.body.data as Array<{ name: string; schema: Record<string, unknown>; example_payload: unknown }>) {
-      expect(type.schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', title: `${type.name} data`, additionalProperties: false });
+      expect(type.schema).toMatchObject({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        title: `${type.name} data`,
+        additionalProperties: false,
+      });
       const validate = ajv.compile(type.schema);
-      expect({ type: type.name, valid: validate(type.example_payload), errors: validate.errors ?? null }).toEqual({ type: type.name, valid: true, errors: null });
+      expect({ type: type.name, valid: validate(type.example_payload), errors: validate.errors ?? null }).toEqual({
+        type: type.name,
+        valid: true,
+        errors: null,
+      });
     }
-    const order = (response.body.data as Array<{ name: string; schema: { properties: Record<string, unknown>; required: string[] } }>).find((type) => type.name === 'order.paid');
+    const order = (response.body.data as Array<{ name: string; schema: { properties: Record<string, unknown>; required: string[] } }>).find(
+      (type) => type.name === 'order.paid'
+    );
     // An example an earlier release stored that no longer fits (run events once had `items`) is replaced at boot; one that fits is kept.
     const table = app.strapi.db.metadata.get(UIDS.webhookEventType as never).tableName;
-    await app.strapi.db.connection(table).where({ name: 'run.completed' }).update({ example_payload: JSON.stringify({ run_id: 'r1', status: 'completed', items: 120 }) });
+    await app.strapi.db
+      .connection(table)
+      .where({ name: 'run.completed' })
+      .update({ example_payload: JSON.stringify({ run_id: 'r1', status: 'completed', items: 120 }) });
     const edited = { id: 'kept', status: 'paid', total: 1, created_at: null };
-    await app.strapi.db.connection(table).where({ name: 'order.paid' }).update({ example_payload: JSON.stringify(edited) });
+    await app.strapi.db
+      .connection(table)
+      .where({ name: 'order.paid' })
+      .update({ example_payload: JSON.stringify(edited) });
     await (app.strapi.plugin('api-suite').service('webhook-event-types') as { ensureDefaults(): Promise<number> }).ensureDefaults();
-    const after = (await app.request().get('/api/webhooks/event-types').set(as(alice))).body.data as Array<{ name: string; example_payload: Record<string, unknown> }>;
-    expect(after.find((type) => type.name === 'run.completed')?.example_payload).toMatchObject({ run_id: expect.any(Number), items_collected: expect.any(Number) });
+    const after = (await app.request().get('/api/webhooks/event-types').set(as(alice))).body.data as Array<{
+      name: string;
+      example_payload: Record<string, unknown>;
+    }>;
+    expect(after.find((type) => type.name === 'run.completed')?.example_payload).toMatchObject({
+      run_id: expect.any(Number),
+      items_collected: expect.any(Number),
+    });
     expect(after.find((type) => type.name === 'order.paid')?.example_payload).toEqual(edited);
     expect(order?.schema.required).toEqual(['id', 'status', 'total', 'created_at']);
     expect(Object.keys(order?.schema.properties ?? {})).toEqual(['id', 'status', 'total', 'created_at', 'paid_at', 'payment_id']);
@@ -321,19 +429,30 @@ describe('the admin panel', () => {
       .request()
       .post('/content-manager/collection-types/plugin::api-suite.webhook-subscription')
       .set('Authorization', `Bearer ${session.token}`)
-      .send({ consumer_id: alice.consumer_id, endpoint_url: `${receiver.url}/hooks/editor`, events: ['order.paid'], is_active: true, timeout_seconds: 10 });
+      .send({
+        consumer_id: alice.consumer_id,
+        endpoint_url: `${receiver.url}/hooks/editor`,
+        events: ['order.paid'],
+        is_active: true,
+        timeout_seconds: 10,
+      });
     expect(response.status).toBe(201);
     const row = (await tableRows(UIDS.webhookSubscription)).find((candidate) => candidate.endpoint_url === `${receiver.url}/hooks/editor`);
     expect(row?.uuid).toMatch(UUID);
     expect(String(row?.secret)).toMatch(/^v1:/);
     // Topics are rewritten once the editor's transaction has committed, a moment after the answer.
-    const topicsOf = async () => (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id).map((topic) => topic.event_type);
+    const topicsOf = async () =>
+      (await tableRows(UIDS.webhookTopic)).filter((topic) => topic.subscription_id === row?.id).map((topic) => topic.event_type);
     await eventually(async () => ((await topicsOf()).length > 0 ? true : undefined), 5_000, 'topics written');
     expect(await topicsOf()).toEqual(['order.paid']);
     // It is alice's like any other, and receives what it subscribes to.
     const view = await app.request().get(`/api/webhooks/subscriptions/${row?.uuid}`).set(as(alice));
     expect(view.body).toMatchObject({ id: row?.uuid, events: ['order.paid'], is_active: true });
-    const published = await app.request().post('/api/webhooks/events').set(as(admin)).send({ type: 'order.paid', payload: orderData('editor', { status: 'paid' }) });
+    const published = await app
+      .request()
+      .post('/api/webhooks/events')
+      .set(as(admin))
+      .send({ type: 'order.paid', payload: orderData('editor', { status: 'paid' }) });
     expect(published.body.deliveries).toBeGreaterThanOrEqual(1);
     await waitForPosts(receiver, 1, (request) => request.path === '/hooks/editor');
 

@@ -16,8 +16,14 @@ let alice: TestUser;
 let admin: TestUser;
 
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
-const order = (n: number) => ({ id: `9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c${String(n).padStart(2, '0')}`, status: 'pending', total: n, created_at: '2026-11-22T10:00:00.000Z' });
-const onPath = (path: string) => (request: ReceivedRequest) => request.path === path && request.headers['x-webhook-event'] === 'order.created';
+const order = (n: number) => ({
+  id: `9d1c2b3a-4e5f-4a6b-8c7d-0e1f2a3b4c${String(n).padStart(2, '0')}`,
+  status: 'pending',
+  total: n,
+  created_at: '2026-11-22T10:00:00.000Z',
+});
+const onPath = (path: string) => (request: ReceivedRequest) =>
+  request.path === path && request.headers['x-webhook-event'] === 'order.created';
 
 /** The most requests received within any one second. */
 function busiestSecond(requests: ReceivedRequest[]): number {
@@ -62,7 +68,11 @@ describe('rate_limit', () => {
       expect(refused.body.code).toBe('validation_error');
       expect(refused.body.details[0].field).toBe('rate_limit');
     }
-    const refused = await app.request().post('/api/webhooks/subscriptions').set(as(alice)).send({ endpoint_url: `${receiver.url}/x`, events: ['order.created'], rate_limit: 0 });
+    const refused = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(as(alice))
+      .send({ endpoint_url: `${receiver.url}/x`, events: ['order.created'], rate_limit: 0 });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({
       error: 'rate_limit: must be between 1 and 1000, or null for no limit',
@@ -82,7 +92,10 @@ describe('rate_limit', () => {
 
     // Part-way through, the rest are waiting: pending, not failed, not counted.
     await waitForPosts(receiver, 6, onPath('/paced'), 10_000);
-    const meanwhile = await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=pending`).set(as(alice));
+    const meanwhile = await app
+      .request()
+      .get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=pending`)
+      .set(as(alice));
     expect(meanwhile.body.meta.total).toBeGreaterThan(5);
     expect(meanwhile.body.data.every((delivery: { attempts: number }) => delivery.attempts === 0)).toBe(true);
 
@@ -93,15 +106,24 @@ describe('rate_limit', () => {
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3_400);
     expect(busiestSecond(received)).toBeLessThanOrEqual(6);
 
-    const subscription = await eventually(async () => {
-      const response = await app.request().get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=succeeded`).set(as(alice));
-      return response.body.meta.total === 21 ? response : undefined;
-    }, 10_000, 'every delivery succeeded');
+    const subscription = await eventually(
+      async () => {
+        const response = await app
+          .request()
+          .get(`/api/webhooks/subscriptions/${created.id}/deliveries?limit=100&status=succeeded`)
+          .set(as(alice));
+        return response.body.meta.total === 21 ? response : undefined;
+      },
+      10_000,
+      'every delivery succeeded'
+    );
     expect(subscription.body.data.every((delivery: { attempts: number }) => delivery.attempts === 1)).toBe(true);
     expect((await app.request().get(`/api/webhooks/subscriptions/${created.id}`).set(as(alice))).body.failure_count).toBe(0);
 
     // Lifting the limit lets the next lot through at once.
-    expect((await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ rate_limit: null })).status).toBe(200);
+    expect((await app.request().patch(`/api/webhooks/subscriptions/${created.id}`).set(as(alice)).send({ rate_limit: null })).status).toBe(
+      200
+    );
     const before = posts(receiver).filter(onPath('/paced')).length;
     await app
       .request()

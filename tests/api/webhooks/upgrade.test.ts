@@ -45,24 +45,45 @@ it('lists every delivery and attempt the release recorded, as the release answer
 
 it('delivers new events after the upgrade, listed before the old ones', async () => {
   const [up] = expected.subscriptions;
-  const moved = await app.request().patch(`/api/webhooks/subscriptions/${up.id}`).set(as()).send({ endpoint_url: `${receiver.url}/after-upgrade` });
+  const moved = await app
+    .request()
+    .patch(`/api/webhooks/subscriptions/${up.id}`)
+    .set(as())
+    .send({ endpoint_url: `${receiver.url}/after-upgrade` });
   expect(moved.status).toBe(200);
-  const published = await app.request().post('/api/webhooks/events').set(as()).send({ type: 'order.paid', payload: orderData('o-2', { status: 'paid', total: 99 }) });
+  const published = await app
+    .request()
+    .post('/api/webhooks/events')
+    .set(as())
+    .send({ type: 'order.paid', payload: orderData('o-2', { status: 'paid', total: 99 }) });
   expect(published.status).toBe(202);
 
-  const [received] = await waitForPosts(receiver, 1, (request) => request.path === '/after-upgrade' && request.headers['x-webhook-event'] === 'order.paid');
+  const [received] = await waitForPosts(
+    receiver,
+    1,
+    (request) => request.path === '/after-upgrade' && request.headers['x-webhook-event'] === 'order.paid'
+  );
   expect(eventOf(received).data).toEqual(orderData('o-2', { status: 'paid', total: 99 }));
   // Signed with the secret the release sealed in its database.
   expect(() => verify(up.secret, received)).not.toThrow();
 
   // The receipt can come a moment before the worker has the answer and records it.
-  const listed = await eventually(async () => {
-    const response = await app.request().get(`/api/webhooks/subscriptions/${up.id}/deliveries`).set(as());
-    return response.body.data[0]?.status === 'succeeded' ? response : undefined;
-  }, 10_000, 'the new delivery recorded as succeeded');
+  const listed = await eventually(
+    async () => {
+      const response = await app.request().get(`/api/webhooks/subscriptions/${up.id}/deliveries`).set(as());
+      return response.body.data[0]?.status === 'succeeded' ? response : undefined;
+    },
+    10_000,
+    'the new delivery recorded as succeeded'
+  );
   const previous = (up.deliveries as { data: unknown[] }).data;
   expect(listed.body.data).toHaveLength(previous.length + 1);
-  expect(listed.body.data[0]).toMatchObject({ id: received.headers['webhook-id'], event_type: 'order.paid', status: 'succeeded', attempts: 1 });
+  expect(listed.body.data[0]).toMatchObject({
+    id: received.headers['webhook-id'],
+    event_type: 'order.paid',
+    status: 'succeeded',
+    attempts: 1,
+  });
   expect(listed.body.data.slice(1)).toEqual(previous);
 });
 
@@ -70,9 +91,27 @@ it("leaves the engine's tables with their own columns only, the release's rows k
   const knex = app.strapi.db.connection;
   const columns = async (table: string) => Object.keys(await knex(table).columnInfo()).sort();
   expect(await columns('api_suite_webhook_deliveries')).toEqual(
-    ['attempts', 'created_at', 'delivered_at', 'event_id', 'event_type', 'id', 'next_attempt_at', 'payload', 'response_status', 'status', 'subscription_id', 'updated_at', 'uuid'].sort()
+    [
+      'attempts',
+      'created_at',
+      'delivered_at',
+      'event_id',
+      'event_type',
+      'id',
+      'next_attempt_at',
+      'payload',
+      'response_status',
+      'status',
+      'subscription_id',
+      'updated_at',
+      'uuid',
+    ].sort()
   );
-  expect(await columns('api_suite_webhook_attempts')).toEqual(['at', 'attempt', 'created_at', 'delivery_uuid', 'duration_ms', 'error', 'id', 'response_body', 'status_code', 'updated_at'].sort());
+  expect(await columns('api_suite_webhook_attempts')).toEqual(
+    ['at', 'attempt', 'created_at', 'delivery_uuid', 'duration_ms', 'error', 'id', 'response_body', 'status_code', 'updated_at'].sort()
+  );
   const released = expected.subscriptions.flatMap((subscription) => Object.keys(subscription.details));
-  expect(await knex('api_suite_webhook_deliveries').whereIn('uuid', released).count({ count: '*' }).first()).toEqual({ count: usingPostgres ? String(released.length) : released.length });
+  expect(await knex('api_suite_webhook_deliveries').whereIn('uuid', released).count({ count: '*' }).first()).toEqual({
+    count: usingPostgres ? String(released.length) : released.length,
+  });
 });

@@ -56,7 +56,12 @@ function recurringOf(ctx: StubContext, params: Params): StubPrice['recurring'] {
   const usageType = recurring.oneOf('usage_type', ['licensed', 'metered'] as const) ?? 'licensed';
   const meter = recurring.string('meter');
   if (usageType === 'metered') {
-    if (!meter) throw invalid('A meter is required for prices with usage_type `metered`. Pass recurring[meter].', 'recurring[meter]', 'parameter_missing');
+    if (!meter)
+      throw invalid(
+        'A meter is required for prices with usage_type `metered`. Pass recurring[meter].',
+        'recurring[meter]',
+        'parameter_missing'
+      );
     const found = ctx.store.meters.get(meter);
     if (!found) throw noSuch('billing meter', meter, 'recurring[meter]');
     if (found.status !== 'active') throw invalid(`The meter ${meter} is inactive; a price cannot use it.`, 'recurring[meter]');
@@ -74,13 +79,28 @@ function recurringOf(ctx: StubContext, params: Params): StubPrice['recurring'] {
 
 /** The other price holding `key`, to take it from: refused as Stripe does unless `transfer_lookup_key` is true. */
 function lookupKeyHolder(ctx: StubContext, key: string | null, transfer: boolean, forPrice?: string): StubPrice | undefined {
-  const holder = key === null ? undefined : [...ctx.store.prices.values()].find((price) => price.lookup_key === key && price.id !== forPrice);
+  const holder =
+    key === null ? undefined : [...ctx.store.prices.values()].find((price) => price.lookup_key === key && price.id !== forPrice);
   if (holder && !transfer) throw invalid(`A price (\`${holder.id}\`) already uses that lookup key.`, 'lookup_key');
   return holder;
 }
 
 export function createPrice(ctx: StubContext, params: Params): StubPrice {
-  params.only('currency', 'product', 'product_data', 'unit_amount', 'unit_amount_decimal', 'recurring', 'lookup_key', 'transfer_lookup_key', 'nickname', 'metadata', 'active', 'tax_behavior', 'billing_scheme');
+  params.only(
+    'currency',
+    'product',
+    'product_data',
+    'unit_amount',
+    'unit_amount_decimal',
+    'recurring',
+    'lookup_key',
+    'transfer_lookup_key',
+    'nickname',
+    'metadata',
+    'active',
+    'tax_behavior',
+    'billing_scheme'
+  );
   const currency = params.required('currency');
   if (!/^[a-zA-Z]{3}$/.test(currency)) throw invalid(`Invalid currency: ${currency}.`, 'currency');
   params.oneOf('billing_scheme', ['per_unit'] as const);
@@ -202,7 +222,8 @@ export function recurringPrice(ctx: StubContext, id: string, param: string): Stu
   const price = ctx.store.prices.get(id);
   if (!price) throw noSuch('price', id, param);
   if (!price.active) throw invalid(`The price specified is inactive. This field only accepts active prices.`, param);
-  if (!price.recurring) throw invalid(`The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, param);
+  if (!price.recurring)
+    throw invalid(`The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, param);
   return price;
 }
 

@@ -38,12 +38,19 @@ function lineOf(ctx: StubContext, entry: Params, index: number, mode: string): L
     if (!price) throw noSuch('price', priceId, entry.path('price'));
     if (!price.active) throw invalid(`The price specified is inactive. This field only accepts active prices.`, entry.path('price'));
     if (mode === 'payment' && price.recurring) {
-      throw invalid('You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.', entry.path('price'));
+      throw invalid(
+        'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.',
+        entry.path('price')
+      );
     }
     if (isMetered(price) && quantity !== undefined) {
-      throw invalid(`Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`line_items[${index}]\``, entry.path('quantity'));
+      throw invalid(
+        `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`line_items[${index}]\``,
+        entry.path('quantity')
+      );
     }
-    if (!isMetered(price) && quantity === undefined) throw invalid(`Quantity is required. Add \`quantity\` to \`line_items[${index}]\``, entry.path('quantity'), 'parameter_missing');
+    if (!isMetered(price) && quantity === undefined)
+      throw invalid(`Quantity is required. Add \`quantity\` to \`line_items[${index}]\``, entry.path('quantity'), 'parameter_missing');
     return { price, currency: price.currency, unitAmount: unitOf(price), quantity };
   }
   const data = entry.object('price_data');
@@ -52,7 +59,8 @@ function lineOf(ctx: StubContext, entry: Params, index: number, mode: string): L
   data.only('currency', 'unit_amount', 'unit_amount_decimal', 'product', 'product_data', 'tax_behavior');
   const currency = data.required('currency');
   if (!/^[a-zA-Z]{3}$/.test(currency)) throw invalid(`Invalid currency: ${currency}.`, data.path('currency'));
-  if (data.has('unit_amount') && data.has('unit_amount_decimal')) throw onlyOneOf(data.path('unit_amount'), data.path('unit_amount_decimal'));
+  if (data.has('unit_amount') && data.has('unit_amount_decimal'))
+    throw onlyOneOf(data.path('unit_amount'), data.path('unit_amount_decimal'));
   const unitAmount = data.int('unit_amount', { min: 0 }) ?? Number(data.decimal('unit_amount_decimal') ?? NaN);
   if (Number.isNaN(unitAmount)) throw missing(data.path('unit_amount'));
   const product = data.string('product');
@@ -64,7 +72,8 @@ function lineOf(ctx: StubContext, entry: Params, index: number, mode: string): L
     productData.metadata();
   }
   data.oneOf('tax_behavior', ['exclusive', 'inclusive', 'unspecified'] as const);
-  if (quantity === undefined) throw invalid(`Quantity is required. Add \`quantity\` to \`line_items[${index}]\``, entry.path('quantity'), 'parameter_missing');
+  if (quantity === undefined)
+    throw invalid(`Quantity is required. Add \`quantity\` to \`line_items[${index}]\``, entry.path('quantity'), 'parameter_missing');
   return { price: null, currency: currency.toLowerCase(), unitAmount, quantity };
 }
 
@@ -74,20 +83,35 @@ function linesOf(ctx: StubContext, params: Params, mode: string): Line[] {
   if (new Set(lines.map((line) => line.currency)).size > 1) throw invalid('All line_items must use the same currency.', 'line_items');
   if (mode === 'subscription') {
     const recurring = lines.filter((line) => line.price?.recurring);
-    if (recurring.length === 0) throw invalid('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items');
-    if (recurring.length < lines.length) throw invalid('The Stripe stub supports only recurring prices in subscription mode.', 'line_items');
+    if (recurring.length === 0)
+      throw invalid('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items');
+    if (recurring.length < lines.length)
+      throw invalid('The Stripe stub supports only recurring prices in subscription mode.', 'line_items');
     if (new Set(recurring.map((line) => `${line.price?.recurring?.interval}/${line.price?.recurring?.interval_count}`)).size > 1) {
       throw invalid('Checkout does not support multiple prices with different billing intervals.', 'line_items');
     }
-    if (new Set(recurring.map((line) => line.price?.id)).size < recurring.length) throw invalid('You cannot use the same price on more than one line item.', 'line_items');
+    if (new Set(recurring.map((line) => line.price?.id)).size < recurring.length)
+      throw invalid('You cannot use the same price on more than one line item.', 'line_items');
   }
   return lines;
 }
 
 function createSession(ctx: StubContext, params: Params): StubSession {
   params.only(
-    'mode', 'line_items', 'success_url', 'cancel_url', 'client_reference_id', 'metadata', 'customer', 'customer_email',
-    'subscription_data', 'allow_promotion_codes', 'expires_at', 'payment_intent_data', 'allowed_payment_method_types', 'locale'
+    'mode',
+    'line_items',
+    'success_url',
+    'cancel_url',
+    'client_reference_id',
+    'metadata',
+    'customer',
+    'customer_email',
+    'subscription_data',
+    'allow_promotion_codes',
+    'expires_at',
+    'payment_intent_data',
+    'allowed_payment_method_types',
+    'locale'
   );
   const mode = params.oneOf('mode', ['payment', 'subscription', 'setup'] as const) ?? 'payment';
   if (mode === 'setup') throw invalid('The Stripe stub does not implement mode=setup.', 'mode');
@@ -98,17 +122,23 @@ function createSession(ctx: StubContext, params: Params): StubSession {
   const customer = params.string('customer') || null;
   if (customer && !ctx.store.customers.has(customer)) throw noSuch('customer', customer, 'customer');
   const email = params.string('customer_email') || null;
-  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalid(`Invalid email address: ${email}`, 'customer_email', 'email_invalid');
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw invalid(`Invalid email address: ${email}`, 'customer_email', 'email_invalid');
   const lines = linesOf(ctx, params, mode);
   const created = now();
   const expiresAt = params.int('expires_at') ?? created + 86400;
   if (expiresAt < created + 1800 - 10 || expiresAt > created + 86400) {
-    throw invalid('The `expires_at` timestamp must be at least 30 minutes and at most 24 hours after the Checkout Session is created.', 'expires_at');
+    throw invalid(
+      'The `expires_at` timestamp must be at least 30 minutes and at most 24 hours after the Checkout Session is created.',
+      'expires_at'
+    );
   }
   const subscriptionData = params.object('subscription_data')?.only('metadata', 'description');
-  if (subscriptionData && mode !== 'subscription') throw invalid('You can only pass `subscription_data` in `subscription` mode.', 'subscription_data');
+  if (subscriptionData && mode !== 'subscription')
+    throw invalid('You can only pass `subscription_data` in `subscription` mode.', 'subscription_data');
   const intentData = params.object('payment_intent_data')?.only('metadata', 'description');
-  if (intentData && mode !== 'payment') throw invalid('You can not pass `payment_intent_data` in `subscription` mode.', 'payment_intent_data');
+  if (intentData && mode !== 'payment')
+    throw invalid('You can not pass `payment_intent_data` in `subscription` mode.', 'payment_intent_data');
   intentData?.metadata();
 
   const amount = Math.round(lines.reduce((sum, line) => sum + (isMetered(line.price) ? 0 : line.unitAmount * (line.quantity ?? 1)), 0));
@@ -139,7 +169,11 @@ function createSession(ctx: StubContext, params: Params): StubSession {
     subscription: null,
   };
   if (mode === 'subscription') {
-    pendingSubscriptions.set(session, { lines, metadata: subscriptionData?.metadata() ?? {}, description: subscriptionData?.string('description') || null });
+    pendingSubscriptions.set(session, {
+      lines,
+      metadata: subscriptionData?.metadata() ?? {},
+      description: subscriptionData?.string('description') || null,
+    });
   }
   ctx.store.sessions.set(id, session);
   return session;
@@ -156,7 +190,8 @@ export function completeCheckout(ctx: StubContext, sessionId: string): StubEvent
   const events: StubEvent[] = [];
   const pending = pendingSubscriptions.get(session);
   if (pending) {
-    const customer = session.customer ?? createCustomer(ctx, new Params(session.customer_email ? { email: session.customer_email } : {})).id;
+    const customer =
+      session.customer ?? createCustomer(ctx, new Params(session.customer_email ? { email: session.customer_email } : {})).id;
     const lines = pending.lines.map((line) => ({ price: line.price as StubPrice, quantity: line.quantity }));
     const { subscription, invoice } = createSubscription(ctx, customer, lines, pending.metadata, pending.description);
     Object.assign(session, { customer, subscription: subscription.id, invoice: invoice.id });
@@ -172,7 +207,11 @@ export function completeCheckout(ctx: StubContext, sessionId: string): StubEvent
 
 export const checkoutRoutes: Route[] = [
   route('POST', '/v1/checkout/sessions', ({ ctx, params }) => createSession(ctx, params)),
-  route('GET', '/v1/checkout/sessions/:id', ({ ctx, ids, params }) => (params.only(), found(ctx.store.sessions.get(ids[0]), 'checkout.session', ids[0]))),
+  route(
+    'GET',
+    '/v1/checkout/sessions/:id',
+    ({ ctx, ids, params }) => (params.only(), found(ctx.store.sessions.get(ids[0]), 'checkout.session', ids[0]))
+  ),
   route('POST', '/v1/checkout/sessions/:id/expire', ({ ctx, ids, params }) => {
     params.only();
     const session = found(ctx.store.sessions.get(ids[0]), 'checkout.session', ids[0]);

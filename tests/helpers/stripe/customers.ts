@@ -67,7 +67,13 @@ function searchCustomers(ctx: StubContext, params: Params) {
   const matches = [...ctx.store.customers.values()]
     .filter((customer) => (metadata ? customer.metadata[metadata[2]] === metadata[4] : customer.email === email?.[2]))
     .reverse();
-  return { object: 'search_result', data: matches.slice(0, limit), has_more: matches.length > limit, next_page: null, url: '/v1/customers/search' };
+  return {
+    object: 'search_result',
+    data: matches.slice(0, limit),
+    has_more: matches.length > limit,
+    next_page: null,
+    url: '/v1/customers/search',
+  };
 }
 
 function createPortalSession(ctx: StubContext, params: Params): StubPortalSession {

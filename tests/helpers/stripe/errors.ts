@@ -24,7 +24,8 @@ export class StubError extends Error {
 }
 
 /** 400 invalid_request_error. */
-export const invalid = (message: string, param?: string, code?: string): StubError => new StubError(400, 'invalid_request_error', message, param, code);
+export const invalid = (message: string, param?: string, code?: string): StubError =>
+  new StubError(400, 'invalid_request_error', message, param, code);
 
 export const missing = (param: string): StubError => invalid(`Missing required param: ${param}.`, param, 'parameter_missing');
 
@@ -35,7 +36,8 @@ export const unknownParam = (param: string): StubError =>
 export const noSuch = (kind: string, id: string, param?: string): StubError =>
   new StubError(param ? 400 : 404, 'invalid_request_error', `No such ${kind}: '${id}'`, param ?? 'id', 'resource_missing');
 
-export const onlyOneOf = (...params: string[]): StubError => invalid(`You may only specify one of these parameters: ${params.join(', ')}.`, params[1]);
+export const onlyOneOf = (...params: string[]): StubError =>
+  invalid(`You may only specify one of these parameters: ${params.join(', ')}.`, params[1]);
 
 /** The object, or the 404 Stripe answers for an unknown id in the URL. */
 export function found<T>(value: T | undefined, kind: string, id: string): T {

@@ -64,7 +64,11 @@ export async function deliver(events: readonly Deliverable[], target: WebhookTar
     const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: target.secret });
     const response = await fetch(target.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature, 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'stripe-signature': signature,
+        'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      },
       body: payload,
     });
     await response.arrayBuffer();

@@ -85,7 +85,11 @@ export class Params {
     if (!/^-?\d+$/.test(text)) throw invalid(`Invalid integer: ${text}`, this.path(key), 'parameter_invalid_integer');
     const value = Number(text);
     if (options.min !== undefined && value < options.min) {
-      throw invalid(`Invalid ${this.path(key)}: must be greater than or equal to ${options.min}`, this.path(key), 'parameter_invalid_integer');
+      throw invalid(
+        `Invalid ${this.path(key)}: must be greater than or equal to ${options.min}`,
+        this.path(key),
+        'parameter_invalid_integer'
+      );
     }
     if (options.max !== undefined && value > options.max) {
       throw invalid(`Invalid ${this.path(key)}: must be less than or equal to ${options.max}`, this.path(key), 'parameter_invalid_integer');
@@ -166,8 +170,13 @@ export class Params {
     for (const [name, entry] of Object.entries(value)) {
       const param = `${this.path(key)}[${name}]`;
       if (typeof entry !== 'string') throw invalid('Invalid string', param);
-      if (name.length > 40) throw invalid(`Metadata keys can have up to 40 characters, but you passed in a key that is ${name.length} characters.`, param);
-      if (entry.length > 500) throw invalid(`Metadata values can have up to 500 characters, but you passed in a value that is ${entry.length} characters.`, param);
+      if (name.length > 40)
+        throw invalid(`Metadata keys can have up to 40 characters, but you passed in a key that is ${name.length} characters.`, param);
+      if (entry.length > 500)
+        throw invalid(
+          `Metadata values can have up to 500 characters, but you passed in a value that is ${entry.length} characters.`,
+          param
+        );
       if (entry === '') delete merged[name];
       else merged[name] = entry;
     }

@@ -92,7 +92,14 @@ export interface StripeStub {
   close(): Promise<void>;
 }
 
-const routes: Route[] = [...checkoutRoutes, ...catalogRoutes, ...meteringRoutes, ...customerRoutes, ...subscriptionRoutes, ...invoiceRoutes];
+const routes: Route[] = [
+  ...checkoutRoutes,
+  ...catalogRoutes,
+  ...meteringRoutes,
+  ...customerRoutes,
+  ...subscriptionRoutes,
+  ...invoiceRoutes,
+];
 
 const readBody = (req: http.IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
@@ -121,13 +128,21 @@ export async function startStripeStub(): Promise<StripeStub> {
   const send = (res: http.ServerResponse, status: number, body: object | string, headers: Record<string, string> = {}) => {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     const type = typeof body === 'string' ? 'text/html; charset=utf-8' : 'application/json';
-    res.writeHead(status, { 'content-type': type, 'request-id': headers['request-id'] ?? `req_${crypto.randomBytes(7).toString('hex')}`, 'stripe-version': API_VERSION, ...headers });
+    res.writeHead(status, {
+      'content-type': type,
+      'request-id': headers['request-id'] ?? `req_${crypto.randomBytes(7).toString('hex')}`,
+      'stripe-version': API_VERSION,
+      ...headers,
+    });
     res.end(text);
   };
 
   const api = (req: http.IncomingMessage, path: string, search: string, raw: string): { status: number; body: object } => {
     const method = req.method ?? 'GET';
-    const fail = (status: number, type: string, message: string): { status: number; body: StripeErrorBody } => ({ status, body: { error: { type, message } } });
+    const fail = (status: number, type: string, message: string): { status: number; body: StripeErrorBody } => ({
+      status,
+      body: { error: { type, message } },
+    });
     if (stub.down !== null) return fail(stub.down, 'api_error', 'stub is down');
     if (!req.headers.authorization) return fail(401, 'invalid_request_error', 'You did not provide an API key.');
     if (method === 'POST' && path === '/v1/checkout/sessions' && failures.count > 0) {
@@ -138,13 +153,23 @@ export async function startStripeStub(): Promise<StripeStub> {
     const earlier = key ? answered.get(key) : undefined;
     if (earlier) {
       if (earlier.path !== path || earlier.body !== raw) {
-        return fail(400, 'idempotency_error', `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`);
+        return fail(
+          400,
+          'idempotency_error',
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`
+        );
       }
       return { status: earlier.status, body: JSON.parse(earlier.answer) as object };
     }
-    const found = routes.map((candidate) => ({ candidate, match: candidate.method === method ? candidate.path.exec(path) : null })).find((entry) => entry.match);
+    const found = routes
+      .map((candidate) => ({ candidate, match: candidate.method === method ? candidate.path.exec(path) : null }))
+      .find((entry) => entry.match);
     if (!found?.match) {
-      return fail(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`);
+      return fail(
+        404,
+        'invalid_request_error',
+        `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`
+      );
     }
     const requestId = `req_${crypto.randomBytes(7).toString('hex')}`;
     try {

@@ -6,18 +6,24 @@ import type { StubInvoice, StubInvoiceLine, StubPrice, StubSubscription, StubSub
 /** Invoices: what a subscription's items cost for a period, metered usage included. */
 
 /** A price's amount for `quantity` units, in minor units (a decimal unit amount rounded as Stripe rounds a line). */
-export const amountOf = (price: StubPrice, quantity: number): number => Math.round(Number(price.unit_amount_decimal ?? price.unit_amount ?? 0) * quantity);
+export const amountOf = (price: StubPrice, quantity: number): number =>
+  Math.round(Number(price.unit_amount_decimal ?? price.unit_amount ?? 0) * quantity);
 
 /** The licensed items' amount for one period: what Stripe charges in advance. */
 export const licensedTotal = (subscription: StubSubscription): number =>
-  subscription.items.data.reduce((sum, item) => sum + (item.price.recurring?.usage_type === 'metered' ? 0 : amountOf(item.price, item.quantity ?? 1)), 0);
+  subscription.items.data.reduce(
+    (sum, item) => sum + (item.price.recurring?.usage_type === 'metered' ? 0 : amountOf(item.price, item.quantity ?? 1)),
+    0
+  );
 
 /** A metered item's usage in [start, end): the meter's events for the customer, aggregated by its formula. */
 export function usageOf(ctx: StubContext, subscription: StubSubscription, item: StubSubscriptionItem, start: number, end: number): number {
   const meter = item.price.recurring?.meter ? ctx.store.meters.get(item.price.recurring.meter) : undefined;
   if (!meter) return 0;
   const events = ctx.store.meterEvents
-    .filter((event) => event.event_name === meter.event_name && event.payload[meter.customer_mapping.event_payload_key] === subscription.customer)
+    .filter(
+      (event) => event.event_name === meter.event_name && event.payload[meter.customer_mapping.event_payload_key] === subscription.customer
+    )
     .filter((event) => event.timestamp >= start && event.timestamp < end);
   const values = events.map((event) => Number(event.payload[meter.value_settings.event_payload_key] ?? 0));
   if (meter.default_aggregation.formula === 'count') return events.length;
@@ -44,7 +50,9 @@ function lineOf(invoiceId: string, subscription: StubSubscription, spec: LineSpe
     object: 'line_item',
     amount: spec.amount,
     currency: subscription.currency,
-    description: spec.proration ? `Proration for ${price.nickname ?? price.id}` : `${Number.isInteger(spec.quantity) ? spec.quantity : spec.quantity.toFixed(4)} × ${price.nickname ?? price.id}`,
+    description: spec.proration
+      ? `Proration for ${price.nickname ?? price.id}`
+      : `${Number.isInteger(spec.quantity) ? spec.quantity : spec.quantity.toFixed(4)} × ${price.nickname ?? price.id}`,
     discount_amounts: [],
     discountable: !spec.proration,
     discounts: [],
@@ -54,10 +62,20 @@ function lineOf(invoiceId: string, subscription: StubSubscription, spec: LineSpe
     parent: {
       type: 'subscription_item_details',
       invoice_item_details: null,
-      subscription_item_details: { invoice_item: null, proration: spec.proration ?? false, proration_details: { credited_items: null }, subscription: subscription.id, subscription_item: spec.item.id },
+      subscription_item_details: {
+        invoice_item: null,
+        proration: spec.proration ?? false,
+        proration_details: { credited_items: null },
+        subscription: subscription.id,
+        subscription_item: spec.item.id,
+      },
     },
     period: { start: spec.start, end: spec.end },
-    pricing: { type: 'price_details', price_details: { price: price.id, product: price.product }, unit_amount_decimal: price.unit_amount_decimal },
+    pricing: {
+      type: 'price_details',
+      price_details: { price: price.id, product: price.product },
+      unit_amount_decimal: price.unit_amount_decimal,
+    },
     quantity: Number.isInteger(spec.quantity) ? spec.quantity : null,
     quantity_decimal: String(spec.quantity),
     subscription: subscription.id,
@@ -75,7 +93,10 @@ export function createInvoice(
   const customer = found(ctx.store.customers.get(subscription.customer), 'customer', subscription.customer);
   const id = newId('in_');
   const lines = options.lines.map((spec) => lineOf(id, subscription, spec));
-  const total = Math.max(0, lines.reduce((sum, line) => sum + line.amount, 0));
+  const total = Math.max(
+    0,
+    lines.reduce((sum, line) => sum + line.amount, 0)
+  );
   const created = now();
   const sequence = [...ctx.store.invoices.values()].filter((invoice) => invoice.customer === customer.id).length + 1;
   const invoice: StubInvoice = {
@@ -114,7 +135,11 @@ export function createInvoice(
     next_payment_attempt: options.paid ? null : created + 3 * 86400,
     number: `${customer.invoice_prefix}-${String(sequence).padStart(4, '0')}`,
     on_behalf_of: null,
-    parent: { type: 'subscription_details', quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id } },
+    parent: {
+      type: 'subscription_details',
+      quote_details: null,
+      subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id },
+    },
     period_end: options.periodEnd,
     period_start: options.periodStart,
     post_payment_credit_notes_amount: 0,
@@ -160,7 +185,10 @@ export const invoiceRoutes: Route[] = [
     const subscription = params.string('subscription');
     const status = params.oneOf('status', ['draft', 'open', 'paid', 'uncollectible', 'void'] as const);
     const invoices = [...ctx.store.invoices.values()].filter(
-      (invoice) => (!customer || invoice.customer === customer) && (!subscription || subscriptionOfInvoice(invoice) === subscription) && (!status || invoice.status === status)
+      (invoice) =>
+        (!customer || invoice.customer === customer) &&
+        (!subscription || subscriptionOfInvoice(invoice) === subscription) &&
+        (!status || invoice.status === status)
     );
     return listOf(invoices, params, '/v1/invoices');
   }),

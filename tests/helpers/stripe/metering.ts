@@ -46,7 +46,11 @@ function createMeter(ctx: StubContext, params: Params): StubMeter {
 
 function setStatus(ctx: StubContext, id: string, active: boolean): StubMeter {
   const meter = found(ctx.store.meters.get(id), 'billing meter', id);
-  if (active && meter.status !== 'active' && [...ctx.store.meters.values()].some((other) => other.status === 'active' && other.event_name === meter.event_name)) {
+  if (
+    active &&
+    meter.status !== 'active' &&
+    [...ctx.store.meters.values()].some((other) => other.status === 'active' && other.event_name === meter.event_name)
+  ) {
     throw invalid(`An active meter with event_name \`${meter.event_name}\` already exists.`, 'event_name', 'resource_already_exists');
   }
   meter.status = active ? 'active' : 'inactive';
@@ -83,7 +87,15 @@ function createMeterEvent(ctx: StubContext, params: Params): StubMeterEvent {
   const recent = ctx.store.meterEvents.some((event) => event.identifier === identifier && event.created > created - DAY);
   if (recent) throw invalid(`A meter event with identifier \`${identifier}\` already exists.`, 'identifier', 'resource_already_exists');
 
-  const event: StubMeterEvent = { object: 'billing.meter_event', created, event_name: eventName, identifier, livemode: false, payload, timestamp };
+  const event: StubMeterEvent = {
+    object: 'billing.meter_event',
+    created,
+    event_name: eventName,
+    identifier,
+    livemode: false,
+    payload,
+    timestamp,
+  };
   ctx.store.meterEvents.push(event);
   return event;
 }

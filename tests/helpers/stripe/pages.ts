@@ -24,4 +24,5 @@ export function portalPage(portal: StubPortalSession): string {
 }
 
 /** Where Stripe sends the customer after paying: the success URL with `{CHECKOUT_SESSION_ID}` filled in. */
-export const successRedirect = (session: StubSession): string => (session.success_url ?? '/').split('{CHECKOUT_SESSION_ID}').join(session.id);
+export const successRedirect = (session: StubSession): string =>
+  (session.success_url ?? '/').split('{CHECKOUT_SESSION_ID}').join(session.id);

@@ -2,7 +2,18 @@ import crypto from 'node:crypto';
 import { invalid } from './errors';
 import type { EventQueue } from './events';
 import type { Params } from './form';
-import type { StubCustomer, StubInvoice, StubList, StubMeter, StubMeterEvent, StubPortalSession, StubPrice, StubProduct, StubSession, StubSubscription } from './types';
+import type {
+  StubCustomer,
+  StubInvoice,
+  StubList,
+  StubMeter,
+  StubMeterEvent,
+  StubPortalSession,
+  StubPrice,
+  StubProduct,
+  StubSession,
+  StubSubscription,
+} from './types';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -57,7 +68,10 @@ export class Store {
 
   /** The stored object with this id, whatever its kind (for `expand`). */
   byId(id: string): object | undefined {
-    for (const map of [this.customers, this.subscriptions, this.invoices, this.prices, this.products, this.meters, this.sessions] as Map<string, object>[]) {
+    for (const map of [this.customers, this.subscriptions, this.invoices, this.prices, this.products, this.meters, this.sessions] as Map<
+      string,
+      object
+    >[]) {
       const found = map.get(id);
       if (found) return found;
     }

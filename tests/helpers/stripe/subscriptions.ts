@@ -95,7 +95,13 @@ export function createSubscription(
   const invoice = createInvoice(ctx, subscription, {
     reason: 'subscription_create',
     paid: true,
-    lines: licensed.map((item) => ({ item, quantity: item.quantity ?? 1, amount: amountOf(item.price, item.quantity ?? 1), start, end: item.current_period_end })),
+    lines: licensed.map((item) => ({
+      item,
+      quantity: item.quantity ?? 1,
+      amount: amountOf(item.price, item.quantity ?? 1),
+      start,
+      end: item.current_period_end,
+    })),
     periodStart: start,
     periodEnd: start,
   });
@@ -135,7 +141,9 @@ function cycle(ctx: StubContext, subscription: StubSubscription, paid: boolean) 
 }
 
 function openInvoiceOf(ctx: StubContext, subscription: StubSubscription) {
-  return [...ctx.store.invoices.values()].reverse().find((invoice) => invoice.status === 'open' && subscriptionOfInvoice(invoice) === subscription.id);
+  return [...ctx.store.invoices.values()]
+    .reverse()
+    .find((invoice) => invoice.status === 'open' && subscriptionOfInvoice(invoice) === subscription.id);
 }
 
 /** Canceled now: `customer.subscription.deleted`. */
@@ -186,7 +194,10 @@ export const lifecycle = {
     if (subscription.cancel_at !== null && subscription.cancel_at <= end) return endNow(ctx, subscription);
     const before = structuredClone(subscription);
     const invoice = cycle(ctx, subscription, true);
-    return [ctx.events.emit('customer.subscription.updated', subscription, changedFields(before, subscription)), ctx.events.emit('invoice.paid', invoice)];
+    return [
+      ctx.events.emit('customer.subscription.updated', subscription, changedFields(before, subscription)),
+      ctx.events.emit('invoice.paid', invoice),
+    ];
   },
 
   endSubscription(ctx: StubContext, id: string): StubEvent[] {
@@ -219,9 +230,16 @@ function applyItems(ctx: StubContext, subscription: StubSubscription, params: Pa
     const price = priceId ? recurringPrice(ctx, priceId, entry.path('price')) : (item as StubSubscriptionItem).price;
     const quantity = entry.int('quantity', { min: 0 });
     if (quantity !== undefined && isMetered(price)) {
-      throw invalid(`Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`items[${index}]\``, entry.path('quantity'));
+      throw invalid(
+        `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`items[${index}]\``,
+        entry.path('quantity')
+      );
     }
-    if (price.currency !== subscription.currency) throw invalid(`The price ${price.id} is in ${price.currency}; this subscription bills in ${subscription.currency}.`, entry.path('price'));
+    if (price.currency !== subscription.currency)
+      throw invalid(
+        `The price ${price.id} is in ${price.currency}; this subscription bills in ${subscription.currency}.`,
+        entry.path('price')
+      );
     const metadata = entry.metadata('metadata', item?.metadata ?? {});
     if (!item) {
       item = newItem(subscription.id, price, quantity, start);
@@ -238,7 +256,8 @@ function applyItems(ctx: StubContext, subscription: StubSubscription, params: Pa
   }
   if (items.length === 0) throw invalid('A subscription must have at least one item. To cancel it, use the cancel endpoint.', 'items');
   const prices = items.map((item) => item.price);
-  if (new Set(prices.map((price) => price.id)).size < prices.length) throw invalid('Cannot add multiple subscription items with the same price.', 'items');
+  if (new Set(prices.map((price) => price.id)).size < prices.length)
+    throw invalid('Cannot add multiple subscription items with the same price.', 'items');
   if (new Set(prices.map((price) => `${price.recurring?.interval}/${price.recurring?.interval_count}`)).size > 1) {
     throw invalid('All prices on a subscription must have the same recurring interval and interval_count.', 'items');
   }
@@ -264,7 +283,14 @@ function updateSubscription(ctx: StubContext, id: string, params: Params, cause:
   subscription.items = { ...subscription.items, data: items };
   if (metadata) subscription.metadata = metadata;
   if (params.has('description')) subscription.description = params.string('description') || null;
-  if (details) subscription.cancellation_details = { ...subscription.cancellation_details, comment: details.string('comment') ?? null, feedback: null, feedback_option: null, reason: 'cancellation_requested' };
+  if (details)
+    subscription.cancellation_details = {
+      ...subscription.cancellation_details,
+      comment: details.string('comment') ?? null,
+      feedback: null,
+      feedback_option: null,
+      reason: 'cancellation_requested',
+    };
   if (cancelAtPeriodEnd !== undefined) {
     subscription.cancel_at_period_end = cancelAtPeriodEnd;
     subscription.cancel_at = cancelAtPeriodEnd ? periodOf(subscription).end : null;
@@ -273,11 +299,19 @@ function updateSubscription(ctx: StubContext, id: string, params: Params, cause:
 
   const { start, end } = periodOf(subscription);
   const change = Math.round(((licensedTotal(subscription) - oldLicensed) * Math.max(0, end - now())) / Math.max(1, end - start));
-  const prorationLine: LineSpec | null = change !== 0 && items[0] ? { item: items[0], quantity: 1, amount: change, start: now(), end, proration: true } : null;
+  const prorationLine: LineSpec | null =
+    change !== 0 && items[0] ? { item: items[0], quantity: 1, amount: change, start: now(), end, proration: true } : null;
   let invoice = null;
-  if (prorationLine && behavior === 'create_prorations') pendingProrations.set(subscription, [...(pendingProrations.get(subscription) ?? []), prorationLine]);
+  if (prorationLine && behavior === 'create_prorations')
+    pendingProrations.set(subscription, [...(pendingProrations.get(subscription) ?? []), prorationLine]);
   if (prorationLine && behavior === 'always_invoice') {
-    invoice = createInvoice(ctx, subscription, { reason: 'subscription_update', paid: true, lines: [prorationLine], periodStart: now(), periodEnd: now() });
+    invoice = createInvoice(ctx, subscription, {
+      reason: 'subscription_update',
+      paid: true,
+      lines: [prorationLine],
+      periodStart: now(),
+      periodEnd: now(),
+    });
   }
 
   const previous = changedFields(before, subscription);
@@ -293,13 +327,22 @@ function cancelSubscription(ctx: StubContext, id: string, params: Params, cause:
   params.bool('prorate');
   if (subscription.status === 'canceled') throw invalid(`The subscription ${id} is already canceled.`, 'id');
   const details = params.object('cancellation_details')?.only('comment', 'feedback');
-  subscription.cancellation_details = { comment: details?.string('comment') ?? null, feedback: null, feedback_option: null, reason: 'cancellation_requested' };
+  subscription.cancellation_details = {
+    comment: details?.string('comment') ?? null,
+    feedback: null,
+    feedback_option: null,
+    reason: 'cancellation_requested',
+  };
   endNow(ctx, subscription, cause);
   return subscription;
 }
 
 export const subscriptionRoutes: Route[] = [
-  route('GET', '/v1/subscriptions/:id', ({ ctx, ids, params }) => (params.only(), found(ctx.store.subscriptions.get(ids[0]), 'subscription', ids[0]))),
+  route(
+    'GET',
+    '/v1/subscriptions/:id',
+    ({ ctx, ids, params }) => (params.only(), found(ctx.store.subscriptions.get(ids[0]), 'subscription', ids[0]))
+  ),
   route('POST', '/v1/subscriptions/:id', ({ ctx, ids, params, cause }) => updateSubscription(ctx, ids[0], params, cause)),
   route('DELETE', '/v1/subscriptions/:id', ({ ctx, ids, params, cause }) => cancelSubscription(ctx, ids[0], params, cause)),
   route('GET', '/v1/subscriptions', ({ ctx, params }) => {

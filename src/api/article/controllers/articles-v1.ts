@@ -27,9 +27,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const caller = callerOf(strapi, ctx);
     // Administrators may write whatever their credential; the shared key is the site's own.
     if (caller.isAdmin || caller.userId === null) return;
-    const user = await strapi.db.query('plugin::users-permissions.user').findOne({ where: { id: caller.userId }, populate: { role: { select: ['id'] } } });
+    const user = await strapi.db
+      .query('plugin::users-permissions.user')
+      .findOne({ where: { id: caller.userId }, populate: { role: { select: ['id'] } } });
     const granted = user?.role
-      ? await strapi.db.query('plugin::users-permissions.permission').count({ where: { role: { id: user.role.id }, action: `api::article.article.${action}` } })
+      ? await strapi.db
+          .query('plugin::users-permissions.permission')
+          .count({ where: { role: { id: user.role.id }, action: `api::article.article.${action}` } })
       : 0;
     if (granted === 0) throw new ApiError(403, 'forbidden', `Your role may not ${action} articles`);
   };

@@ -38,7 +38,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const names = splitList(include);
     return {
       author: { select: ['id', 'name'] },
-      ...(names.includes('comments') ? { comments: { select: ['id', 'body', 'author_name', 'createdAt'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } } : {}),
+      ...(names.includes('comments')
+        ? { comments: { select: ['id', 'body', 'author_name', 'createdAt'], orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }
+        : {}),
     };
   };
 
@@ -55,9 +57,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       createdAt: new Date(row.createdAt).toISOString(),
       updatedAt: new Date(row.updatedAt).toISOString(),
       ...(names.includes('author') ? { author: row.author ? { id: row.author.id, name: row.author.name } : null } : {}),
-      ...(names.includes('comments')
-        ? { comments: (row.comments ?? []).map((comment) => toComment(comment, row.uuid)) }
-        : {}),
+      ...(names.includes('comments') ? { comments: (row.comments ?? []).map((comment) => toComment(comment, row.uuid)) } : {}),
     };
   };
 
@@ -73,13 +73,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (authorId === undefined) return undefined;
     if (authorId === null) return null;
     const author = await strapi.db.query(AUTHOR).findOne({ where: { id: authorId }, select: ['documentId'] });
-    if (!author) throw new V1Error(422, 'unknown_author', `Author ${authorId} does not exist`, [{ field: 'author_id', message: 'no such author' }]);
+    if (!author)
+      throw new V1Error(422, 'unknown_author', `Author ${authorId} does not exist`, [{ field: 'author_id', message: 'no such author' }]);
     return author.documentId as string;
   };
 
   const assertSlugFree = async (slug: string, exceptId?: number) => {
     const taken = await query().findOne({ where: { slug, ...(exceptId ? { id: { $ne: exceptId } } : {}) }, select: ['id'] });
-    if (taken) throw new V1Error(409, 'slug_taken', `The slug "${slug}" is already used by another article`, [{ field: 'slug', message: 'already in use' }]);
+    if (taken)
+      throw new V1Error(409, 'slug_taken', `The slug "${slug}" is already used by another article`, [
+        { field: 'slug', message: 'already in use' },
+      ]);
   };
 
   const write = async (fn: () => Promise<unknown>, slug: string | undefined) => {
@@ -87,7 +91,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       return await fn();
     } catch (error) {
       // Two writers racing for one slug: the unique index decides, and the loser gets a 409.
-      if (slug && isUniqueViolation(error)) throw new V1Error(409, 'slug_taken', `The slug "${slug}" is already used by another article`, [{ field: 'slug', message: 'already in use' }]);
+      if (slug && isUniqueViolation(error))
+        throw new V1Error(409, 'slug_taken', `The slug "${slug}" is already used by another article`, [
+          { field: 'slug', message: 'already in use' },
+        ]);
       throw error;
     }
   };
@@ -104,7 +111,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
       if (params.after_id !== undefined) {
         const anchor = await findRow(params.after_id).catch(() => {
-          throw new V1Error(400, 'validation_error', 'after_id: does not name an article', [{ field: 'after_id', message: 'does not name an article' }]);
+          throw new V1Error(400, 'validation_error', 'after_id: does not name an article', [
+            { field: 'after_id', message: 'does not name an article' },
+          ]);
         });
         // Rows strictly after the anchor in (sort field, id) order: ties on the sort field are
         // broken by id, so no row is skipped or repeated, and rows inserted meanwhile either
@@ -143,7 +152,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const created = (await write(
         () =>
           strapi.documents(ARTICLE).create({
-            data: { title: input.title, slug, status: input.status ?? 'draft', excerpt: input.excerpt ?? null, body: input.body ?? null, ...(author !== undefined ? { author } : {}) },
+            data: {
+              title: input.title,
+              slug,
+              status: input.status ?? 'draft',
+              excerpt: input.excerpt ?? null,
+              body: input.body ?? null,
+              ...(author !== undefined ? { author } : {}),
+            },
           }),
         slug
       )) as { id: number };
@@ -157,7 +173,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (input.slug && input.slug !== row.slug) await assertSlugFree(input.slug, row.id);
       const data: Record<string, unknown> =
         mode === 'put'
-          ? { title: input.title, status: input.status, excerpt: input.excerpt ?? null, body: input.body ?? null, author: author ?? null, ...(input.slug ? { slug: input.slug } : {}) }
+          ? {
+              title: input.title,
+              status: input.status,
+              excerpt: input.excerpt ?? null,
+              body: input.body ?? null,
+              author: author ?? null,
+              ...(input.slug ? { slug: input.slug } : {}),
+            }
           : {
               ...pick(input, ['title', 'slug', 'status', 'excerpt', 'body']),
               ...(author !== undefined ? { author } : {}),
@@ -179,15 +202,26 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         strapi.db.query(COMMENT).count({ where }),
       ]);
       return {
-        data: rows.map((comment: { id: number; body: string; author_name: string | null; createdAt: string | Date }) => toComment(comment, row.uuid)),
+        data: rows.map((comment: { id: number; body: string; author_name: string | null; createdAt: string | Date }) =>
+          toComment(comment, row.uuid)
+        ),
         meta: { page, limit, total, pages: Math.ceil(total / limit) },
       };
     },
   };
 };
 
-function toComment(comment: { id: number; body: string; author_name: string | null; createdAt: string | Date }, articleId: string): V1Comment {
-  return { id: comment.id, body: comment.body, author_name: comment.author_name ?? null, article_id: articleId, createdAt: new Date(comment.createdAt).toISOString() };
+function toComment(
+  comment: { id: number; body: string; author_name: string | null; createdAt: string | Date },
+  articleId: string
+): V1Comment {
+  return {
+    id: comment.id,
+    body: comment.body,
+    author_name: comment.author_name ?? null,
+    article_id: articleId,
+    createdAt: new Date(comment.createdAt).toISOString(),
+  };
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: K[]): Partial<Pick<T, K>> {

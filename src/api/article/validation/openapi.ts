@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import type { ContractKit } from '../../../plugins/api-suite/server/src/contract/kit';
 import type { ApiDescription } from '../../../plugins/api-suite/server/src/contract/openapi';
-import { article, articleList, articleResponse, articleStatus, authorSummary, comment, commentList, keysetMeta, offsetMeta } from './responses';
+import {
+  article,
+  articleList,
+  articleResponse,
+  articleStatus,
+  authorSummary,
+  comment,
+  commentList,
+  keysetMeta,
+  offsetMeta,
+} from './responses';
 import { articleRef, commentsQuery, createBody, includeQuery, listQuery, patchBody, putBody } from './v1';
 
 /**
@@ -74,7 +84,12 @@ export function articlesApi({ guarded, ok, shared }: ContractKit): ApiDescriptio
         tags,
         security: 'write',
         body: { required: true, json: createBody },
-        responses: guarded({ '201': ok('The new article.', articleResponse), '400': shared('BadRequest'), '409': shared('Conflict'), '422': shared('UnprocessableEntity') }),
+        responses: guarded({
+          '201': ok('The new article.', articleResponse),
+          '400': shared('BadRequest'),
+          '409': shared('Conflict'),
+          '422': shared('UnprocessableEntity'),
+        }),
       },
       {
         method: 'get',

@@ -36,7 +36,10 @@ export type V1Article = z.infer<typeof article>;
 export const offsetMeta = z.object({ page: z.int().min(1), limit: z.int().min(1).max(100), total: z.int().min(0), pages: z.int().min(0) });
 export const keysetMeta = z.object({
   limit: z.int().min(1).max(100),
-  next_after_id: z.uuid().nullable().meta({ description: 'The last item\'s id when `has_more`, else null: pass it as `after_id` for the next page.' }),
+  next_after_id: z
+    .uuid()
+    .nullable()
+    .meta({ description: "The last item's id when `has_more`, else null: pass it as `after_id` for the next page." }),
   has_more: z.boolean(),
 });
 export const articleList = z.object({

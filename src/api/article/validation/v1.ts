@@ -8,10 +8,20 @@ export const STATUSES = ['draft', 'published', 'archived'] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are 32-bit integers in the database; a larger one names nothing (and PostgreSQL would refuse it). */
 const MAX_ID = 2_147_483_647;
-export const articleRef = z.union([z.string().regex(UUID), z.string().regex(/^\d{1,10}$/).refine((value) => Number(value) <= MAX_ID)]);
+export const articleRef = z.union([
+  z.string().regex(UUID),
+  z
+    .string()
+    .regex(/^\d{1,10}$/)
+    .refine((value) => Number(value) <= MAX_ID),
+]);
 
 const intInRange = (min: number, max: number, label: string) =>
-  z.coerce.number({ message: `must be an integer from ${min} to ${max}` }).int(`must be an integer from ${min} to ${max}`).min(min, label).max(max, label);
+  z.coerce
+    .number({ message: `must be an integer from ${min} to ${max}` })
+    .int(`must be an integer from ${min} to ${max}`)
+    .min(min, label)
+    .max(max, label);
 
 export const listQuery = z
   .object({
@@ -19,10 +29,18 @@ export const listQuery = z
     limit: intInRange(1, 100, 'must be from 1 to 100').optional(),
     per_page: intInRange(1, 100, 'must be from 1 to 100').optional(),
     status: z.enum(STATUSES, { message: `must be one of ${STATUSES.join(', ')}` }).optional(),
-    author_id: z.coerce.number({ message: 'must be an integer' }).int('must be an integer').positive('must be an integer').max(MAX_ID, 'is not an author id').optional(),
+    author_id: z.coerce
+      .number({ message: 'must be an integer' })
+      .int('must be an integer')
+      .positive('must be an integer')
+      .max(MAX_ID, 'is not an author id')
+      .optional(),
     created_after: z
       .string()
-      .refine((value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(new Date(value).getTime()), 'must be a date such as 2026-01-31')
+      .refine(
+        (value) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) && !Number.isNaN(new Date(value).getTime()),
+        'must be a date such as 2026-01-31'
+      )
       .optional(),
     sort: z.enum(SORT_FIELDS, { message: `must be one of ${SORT_FIELDS.join(', ')}` }).default('createdAt'),
     order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('desc'),
@@ -65,11 +83,33 @@ const fields = {
   status: z.enum(STATUSES, { message: `must be one of ${STATUSES.join(', ')}` }),
   excerpt: z.string({ message: 'must be a string' }).max(10_000, 'must be at most 10000 characters').nullable(),
   body: z.string({ message: 'must be a string' }).max(1_000_000, 'must be at most 1000000 characters').nullable(),
-  author_id: z.number({ message: 'must be an integer' }).int('must be an integer').positive('must be an integer').max(MAX_ID, 'is not an author id').nullable(),
+  author_id: z
+    .number({ message: 'must be an integer' })
+    .int('must be an integer')
+    .positive('must be an integer')
+    .max(MAX_ID, 'is not an author id')
+    .nullable(),
 };
 
-export const createBody = z.object({ ...fields, status: fields.status.optional(), slug: fields.slug.optional(), excerpt: fields.excerpt.optional(), body: fields.body.optional(), author_id: fields.author_id.optional() }).strict();
-export const putBody = z.object({ ...fields, slug: fields.slug.optional(), excerpt: fields.excerpt.optional(), body: fields.body.optional(), author_id: fields.author_id.optional() }).strict();
+export const createBody = z
+  .object({
+    ...fields,
+    status: fields.status.optional(),
+    slug: fields.slug.optional(),
+    excerpt: fields.excerpt.optional(),
+    body: fields.body.optional(),
+    author_id: fields.author_id.optional(),
+  })
+  .strict();
+export const putBody = z
+  .object({
+    ...fields,
+    slug: fields.slug.optional(),
+    excerpt: fields.excerpt.optional(),
+    body: fields.body.optional(),
+    author_id: fields.author_id.optional(),
+  })
+  .strict();
 export const patchBody = z
   .object({
     title: fields.title.optional(),

@@ -35,8 +35,7 @@ export interface FeedPage {
 }
 
 export type FeedRequest =
-  | { action: 'list'; limit: number; offset: number; search: string | undefined }
-  | { action: 'get'; id: number | undefined };
+  { action: 'list'; limit: number; offset: number; search: string | undefined } | { action: 'get'; id: number | undefined };
 
 /** What a handler answers: a status and the JSON body. */
 export interface FeedAnswer {

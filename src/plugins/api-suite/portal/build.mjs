@@ -35,4 +35,6 @@ const styles = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) =>
 const manifest = { script: path.basename(script), styles };
 fs.writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
-console.info(`portal: ${manifest.script}, ${styles.join(', ')} (${Math.round(bytes / 1024)} KiB) in ${path.relative(process.cwd(), outdir)}`);
+console.info(
+  `portal: ${manifest.script}, ${styles.join(', ')} (${Math.round(bytes / 1024)} KiB) in ${path.relative(process.cwd(), outdir)}`
+);

@@ -191,25 +191,29 @@ export function useApiSuiteClient() {
     const data = async <T>(request: Promise<{ data: { data: T } }>): Promise<T> => (await request).data.data;
     return {
       getOverview: () => data<Overview>(get(`${base}/overview`)),
-      consumers: async (search: string): Promise<Page<Consumer>> => (await get<Page<Consumer>>(`${base}/consumers${query({ q: search, limit: 20 })}`)).data,
+      consumers: async (search: string): Promise<Page<Consumer>> =>
+        (await get<Page<Consumer>>(`${base}/consumers${query({ q: search, limit: 20 })}`)).data,
 
       webhooks: {
         subscriptions: async (page: number): Promise<Page<Subscription>> =>
           (await get<Page<Subscription>>(`${base}/webhooks/subscriptions${query({ page, limit: 20 })}`)).data,
         subscription: (id: string) => data<Subscription>(get(`${base}/webhooks/subscriptions/${id}`)),
-        setActive: (id: string, isActive: boolean) => data<Subscription>(put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive })),
+        setActive: (id: string, isActive: boolean) =>
+          data<Subscription>(put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive })),
         sendTest: (id: string) => data<TestOutcome>(post(`${base}/webhooks/subscriptions/${id}/test`)),
         deliveries: async (id: string, page: number, status?: DeliveryStatus): Promise<Page<Delivery>> =>
           (await get<Page<Delivery>>(`${base}/webhooks/subscriptions/${id}/deliveries${query({ page, limit: 20, status })}`)).data,
         delivery: (id: string) => data<DeliveryDetail>(get(`${base}/webhooks/deliveries/${id}`)),
         retry: (id: string) => data<{ delivery_id: string; status: 'queued' }>(post(`${base}/webhooks/deliveries/${id}/retry`)),
-        recover: (id: string, range: { since: string; until?: string }) => data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
+        recover: (id: string, range: { since: string; until?: string }) =>
+          data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
         eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
         updateEventType: (name: string, patch: EventTypePatch) => data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
       },
 
       scrapers: {
-        list: async (page: number): Promise<Page<Scraper>> => (await get<Page<Scraper>>(`${base}/scrapers${query({ page, limit: 20 })}`)).data,
+        list: async (page: number): Promise<Page<Scraper>> =>
+          (await get<Page<Scraper>>(`${base}/scrapers${query({ page, limit: 20 })}`)).data,
         options: () => data<{ proxy_pools: string[] }>(get(`${base}/scrapers/options`)),
         get: (id: number) => data<Scraper>(get(`${base}/scrapers/${id}`)),
         create: (input: ScraperInput & { user_id: number | null }) => data<Scraper>(post(`${base}/scrapers`, input)),
@@ -219,20 +223,27 @@ export function useApiSuiteClient() {
         },
         run: (id: number) => data<{ run_id: number; status: 'started' }>(post(`${base}/scrapers/${id}/run`)),
         stop: (id: number) => data<{ run_id: number; status: 'stopped' }>(post(`${base}/scrapers/${id}/stop`)),
-        runs: async (id: number, page: number): Promise<Page<Run>> => (await get<Page<Run>>(`${base}/scrapers/${id}/runs${query({ page, limit: 10 })}`)).data,
+        runs: async (id: number, page: number): Promise<Page<Run>> =>
+          (await get<Page<Run>>(`${base}/scrapers/${id}/runs${query({ page, limit: 10 })}`)).data,
         /** `change` narrows to results with one of these changes (none: every result). */
         results: async (id: number, runId: number, page: number, change: Change[] = []): Promise<Page<ScrapeResult>> =>
-          (await get<Page<ScrapeResult>>(`${base}/scrapers/${id}/results${query({ run_id: runId, page, limit: 20, change: change.length > 0 ? change.join(',') : undefined })}`)).data,
+          (
+            await get<Page<ScrapeResult>>(
+              `${base}/scrapers/${id}/results${query({ run_id: runId, page, limit: 20, change: change.length > 0 ? change.join(',') : undefined })}`
+            )
+          ).data,
       },
 
       access: {
         plans: () => data<Plan[]>(get(`${base}/access/plans`)),
         createPlan: (input: PlanInput) => data<Plan>(post(`${base}/access/plans`, input)),
         updatePlan: (id: number, input: Partial<PlanInput>) => data<Plan>(put(`${base}/access/plans/${id}`, input)),
-        keys: async (page: number): Promise<Page<ApiKey>> => (await get<Page<ApiKey>>(`${base}/access/keys${query({ page, limit: 20 })}`)).data,
+        keys: async (page: number): Promise<Page<ApiKey>> =>
+          (await get<Page<ApiKey>>(`${base}/access/keys${query({ page, limit: 20 })}`)).data,
         issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
         /** Grant a consumer a plan, or take the grant back (null): their keys without a plan of their own follow it. */
-        grantPlan: (userId: number, planId: number | null) => data<Contract.ConsumerPlanAnswer>(put(`${base}/access/consumers/${userId}/plan`, { plan_id: planId })),
+        grantPlan: (userId: number, planId: number | null) =>
+          data<Contract.ConsumerPlanAnswer>(put(`${base}/access/consumers/${userId}/plan`, { plan_id: planId })),
         setKeyLimits: (id: number, input: KeyLimitsInput) => data<Contract.KeyWithLimits>(put(`${base}/access/keys/${id}`, input)),
         revokeKey: async (id: number): Promise<void> => {
           await del(`${base}/access/keys/${id}`);
@@ -243,8 +254,15 @@ export function useApiSuiteClient() {
       },
 
       billing: {
-        subscriptions: async (page: number, status?: BillingSubscriptionStatus): Promise<Page<BillingSubscription> & { meta: { billing: BillingState } }> =>
-          (await get<Page<BillingSubscription> & { meta: { billing: BillingState } }>(`${base}/billing/subscriptions${query({ page, limit: 20, status })}`)).data,
+        subscriptions: async (
+          page: number,
+          status?: BillingSubscriptionStatus
+        ): Promise<Page<BillingSubscription> & { meta: { billing: BillingState } }> =>
+          (
+            await get<Page<BillingSubscription> & { meta: { billing: BillingState } }>(
+              `${base}/billing/subscriptions${query({ page, limit: 20, status })}`
+            )
+          ).data,
       },
 
       sales: {

@@ -54,23 +54,27 @@ export interface ScraperInput {
 export const PAGE_SIZE = 10;
 
 export const api = {
-  signIn: (identifier: string, password: string) => request<SignedIn>('POST', '/api/auth/local', { identifier, password }, { anonymous: true }),
+  signIn: (identifier: string, password: string) =>
+    request<SignedIn>('POST', '/api/auth/local', { identifier, password }, { anonymous: true }),
   signUp: (username: string, email: string, password: string) =>
     request<SignedIn>('POST', '/api/auth/local/register', { username, email, password }, { anonymous: true }),
 
   keys: (page: number) => request<PageOf<ApiKey>>('GET', pathWith('/api/v1/keys', { page, limit: PAGE_SIZE })),
   createKey: (input: KeyInput) => request<{ data: NewApiKey }>('POST', '/api/v1/keys', input),
   revokeKey: (id: number) => request<void>('DELETE', `/api/v1/keys/${id}`),
-  rerollKey: (id: number, graceSeconds: number) => request<{ data: RerolledKey }>('POST', `/api/v1/keys/${id}/reroll`, { grace_seconds: graceSeconds } satisfies Contract.RerollInput),
+  rerollKey: (id: number, graceSeconds: number) =>
+    request<{ data: RerolledKey }>('POST', `/api/v1/keys/${id}/reroll`, { grace_seconds: graceSeconds } satisfies Contract.RerollInput),
 
   plans: () => request<{ data: Plan[] }>('GET', '/api/v1/plans'),
   usage: () => request<{ data: UsageReport }>('GET', '/api/v1/usage'),
   /** The live usage stream's path: the last hour by minute, a new figure every 2 seconds. */
-  usageStreamPath: () => pathWith('/api/v1/usage/stream', { from: new Date(Date.now() - 3_600_000).toISOString(), granularity: 'minute', interval: 2 }),
+  usageStreamPath: () =>
+    pathWith('/api/v1/usage/stream', { from: new Date(Date.now() - 3_600_000).toISOString(), granularity: 'minute', interval: 2 }),
 
   billingPlans: () => request<{ data: BillingPlan[] }>('GET', '/api/v1/billing/plans'),
   billingSubscription: () => request<{ data: BillingSubscription }>('GET', '/api/v1/billing/subscription'),
-  checkout: (planId: number) => request<{ data: { session_id: string; url: string } }>('POST', '/api/v1/billing/checkout', { plan_id: planId }),
+  checkout: (planId: number) =>
+    request<{ data: { session_id: string; url: string } }>('POST', '/api/v1/billing/checkout', { plan_id: planId }),
   changePlan: (planId: number) => request<{ data: BillingSubscription }>('POST', '/api/v1/billing/change-plan', { plan_id: planId }),
   billingPortal: () => request<{ data: { url: string } }>('POST', '/api/v1/billing/portal'),
 
@@ -82,13 +86,24 @@ export const api = {
   deleteEndpoint: (id: string) => request<void>('DELETE', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
   testEndpoint: (id: string) => request<TestOutcome>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/test`),
   rotateSecret: (id: string) =>
-    request<{ secret: string; valid_until: string; note: string }>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/rotate-secret`),
+    request<{ secret: string; valid_until: string; note: string }>(
+      'POST',
+      `/api/webhooks/subscriptions/${encodeURIComponent(id)}/rotate-secret`
+    ),
   recover: (id: string, since: string, until?: string) =>
-    request<Contract.Recovered>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/recover`, (until ? { since, until } : { since }) satisfies Contract.RecoverInput),
+    request<Contract.Recovered>(
+      'POST',
+      `/api/webhooks/subscriptions/${encodeURIComponent(id)}/recover`,
+      (until ? { since, until } : { since }) satisfies Contract.RecoverInput
+    ),
   deliveries: (id: string, page: number, status?: DeliveryStatus) =>
-    request<PageOf<Delivery>>('GET', pathWith(`/api/webhooks/subscriptions/${encodeURIComponent(id)}/deliveries`, { page, limit: PAGE_SIZE, status })),
+    request<PageOf<Delivery>>(
+      'GET',
+      pathWith(`/api/webhooks/subscriptions/${encodeURIComponent(id)}/deliveries`, { page, limit: PAGE_SIZE, status })
+    ),
   delivery: (id: string) => request<DeliveryDetail>('GET', `/api/webhooks/deliveries/${encodeURIComponent(id)}`),
-  retryDelivery: (id: string) => request<{ delivery_id: string; status: 'queued' }>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
+  retryDelivery: (id: string) =>
+    request<{ delivery_id: string; status: 'queued' }>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
   eventTypes: () => request<{ data: EventType[] }>('GET', '/api/webhooks/event-types'),
 
   scrapers: (page: number) => request<PageOf<Scraper>>('GET', pathWith('/api/v1/scrapers', { page, limit: PAGE_SIZE })),
@@ -97,7 +112,11 @@ export const api = {
   deleteScraper: (id: number) => request<void>('DELETE', `/api/v1/scrapers/${id}`),
   runScraper: (id: number) => request<{ run_id: number; status: 'started' }>('POST', `/api/v1/scrapers/${id}/run`),
   stopScraper: (id: number) => request<{ run_id: number; status: 'stopped' }>('POST', `/api/v1/scrapers/${id}/stop`),
-  runs: (id: number, page: number) => request<PageOf<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
+  runs: (id: number, page: number) =>
+    request<PageOf<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
   downloadResults: (id: number, runId: number, format: 'csv' | 'ndjson', change?: 'new,changed') =>
-    download(pathWith(`/api/v1/scrapers/${id}/results`, { run_id: runId, format, change }), `scraper-${id}-run-${runId}${change ? '-changes' : ''}.${format}`),
+    download(
+      pathWith(`/api/v1/scrapers/${id}/results`, { run_id: runId, format, change }),
+      `scraper-${id}-run-${runId}${change ? '-changes' : ''}.${format}`
+    ),
 };

@@ -37,7 +37,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       endedBecause,
       signOut,
       signedIn(next) {
-        localStorage.setItem(STORAGE_KEY, JSON.stringify({ jwt: next.jwt, user: { id: next.user.id, username: next.user.username, email: next.user.email } }));
+        localStorage.setItem(
+          STORAGE_KEY,
+          JSON.stringify({ jwt: next.jwt, user: { id: next.user.id, username: next.user.username, email: next.user.email } })
+        );
         setToken(next.jwt);
         setEndedBecause(null);
         setSession(next);

@@ -17,8 +17,27 @@ const attributeName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'must be
  * which is what Stripe expects for every currency except these zero- and three-decimal ones.
  */
 export const UNSUPPORTED_CURRENCIES = [
-  'bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf',
-  'bhd', 'jod', 'kwd', 'omr', 'tnd',
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+  'bhd',
+  'jod',
+  'kwd',
+  'omr',
+  'tnd',
 ];
 const endpointPattern = z
   .string()
@@ -65,7 +84,15 @@ export const configSchema = z
       .strict(),
     webhooks: z
       .object({
-        retryScheduleSeconds: z.array(z.number().int().min(0).max(7 * 24 * 3600)).max(50),
+        retryScheduleSeconds: z
+          .array(
+            z
+              .number()
+              .int()
+              .min(0)
+              .max(7 * 24 * 3600)
+          )
+          .max(50),
         concurrency: z.number().int().min(1).max(10_000),
         /**
          * Requests open at once to one endpoint (a subscription's URL): its fair share of this
@@ -107,12 +134,19 @@ export const configSchema = z
         currency: z
           .string()
           .regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as eur')
-          .refine((code) => !UNSUPPORTED_CURRENCIES.includes(code), 'amounts are sent in hundredths, so zero- and three-decimal currencies are not supported'),
+          .refine(
+            (code) => !UNSUPPORTED_CURRENCIES.includes(code),
+            'amounts are sent in hundredths, so zero- and three-decimal currencies are not supported'
+          ),
         /** Where Stripe sends the buyer back; {ORDER_ID} and Stripe's {CHECKOUT_SESSION_ID} are filled in. */
         successUrl: z.string().url(),
         cancelUrl: z.string().url(),
         /** How long a Checkout Session (and so the stock it holds) lives; Stripe allows 30 minutes to 24 hours. */
-        sessionExpiresMinutes: z.number().int().min(30, 'CHECKOUT_HOLD_MINUTES: Stripe keeps a Checkout Session at least 30 minutes').max(1440, 'CHECKOUT_HOLD_MINUTES: Stripe keeps a Checkout Session at most 24 hours'),
+        sessionExpiresMinutes: z
+          .number()
+          .int()
+          .min(30, 'CHECKOUT_HOLD_MINUTES: Stripe keeps a Checkout Session at least 30 minutes')
+          .max(1440, 'CHECKOUT_HOLD_MINUTES: Stripe keeps a Checkout Session at most 24 hours'),
         /** Units of one product a consumer's unpaid checkouts may hold together, so nobody can reserve a whole shelf. */
         maxHeldUnits: z.number().int().min(1),
         /** Unpaid checkouts a consumer may have open at once. */
@@ -171,7 +205,10 @@ export const configSchema = z
           .string()
           .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /portal: segments of letters, digits, . _ ~ - and no trailing slash')
           .refine((value) => !value.split('/').some((segment) => segment === '.' || segment === '..'), 'must not hold . or .. segments')
-          .refine((value) => !/^\/(api|admin|uploads)(\/|$)/.test(value), 'must not be under /api, /admin or /uploads, which Strapi answers itself'),
+          .refine(
+            (value) => !/^\/(api|admin|uploads)(\/|$)/.test(value),
+            'must not be under /api, /admin or /uploads, which Strapi answers itself'
+          ),
         /** The page title and the name in the portal's header. */
         title: z.string().trim().min(1).max(80),
         /** A CSS hex colour for buttons, links and the chart. */

@@ -28,7 +28,7 @@ export const UIDS = {
 export const ADMINISTRATOR_ROLE = {
   type: 'administrator',
   name: 'Administrator',
-  description: 'API administrators: see and change every consumer\'s resources, publish events, read sales reports.',
+  description: "API administrators: see and change every consumer's resources, publish events, read sales reports.",
 } as const;
 
 /**

@@ -41,7 +41,14 @@ const UNNEST_CHUNK = 10_000;
  * `constants` give columns one value for every row: on PostgreSQL each is bound once rather than
  * repeated in every row of the document.
  */
-export async function insertRows(knex: Knex, client: string, table: string, columns: Column[], rows: Array<Record<string, unknown>>, constants?: Record<string, unknown>): Promise<void> {
+export async function insertRows(
+  knex: Knex,
+  client: string,
+  table: string,
+  columns: Column[],
+  rows: Array<Record<string, unknown>>,
+  constants?: Record<string, unknown>
+): Promise<void> {
   if (rows.length === 0) return;
   // Several statements run in one transaction, so a batch is stored whole or not at all.
   if (rows.length > (client === 'postgres' ? UNNEST_CHUNK : INSERT_CHUNK) && !knex.isTransaction) {
@@ -85,10 +92,17 @@ function recordsetStatement(part: RowWrite): { sql: string; bindings: unknown[] 
     const names = part.columns.map((column) => `"${column.name}"`).join(', ');
     const values = part.columns.map(value).join(', ');
     bindings.push(recordsetJson(part.rows, varying));
-    return { sql: `INSERT INTO "${part.insert}" (${names}) SELECT ${values} FROM json_to_recordset(?::json) AS v(${recordsetColumns(varying)})`, bindings };
+    return {
+      sql: `INSERT INTO "${part.insert}" (${names}) SELECT ${values} FROM json_to_recordset(?::json) AS v(${recordsetColumns(varying)})`,
+      bindings,
+    };
   }
   const assignments = part.columns
-    .map((column) => (column.keepWhenNull && !fixed(column) ? `"${column.name}" = COALESCE(${value(column)}, t."${column.name}")` : `"${column.name}" = ${value(column)}`))
+    .map((column) =>
+      column.keepWhenNull && !fixed(column)
+        ? `"${column.name}" = COALESCE(${value(column)}, t."${column.name}")`
+        : `"${column.name}" = ${value(column)}`
+    )
     .join(', ');
   const read = [part.key, ...varying];
   bindings.push(recordsetJson(part.rows, read));
@@ -139,7 +153,14 @@ export async function writeMany(knex: Knex, client: string, writes: RowWrite[]):
         if ('insert' in part) await insertRows(trx, client, part.insert, part.columns, rows, part.constants);
         else {
           const shared = sharedValues(part.columns, part.constants);
-          await updateMany(trx, client, part.update, part.key, part.columns, Object.keys(shared).length > 0 ? rows.map((row) => ({ ...row, ...shared })) : rows);
+          await updateMany(
+            trx,
+            client,
+            part.update,
+            part.key,
+            part.columns,
+            Object.keys(shared).length > 0 ? rows.map((row) => ({ ...row, ...shared })) : rows
+          );
         }
       }
     };
@@ -180,7 +201,9 @@ export async function updateMany(
           .where(key.name, row[key.name] as string | number)
           .update(
             Object.fromEntries(
-              columns.filter((column) => !(column.keepWhenNull && row[column.name] == null)).map((column) => [column.name, row[column.name]])
+              columns
+                .filter((column) => !(column.keepWhenNull && row[column.name] == null))
+                .map((column) => [column.name, row[column.name]])
             )
           );
       }
@@ -210,7 +233,13 @@ export async function updateMany(
 }
 
 /** The same statement on PostgreSQL with the rows as one JSON document: `UPDATE … FROM json_to_recordset($1) AS v(…)`. */
-async function updateManyPostgres(knex: Knex, table: string, key: Column, columns: UpdateColumn[], rows: Array<Record<string, unknown>>): Promise<void> {
+async function updateManyPostgres(
+  knex: Knex,
+  table: string,
+  key: Column,
+  columns: UpdateColumn[],
+  rows: Array<Record<string, unknown>>
+): Promise<void> {
   for (let start = 0; start < rows.length; start += UNNEST_CHUNK) {
     const statement = recordsetStatement({ update: table, key, columns, rows: rows.slice(start, start + UNNEST_CHUNK) });
     await knex.raw(statement.sql, statement.bindings as never);
@@ -332,7 +361,8 @@ export function rowsOf<T>(result: unknown): T[] {
 /** A datetime column as read by knex: a Date (pg), epoch ms (SQLite) or an ISO string. */
 export function toDate(value: unknown): Date | null {
   if (value === null || value === undefined || value === '') return null;
-  const date = value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
+  const date =
+    value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

@@ -85,7 +85,8 @@ function mergeAdminActions(modules: FeatureModule[]): AdminAction[] {
   return modules.flatMap((module) =>
     (module.adminActions ?? []).map((action) => {
       const owner = seen.get(action.uid);
-      if (owner) throw new Error(`api-suite: admin action "${action.uid}" is declared by both the ${owner} and the ${module.name} features`);
+      if (owner)
+        throw new Error(`api-suite: admin action "${action.uid}" is declared by both the ${owner} and the ${module.name} features`);
       seen.set(action.uid, module.name);
       return action;
     })
@@ -100,5 +101,7 @@ async function registerAdminActions(strapi: Core.Strapi, actions: AdminAction[])
   if (actions.length === 0) return;
   const permissions = strapi.service('admin::permission') as { actionProvider: AdminActionProvider } | undefined;
   if (!permissions) return;
-  await permissions.actionProvider.registerMany(actions.map((action) => ({ ...action, section: 'plugins' as const, pluginName: PLUGIN_ID })));
+  await permissions.actionProvider.registerMany(
+    actions.map((action) => ({ ...action, section: 'plugins' as const, pluginName: PLUGIN_ID }))
+  );
 }

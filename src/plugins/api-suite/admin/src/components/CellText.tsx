@@ -7,7 +7,12 @@ import type { ComponentProps } from 'react';
  * `wrap` lets prose run onto more lines; otherwise the text ends in an ellipsis and the whole of
  * it is the cell's title (shown on hover).
  */
-export function CellText({ children, maxWidth = '16rem', wrap = false, ...props }: { children: string; maxWidth?: string; wrap?: boolean } & Omit<ComponentProps<typeof Typography>, 'children'>) {
+export function CellText({
+  children,
+  maxWidth = '16rem',
+  wrap = false,
+  ...props
+}: { children: string; maxWidth?: string; wrap?: boolean } & Omit<ComponentProps<typeof Typography>, 'children'>) {
   if (wrap) {
     return (
       <Typography {...props} style={{ display: 'block', maxWidth, whiteSpace: 'normal', overflowWrap: 'anywhere' }}>

@@ -21,7 +21,13 @@ export function DetailPage({
   return (
     <Page.Main>
       <Page.Title>{title}</Page.Title>
-      <Layouts.Header navigationAction={<BackButton />} title={title} subtitle={subtitle} primaryAction={primaryAction} secondaryAction={secondaryAction} />
+      <Layouts.Header
+        navigationAction={<BackButton />}
+        title={title}
+        subtitle={subtitle}
+        primaryAction={primaryAction}
+        secondaryAction={secondaryAction}
+      />
       <Layouts.Content>{children}</Layouts.Content>
     </Page.Main>
   );

@@ -18,7 +18,11 @@ export function EndpointList({ entries, groups }: { entries: string[]; groups?: 
         return (
           <Flex key={entry} gap={2} alignItems="baseline" wrap="wrap">
             {entry.startsWith('@') ? <Badge>{entry}</Badge> : <Code>{entry}</Code>}
-            {entry === '* *' && <Typography variant="pi" textColor="neutral600">{t('access.endpoints.everything')}</Typography>}
+            {entry === '* *' && (
+              <Typography variant="pi" textColor="neutral600">
+                {t('access.endpoints.everything')}
+              </Typography>
+            )}
             {group && (
               <Typography variant="pi" textColor="neutral600" style={{ fontFamily: 'monospace' }}>
                 {group.join(', ')}

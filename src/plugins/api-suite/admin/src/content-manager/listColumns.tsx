@@ -17,7 +17,11 @@ export interface ListHeader {
   name: string;
   attribute?: { type?: string; relation?: string };
   mainField?: { name?: string };
-  cellFormatter?: (row: Row, header: Omit<ListHeader, 'cellFormatter'>, context: { collectionType: string; model: string }) => React.ReactNode;
+  cellFormatter?: (
+    row: Row,
+    header: Omit<ListHeader, 'cellFormatter'>,
+    context: { collectionType: string; model: string }
+  ) => React.ReactNode;
   [key: string]: unknown;
 }
 
@@ -37,7 +41,8 @@ export function shortenListColumns({ displayedHeaders, layout }: HookArgs): Hook
       const type = header.attribute?.type;
       // A column another plugin already formats is left to it.
       if (!type || header.cellFormatter) return header;
-      if (DATES.has(type)) return { ...header, cellFormatter: (row: Row) => <ShortDate value={row[header.name]} withTime={type === 'datetime'} /> };
+      if (DATES.has(type))
+        return { ...header, cellFormatter: (row: Row) => <ShortDate value={row[header.name]} withTime={type === 'datetime'} /> };
       // A relation to one entry is named by its main field, which can be long (a name, an e-mail).
       const mainField = header.mainField?.name;
       if (type === 'relation' && mainField && !/ToMany$/i.test(header.attribute?.relation ?? '')) {
@@ -75,7 +80,16 @@ function ShortText({ value, to }: { value: unknown; to: string | undefined }) {
   const text = value === null || value === undefined || value === '' ? '-' : String(value);
   if (to && text !== '-') {
     return (
-      <Typography tag={Link} to={to} onClick={(event: React.MouseEvent) => event.stopPropagation()} textColor="neutral800" ellipsis maxWidth="15rem" title={text} style={{ display: 'block' }}>
+      <Typography
+        tag={Link}
+        to={to}
+        onClick={(event: React.MouseEvent) => event.stopPropagation()}
+        textColor="neutral800"
+        ellipsis
+        maxWidth="15rem"
+        title={text}
+        style={{ display: 'block' }}
+      >
         {text}
       </Typography>
     );

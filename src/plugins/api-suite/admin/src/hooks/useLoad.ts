@@ -31,7 +31,8 @@ export function useLoad<T>(load: () => Promise<T>, options: LoadOptions = {}): L
       const data = await requested();
       if (alive.current && current.current === requested) setState({ status: 'ready', data });
     } catch (error) {
-      if (alive.current && current.current === requested) setState((previous) => ({ status: 'error', data: previous.data, problem: toProblem(error, fallback.current) }));
+      if (alive.current && current.current === requested)
+        setState((previous) => ({ status: 'error', data: previous.data, problem: toProblem(error, fallback.current) }));
     }
   }, []);
 

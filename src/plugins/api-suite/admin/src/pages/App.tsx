@@ -37,7 +37,8 @@ function Protected({ feature, element }: { feature: keyof typeof PERMISSIONS; el
 function PluginNav() {
   const t = useT();
   const held = useAuth('ApiSuiteNav', (state) => state.permissions);
-  const mayRead = (feature: keyof typeof PERMISSIONS) => PERMISSIONS[feature].read.every(({ action }) => held.some((permission) => permission.action === action));
+  const mayRead = (feature: keyof typeof PERMISSIONS) =>
+    PERMISSIONS[feature].read.every(({ action }) => held.some((permission) => permission.action === action));
   const visible = PAGES.filter((page) => !page.feature || mayRead(page.feature));
   return (
     <SubNav.Main aria-label={t('plugin.name')}>
@@ -48,7 +49,12 @@ function PluginNav() {
           {[
             <SubNav.Section key="pages" label={t('nav.section')}>
               {visible.map((page) => (
-                <SubNav.Link key={page.path} to={`/plugins/${PLUGIN_ID}${page.path ? `/${page.path}` : ''}`} end={page.path === ''} label={t(page.label)} />
+                <SubNav.Link
+                  key={page.path}
+                  to={`/plugins/${PLUGIN_ID}${page.path ? `/${page.path}` : ''}`}
+                  end={page.path === ''}
+                  label={t(page.label)}
+                />
               ))}
             </SubNav.Section>,
           ]}

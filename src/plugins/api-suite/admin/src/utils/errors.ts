@@ -42,7 +42,11 @@ export function toProblem(error: unknown, fallback: string): ServerProblem {
  * The message for a field and everything under it (`selectors` covers `selectors.fields.title`);
  * `describe` names a part below the field (an index of a list becomes its line, say).
  */
-export function fieldError(problem: ServerProblem | null, field: string, describe: (subPath: string) => string = (subPath) => subPath): string | undefined {
+export function fieldError(
+  problem: ServerProblem | null,
+  field: string,
+  describe: (subPath: string) => string = (subPath) => subPath
+): string | undefined {
   if (!problem) return undefined;
   const messages = Object.entries(problem.fields)
     .filter(([path]) => path === field || path.startsWith(`${field}.`))

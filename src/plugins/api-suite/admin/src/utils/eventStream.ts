@@ -17,7 +17,12 @@ export class StreamRefused extends Error {
  * Authorization header, so the stream is an ordinary authenticated fetch whose body the shared
  * reader parses.
  */
-export async function readEventStream(url: string, token: string | null, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<void> {
+export async function readEventStream(
+  url: string,
+  token: string | null,
+  signal: AbortSignal,
+  onEvent: (event: StreamEvent) => void
+): Promise<void> {
   const response = await fetch(url, {
     headers: { Accept: 'text/event-stream', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     signal,

@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 import type { ApiProblem } from '../http';
 
-export function Notice({ tone = 'info', children, testId }: { tone?: 'info' | 'success' | 'warning' | 'error'; children: ReactNode; testId?: string }) {
+export function Notice({
+  tone = 'info',
+  children,
+  testId,
+}: {
+  tone?: 'info' | 'success' | 'warning' | 'error';
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className={`notice notice-${tone}`} role={tone === 'error' || tone === 'warning' ? 'alert' : 'status'} data-testid={testId}>
       {children}
@@ -42,7 +50,19 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-export function Pager({ page, limit, total, onPage, label }: { page: number; limit: number; total: number; onPage(page: number): void; label: string }) {
+export function Pager({
+  page,
+  limit,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  limit: number;
+  total: number;
+  onPage(page: number): void;
+  label: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / limit));
   if (pages <= 1) return null;
   return (

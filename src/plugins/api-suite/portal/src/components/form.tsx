@@ -1,9 +1,23 @@
-import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  useState,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import type { ApiProblem } from '../http';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'link';
 
-export function Button({ variant = 'secondary', busy = false, children, disabled, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
+export function Button({
+  variant = 'secondary',
+  busy = false,
+  children,
+  disabled,
+  ...rest
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; busy?: boolean }) {
   return (
     <button type="button" {...rest} className={`button button-${variant}`} disabled={disabled || busy} aria-busy={busy || undefined}>
       {busy && <span className="spinner" aria-hidden="true" />}
@@ -44,11 +58,26 @@ export function Field({ label, error, hint, children }: FieldProps) {
   );
 }
 
-export function TextField({ label, error, hint, ...input }: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: ReactNode }) {
-  return <Field label={label} error={error} hint={hint}>{({ id, describedBy, invalid }) => <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...input} />}</Field>;
+export function TextField({
+  label,
+  error,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: ReactNode }) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...input} />}
+    </Field>
+  );
 }
 
-export function SelectField({ label, error, hint, children, ...select }: SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; hint?: ReactNode }) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  children,
+  ...select
+}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; hint?: ReactNode }) {
   return (
     <Field label={label} error={error} hint={hint}>
       {({ id, describedBy, invalid }) => (
@@ -60,12 +89,33 @@ export function SelectField({ label, error, hint, children, ...select }: SelectH
   );
 }
 
-export function TextAreaField({ label, error, hint, ...area }: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: ReactNode }) {
-  return <Field label={label} error={error} hint={hint}>{({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...area} />}</Field>;
+export function TextAreaField({
+  label,
+  error,
+  hint,
+  ...area
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: ReactNode }) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...area} />}
+    </Field>
+  );
 }
 
 /** Checkboxes in a fieldset, for scopes and event types. */
-export function CheckboxGroup({ legend, options, value, onChange, error }: { legend: string; options: Array<{ value: string; label: ReactNode }>; value: string[]; onChange(next: string[]): void; error?: string }) {
+export function CheckboxGroup({
+  legend,
+  options,
+  value,
+  onChange,
+  error,
+}: {
+  legend: string;
+  options: Array<{ value: string; label: ReactNode }>;
+  value: string[];
+  onChange(next: string[]): void;
+  error?: string;
+}) {
   const id = useId();
   return (
     <fieldset className={`field checkbox-group${error ? ' field-invalid' : ''}`} aria-describedby={error ? `${id}-error` : undefined}>
@@ -76,7 +126,9 @@ export function CheckboxGroup({ legend, options, value, onChange, error }: { leg
             <input
               type="checkbox"
               checked={value.includes(option.value)}
-              onChange={(event) => onChange(event.target.checked ? [...value, option.value] : value.filter((item) => item !== option.value))}
+              onChange={(event) =>
+                onChange(event.target.checked ? [...value, option.value] : value.filter((item) => item !== option.value))
+              }
             />
             <span>{option.label}</span>
           </label>

@@ -10,7 +10,11 @@ export interface Loaded<T> {
 
 /** Load once per change of `deps`, and again on `reload()`; answers of an older load are dropped. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; problem: ApiProblem | null; loading: boolean }>({ data: null, problem: null, loading: true });
+  const [state, setState] = useState<{ data: T | null; problem: ApiProblem | null; loading: boolean }>({
+    data: null,
+    problem: null,
+    loading: true,
+  });
   const [round, setRound] = useState(0);
   const latest = useRef(0);
   const loader = useRef(load);
@@ -21,7 +25,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     setState((previous) => ({ ...previous, loading: true }));
     loader.current().then(
       (data) => mine === latest.current && setState({ data, problem: null, loading: false }),
-      (error: unknown) => mine === latest.current && setState((previous) => ({ data: previous.data, problem: asProblem(error), loading: false }))
+      (error: unknown) =>
+        mine === latest.current && setState((previous) => ({ data: previous.data, problem: asProblem(error), loading: false }))
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, round]);

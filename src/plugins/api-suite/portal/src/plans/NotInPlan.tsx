@@ -15,15 +15,15 @@ export function NotInPlan({ feature, what }: { feature: Feature; what: string })
   const offers = (catalog.data?.plans ?? []).filter((plan) => reaches(plan, feature));
   return (
     <section className="card" data-testid="not-in-plan" aria-labelledby="not-in-plan-heading">
-      <h2 id="not-in-plan-heading">{planName ? `${what} are not included in the ${planName} plan` : `${what} are not included in your plan`}</h2>
+      <h2 id="not-in-plan-heading">
+        {planName ? `${what} are not included in the ${planName} plan` : `${what} are not included in your plan`}
+      </h2>
       <LoadProblem problem={catalog.problem} retry={catalog.reload} />
       {catalog.loading && !catalog.data && <Loading />}
       {catalog.data && offers.length === 0 && <p>No plan on this site includes {what.toLowerCase()}. Ask the site's owner.</p>}
       {catalog.data && offers.length > 0 && (
         <>
-          <p>
-            {offers.length === 1 ? 'This plan includes them:' : 'These plans include them:'}
-          </p>
+          <p>{offers.length === 1 ? 'This plan includes them:' : 'These plans include them:'}</p>
           <ul className="plans" aria-label={`Plans with ${what.toLowerCase()}`}>
             {offers.map((plan) => (
               <PlanCard key={plan.id} plan={plan} />

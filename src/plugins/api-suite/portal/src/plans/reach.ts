@@ -15,7 +15,10 @@ const FEATURES: Array<{ feature: Feature; label: string; probe: [string, string]
   { feature: 'scrapers', label: 'Scrapers', probe: ['GET', '/api/v1/scrapers'] },
 ];
 
-export const FEATURE_NAMES: Record<Feature, string> = Object.fromEntries(FEATURES.map((entry) => [entry.feature, entry.label])) as Record<Feature, string>;
+export const FEATURE_NAMES: Record<Feature, string> = Object.fromEntries(FEATURES.map((entry) => [entry.feature, entry.label])) as Record<
+  Feature,
+  string
+>;
 
 export function reaches(plan: { endpoints: string[] }, feature: Feature): boolean {
   const entry = FEATURES.find((candidate) => candidate.feature === feature);

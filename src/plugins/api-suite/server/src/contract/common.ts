@@ -10,7 +10,10 @@ import { schemaRef, shared } from './openapi';
 export const errorBody = z
   .object({
     error: z.object({
-      code: z.string().regex(/^[a-z0-9]+(_[a-z0-9]+)*$/).meta({ description: 'A snake_case code.', examples: ['api_key_required'] }),
+      code: z
+        .string()
+        .regex(/^[a-z0-9]+(_[a-z0-9]+)*$/)
+        .meta({ description: 'A snake_case code.', examples: ['api_key_required'] }),
       message: z.string(),
       details: z.unknown().optional().meta({ description: 'More about the error; for `validation_error`, one entry per bad field.' }),
     }),
@@ -60,7 +63,11 @@ const HEADER_SCHEMAS = {
 
 const RATE_LIMIT_HEADERS: Array<[header: string, component: string, description: string]> = [
   ['X-RateLimit-Limit', 'XRateLimitLimit', 'Requests allowed in the current clock minute.'],
-  ['X-RateLimit-Remaining', 'XRateLimitRemaining', 'Requests left in the current minute, this one already counted (9 after the first of 10).'],
+  [
+    'X-RateLimit-Remaining',
+    'XRateLimitRemaining',
+    'Requests left in the current minute, this one already counted (9 after the first of 10).',
+  ],
   ['X-RateLimit-Reset', 'XRateLimitReset', 'Unix seconds of the next minute boundary.'],
   ['X-RateLimit-Monthly-Limit', 'XRateLimitMonthlyLimit', 'Requests allowed in the calendar month (UTC), or `unlimited`.'],
   ['X-RateLimit-Monthly-Remaining', 'XRateLimitMonthlyRemaining', 'Requests left this month, or `unlimited`.'],
@@ -78,10 +85,18 @@ const requiredRateLimitHeaders: Record<string, JsonObject> = {
   ...Object.fromEntries(
     RATE_LIMIT_HEADERS.map(([header, component]) => [
       header,
-      { description: `As on every key-authenticated answer; see ${component} in components/headers.`, required: true, schema: schemaRef(`Header${component}`) },
+      {
+        description: `As on every key-authenticated answer; see ${component} in components/headers.`,
+        required: true,
+        schema: schemaRef(`Header${component}`),
+      },
     ])
   ),
-  'Retry-After': { description: 'Seconds until the refusing window (the minute, or the month) starts again; at least 1.', required: true, schema: { type: 'integer', minimum: 1 } },
+  'Retry-After': {
+    description: 'Seconds until the refusing window (the minute, or the month) starts again; at least 1.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
 };
 
 /** A success answer of a key-guarded route: the JSON body, with the rate-limit headers. */
@@ -110,19 +125,28 @@ const errorResponse = (description: string, headers?: Record<string, JsonObject>
 
 /** The pieces above as components of the document. */
 export const commonDescription: ApiDescription = {
-  components: { Error: errorBody, FieldError: fieldError, ValidationError: validationErrorBody, OAuthError: oauthErrorBody, PageMeta: pageMeta, ...HEADER_SCHEMAS },
+  components: {
+    Error: errorBody,
+    FieldError: fieldError,
+    ValidationError: validationErrorBody,
+    OAuthError: oauthErrorBody,
+    PageMeta: pageMeta,
+    ...HEADER_SCHEMAS,
+  },
   extra: {
-    headers: Object.fromEntries(RATE_LIMIT_HEADERS.map(([, component, description]) => [component, { description, schema: schemaRef(`Header${component}`) }])),
+    headers: Object.fromEntries(
+      RATE_LIMIT_HEADERS.map(([, component, description]) => [component, { description, schema: schemaRef(`Header${component}`) }])
+    ),
     responses: {
       BadRequest: errorResponse('Invalid input (`validation_error`), naming every bad field.', rateLimitHeaders, 'ValidationError'),
       Unauthorized: errorResponse(
         'No credential (`api_key_required`), an unknown or malformed key (`invalid_api_key`), or a JWT or OAuth token that does not verify (`invalid_token`). No key was identified, so no rate-limit headers are sent.'
       ),
       Forbidden: errorResponse(
-        'Valid credentials that may not do this: `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, `forbidden` (a user whose role may not write articles, or a non-administrator naming `plan_id`/`user_id`), `consumer_required` (the shared key on a consumer\'s route). Refusals of a key with a plan carry the rate-limit headers as they stand (a 403 is not counted).',
+        "Valid credentials that may not do this: `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, `forbidden` (a user whose role may not write articles, or a non-administrator naming `plan_id`/`user_id`), `consumer_required` (the shared key on a consumer's route). Refusals of a key with a plan carry the rate-limit headers as they stand (a 403 is not counted).",
         rateLimitHeaders
       ),
-      NotFound: errorResponse('Unknown, or another consumer\'s (`not_found`).', rateLimitHeaders),
+      NotFound: errorResponse("Unknown, or another consumer's (`not_found`).", rateLimitHeaders),
       Conflict: errorResponse(
         'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), nothing runs to be stopped (`not_running`), billing refuses in this state (`already_subscribed`, `no_subscription`, `no_customer`), or a key cannot be rerolled (`key_not_active`).',
         rateLimitHeaders
@@ -131,10 +155,17 @@ export const commonDescription: ApiDescription = {
         'A well-formed request naming something that does not exist (`unknown_author`, `unknown_plan`, `unknown_user`, `invalid_events`), or an address the server may not reach (`endpoint_not_allowed`).',
         rateLimitHeaders
       ),
-      TooManyRequests: errorResponse('Over the minute (`rate_limited`) or the month (`monthly_quota_exceeded`). A refused request is not counted.', requiredRateLimitHeaders),
+      TooManyRequests: errorResponse(
+        'Over the minute (`rate_limited`) or the month (`monthly_quota_exceeded`). A refused request is not counted.',
+        requiredRateLimitHeaders
+      ),
       NoContent: { description: 'Done; no body.', headers: rateLimitHeaders },
-      BadGateway: errorResponse('Stripe refused the request or could not be reached (`payment_provider_error`); nothing was stored, and the request may be retried. Stripe\'s reason is in the server log.'),
-      ServiceUnavailable: errorResponse('Billing is off (no `STRIPE_SECRET_KEY`) or not yet provisioned in Stripe (`billing_not_configured`); the reason is in the server log.'),
+      BadGateway: errorResponse(
+        "Stripe refused the request or could not be reached (`payment_provider_error`); nothing was stored, and the request may be retried. Stripe's reason is in the server log."
+      ),
+      ServiceUnavailable: errorResponse(
+        'Billing is off (no `STRIPE_SECRET_KEY`) or not yet provisioned in Stripe (`billing_not_configured`); the reason is in the server log.'
+      ),
     },
     securitySchemes: {
       apiKey: {
@@ -152,13 +183,16 @@ export const commonDescription: ApiDescription = {
       bearer: {
         type: 'http',
         scheme: 'bearer',
-        description: 'An `sk_` API key, a users-permissions JWT (`POST /api/auth/local`), or an OAuth access token from `POST /api/v1/oauth/token`.',
+        description:
+          'An `sk_` API key, a users-permissions JWT (`POST /api/auth/local`), or an OAuth access token from `POST /api/v1/oauth/token`.',
       },
       oauth2: {
         type: 'oauth2',
         description:
-          'OAuth 2.0 client credentials: the key\'s `client_id` and the full key as `client_secret` buy an HS256 access token valid 3600 s, sent as `Authorization: Bearer`.',
-        flows: { clientCredentials: { tokenUrl: '/api/v1/oauth/token', scopes: { read: 'GET and HEAD requests', write: 'every other method' } } },
+          "OAuth 2.0 client credentials: the key's `client_id` and the full key as `client_secret` buy an HS256 access token valid 3600 s, sent as `Authorization: Bearer`.",
+        flows: {
+          clientCredentials: { tokenUrl: '/api/v1/oauth/token', scopes: { read: 'GET and HEAD requests', write: 'every other method' } },
+        },
       },
     },
   },

@@ -6,9 +6,26 @@
  */
 export type { ApiDescription, Operation, OpenApiDocument, ResponseSpec, Security } from './openapi';
 export type { ContractKit } from './kit';
-export type { AdminApiKey, ApiKey, ConsumerPlanAnswer, KeyWithLimits, NewApiKey, Plan, RerolledKey, UsageReport } from '../features/access/validation/responses';
+export type {
+  AdminApiKey,
+  ApiKey,
+  ConsumerPlanAnswer,
+  KeyWithLimits,
+  NewApiKey,
+  Plan,
+  RerolledKey,
+  UsageReport,
+} from '../features/access/validation/responses';
 export type { Scraper, ScraperResult, ScraperRun } from '../features/scrapers/validation/responses';
-export type { Attempt, Delivery, DeliveryDetail, EventType, Recovered, Subscription, TestOutcome } from '../features/webhooks/validation/responses';
+export type {
+  Attempt,
+  Delivery,
+  DeliveryDetail,
+  EventType,
+  Recovered,
+  Subscription,
+  TestOutcome,
+} from '../features/webhooks/validation/responses';
 export type { AdminBillingSubscription, BillingPlan, BillingState, BillingSubscription } from '../features/billing/validation/responses';
 
 /*

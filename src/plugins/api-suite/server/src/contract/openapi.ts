@@ -111,7 +111,8 @@ export function buildOpenApiDocument(info: JsonObject, descriptions: ApiDescript
     item[operation.method] = operationObject(operation, convert);
   }
 
-  const extra = (key: 'headers' | 'responses' | 'securitySchemes') => Object.assign({}, ...descriptions.map((description) => description.extra?.[key] ?? {})) as Record<string, JsonObject>;
+  const extra = (key: 'headers' | 'responses' | 'securitySchemes') =>
+    Object.assign({}, ...descriptions.map((description) => description.extra?.[key] ?? {})) as Record<string, JsonObject>;
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -162,7 +163,10 @@ function pointRefsAtComponents(node: Json): Json {
   if (node === null || typeof node !== 'object') return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/') ? `${COMPONENT_PREFIX}${value.slice('#/$defs/'.length)}` : pointRefsAtComponents(value);
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/$defs/')
+        ? `${COMPONENT_PREFIX}${value.slice('#/$defs/'.length)}`
+        : pointRefsAtComponents(value);
   }
   return out;
 }

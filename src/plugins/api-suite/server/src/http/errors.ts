@@ -33,7 +33,10 @@ export function fromZod(error: ZodError): ApiError {
 
 /** zod's issues, each with its field's path (under `under`, for a value checked inside a larger body). */
 export function fieldProblems(error: ZodError, under = ''): FieldProblem[] {
-  return error.issues.map((issue) => ({ field: [under, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)', message: issue.message }));
+  return error.issues.map((issue) => ({
+    field: [under, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)',
+    message: issue.message,
+  }));
 }
 
 /** Field problems as one line: `field: message; field: message`. */
@@ -112,7 +115,8 @@ export function bodyParserError(caught: unknown): ApiError | undefined {
   if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
     return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
   }
-  if (error?.type === 'request.size.invalid' || error?.type === 'request.aborted') return new ApiError(400, 'invalid_body', 'The request body was incomplete');
+  if (error?.type === 'request.size.invalid' || error?.type === 'request.aborted')
+    return new ApiError(400, 'invalid_body', 'The request body was incomplete');
   return undefined;
 }
 
@@ -123,7 +127,10 @@ export interface FieldProblem {
 }
 
 function isFieldProblems(details: unknown): details is FieldProblem[] {
-  return Array.isArray(details) && details.every((item) => typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string');
+  return (
+    Array.isArray(details) &&
+    details.every((item) => typeof item === 'object' && item !== null && typeof (item as FieldProblem).field === 'string')
+  );
 }
 
 /**

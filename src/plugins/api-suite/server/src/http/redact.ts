@@ -8,7 +8,9 @@ const API_KEY_PARAMETER = /([?&]api_key=)[^&#\s]*/gi;
 
 /** Keeps a key's first 8 characters (its `key_prefix`, which is no secret) and drops the rest. */
 export function redactSecrets(text: string): string {
-  return text.replace(API_KEY_PARAMETER, (_match, name: string) => `${name}[redacted]`).replace(API_KEY, (key) => `${key.slice(0, 8)}[redacted]`);
+  return text
+    .replace(API_KEY_PARAMETER, (_match, name: string) => `${name}[redacted]`)
+    .replace(API_KEY, (key) => `${key.slice(0, 8)}[redacted]`);
 }
 
 interface LogFormat {

@@ -43,7 +43,10 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]{0,1000}$/;
 
 /** Extra request headers: an object of at most 20 HTTP-token names to single-line string values. */
 export const extraHeaders = z
-  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object of header names to string values')
+  .custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'must be an object of header names to string values'
+  )
   .refine((value) => Object.keys(value).length <= MAX_HEADERS, `must hold at most ${MAX_HEADERS} headers`)
   .pipe(
     z.record(

@@ -86,7 +86,10 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
         if (next) retry(state, job, next.inMs, next.countsAsTry);
         pump(state);
       };
-      state.active.set(job.id, runOnce(state, handler, job).then(finish, () => finish(undefined)));
+      state.active.set(
+        job.id,
+        runOnce(state, handler, job).then(finish, () => finish(undefined))
+      );
     }
   }
 
@@ -97,7 +100,15 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       await Promise.resolve().then(() =>
         // Jobs of this driver die with their process: a run is never a stalled one taken up again,
         // so `started` is more than `attempt` only after deferrals, as on BullMQ.
-        handler({ id: job.id, queue: state.name, name: job.name, data: job.data, attempt: job.attempt, attempts: job.attempts, started: (job.started += 1) })
+        handler({
+          id: job.id,
+          queue: state.name,
+          name: job.name,
+          data: job.data,
+          attempt: job.attempt,
+          attempts: job.attempts,
+          started: (job.started += 1),
+        })
       );
       state.ids.delete(job.id);
       return undefined;
@@ -108,9 +119,7 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       const unrecoverable = error instanceof UnrecoverableJobError;
       if (unrecoverable || job.attempt >= job.attempts) {
         state.ids.delete(job.id);
-        logger.error(
-          `${label} failed${unrecoverable ? ' (unrecoverable)' : ''} on try ${job.attempt} of ${job.attempts}: ${message}`
-        );
+        logger.error(`${label} failed${unrecoverable ? ' (unrecoverable)' : ''} on try ${job.attempt} of ${job.attempts}: ${message}`);
         return undefined;
       }
       const waitMs = backoffDelayMs(job.backoff, job.attempt + 1);
@@ -344,8 +353,7 @@ function cronLogger(logger: Logger): {
   error(message: string | Error, err?: Error): void;
   debug(message: string | Error, err?: Error): void;
 } {
-  const text = (message: string | Error, err?: Error): string =>
-    `[jobs] cron: ${errorMessage(message)}${err ? `: ${err.message}` : ''}`;
+  const text = (message: string | Error, err?: Error): string => `[jobs] cron: ${errorMessage(message)}${err ? `: ${err.message}` : ''}`;
   return {
     info: (message) => logger.info(text(message)),
     warn: (message) => logger.warn(text(message)),

@@ -128,7 +128,10 @@ export class UnrecoverableJobError extends Error {
  * that cannot start yet and must leave its slot to other jobs.
  */
 export class DeferJobError extends Error {
-  constructor(readonly delayMs: number, reason = 'deferred') {
+  constructor(
+    readonly delayMs: number,
+    reason = 'deferred'
+  ) {
     super(reason);
     this.name = 'DeferJobError';
     if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new RangeError(`delayMs must be a finite number >= 0, got ${delayMs}`);

@@ -90,11 +90,7 @@ function embeddedIPv4(bytes: Uint8Array): string | null {
   const zeroUpTo = (end: number): boolean => bytes.subarray(0, end).every((b) => b === 0);
   const mapped = zeroUpTo(10) && bytes[10] === 0xff && bytes[11] === 0xff;
   const nat64 =
-    bytes[0] === 0x00 &&
-    bytes[1] === 0x64 &&
-    bytes[2] === 0xff &&
-    bytes[3] === 0x9b &&
-    bytes.subarray(4, 12).every((b) => b === 0);
+    bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes.subarray(4, 12).every((b) => b === 0);
   if (!mapped && !nat64) return null;
   return Array.from(bytes.subarray(12, 16)).join('.');
 }
@@ -119,8 +115,7 @@ function parseIPv6(address: string): Uint8Array | null {
 
   const halves = text.split('::');
   if (halves.length > 2) return null;
-  const parseHalf = (half: string | undefined): number[] =>
-    half ? half.split(':').map((group) => Number.parseInt(group, 16)) : [];
+  const parseHalf = (half: string | undefined): number[] => (half ? half.split(':').map((group) => Number.parseInt(group, 16)) : []);
   const head = parseHalf(halves[0]);
   const rest = halves.length === 2 ? parseHalf(halves[1]) : [];
   const missing = 8 - head.length - rest.length;

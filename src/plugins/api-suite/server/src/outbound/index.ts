@@ -125,7 +125,10 @@ export function createOutbound(options: OutboundOptions): Outbound {
   const proxyAgent = (proxy: string): ProxyAgent => {
     let dispatcher = proxies.get(proxy);
     if (!dispatcher) {
-      dispatcher = new ProxyAgent({ uri: parseHttpUrl(proxy).href, connections: options.connectionsPerOrigin ?? OUTBOUND_DEFAULTS.connectionsPerOrigin });
+      dispatcher = new ProxyAgent({
+        uri: parseHttpUrl(proxy).href,
+        connections: options.connectionsPerOrigin ?? OUTBOUND_DEFAULTS.connectionsPerOrigin,
+      });
       proxies.set(proxy, dispatcher);
     }
     return dispatcher;
@@ -441,11 +444,7 @@ function resolveAll(lookup: LookupAll, hostname: string, timeoutMs: number): Pro
         }
         // A lookup that ignores `all: true` answers a single string; accept it rather than misjudge it.
         const list: unknown = addresses;
-        const found = Array.isArray(list)
-          ? list.map((entry: dns.LookupAddress) => entry.address)
-          : typeof list === 'string'
-            ? [list]
-            : [];
+        const found = Array.isArray(list) ? list.map((entry: dns.LookupAddress) => entry.address) : typeof list === 'string' ? [list] : [];
         if (found.length === 0) {
           reject(Object.assign(new Error(`${hostname} did not resolve to any address`), { code: 'ENOTFOUND' }));
           return;

@@ -32,7 +32,11 @@ export function OverviewPage() {
               value={t(state.overview.access.sharedKey ? 'overview.sharedKey.on' : 'overview.sharedKey.off')}
               hint={t(state.overview.access.sharedKey ? 'overview.sharedKey.onHint' : 'overview.sharedKey.offHint')}
             />
-            <SettingRow label={t('overview.currency')} value={state.overview.commerce.currency.toUpperCase()} hint={t('overview.currencyHint')} />
+            <SettingRow
+              label={t('overview.currency')}
+              value={state.overview.commerce.currency.toUpperCase()}
+              hint={t('overview.currencyHint')}
+            />
           </Box>
         )}
         <Box paddingTop={6}>

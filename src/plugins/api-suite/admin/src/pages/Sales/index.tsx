@@ -16,7 +16,10 @@ const REFRESH_MS = 30_000;
 export function SalesPage() {
   const t = useT();
   const client = useApiSuiteClient();
-  const report = useLoad(useCallback(() => client.sales.report(), [client]), { refreshMs: REFRESH_MS });
+  const report = useLoad(
+    useCallback(() => client.sales.report(), [client]),
+    { refreshMs: REFRESH_MS }
+  );
   // Bumped by the refresh button so the orders table loads again too.
   const [generation, setGeneration] = useState(0);
   const [refreshing, setRefreshing] = useState(false);

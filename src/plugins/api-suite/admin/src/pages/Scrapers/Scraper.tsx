@@ -30,7 +30,10 @@ export function ScraperPage() {
   const proxyPools = useProxyPools();
   const { canManage } = useFeaturePermissions('scrapers');
   const [running, setRunning] = useState(false);
-  const scraper = useLoad(useCallback(() => client.scrapers.get(id), [client, id]), { refreshMs: running ? PROGRESS_MS : null });
+  const scraper = useLoad(
+    useCallback(() => client.scrapers.get(id), [client, id]),
+    { refreshMs: running ? PROGRESS_MS : null }
+  );
   const [selectedRun, setSelectedRun] = useState<number | null>(null);
   const [editing, setEditing] = useState(false);
   const { run, busy } = useAction();
@@ -53,10 +56,14 @@ export function ScraperPage() {
     if (stopped) await scraper.reload();
   };
   const remove = async () => {
-    const removed = await run('delete', async () => {
-      await client.scrapers.remove(id);
-      return true;
-    }, { success: 'scrapers.deleted' });
+    const removed = await run(
+      'delete',
+      async () => {
+        await client.scrapers.remove(id);
+        return true;
+      },
+      { success: 'scrapers.deleted' }
+    );
     if (removed) navigate('..', { relative: 'path' });
   };
 
@@ -131,7 +138,10 @@ export function ScraperPage() {
             <DetailItem label={t('scrapers.field.selectors')}>
               <Typography style={{ fontFamily: 'monospace' }}>
                 {data.selectors
-                  ? [data.selectors.item ? `item: ${data.selectors.item}` : null, ...Object.entries(data.selectors.fields).map(([name, css]) => `${name}: ${css}`)]
+                  ? [
+                      data.selectors.item ? `item: ${data.selectors.item}` : null,
+                      ...Object.entries(data.selectors.fields).map(([name, css]) => `${name}: ${css}`),
+                    ]
                       .filter(Boolean)
                       .join(' · ')
                   : t('scrapers.noSelectors')}
@@ -164,7 +174,13 @@ export function ScraperPage() {
                 {t('scrapers.results', { run: shownRun })}
               </Typography>
             </Box>
-            <ResultsTable scraperId={id} runId={shownRun} selectors={data.selectors} changeDetection={data.change_detection !== null} version={runsVersion} />
+            <ResultsTable
+              scraperId={id}
+              runId={shownRun}
+              selectors={data.selectors}
+              changeDetection={data.change_detection !== null}
+              version={runsVersion}
+            />
           </Box>
         )}
       </Flex>
@@ -192,10 +208,14 @@ function RunProgress({ run, maxPages }: { run: Run; maxPages: number }) {
       <Flex direction="column" alignItems="stretch" gap={2}>
         <Flex gap={2}>
           <Loader small />
-          <Typography fontWeight="bold">{t(run.status === 'pending' ? 'scrapers.progress.pending' : 'scrapers.progress.running', { run: run.id })}</Typography>
+          <Typography fontWeight="bold">
+            {t(run.status === 'pending' ? 'scrapers.progress.pending' : 'scrapers.progress.running', { run: run.id })}
+          </Typography>
         </Flex>
         <ProgressBar value={Math.min(100, Math.round((done / Math.max(1, maxPages)) * 100))} />
-        <Typography variant="pi">{t('scrapers.progress.counts', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected, max: maxPages })}</Typography>
+        <Typography variant="pi">
+          {t('scrapers.progress.counts', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected, max: maxPages })}
+        </Typography>
       </Flex>
     </Box>
   );

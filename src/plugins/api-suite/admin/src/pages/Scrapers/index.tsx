@@ -29,7 +29,10 @@ export function ScrapersPage() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [live, setLive] = useState(false);
-  const list = useLoad(useCallback(() => client.scrapers.list(page), [client, page]), { refreshMs: live ? LIVE_REFRESH_MS : null });
+  const list = useLoad(
+    useCallback(() => client.scrapers.list(page), [client, page]),
+    { refreshMs: live ? LIVE_REFRESH_MS : null }
+  );
   const running = Boolean(list.data?.data.some((scraper) => scraper.status === 'running'));
   useEffect(() => setLive(running), [running]);
 
@@ -46,15 +49,29 @@ export function ScrapersPage() {
       <Layouts.Content>
         {list.status === 'error' && <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />}
         {!list.data && list.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-        {list.data && list.data.meta.total === 0 && <EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />}
+        {list.data && list.data.meta.total === 0 && (
+          <EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />
+        )}
         {list.data && list.data.meta.total > 0 && (
           <Box>
-            <DataTable headers={[t('scrapers.column.name'), t('scrapers.column.owner'), t('scrapers.column.status'), t('scrapers.column.lastRun'), t('scrapers.column.nextRun'), t('scrapers.column.schedule')]} rowCount={list.data.data.length}>
+            <DataTable
+              headers={[
+                t('scrapers.column.name'),
+                t('scrapers.column.owner'),
+                t('scrapers.column.status'),
+                t('scrapers.column.lastRun'),
+                t('scrapers.column.nextRun'),
+                t('scrapers.column.schedule'),
+              ]}
+              rowCount={list.data.data.length}
+            >
               <Tbody>
                 {list.data.data.map((scraper) => (
                   <Tr key={scraper.id} onClick={() => navigate(String(scraper.id))} style={{ cursor: 'pointer' }} data-testid="scraper-row">
                     <Td>
-                      <CellText fontWeight="bold" maxWidth="22rem">{scraper.name}</CellText>
+                      <CellText fontWeight="bold" maxWidth="22rem">
+                        {scraper.name}
+                      </CellText>
                       <Typography variant="pi" textColor="neutral600" tag="p" ellipsis title={scraper.url} style={{ maxWidth: '22rem' }}>
                         {scraper.url}
                       </Typography>

@@ -34,13 +34,18 @@ export function SubscriptionPage() {
     toggleNotification(
       outcome.delivered
         ? { type: 'success', message: t('webhooks.test.delivered', { status: outcome.status_code ?? '—', ms: outcome.duration_ms }) }
-        : { type: 'warning', message: t('webhooks.test.failed', { status: outcome.status_code ?? t('webhooks.test.noAnswer'), ms: outcome.duration_ms }) }
+        : {
+            type: 'warning',
+            message: t('webhooks.test.failed', { status: outcome.status_code ?? t('webhooks.test.noAnswer'), ms: outcome.duration_ms }),
+          }
     );
     await subscription.reload();
   };
 
   const setActive = async (isActive: boolean) => {
-    const updated = await run('active', () => client.webhooks.setActive(id, isActive), { success: isActive ? 'webhooks.enabled' : 'webhooks.paused' });
+    const updated = await run('active', () => client.webhooks.setActive(id, isActive), {
+      success: isActive ? 'webhooks.enabled' : 'webhooks.paused',
+    });
     if (updated) await subscription.reload();
   };
 
@@ -57,7 +62,9 @@ export function SubscriptionPage() {
   return (
     <DetailPage
       title={data.endpoint_url}
-      subtitle={t('webhooks.subscription.subtitle', { owner: data.consumer ? `${data.consumer.username} <${data.consumer.email}>` : data.consumer_id })}
+      subtitle={t('webhooks.subscription.subtitle', {
+        owner: data.consumer ? `${data.consumer.username} <${data.consumer.email}>` : data.consumer_id,
+      })}
       primaryAction={
         canManage ? (
           <Flex gap={2}>
@@ -103,7 +110,9 @@ export function SubscriptionPage() {
               <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
             </DetailItem>
             <DetailItem label={t('webhooks.rateLimit')}>
-              <Typography>{data.rate_limit === null ? t('webhooks.rateLimit.none') : t('webhooks.rateLimit.value', { value: data.rate_limit })}</Typography>
+              <Typography>
+                {data.rate_limit === null ? t('webhooks.rateLimit.none') : t('webhooks.rateLimit.value', { value: data.rate_limit })}
+              </Typography>
             </DetailItem>
             <DetailItem label={t('webhooks.created')}>
               <Typography>{format.dateTime(data.created_at)}</Typography>
@@ -122,7 +131,12 @@ export function SubscriptionPage() {
             </Typography>
           </Box>
           {subscription.status === 'loading' && <Loader small>{t('state.loading')}</Loader>}
-          <DeliveriesTable subscriptionId={id} refreshKey={deliveriesKey} subscriptionActive={data.is_active} onChanged={() => void subscription.reload()} />
+          <DeliveriesTable
+            subscriptionId={id}
+            refreshKey={deliveriesKey}
+            subscriptionActive={data.is_active}
+            onChanged={() => void subscription.reload()}
+          />
         </Box>
       </Flex>
       {recovering && <RecoverModal subscriptionId={id} onClose={() => setRecovering(false)} onRecovered={recovered} />}

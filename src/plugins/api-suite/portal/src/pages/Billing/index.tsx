@@ -35,7 +35,9 @@ function PlansNotSold({ plans }: { plans: OfferedPlan[] }) {
   return (
     <>
       <h1>Plans and billing</h1>
-      <Notice testId="billing-off">Buying a plan is not offered on this site yet. To move to another plan, contact the site's owner.</Notice>
+      <Notice testId="billing-off">
+        Buying a plan is not offered on this site yet. To move to another plan, contact the site's owner.
+      </Notice>
       {current && (
         <p className="lead" data-testid="subscription-line">
           You are on the {current.name} plan.
@@ -65,7 +67,11 @@ function PlansForSale({ plans }: { plans: OfferedPlan[] }) {
   const buy = useAction(async (plan: OfferedPlan) => go((await api.checkout(plan.id)).data.url, `Opening Checkout for ${plan.name}…`));
   const change = useAction(async (plan: OfferedPlan) => {
     await api.changePlan(plan.id);
-    setChanged(plan.price_monthly > 0 ? `You are now on ${plan.name}. Stripe prorates the difference on your next invoice.` : `Your subscription ends at the end of this period; then you are on ${plan.name}.`);
+    setChanged(
+      plan.price_monthly > 0
+        ? `You are now on ${plan.name}. Stripe prorates the difference on your next invoice.`
+        : `Your subscription ends at the end of this period; then you are on ${plan.name}.`
+    );
     subscription.reload();
   });
   const portal = useAction(async () => go((await api.billingPortal()).data.url, 'Opening the billing portal…'));
@@ -122,7 +128,8 @@ function SubscriptionLine({ subscription, plans }: { subscription: BillingSubscr
   if (subscription.status === 'none') {
     return (
       <p className="lead" data-testid="subscription-line">
-        You are on the {plan?.name ?? 'default'} plan. Buy a plan for more requests or more of the API; you pay monthly by card through Stripe.
+        You are on the {plan?.name ?? 'default'} plan. Buy a plan for more requests or more of the API; you pay monthly by card through
+        Stripe.
       </p>
     );
   }
@@ -130,8 +137,12 @@ function SubscriptionLine({ subscription, plans }: { subscription: BillingSubscr
     <p className="lead" data-testid="subscription-line">
       Subscription: <Badge tone={subscription.status === 'active' ? 'good' : 'bad'}>{subscription.status.replace('_', ' ')}</Badge>
       {plan && ` on ${plan.name}`}
-      {subscription.current_period_end && (subscription.cancel_at_period_end ? `, ends ${formatDate(subscription.current_period_end)}` : `, renews ${formatDate(subscription.current_period_end)}`)}
-      {subscription.overage.requests_this_period > 0 && `. Over quota this period: ${formatNumber(subscription.overage.requests_this_period)} requests`}
+      {subscription.current_period_end &&
+        (subscription.cancel_at_period_end
+          ? `, ends ${formatDate(subscription.current_period_end)}`
+          : `, renews ${formatDate(subscription.current_period_end)}`)}
+      {subscription.overage.requests_this_period > 0 &&
+        `. Over quota this period: ${formatNumber(subscription.overage.requests_this_period)} requests`}
     </p>
   );
 }

@@ -26,7 +26,14 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated(key: NewApiKe
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="create-key-heading">
       <h2 id="create-key-heading">Create a key</h2>
       <FormProblem problem={create.problem} />
-      <TextField label="Name" name="name" value={name} onChange={(event) => setName(event.target.value)} error={fields.name} hint="So you can tell your keys apart, such as the program that uses it." />
+      <TextField
+        label="Name"
+        name="name"
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        error={fields.name}
+        hint="So you can tell your keys apart, such as the program that uses it."
+      />
       <CheckboxGroup
         legend="Scopes"
         options={[
@@ -37,7 +44,15 @@ export function CreateKeyForm({ onCreated, onCancel }: { onCreated(key: NewApiKe
         onChange={setScopes}
         error={fields.scopes}
       />
-      <TextField label="Expires (optional)" name="expires_at" type="datetime-local" value={expires} onChange={(event) => setExpires(event.target.value)} error={fields.expires_at} hint="Leave empty for a key that does not expire." />
+      <TextField
+        label="Expires (optional)"
+        name="expires_at"
+        type="datetime-local"
+        value={expires}
+        onChange={(event) => setExpires(event.target.value)}
+        error={fields.expires_at}
+        hint="Leave empty for a key that does not expire."
+      />
       <div className="form-actions">
         <Button type="submit" variant="primary" busy={create.busy}>
           Create key

@@ -30,13 +30,18 @@ export function Keys() {
         )}
       </div>
       <p className="lead">
-        Send a key in the <code>X-API-Key</code> header. Keys with the write scope can change data; give each program its own key. Your keys follow your plan and share its
-        quota: more keys do not add requests.
+        Send a key in the <code>X-API-Key</code> header. Keys with the write scope can change data; give each program its own key. Your keys
+        follow your plan and share its quota: more keys do not add requests.
       </p>
       {shown && (
         <section className="card card-accent" aria-labelledby="new-key-heading">
           <h2 id="new-key-heading">Your new key</h2>
-          <SecretOnce label="API key" value={shown.key.key} testId="new-key" note={`${shown.note} Copy it now: it is shown only this once, and nobody can see it again.`} />
+          <SecretOnce
+            label="API key"
+            value={shown.key.key}
+            testId="new-key"
+            note={`${shown.note} Copy it now: it is shown only this once, and nobody can see it again.`}
+          />
           <Button onClick={() => setShown(null)}>I have copied it</Button>
         </section>
       )}
@@ -44,14 +49,27 @@ export function Keys() {
       <LoadProblem problem={keys.problem} retry={keys.reload} />
       {keys.loading && !keys.data && <Loading />}
       {keys.data && keys.data.meta.total === 0 && !creating && (
-        <EmptyState title="No keys yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create your first key</Button>}>
+        <EmptyState
+          title="No keys yet"
+          action={
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              Create your first key
+            </Button>
+          }
+        >
           Create a key to call the API from your own code. It follows your plan, and moves with it when your plan changes.
         </EmptyState>
       )}
       {keys.data && keys.data.data.length > 0 && (
         <ul className="list" aria-label="API keys">
           {keys.data.data.map((key) => (
-            <KeyRow key={key.id} apiKey={key} planName={key.plan_id === null ? null : (plans.data?.get(key.plan_id) ?? null)} onChanged={keys.reload} onRerolled={(made, until) => onMade(made, `Key rerolled: the old key works until ${formatDate(until)}.`)} />
+            <KeyRow
+              key={key.id}
+              apiKey={key}
+              planName={key.plan_id === null ? null : (plans.data?.get(key.plan_id) ?? null)}
+              onChanged={keys.reload}
+              onRerolled={(made, until) => onMade(made, `Key rerolled: the old key works until ${formatDate(until)}.`)}
+            />
           ))}
         </ul>
       )}
@@ -67,7 +85,17 @@ const GRACE_OPTIONS = [
   { seconds: 604_800, label: 'Old key works 7 more days' },
 ];
 
-function KeyRow({ apiKey, planName, onChanged, onRerolled }: { apiKey: ApiKey; planName: string | null; onChanged(): void; onRerolled(key: NewApiKey, oldExpiresAt: string): void }) {
+function KeyRow({
+  apiKey,
+  planName,
+  onChanged,
+  onRerolled,
+}: {
+  apiKey: ApiKey;
+  planName: string | null;
+  onChanged(): void;
+  onRerolled(key: NewApiKey, oldExpiresAt: string): void;
+}) {
   const [confirming, setConfirming] = useState<'revoke' | 'reroll' | null>(null);
   const [grace, setGrace] = useState(86_400);
   const revoke = useAction(async () => {
@@ -86,7 +114,8 @@ function KeyRow({ apiKey, planName, onChanged, onRerolled }: { apiKey: ApiKey; p
         <strong>{apiKey.name ?? 'Unnamed key'}</strong> <code>{apiKey.key_prefix}…</code>{' '}
         <Badge tone={active ? 'good' : 'bad'}>{apiKey.status}</Badge>
         <div className="muted">
-          <span data-testid="key-plan">Plan: {planName ?? '—'}</span> · Scopes: {apiKey.scopes.join(', ')} · created {formatDate(apiKey.created_at)} · {apiKey.expires_at ? `expires ${formatDate(apiKey.expires_at)}` : 'no expiry'}
+          <span data-testid="key-plan">Plan: {planName ?? '—'}</span> · Scopes: {apiKey.scopes.join(', ')} · created{' '}
+          {formatDate(apiKey.created_at)} · {apiKey.expires_at ? `expires ${formatDate(apiKey.expires_at)}` : 'no expiry'}
         </div>
       </div>
       {active && confirming === null && (
@@ -108,7 +137,12 @@ function KeyRow({ apiKey, planName, onChanged, onRerolled }: { apiKey: ApiKey; p
       )}
       {confirming === 'reroll' && (
         <div className="row-confirm" role="group" aria-label={`Reroll ${apiKey.name ?? apiKey.key_prefix}`}>
-          <SelectField label="Grace period" value={grace} onChange={(event) => setGrace(Number(event.target.value))} error={reroll.problem?.fields.grace_seconds}>
+          <SelectField
+            label="Grace period"
+            value={grace}
+            onChange={(event) => setGrace(Number(event.target.value))}
+            error={reroll.problem?.fields.grace_seconds}
+          >
             {GRACE_OPTIONS.map((option) => (
               <option key={option.seconds} value={option.seconds}>
                 {option.label}

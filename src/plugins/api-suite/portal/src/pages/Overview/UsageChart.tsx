@@ -19,7 +19,14 @@ export function UsageChart({ usage }: { usage: UsageReport }) {
         {points.map((point, index) => {
           const height = (point.count / max) * (HEIGHT - 10);
           return (
-            <rect key={point.t} x={index * step + 1} y={HEIGHT - height} width={Math.max(step - 2, 1)} height={height} className="chart-bar">
+            <rect
+              key={point.t}
+              x={index * step + 1}
+              y={HEIGHT - height}
+              width={Math.max(step - 2, 1)}
+              height={height}
+              className="chart-bar"
+            >
               <title>{`${new Date(point.t).toISOString().slice(11, 16)} UTC: ${point.count}`}</title>
             </rect>
           );
@@ -31,7 +38,8 @@ export function UsageChart({ usage }: { usage: UsageReport }) {
         <span>now</span>
       </div>
       <figcaption>
-        <span data-testid="usage-total">{total}</span> {total === 1 ? 'request' : 'requests'} in the last hour (peak {max === 1 && total === 0 ? 0 : max} a minute)
+        <span data-testid="usage-total">{total}</span> {total === 1 ? 'request' : 'requests'} in the last hour (peak{' '}
+        {max === 1 && total === 0 ? 0 : max} a minute)
       </figcaption>
     </figure>
   );

@@ -46,7 +46,11 @@ export function Overview() {
         <div className="card" data-testid="plan-card">
           <h2>Plan</h2>
           {!usage || (plans.loading && !plans.data) ? (
-            stream.problem ? <p>{stream.problem.message}</p> : <Loading />
+            stream.problem ? (
+              <p>{stream.problem.message}</p>
+            ) : (
+              <Loading />
+            )
           ) : (
             <PlanSummary held={usage.plan} plan={plan} month={usage.month} subscription={billing.data} billingOff={billingOff} />
           )}
@@ -67,7 +71,13 @@ export function Overview() {
             No key yet: <Link to="/keys">create an API key</Link> and send it in the <code>X-API-Key</code> header.
           </p>
         )}
-        {stream.usage ? <UsageChart usage={stream.usage} /> : stream.problem ? <Notice tone="error">{stream.problem.message}</Notice> : <Loading />}
+        {stream.usage ? (
+          <UsageChart usage={stream.usage} />
+        ) : stream.problem ? (
+          <Notice tone="error">{stream.problem.message}</Notice>
+        ) : (
+          <Loading />
+        )}
       </section>
     </>
   );
@@ -79,7 +89,9 @@ function StatusBanner({ subscription }: { subscription: BillingSubscription | nu
     return (
       <Notice tone="warning" testId="past-due-banner">
         Your last payment failed.{' '}
-        {subscription.grace_until ? `Your plan stays until ${formatDate(subscription.grace_until)}; then your keys fall back to the free plan. ` : ''}
+        {subscription.grace_until
+          ? `Your plan stays until ${formatDate(subscription.grace_until)}; then your keys fall back to the free plan. `
+          : ''}
         <Link to="/billing">Update your payment method</Link>.
       </Notice>
     );
@@ -94,7 +106,19 @@ function StatusBanner({ subscription }: { subscription: BillingSubscription | nu
  * The plan the server holds the consumer to, with what it includes. Its monthly figure is the
  * pool's quota (the same number as "This month" beside it), never a second reading of the plan.
  */
-function PlanSummary({ held, plan, month, subscription, billingOff }: { held: UsageReport['plan']; plan: Plan | null; month: UsageReport['month']; subscription: BillingSubscription | null; billingOff: boolean }) {
+function PlanSummary({
+  held,
+  plan,
+  month,
+  subscription,
+  billingOff,
+}: {
+  held: UsageReport['plan'];
+  plan: Plan | null;
+  month: UsageReport['month'];
+  subscription: BillingSubscription | null;
+  billingOff: boolean;
+}) {
   if (!held) return <p>Administrators are held to no plan: every route, no quota.</p>;
   const sold = subscription && subscription.status !== 'none';
   return (
@@ -135,7 +159,12 @@ function MonthUsage({ month }: { month: UsageReport['month'] }) {
       <p className="big" data-testid="month-usage">
         {formatNumber(used)} <span className="muted">of {formatNumber(quota)} requests</span>
       </p>
-      <progress className={share >= 0.9 ? 'meter meter-high' : 'meter'} max={Math.max(quota, 1)} value={Math.min(used, quota)} aria-label="Monthly quota used">
+      <progress
+        className={share >= 0.9 ? 'meter meter-high' : 'meter'}
+        max={Math.max(quota, 1)}
+        value={Math.min(used, quota)}
+        aria-label="Monthly quota used"
+      >
         {Math.round(share * 100)}%
       </progress>
       <p className="muted">

@@ -55,7 +55,9 @@ export function ScraperPage() {
               <Badge tone={running ? 'busy' : 'neutral'}>{scraper.data.status}</Badge>
             </dd>
             <dt>Schedule</dt>
-            <dd>{scraper.data.schedule ? `${scraper.data.schedule} (next ${formatDate(scraper.data.next_run_at)})` : 'only when run by hand'}</dd>
+            <dd>
+              {scraper.data.schedule ? `${scraper.data.schedule} (next ${formatDate(scraper.data.next_run_at)})` : 'only when run by hand'}
+            </dd>
             <dt>Pages at most</dt>
             <dd>{scraper.data.max_pages}</dd>
           </dl>
@@ -76,19 +78,21 @@ export function ScraperPage() {
         </section>
       )}
       {scraper.problem?.code !== 'endpoint_not_in_plan' && (
-      <section className="card" aria-labelledby="runs-heading">
-        <h2 id="runs-heading">Runs</h2>
-        <LoadProblem problem={runs.problem} retry={runs.reload} />
-        {runs.data && runs.data.meta.total === 0 && <EmptyState title="No runs yet">Press "Run now" to fetch the pages; the results appear here.</EmptyState>}
-        {runs.data && runs.data.data.length > 0 && (
-          <ul className="list" aria-label="Runs">
-            {runs.data.data.map((entry) => (
-              <RunRow key={entry.id} scraperId={id} run={entry} />
-            ))}
-          </ul>
-        )}
-        {runs.data && <Pager page={page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} label="Runs" />}
-      </section>
+        <section className="card" aria-labelledby="runs-heading">
+          <h2 id="runs-heading">Runs</h2>
+          <LoadProblem problem={runs.problem} retry={runs.reload} />
+          {runs.data && runs.data.meta.total === 0 && (
+            <EmptyState title="No runs yet">Press "Run now" to fetch the pages; the results appear here.</EmptyState>
+          )}
+          {runs.data && runs.data.data.length > 0 && (
+            <ul className="list" aria-label="Runs">
+              {runs.data.data.map((entry) => (
+                <RunRow key={entry.id} scraperId={id} run={entry} />
+              ))}
+            </ul>
+          )}
+          {runs.data && <Pager page={page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} label="Runs" />}
+        </section>
       )}
     </>
   );

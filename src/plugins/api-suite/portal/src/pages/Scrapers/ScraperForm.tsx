@@ -40,13 +40,47 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
       <h2 id="scraper-form-heading">New scraper</h2>
       <FormProblem problem={create.problem} />
       <TextField label="Name" name="name" value={name} onChange={(event) => setName(event.target.value)} error={problems.name} required />
-      <TextField label="Start URL" name="url" type="url" inputMode="url" placeholder="https://example.com/news" value={url} onChange={(event) => setUrl(event.target.value)} error={problems.url} required />
-      <TextField label="Schedule (optional)" name="schedule" placeholder="0 * * * *" value={schedule} onChange={(event) => setSchedule(event.target.value)} error={problems.schedule} hint="A cron expression; empty: only when you run it." />
-      <TextField label="Pages at most" name="max_pages" type="number" min={1} value={maxPages} onChange={(event) => setMaxPages(event.target.value)} error={problems.max_pages} />
+      <TextField
+        label="Start URL"
+        name="url"
+        type="url"
+        inputMode="url"
+        placeholder="https://example.com/news"
+        value={url}
+        onChange={(event) => setUrl(event.target.value)}
+        error={problems.url}
+        required
+      />
+      <TextField
+        label="Schedule (optional)"
+        name="schedule"
+        placeholder="0 * * * *"
+        value={schedule}
+        onChange={(event) => setSchedule(event.target.value)}
+        error={problems.schedule}
+        hint="A cron expression; empty: only when you run it."
+      />
+      <TextField
+        label="Pages at most"
+        name="max_pages"
+        type="number"
+        min={1}
+        value={maxPages}
+        onChange={(event) => setMaxPages(event.target.value)}
+        error={problems.max_pages}
+      />
       <label className="checkbox">
-        <input type="checkbox" checked={followLinks} onChange={(event) => setFollowLinks(event.target.checked)} /> <span>Follow links on the same site</span>
+        <input type="checkbox" checked={followLinks} onChange={(event) => setFollowLinks(event.target.checked)} />{' '}
+        <span>Follow links on the same site</span>
       </label>
-      <TextField label="Item selector (optional)" name="item" placeholder="article" value={item} onChange={(event) => setItem(event.target.value)} hint="One result per element it matches; empty: one result per page." />
+      <TextField
+        label="Item selector (optional)"
+        name="item"
+        placeholder="article"
+        value={item}
+        onChange={(event) => setItem(event.target.value)}
+        hint="One result per element it matches; empty: one result per page."
+      />
       <TextAreaField
         label="Fields (optional)"
         name="fields"
@@ -58,7 +92,8 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
         hint="One a line: name=CSS selector, or name=selector@attribute. Empty: each page's URL and title."
       />
       <label className="checkbox">
-        <input type="checkbox" checked={detectChanges} onChange={(event) => setDetectChanges(event.target.checked)} /> <span>Detect changes between runs</span>
+        <input type="checkbox" checked={detectChanges} onChange={(event) => setDetectChanges(event.target.checked)} />{' '}
+        <span>Detect changes between runs</span>
       </label>
       {detectChanges && (
         <TextField
@@ -83,7 +118,10 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
 
 function parseFields(text: string): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const line of text.split('\n').map((entry) => entry.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     const equals = line.indexOf('=');
     if (equals <= 0) throw new ApiProblem(400, 'validation_error', 'Check the fields', { selectors: `"${line}" is not name=selector` });
     fields[line.slice(0, equals).trim()] = line.slice(equals + 1).trim();

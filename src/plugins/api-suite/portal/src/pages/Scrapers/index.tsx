@@ -37,7 +37,14 @@ export function Scrapers() {
       <LoadProblem problem={scrapers.problem} retry={scrapers.reload} />
       {scrapers.loading && !scrapers.data && <Loading />}
       {scrapers.data && scrapers.data.meta.total === 0 && !creating && (
-        <EmptyState title="No scrapers yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Create your first scraper</Button>}>
+        <EmptyState
+          title="No scrapers yet"
+          action={
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              Create your first scraper
+            </Button>
+          }
+        >
           Give a start URL and, if you like, CSS selectors for the fields you want; then run it.
         </EmptyState>
       )}
@@ -46,7 +53,8 @@ export function Scrapers() {
           {scrapers.data.data.map((scraper) => (
             <li key={scraper.id} className="row" data-testid="scraper-row">
               <div className="row-main">
-                <Link to={`/scrapers/${scraper.id}`}>{scraper.name}</Link> <Badge tone={scraper.status === 'running' ? 'busy' : 'neutral'}>{scraper.status}</Badge>
+                <Link to={`/scrapers/${scraper.id}`}>{scraper.name}</Link>{' '}
+                <Badge tone={scraper.status === 'running' ? 'busy' : 'neutral'}>{scraper.status}</Badge>
                 <div className="muted url">
                   {scraper.url}
                   {scraper.schedule && ` · schedule ${scraper.schedule}, next ${formatDate(scraper.next_run_at)}`}
@@ -56,7 +64,9 @@ export function Scrapers() {
           ))}
         </ul>
       )}
-      {scrapers.data && <Pager page={page} limit={scrapers.data.meta.limit} total={scrapers.data.meta.total} onPage={setPage} label="Scrapers" />}
+      {scrapers.data && (
+        <Pager page={page} limit={scrapers.data.meta.limit} total={scrapers.data.meta.total} onPage={setPage} label="Scrapers" />
+      )}
     </>
   );
 }

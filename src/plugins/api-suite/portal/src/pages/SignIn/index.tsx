@@ -45,7 +45,15 @@ export function SignIn({ settings, mode }: { settings: PortalSettings; mode: 'si
       <form onSubmit={submit} noValidate>
         <FormProblem problem={action.problem && Object.keys(fields).length === 0 ? action.problem : null} />
         {mode === 'sign-up' && (
-          <TextField label="Username" name="username" autoComplete="username" value={username} onChange={(event) => setUsername(event.target.value)} error={fields.username} required />
+          <TextField
+            label="Username"
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            error={fields.username}
+            required
+          />
         )}
         <TextField
           label={mode === 'sign-in' ? 'Email or username' : 'Email'}

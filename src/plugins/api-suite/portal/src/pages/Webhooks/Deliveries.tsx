@@ -17,7 +17,11 @@ export function Deliveries({ endpointId, round }: { endpointId: string; round: n
       <div className="card-heading">
         <h2 id="deliveries-heading">Deliveries</h2>
         <div className="row-actions">
-          <SelectField label="Status" value={status} onChange={(event) => (setStatus(event.target.value as DeliveryStatus | ''), setPage(1))}>
+          <SelectField
+            label="Status"
+            value={status}
+            onChange={(event) => (setStatus(event.target.value as DeliveryStatus | ''), setPage(1))}
+          >
             <option value="">All</option>
             {STATUSES.map((value) => (
               <option key={value} value={value}>
@@ -33,7 +37,9 @@ export function Deliveries({ endpointId, round }: { endpointId: string; round: n
       <LoadProblem problem={deliveries.problem} retry={deliveries.reload} />
       {deliveries.loading && !deliveries.data && <Loading />}
       {deliveries.data && deliveries.data.meta.total === 0 && (
-        <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>Send a test event above, or wait for the next event you subscribed to.</EmptyState>
+        <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>
+          Send a test event above, or wait for the next event you subscribed to.
+        </EmptyState>
       )}
       {deliveries.data && deliveries.data.data.length > 0 && (
         <ul className="list" aria-label="Deliveries">
@@ -42,7 +48,9 @@ export function Deliveries({ endpointId, round }: { endpointId: string; round: n
           ))}
         </ul>
       )}
-      {deliveries.data && <Pager page={page} limit={deliveries.data.meta.limit} total={deliveries.data.meta.total} onPage={setPage} label="Deliveries" />}
+      {deliveries.data && (
+        <Pager page={page} limit={deliveries.data.meta.limit} total={deliveries.data.meta.total} onPage={setPage} label="Deliveries" />
+      )}
     </section>
   );
 }
@@ -99,7 +107,7 @@ function DeliveryRow({ delivery, onRetried }: { delivery: Delivery; onRetried():
                   <tr key={attempt.attempt} data-testid="attempt-row">
                     <td>{attempt.attempt}</td>
                     <td>{formatDate(attempt.at)}</td>
-                    <td>{attempt.status_code !== null ? `HTTP ${attempt.status_code}` : attempt.error ?? 'no answer'}</td>
+                    <td>{attempt.status_code !== null ? `HTTP ${attempt.status_code}` : (attempt.error ?? 'no answer')}</td>
                     <td>{attempt.duration_ms === null ? '—' : `${attempt.duration_ms} ms`}</td>
                   </tr>
                 ))}

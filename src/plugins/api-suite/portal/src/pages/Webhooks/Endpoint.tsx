@@ -122,11 +122,17 @@ export function Endpoint() {
           </div>
           {tested && (
             <Notice tone={tested.delivered ? 'success' : 'error'} testId="test-result">
-              {tested.delivered ? 'Test delivered' : 'Test failed'}: {tested.status_code === null ? 'no answer' : `HTTP ${tested.status_code}`} in {tested.duration_ms} ms.
+              {tested.delivered ? 'Test delivered' : 'Test failed'}:{' '}
+              {tested.status_code === null ? 'no answer' : `HTTP ${tested.status_code}`} in {tested.duration_ms} ms.
             </Notice>
           )}
           {secret && (
-            <SecretOnce label="New signing secret" value={secret.secret} testId="rotated-secret" note={`${secret.note} Copy it now: it is shown only this once.`} />
+            <SecretOnce
+              label="New signing secret"
+              value={secret.secret}
+              testId="rotated-secret"
+              note={`${secret.note} Copy it now: it is shown only this once.`}
+            />
           )}
         </section>
       )}

@@ -5,12 +5,22 @@ import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/
 import { useAction, useLoad } from '../../hooks/useLoad';
 
 /** Create an endpoint, or edit one's URL, description, rate limit and events; the server's messages beside each field. */
-export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subscription; onSaved(saved: Subscription & { secret: string }): void; onCancel(): void }) {
+export function EndpointForm({
+  endpoint,
+  onSaved,
+  onCancel,
+}: {
+  endpoint?: Subscription;
+  onSaved(saved: Subscription & { secret: string }): void;
+  onCancel(): void;
+}) {
   const catalog = useLoad(() => api.eventTypes().then((answer) => answer.data), []);
   const [url, setUrl] = useState(endpoint?.endpoint_url ?? '');
   const [description, setDescription] = useState(endpoint?.description ?? '');
   const [events, setEvents] = useState<string[]>(endpoint?.events ?? []);
-  const [rateLimit, setRateLimit] = useState(endpoint?.rate_limit === null || endpoint?.rate_limit === undefined ? '' : String(endpoint.rate_limit));
+  const [rateLimit, setRateLimit] = useState(
+    endpoint?.rate_limit === null || endpoint?.rate_limit === undefined ? '' : String(endpoint.rate_limit)
+  );
   const save = useAction(async () => {
     // Empty means no limit; anything else goes to the server as a number, which checks it.
     const input = { endpoint_url: url.trim(), events, description, rate_limit: rateLimit.trim() === '' ? null : Number(rateLimit) };
@@ -31,8 +41,24 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="endpoint-form-heading">
       <h2 id="endpoint-form-heading">{endpoint ? 'Edit the endpoint' : 'Add an endpoint'}</h2>
       <FormProblem problem={save.problem} />
-      <TextField label="Endpoint URL" name="endpoint_url" type="url" inputMode="url" placeholder="https://example.com/webhooks" value={url} onChange={(event) => setUrl(event.target.value)} error={fields.endpoint_url} required />
-      <TextField label="Description (optional)" name="description" value={description} onChange={(event) => setDescription(event.target.value)} error={fields.description} />
+      <TextField
+        label="Endpoint URL"
+        name="endpoint_url"
+        type="url"
+        inputMode="url"
+        placeholder="https://example.com/webhooks"
+        value={url}
+        onChange={(event) => setUrl(event.target.value)}
+        error={fields.endpoint_url}
+        required
+      />
+      <TextField
+        label="Description (optional)"
+        name="description"
+        value={description}
+        onChange={(event) => setDescription(event.target.value)}
+        error={fields.description}
+      />
       <TextField
         label="Rate limit (optional)"
         name="rate_limit"
@@ -46,7 +72,11 @@ export function EndpointForm({ endpoint, onSaved, onCancel }: { endpoint?: Subsc
         onChange={(event) => setRateLimit(event.target.value)}
         error={fields.rate_limit}
       />
-      {catalog.loading && !catalog.data ? <Loading label="Loading the event types…" /> : <CheckboxGroup legend="Events" options={options} value={events} onChange={setEvents} error={fields.events} />}
+      {catalog.loading && !catalog.data ? (
+        <Loading label="Loading the event types…" />
+      ) : (
+        <CheckboxGroup legend="Events" options={options} value={events} onChange={setEvents} error={fields.events} />
+      )}
       <div className="form-actions">
         <Button type="submit" variant="primary" busy={save.busy}>
           {endpoint ? 'Save' : 'Add endpoint'}

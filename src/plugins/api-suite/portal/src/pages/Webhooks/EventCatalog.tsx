@@ -17,7 +17,9 @@ export function EventCatalog() {
       </p>
       <LoadProblem problem={types.problem} retry={types.reload} />
       {types.loading && !types.data && <Loading />}
-      {types.data && types.data.length === 0 && <EmptyState title="No event types">The site has switched every event type off. Ask its owner which events it offers.</EmptyState>}
+      {types.data && types.data.length === 0 && (
+        <EmptyState title="No event types">The site has switched every event type off. Ask its owner which events it offers.</EmptyState>
+      )}
       {types.data?.map((type) => (
         // Closed by default: twenty schemas open at once make a page too long to find anything in.
         <details key={type.name} className="card event-type" data-testid="event-type">
@@ -29,12 +31,16 @@ export function EventCatalog() {
             {type.schema !== undefined && (
               <div>
                 <h3>Schema</h3>
-                <pre className="code" tabIndex={0} aria-label={`${type.name} schema`}>{JSON.stringify(type.schema, null, 2)}</pre>
+                <pre className="code" tabIndex={0} aria-label={`${type.name} schema`}>
+                  {JSON.stringify(type.schema, null, 2)}
+                </pre>
               </div>
             )}
             <div>
               <h3>Example</h3>
-              <pre className="code" tabIndex={0} aria-label={`${type.name} example`}>{JSON.stringify(type.example_payload, null, 2)}</pre>
+              <pre className="code" tabIndex={0} aria-label={`${type.name} example`}>
+                {JSON.stringify(type.example_payload, null, 2)}
+              </pre>
             </div>
           </div>
         </details>

@@ -16,7 +16,11 @@ export function Recover({ endpointId, onRecovered }: { endpointId: string; onRec
   const [local, setLocal] = useState<Record<string, string>>({});
   const recover = useAction(async () => {
     setQueued(null);
-    const answer = await api.recover(endpointId, parseUtc(since)?.toISOString() ?? since, until.trim() ? (parseUtc(until)?.toISOString() ?? until) : undefined);
+    const answer = await api.recover(
+      endpointId,
+      parseUtc(since)?.toISOString() ?? since,
+      until.trim() ? (parseUtc(until)?.toISOString() ?? until) : undefined
+    );
     setQueued(answer.deliveries);
     onRecovered();
   });
@@ -33,7 +37,10 @@ export function Recover({ endpointId, onRecovered }: { endpointId: string; onRec
   return (
     <form className="card form" onSubmit={submit} noValidate aria-labelledby="recover-heading">
       <h2 id="recover-heading">Recover failed deliveries</h2>
-      <p className="muted">Was your server down? Send every failed or cancelled delivery of a time range again, with its original webhook-id. At most 14 days back.</p>
+      <p className="muted">
+        Was your server down? Send every failed or cancelled delivery of a time range again, with its original webhook-id. At most 14 days
+        back.
+      </p>
       <FormProblem problem={recover.problem} />
       <div className="inline-fields">
         <TextField
@@ -92,5 +99,7 @@ export function parseUtc(value: string): Date | null {
   const [year, month, day, hour, minute, second = '0'] = match.slice(1).map((part) => part ?? '0');
   const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second)));
   // Date.UTC rolls 31 Feb over into March: only a time that reads back the same is real.
-  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day) && Number(hour) < 24 && Number(minute) < 60 ? date : null;
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day) && Number(hour) < 24 && Number(minute) < 60
+    ? date
+    : null;
 }

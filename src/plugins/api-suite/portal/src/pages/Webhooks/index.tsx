@@ -46,7 +46,12 @@ export function Webhooks() {
       {created && (
         <section className="card card-accent" aria-labelledby="secret-heading">
           <h2 id="secret-heading">Endpoint added</h2>
-          <SecretOnce label="Signing secret" value={created.secret} testId="new-secret" note="Verify each request's webhook-signature with this secret. Copy it now: it is shown only this once." />
+          <SecretOnce
+            label="Signing secret"
+            value={created.secret}
+            testId="new-secret"
+            note="Verify each request's webhook-signature with this secret. Copy it now: it is shown only this once."
+          />
           <div className="form-actions">
             <Link className="button button-primary" to={`/webhooks/${created.id}`}>
               Open the endpoint
@@ -68,7 +73,14 @@ export function Webhooks() {
       <LoadProblem problem={endpoints.problem} retry={endpoints.reload} />
       {endpoints.loading && !endpoints.data && <Loading />}
       {endpoints.data && endpoints.data.meta.total === 0 && !creating && (
-        <EmptyState title="No endpoints yet" action={<Button variant="primary" onClick={() => setCreating(true)}>Add your first endpoint</Button>}>
+        <EmptyState
+          title="No endpoints yet"
+          action={
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              Add your first endpoint
+            </Button>
+          }
+        >
           Add the URL of your server that should hear about events, and choose which events it gets. The site sends a test event at once.
         </EmptyState>
       )}
@@ -82,7 +94,8 @@ export function Webhooks() {
                 </Link>{' '}
                 {endpoint.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">disabled</Badge>}
                 <div className="muted">
-                  {endpoint.events.join(', ')} · {endpoint.last_delivery_at ? `last delivery ${formatDate(endpoint.last_delivery_at)}` : 'no delivery yet'}
+                  {endpoint.events.join(', ')} ·{' '}
+                  {endpoint.last_delivery_at ? `last delivery ${formatDate(endpoint.last_delivery_at)}` : 'no delivery yet'}
                   {endpoint.failure_count > 0 && ` · ${failuresInARow(endpoint.failure_count)}`}
                 </div>
               </div>
@@ -90,7 +103,9 @@ export function Webhooks() {
           ))}
         </ul>
       )}
-      {endpoints.data && <Pager page={page} limit={endpoints.data.meta.limit} total={endpoints.data.meta.total} onPage={setPage} label="Endpoints" />}
+      {endpoints.data && (
+        <Pager page={page} limit={endpoints.data.meta.limit} total={endpoints.data.meta.total} onPage={setPage} label="Endpoints" />
+      )}
     </>
   );
 }

@@ -45,7 +45,10 @@ const feature: FeatureModule = {
       visible: true,
     } as (typeof user.attributes)[string];
     const withIndexes = user as typeof user & { indexes?: Array<{ name: string; columns: string[]; type?: 'unique' }> };
-    withIndexes.indexes = [...(withIndexes.indexes ?? []), { name: 'up_users_consumer_id_unique', columns: ['consumer_id'], type: 'unique' }];
+    withIndexes.indexes = [
+      ...(withIndexes.indexes ?? []),
+      { name: 'up_users_consumer_id_unique', columns: ['consumer_id'], type: 'unique' },
+    ];
   },
   async bootstrap({ strapi }) {
     strapi.db.lifecycles.subscribe({
@@ -68,7 +71,12 @@ const feature: FeatureModule = {
       const keys = getService(strapi, 'keys');
       await keys.invalidate(target);
       await strapi.db.transaction(async ({ onCommit }) => {
-        onCommit(() => void keys.invalidate(target).catch((error: Error) => strapi.log.warn(`[api-suite] access: key cache not cleared after commit: ${error.message}`)));
+        onCommit(
+          () =>
+            void keys
+              .invalidate(target)
+              .catch((error: Error) => strapi.log.warn(`[api-suite] access: key cache not cleared after commit: ${error.message}`))
+        );
       });
     };
     strapi.db.lifecycles.subscribe({ models: [UIDS.apiKey, UIDS.plan], afterUpdate: invalidate, afterDelete: invalidate });
@@ -89,7 +97,14 @@ const feature: FeatureModule = {
   contentTypes,
   contentManager,
   services: { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access },
-  controllers: { consumers: consumersController, keys: keysController, usage: usageController, oauth: oauthController, plans: plansController, 'admin-access': adminController },
+  controllers: {
+    consumers: consumersController,
+    keys: keysController,
+    usage: usageController,
+    oauth: oauthController,
+    plans: plansController,
+    'admin-access': adminController,
+  },
   middlewares: { access: accessMiddleware, 'access-guard': accessGuard },
   policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },

@@ -48,7 +48,13 @@ const feature: FeatureModule = {
       afterUpdate: syncAfterCommit,
     });
     getService(strapi, 'billing-metering').start();
-    sweeper = setInterval(() => void getService(strapi, 'billing-subscriptions').sweep().catch((error: Error) => strapi.log.warn(`[api-suite] billing: grace sweep failed: ${error.message}`)), SWEEP_INTERVAL_MS);
+    sweeper = setInterval(
+      () =>
+        void getService(strapi, 'billing-subscriptions')
+          .sweep()
+          .catch((error: Error) => strapi.log.warn(`[api-suite] billing: grace sweep failed: ${error.message}`)),
+      SWEEP_INTERVAL_MS
+    );
     sweeper.unref();
   },
   async destroy({ strapi }) {

@@ -27,7 +27,12 @@ const feature: FeatureModule = {
   contentTypes,
   contentManager,
   services: { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports },
-  controllers: { checkout: checkoutController, 'stripe-webhook': stripeWebhookController, reports: reportsController, 'admin-sales': adminSalesController },
+  controllers: {
+    checkout: checkoutController,
+    'stripe-webhook': stripeWebhookController,
+    reports: reportsController,
+    'admin-sales': adminSalesController,
+  },
   middlewares: { 'commerce-body': commerceBody },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   adminActions: [

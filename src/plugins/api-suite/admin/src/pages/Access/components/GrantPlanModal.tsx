@@ -12,7 +12,17 @@ import { PlanSelect } from './PlanSelect';
  * Grant a consumer a plan, or take the grant back. The consumer's keys without a plan of their own
  * and their JWT follow it at once; a live billing subscription still comes first.
  */
-export function GrantPlanModal({ owner, ownerPlan, onClose, onSaved }: { owner: Consumer; ownerPlan: ApiKey['owner_plan']; onClose: () => void; onSaved: () => void }) {
+export function GrantPlanModal({
+  owner,
+  ownerPlan,
+  onClose,
+  onSaved,
+}: {
+  owner: Consumer;
+  ownerPlan: ApiKey['owner_plan'];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const t = useT();
   const client = useApiSuiteClient();
   const plans = usePlans();
@@ -21,7 +31,10 @@ export function GrantPlanModal({ owner, ownerPlan, onClose, onSaved }: { owner: 
   const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
 
   const save = async () => {
-    const saved = await run('grant', () => client.access.grantPlan(owner.id, planId), { success: planId === null ? 'access.grant.cleared' : 'access.grant.saved', quiet: true });
+    const saved = await run('grant', () => client.access.grantPlan(owner.id, planId), {
+      success: planId === null ? 'access.grant.cleared' : 'access.grant.saved',
+      quiet: true,
+    });
     if (saved) onSaved();
   };
 
@@ -37,7 +50,11 @@ export function GrantPlanModal({ owner, ownerPlan, onClose, onSaved }: { owner: 
           <Flex direction="column" alignItems="stretch" gap={4}>
             {ownerPlan && (
               <Typography tag="p" variant="omega" textColor="neutral600" data-testid="grant-current">
-                {t('access.grant.current', { user: owner.username, plan: ownerPlan.name, source: t(`access.planSource.${ownerPlan.source}`) })}
+                {t('access.grant.current', {
+                  user: owner.username,
+                  plan: ownerPlan.name,
+                  source: t(`access.planSource.${ownerPlan.source}`),
+                })}
               </Typography>
             )}
             <Field.Root name="plan_id" error={fieldError(problem, 'plan_id')} hint={t('access.grant.hint')}>

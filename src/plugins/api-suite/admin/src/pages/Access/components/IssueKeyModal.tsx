@@ -21,12 +21,19 @@ export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIs
   const [scopes, setScopes] = useState<Scope[]>(['read']);
   const error = (field: string) => fieldError(problem, field);
 
-  const toggleScope = (scope: Scope, on: boolean) => setScopes((current) => (on ? [...new Set([...current, scope])] : current.filter((value) => value !== scope)));
+  const toggleScope = (scope: Scope, on: boolean) =>
+    setScopes((current) => (on ? [...new Set([...current, scope])] : current.filter((value) => value !== scope)));
 
   const issue = async () => {
     const issued = await run(
       'issue',
-      () => client.access.issueKey({ user_id: userId, scopes, ...(planId === null ? {} : { plan_id: planId }), ...(name.trim() === '' ? {} : { name: name.trim() }) }),
+      () =>
+        client.access.issueKey({
+          user_id: userId,
+          scopes,
+          ...(planId === null ? {} : { plan_id: planId }),
+          ...(name.trim() === '' ? {} : { name: name.trim() }),
+        }),
       { quiet: true }
     );
     if (issued) onIssued(issued);

@@ -16,10 +16,14 @@ export function KeyLimitsModal({ apiKey, onClose, onSaved }: { apiKey: ApiKey; o
   const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
 
   const save = async () => {
-    const saved = await run('save', () => client.access.setKeyLimits(apiKey.id, { requests_per_minute: minute ?? null, requests_per_month: month ?? null }), {
-      success: 'access.keys.limitsSaved',
-      quiet: true,
-    });
+    const saved = await run(
+      'save',
+      () => client.access.setKeyLimits(apiKey.id, { requests_per_minute: minute ?? null, requests_per_month: month ?? null }),
+      {
+        success: 'access.keys.limitsSaved',
+        quiet: true,
+      }
+    );
     if (saved) onSaved();
   };
 

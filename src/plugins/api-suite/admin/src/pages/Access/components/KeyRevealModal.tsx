@@ -15,7 +15,9 @@ export function KeyRevealModal({ issued, onClose }: { issued: IssuedKey; onClose
 
   const copyKey = async () => {
     const copied = await copy(issued.key);
-    toggleNotification(copied ? { type: 'success', message: t('access.keys.copied') } : { type: 'warning', message: t('access.keys.copyFailed') });
+    toggleNotification(
+      copied ? { type: 'success', message: t('access.keys.copied') } : { type: 'warning', message: t('access.keys.copyFailed') }
+    );
   };
 
   return (
@@ -31,7 +33,13 @@ export function KeyRevealModal({ issued, onClose }: { issued: IssuedKey; onClose
             </Alert>
             <Flex gap={2} alignItems="flex-end">
               <Box grow={1}>
-                <TextInput aria-label={t('access.keys.revealTitle')} value={issued.key} readOnly data-testid="issued-key" style={{ fontFamily: 'monospace' }} />
+                <TextInput
+                  aria-label={t('access.keys.revealTitle')}
+                  value={issued.key}
+                  readOnly
+                  data-testid="issued-key"
+                  style={{ fontFamily: 'monospace' }}
+                />
               </Box>
               <Button variant="secondary" startIcon={<Duplicate />} onClick={() => void copyKey()}>
                 {t('access.keys.copy')}

@@ -34,15 +34,20 @@ export function KeysTab() {
   const [revealed, setRevealed] = useState<IssuedKey | null>(null);
   const [limiting, setLimiting] = useState<ApiKey | null>(null);
   const [granting, setGranting] = useState<ApiKey | null>(null);
-  const limit = (value: number | null) => (value === null ? t('access.keys.planLimit') : value === -1 ? t('access.plans.unlimited') : format.number(value));
+  const limit = (value: number | null) =>
+    value === null ? t('access.keys.planLimit') : value === -1 ? t('access.plans.unlimited') : format.number(value);
   const keys = useLoad(useCallback(() => client.access.keys(page), [client, page]));
   const { run, busy } = useAction();
 
   const revoke = async (id: number) => {
-    const done = await run(`revoke:${id}`, async () => {
-      await client.access.revokeKey(id);
-      return true;
-    }, { success: 'access.keys.revoked' });
+    const done = await run(
+      `revoke:${id}`,
+      async () => {
+        await client.access.revokeKey(id);
+        return true;
+      },
+      { success: 'access.keys.revoked' }
+    );
     if (done) await keys.reload();
   };
 
@@ -54,13 +59,29 @@ export function KeysTab() {
 
   return (
     <Box>
-      {keys.data && keys.data.meta.total > 0 && <ListToolbar summary={t('access.keys.summary', { count: keys.data.meta.total })} action={issue} />}
+      {keys.data && keys.data.meta.total > 0 && (
+        <ListToolbar summary={t('access.keys.summary', { count: keys.data.meta.total })} action={issue} />
+      )}
       {keys.status === 'error' && <ProblemAlert problem={keys.problem} onRetry={() => void keys.reload()} />}
       {!keys.data && keys.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-      {keys.data && keys.data.meta.total === 0 && <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
+      {keys.data && keys.data.meta.total === 0 && (
+        <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />
+      )}
       {keys.data && keys.data.meta.total > 0 && (
         <>
-          <DataTable headers={[t('access.keys.column.key'), t('access.keys.column.name'), t('access.keys.column.owner'), t('access.keys.column.plan'), t('access.keys.column.scopes'), t('access.keys.column.status'), t('access.keys.column.created'), ...(canManage ? [t('table.actions')] : [])]} rowCount={keys.data.data.length}>
+          <DataTable
+            headers={[
+              t('access.keys.column.key'),
+              t('access.keys.column.name'),
+              t('access.keys.column.owner'),
+              t('access.keys.column.plan'),
+              t('access.keys.column.scopes'),
+              t('access.keys.column.status'),
+              t('access.keys.column.created'),
+              ...(canManage ? [t('table.actions')] : []),
+            ]}
+            rowCount={keys.data.data.length}
+          >
             <Tbody>
               {keys.data.data.map((key) => (
                 <Tr key={key.id} data-testid="key-row">
@@ -75,7 +96,10 @@ export function KeysTab() {
                       <Typography>{key.user ? key.user.username : '—'}</Typography>
                       {key.owner_plan && (
                         <Typography variant="pi" textColor="neutral600" data-testid="owner-plan">
-                          {t('access.keys.ownerPlan', { plan: key.owner_plan.name, source: t(`access.planSource.${key.owner_plan.source}`) })}
+                          {t('access.keys.ownerPlan', {
+                            plan: key.owner_plan.name,
+                            source: t(`access.planSource.${key.owner_plan.source}`),
+                          })}
                         </Typography>
                       )}
                       {key.owner_plan?.granted && key.owner_plan.source !== 'grant' && (
@@ -137,7 +161,9 @@ export function KeysTab() {
                                 {t('access.keys.revoke')}
                               </Button>
                             </Dialog.Trigger>
-                            <ConfirmDialog onConfirm={() => void revoke(key.id)}>{t('access.keys.revokeConfirm', { prefix: key.key_prefix })}</ConfirmDialog>
+                            <ConfirmDialog onConfirm={() => void revoke(key.id)}>
+                              {t('access.keys.revokeConfirm', { prefix: key.key_prefix })}
+                            </ConfirmDialog>
                           </Dialog.Root>
                         </Flex>
                       )}

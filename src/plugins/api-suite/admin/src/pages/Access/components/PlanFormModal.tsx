@@ -89,16 +89,31 @@ export function PlanFormModal({
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Field.Root name="endpoints" error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))} hint={groups ? t('access.plans.endpointsHintGroups', { public: groups.public.join(', '), private: groups.private.join(', ') }) : t('access.plans.endpointsHint')} required>
+              <Field.Root
+                name="endpoints"
+                error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))}
+                hint={
+                  groups
+                    ? t('access.plans.endpointsHintGroups', { public: groups.public.join(', '), private: groups.private.join(', ') })
+                    : t('access.plans.endpointsHint')
+                }
+                required
+              >
                 <Field.Label>{t('access.plans.column.endpoints')}</Field.Label>
-                <Textarea value={endpoints} onChange={(event) => setEndpoints(event.currentTarget.value)} style={{ fontFamily: 'monospace' }} />
+                <Textarea
+                  value={endpoints}
+                  onChange={(event) => setEndpoints(event.currentTarget.value)}
+                  style={{ fontFamily: 'monospace' }}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
               <Field.Root name="price_monthly" error={error('price_monthly')} required>
-                <Field.Label>{currency ? t('access.plans.priceIn', { currency: currency.toUpperCase() }) : t('access.plans.column.price')}</Field.Label>
+                <Field.Label>
+                  {currency ? t('access.plans.priceIn', { currency: currency.toUpperCase() }) : t('access.plans.column.price')}
+                </Field.Label>
                 <NumberInput value={price} step={0.01} onValueChange={setPrice} />
                 <Field.Error />
               </Field.Root>
@@ -106,7 +121,12 @@ export function PlanFormModal({
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
               <Field.Root name="is_default" hint={t('access.plans.defaultHint')}>
                 <Field.Label>{t('access.plans.default')}</Field.Label>
-                <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={isDefault} onChange={(event) => setIsDefault(event.currentTarget.checked)} />
+                <Toggle
+                  onLabel={t('toggle.on')}
+                  offLabel={t('toggle.off')}
+                  checked={isDefault}
+                  onChange={(event) => setIsDefault(event.currentTarget.checked)}
+                />
                 <Field.Hint />
               </Field.Root>
             </Grid.Item>
@@ -119,9 +139,17 @@ export function PlanFormModal({
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="currency" error={error('currency')} hint={t('access.plans.currencyHint', { currency: (currency ?? '').toUpperCase() })}>
+              <Field.Root
+                name="currency"
+                error={error('currency')}
+                hint={t('access.plans.currencyHint', { currency: (currency ?? '').toUpperCase() })}
+              >
                 <Field.Label>{t('access.plans.currency')}</Field.Label>
-                <TextInput value={planCurrency} placeholder={currency} onChange={(event: React.ChangeEvent<HTMLInputElement>) => setPlanCurrency(event.currentTarget.value)} />
+                <TextInput
+                  value={planCurrency}
+                  placeholder={currency}
+                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => setPlanCurrency(event.currentTarget.value)}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>

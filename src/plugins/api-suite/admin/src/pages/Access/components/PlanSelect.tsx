@@ -7,7 +7,17 @@ const NONE = '0';
  * A plan, or none: the first option stands for no plan (a key that follows its owner, a consumer
  * without a grant), labelled by the caller. Goes inside a `Field.Root` with its label and hint.
  */
-export function PlanSelect({ plans, value, onChange, noneLabel }: { plans: Array<{ id: number; name: string }>; value: number | null; onChange: (planId: number | null) => void; noneLabel: string }) {
+export function PlanSelect({
+  plans,
+  value,
+  onChange,
+  noneLabel,
+}: {
+  plans: Array<{ id: number; name: string }>;
+  value: number | null;
+  onChange: (planId: number | null) => void;
+  noneLabel: string;
+}) {
   return (
     <SingleSelect value={value === null ? NONE : String(value)} onChange={(next) => onChange(String(next) === NONE ? null : Number(next))}>
       <SingleSelectOption value={NONE}>{noneLabel}</SingleSelectOption>

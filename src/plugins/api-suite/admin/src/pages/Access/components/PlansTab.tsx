@@ -35,12 +35,26 @@ export function PlansTab() {
 
   return (
     <Box>
-      {plans.data && plans.data.length > 0 && <ListToolbar summary={t('access.plans.summary', { count: plans.data.length })} action={create} />}
+      {plans.data && plans.data.length > 0 && (
+        <ListToolbar summary={t('access.plans.summary', { count: plans.data.length })} action={create} />
+      )}
       {plans.status === 'error' && <ProblemAlert problem={plans.problem} onRetry={() => void plans.reload()} />}
       {!plans.data && plans.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
       {plans.data && plans.data.length === 0 && <EmptyState content={t('access.plans.empty')} action={create} />}
       {plans.data && plans.data.length > 0 && (
-        <DataTable headers={[t('access.plans.column.name'), t('access.plans.column.month'), t('access.plans.column.minute'), t('access.plans.column.endpoints'), t('access.plans.column.price'), t('access.plans.column.overage'), t('access.plans.column.keys'), ...(canManage ? [t('table.actions')] : [])]} rowCount={plans.data.length}>
+        <DataTable
+          headers={[
+            t('access.plans.column.name'),
+            t('access.plans.column.month'),
+            t('access.plans.column.minute'),
+            t('access.plans.column.endpoints'),
+            t('access.plans.column.price'),
+            t('access.plans.column.overage'),
+            t('access.plans.column.keys'),
+            ...(canManage ? [t('table.actions')] : []),
+          ]}
+          rowCount={plans.data.length}
+        >
           <Tbody>
             {plans.data.map((plan) => (
               <Tr key={plan.id} data-testid="plan-row">
@@ -51,7 +65,9 @@ export function PlansTab() {
                   </Flex>
                 </Td>
                 <Td>
-                  <Typography>{plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month)}</Typography>
+                  <Typography>
+                    {plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month)}
+                  </Typography>
                 </Td>
                 <Td>
                   <Typography>{format.number(plan.requests_per_minute)}</Typography>
@@ -64,7 +80,9 @@ export function PlansTab() {
                 </Td>
                 <Td>
                   <Typography textColor={plan.overage_unit_amount === null ? 'neutral600' : undefined}>
-                    {plan.overage_unit_amount === null ? t('access.plans.hardLimit') : t('access.plans.overagePer1000', { price: price(plan.overage_unit_amount / 100, plan.currency) })}
+                    {plan.overage_unit_amount === null
+                      ? t('access.plans.hardLimit')
+                      : t('access.plans.overagePer1000', { price: price(plan.overage_unit_amount / 100, plan.currency) })}
                   </Typography>
                 </Td>
                 <Td>

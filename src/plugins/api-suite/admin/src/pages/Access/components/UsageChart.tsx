@@ -36,7 +36,14 @@ export function UsageChart({ usage }: { usage: Usage }) {
       >
         {gridValues.map((value) => (
           <g key={value}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(value)} y2={y(value)} stroke="#dcdce4" strokeDasharray={value === 0 ? undefined : '4 4'} />
+            <line
+              x1={PAD.left}
+              x2={WIDTH - PAD.right}
+              y1={y(value)}
+              y2={y(value)}
+              stroke="#dcdce4"
+              strokeDasharray={value === 0 ? undefined : '4 4'}
+            />
             <text x={PAD.left - 8} y={y(value) + 4} textAnchor="end" fontSize="11" fill="#666687">
               {format.number(value)}
             </text>
@@ -60,7 +67,14 @@ export function UsageChart({ usage }: { usage: Usage }) {
         })}
         {points.map((point, index) =>
           index % 15 === 0 || index === points.length - 1 ? (
-            <text key={`label-${point.t}`} x={PAD.left + index * slot + slot / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill="#666687">
+            <text
+              key={`label-${point.t}`}
+              x={PAD.left + index * slot + slot / 2}
+              y={HEIGHT - 8}
+              textAnchor="middle"
+              fontSize="11"
+              fill="#666687"
+            >
               {format.time(point.t)}
             </text>
           ) : null

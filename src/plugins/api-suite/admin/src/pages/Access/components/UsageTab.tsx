@@ -63,11 +63,18 @@ export function UsageTab() {
                 stream.usage.month
                   ? stream.usage.month.quota === -1
                     ? t('access.usage.monthUnlimited', { used: format.number(stream.usage.month.used) })
-                    : t('access.usage.monthOf', { used: format.number(stream.usage.month.used), quota: format.number(stream.usage.month.quota) })
+                    : t('access.usage.monthOf', {
+                        used: format.number(stream.usage.month.used),
+                        quota: format.number(stream.usage.month.quota),
+                      })
                   : undefined
               }
               note={stream.usage.month ? undefined : t('access.usage.monthChooseKey')}
-              detail={stream.usage.plan ? t(stream.usage.plan.own_limits ? 'access.usage.poolOwnLimits' : 'access.usage.pool', { plan: stream.usage.plan.name }) : undefined}
+              detail={
+                stream.usage.plan
+                  ? t(stream.usage.plan.own_limits ? 'access.usage.poolOwnLimits' : 'access.usage.pool', { plan: stream.usage.plan.name })
+                  : undefined
+              }
               testId="usage-month"
               detailTestId="usage-plan"
             />
@@ -83,7 +90,21 @@ export function UsageTab() {
  * A figure in a card; `note` takes its place, in body type, when there is no figure to show yet;
  * `detail` says under it what the figure belongs to.
  */
-function Figure({ label, value, note, detail, testId, detailTestId }: { label: string; value?: string; note?: string; detail?: string; testId?: string; detailTestId?: string }) {
+function Figure({
+  label,
+  value,
+  note,
+  detail,
+  testId,
+  detailTestId,
+}: {
+  label: string;
+  value?: string;
+  note?: string;
+  detail?: string;
+  testId?: string;
+  detailTestId?: string;
+}) {
   return (
     <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
       {/* Full height, so a card with a detail line does not stand taller than its neighbours. */}

@@ -54,7 +54,12 @@ export function useUsageStream(keyId: number | undefined): UsageStream {
             setState((previous) => ({
               ...previous,
               connected: false,
-              problem: { message: body?.error?.message ?? error.message, status: error.status, code: body?.error?.name ?? null, fields: {} },
+              problem: {
+                message: body?.error?.message ?? error.message,
+                status: error.status,
+                code: body?.error?.name ?? null,
+                fields: {},
+              },
             }));
             if (error.status === 403 || error.status === 404) return;
           }

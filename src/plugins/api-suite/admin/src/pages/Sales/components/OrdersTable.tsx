@@ -26,7 +26,10 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<string>(ALL_STATUSES);
   const filter = STATUSES.find((candidate) => candidate === status);
-  const orders = useLoad(useCallback(() => client.sales.orders(page, filter), [client, page, filter]), { refreshMs });
+  const orders = useLoad(
+    useCallback(() => client.sales.orders(page, filter), [client, page, filter]),
+    { refreshMs }
+  );
   useReloadWhen(generation, orders.reload);
 
   return (
@@ -43,10 +46,15 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
       />
       {orders.status === 'error' && <ProblemAlert problem={orders.problem} onRetry={() => void orders.reload()} />}
       {!orders.data && orders.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-      {orders.data && orders.data.meta.total === 0 && <EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />}
+      {orders.data && orders.data.meta.total === 0 && (
+        <EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />
+      )}
       {orders.data && orders.data.meta.total > 0 && (
         <>
-          <DataTable headers={['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => t(`sales.column.${column}`))} rowCount={orders.data.data.length}>
+          <DataTable
+            headers={['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => t(`sales.column.${column}`))}
+            rowCount={orders.data.data.length}
+          >
             <Tbody>
               {orders.data.data.map((order) => (
                 <Tr key={order.id} data-testid="order-row">

@@ -36,7 +36,11 @@ export function SalesFigures({ report }: { report: Loaded<SalesReport> & { reloa
                     </Box>
                     <Flex paddingTop={3} gap={6}>
                       <Figure label={t('sales.orders')} value={format.number(figures.count)} testId={`sales-${period}-count`} />
-                      <Figure label={t('sales.average')} value={format.money(meanOf(figures), data.currency)} testId={`sales-${period}-average`} />
+                      <Figure
+                        label={t('sales.average')}
+                        value={format.money(meanOf(figures), data.currency)}
+                        testId={`sales-${period}-average`}
+                      />
                     </Flex>
                   </Box>
                 </Grid.Item>

@@ -24,7 +24,10 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<string>(ALL_STATUSES);
   const filter = STATUSES.find((candidate) => candidate === status);
-  const subscriptions = useLoad(useCallback(() => client.billing.subscriptions(page, filter), [client, page, filter]), { refreshMs });
+  const subscriptions = useLoad(
+    useCallback(() => client.billing.subscriptions(page, filter), [client, page, filter]),
+    { refreshMs }
+  );
   useReloadWhen(generation, subscriptions.reload);
   const billing = subscriptions.data?.meta.billing;
 
@@ -56,10 +59,15 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
       )}
       {subscriptions.status === 'error' && <ProblemAlert problem={subscriptions.problem} onRetry={() => void subscriptions.reload()} />}
       {!subscriptions.data && subscriptions.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-      {subscriptions.data && subscriptions.data.meta.total === 0 && <EmptyState content={t(filter ? 'sales.subscriptions.emptyStatus' : 'sales.subscriptions.empty')} />}
+      {subscriptions.data && subscriptions.data.meta.total === 0 && (
+        <EmptyState content={t(filter ? 'sales.subscriptions.emptyStatus' : 'sales.subscriptions.empty')} />
+      )}
       {subscriptions.data && subscriptions.data.meta.total > 0 && (
         <>
-          <DataTable headers={['consumer', 'plan', 'status', 'periodEnd', 'overage'].map((column) => t(`sales.subscriptions.column.${column}`))} rowCount={subscriptions.data.data.length}>
+          <DataTable
+            headers={['consumer', 'plan', 'status', 'periodEnd', 'overage'].map((column) => t(`sales.subscriptions.column.${column}`))}
+            rowCount={subscriptions.data.data.length}
+          >
             <Tbody>
               {subscriptions.data.data.map((row) => (
                 <Tr key={row.subscription_id} data-testid="subscription-row">
@@ -108,7 +116,12 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
               ))}
             </Tbody>
           </DataTable>
-          <Pager page={subscriptions.data.meta.page} limit={subscriptions.data.meta.limit} total={subscriptions.data.meta.total} onPage={setPage} />
+          <Pager
+            page={subscriptions.data.meta.page}
+            limit={subscriptions.data.meta.limit}
+            total={subscriptions.data.meta.total}
+            onPage={setPage}
+          />
         </>
       )}
     </Box>

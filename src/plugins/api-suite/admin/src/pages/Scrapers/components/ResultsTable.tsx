@@ -16,14 +16,29 @@ const CHANGE_TONES: Record<Change, 'success' | 'warning' | 'neutral'> = { new: '
  * A run's results, one row per item, one column per selector field (or the page title without
  * selectors). With change detection on, each row shows its change and the list filters by it.
  */
-export function ResultsTable({ scraperId, runId, selectors, changeDetection, version }: { scraperId: number; runId: number; selectors: Selectors | null; changeDetection: boolean; version: string }) {
+export function ResultsTable({
+  scraperId,
+  runId,
+  selectors,
+  changeDetection,
+  version,
+}: {
+  scraperId: number;
+  runId: number;
+  selectors: Selectors | null;
+  changeDetection: boolean;
+  version: string;
+}) {
   const t = useT();
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>('');
   useEffect(() => setPage(1), [runId, filter]);
   const results = useLoad(
-    useCallback(() => client.scrapers.results(scraperId, runId, page, filter === '' ? [] : (filter.split(',') as Change[])), [client, scraperId, runId, page, filter])
+    useCallback(
+      () => client.scrapers.results(scraperId, runId, page, filter === '' ? [] : (filter.split(',') as Change[])),
+      [client, scraperId, runId, page, filter]
+    )
   );
   useReloadWhen(version, results.reload);
 
@@ -31,7 +46,10 @@ export function ResultsTable({ scraperId, runId, selectors, changeDetection, ver
     <Box paddingBottom={3} width="24rem">
       <Field.Root name="change-filter">
         <Field.Label>{t('scrapers.results.filter')}</Field.Label>
-        <SingleSelect value={filter === '' ? 'all' : filter} onChange={(value) => setFilter(value === 'all' ? '' : (String(value) as (typeof FILTERS)[number]))}>
+        <SingleSelect
+          value={filter === '' ? 'all' : filter}
+          onChange={(value) => setFilter(value === 'all' ? '' : (String(value) as (typeof FILTERS)[number]))}
+        >
           {FILTERS.map((choice) => (
             <SingleSelectOption key={choice || 'all'} value={choice || 'all'}>
               {t(`scrapers.results.filter.${choice || 'all'}`)}
@@ -65,7 +83,11 @@ export function ResultsTable({ scraperId, runId, selectors, changeDetection, ver
               {changeDetection && (
                 <Td>
                   {/* Null until the run completes, and for an item without a key. */}
-                  {result.change ? <Badge variant={CHANGE_TONES[result.change]}>{t(`change.${result.change}`)}</Badge> : <Typography>—</Typography>}
+                  {result.change ? (
+                    <Badge variant={CHANGE_TONES[result.change]}>{t(`change.${result.change}`)}</Badge>
+                  ) : (
+                    <Typography>—</Typography>
+                  )}
                 </Td>
               )}
               {fields.map((field) => (

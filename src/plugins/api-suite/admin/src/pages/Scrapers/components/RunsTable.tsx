@@ -37,7 +37,18 @@ export function RunsTable({
 
   return (
     <Box>
-      <DataTable headers={[t('scrapers.run.id'), t('scrapers.column.status'), t('scrapers.run.trigger'), t('scrapers.run.started'), t('scrapers.run.finished'), t('scrapers.run.counts'), t('scrapers.run.error')]} rowCount={runs.data.data.length}>
+      <DataTable
+        headers={[
+          t('scrapers.run.id'),
+          t('scrapers.column.status'),
+          t('scrapers.run.trigger'),
+          t('scrapers.run.started'),
+          t('scrapers.run.finished'),
+          t('scrapers.run.counts'),
+          t('scrapers.run.error'),
+        ]}
+        rowCount={runs.data.data.length}
+      >
         <Tbody>
           {runs.data.data.map((run) => (
             <Tr
@@ -64,7 +75,9 @@ export function RunsTable({
               </Td>
               <Td>
                 <Flex direction="column" alignItems="flex-start">
-                  <Typography>{t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}</Typography>
+                  <Typography>
+                    {t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}
+                  </Typography>
                   {/* Under the counts rather than in a column of its own, which the table has no width for; null unless the run completed with change detection on. */}
                   {run.items_new !== null && run.items_changed !== null && run.items_removed !== null && (
                     <Typography variant="pi" textColor="neutral600" data-testid="run-changes">

@@ -1,4 +1,18 @@
-import { Box, Button, Field, Flex, Grid, Modal, NumberInput, SingleSelect, SingleSelectOption, TextInput, Textarea, Toggle, Typography } from '@strapi/design-system';
+import {
+  Box,
+  Button,
+  Field,
+  Flex,
+  Grid,
+  Modal,
+  NumberInput,
+  SingleSelect,
+  SingleSelectOption,
+  TextInput,
+  Textarea,
+  Toggle,
+  Typography,
+} from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Scraper, type ScraperInput } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
@@ -52,10 +66,14 @@ export function ScraperFormModal({
 
   const save = async () => {
     const input = toInput(form);
-    const saved = await run('save', () => (scraper ? client.scrapers.update(scraper.id, input) : client.scrapers.create({ ...input, user_id: form.user_id })), {
-      success: scraper ? 'form.saved' : 'scrapers.created',
-      quiet: true,
-    });
+    const saved = await run(
+      'save',
+      () => (scraper ? client.scrapers.update(scraper.id, input) : client.scrapers.create({ ...input, user_id: form.user_id })),
+      {
+        success: scraper ? 'form.saved' : 'scrapers.created',
+        quiet: true,
+      }
+    );
     if (saved) onSaved(saved);
   };
 
@@ -92,14 +110,21 @@ export function ScraperFormModal({
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
               <Field.Root name="name" error={error('name')} required>
                 <Field.Label>{t('scrapers.field.name')}</Field.Label>
-                <TextInput value={form.name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('name', event.currentTarget.value)} />
+                <TextInput
+                  value={form.name}
+                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('name', event.currentTarget.value)}
+                />
                 <Field.Error />
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
               <Field.Root name="url" error={error('url')} required hint={t('scrapers.field.urlHint')}>
                 <Field.Label>{t('scrapers.field.url')}</Field.Label>
-                <TextInput value={form.url} placeholder="https://example.com/" onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('url', event.currentTarget.value)} />
+                <TextInput
+                  value={form.url}
+                  placeholder="https://example.com/"
+                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('url', event.currentTarget.value)}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>
@@ -107,7 +132,11 @@ export function ScraperFormModal({
             <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
               <Field.Root name="schedule" error={error('schedule')} hint={t('scrapers.field.scheduleHint')}>
                 <Field.Label>{t('scrapers.field.schedule')}</Field.Label>
-                <TextInput value={form.schedule} placeholder="0 * * * *" onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('schedule', event.currentTarget.value)} />
+                <TextInput
+                  value={form.schedule}
+                  placeholder="0 * * * *"
+                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('schedule', event.currentTarget.value)}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>
@@ -131,7 +160,12 @@ export function ScraperFormModal({
             <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
               <Field.Root name="follow_links" error={error('follow_links')} hint={t('scrapers.field.followLinksHint')}>
                 <Field.Label>{t('scrapers.field.followLinks')}</Field.Label>
-                <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={form.follow_links} onChange={(event) => set('follow_links', event.currentTarget.checked)} />
+                <Toggle
+                  onLabel={t('toggle.on')}
+                  offLabel={t('toggle.off')}
+                  checked={form.follow_links}
+                  onChange={(event) => set('follow_links', event.currentTarget.checked)}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>
@@ -149,7 +183,11 @@ export function ScraperFormModal({
               </Field.Root>
             </Grid.Item>
             <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="proxy_pool" error={error('proxy_pool')} hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}>
+              <Field.Root
+                name="proxy_pool"
+                error={error('proxy_pool')}
+                hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}
+              >
                 <Field.Label>{t('scrapers.field.proxyPool')}</Field.Label>
                 <SingleSelect
                   value={form.proxy_pool === '' ? NO_PROXY : form.proxy_pool}
@@ -185,7 +223,11 @@ export function ScraperFormModal({
             <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
               <Field.Root name="selectors.item" error={error('selectors.item')} hint={t('scrapers.field.itemHint')}>
                 <Field.Label>{t('scrapers.field.item')}</Field.Label>
-                <TextInput value={form.item} placeholder=".product" onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('item', event.currentTarget.value)} />
+                <TextInput
+                  value={form.item}
+                  placeholder=".product"
+                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('item', event.currentTarget.value)}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>
@@ -207,7 +249,12 @@ export function ScraperFormModal({
               {/* Its own message only: the key's shows under the key field. */}
               <Field.Root name="change_detection" error={problem?.fields.change_detection} hint={t('scrapers.field.changeDetectionHint')}>
                 <Field.Label>{t('scrapers.field.changeDetection')}</Field.Label>
-                <Toggle onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={form.change_detection} onChange={(event) => set('change_detection', event.currentTarget.checked)} />
+                <Toggle
+                  onLabel={t('toggle.on')}
+                  offLabel={t('toggle.off')}
+                  checked={form.change_detection}
+                  onChange={(event) => set('change_detection', event.currentTarget.checked)}
+                />
                 <Field.Hint />
                 <Field.Error />
               </Field.Root>
@@ -265,8 +312,16 @@ function initial(scraper?: Scraper): FormState {
     follow_links: scraper?.follow_links ?? false,
     respect_robots_txt: scraper?.respect_robots_txt ?? true,
     item: scraper?.selectors?.item ?? '',
-    fields: scraper?.selectors ? Object.entries(scraper.selectors.fields).map(([name, css]) => `${name}: ${css}`).join('\n') : '',
-    headers: scraper ? Object.entries(scraper.headers).map(([name, value]) => `${name}: ${value}`).join('\n') : '',
+    fields: scraper?.selectors
+      ? Object.entries(scraper.selectors.fields)
+          .map(([name, css]) => `${name}: ${css}`)
+          .join('\n')
+      : '',
+    headers: scraper
+      ? Object.entries(scraper.headers)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n')
+      : '',
     change_detection: Boolean(scraper?.change_detection),
     change_key: scraper?.change_detection?.key ?? '',
   };

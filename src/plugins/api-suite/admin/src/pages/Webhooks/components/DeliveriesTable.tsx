@@ -31,9 +31,12 @@ export function DeliveriesTable({
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Delivery | null>(null);
   const [live, setLive] = useState(false);
-  const list = useLoad(useCallback(() => client.webhooks.deliveries(subscriptionId, page), [client, subscriptionId, page]), {
-    refreshMs: live ? LIVE_REFRESH_MS : null,
-  });
+  const list = useLoad(
+    useCallback(() => client.webhooks.deliveries(subscriptionId, page), [client, subscriptionId, page]),
+    {
+      refreshMs: live ? LIVE_REFRESH_MS : null,
+    }
+  );
   useReloadWhen(refreshKey, list.reload);
   useEffect(() => {
     setLive(Boolean(list.data?.data.some((delivery) => delivery.status === 'pending' || delivery.status === 'retrying')));
@@ -45,7 +48,17 @@ export function DeliveriesTable({
 
   return (
     <Box>
-      <DataTable headers={[t('webhooks.deliveries.column.event'), t('webhooks.column.status'), t('webhooks.deliveries.column.attempts'), t('webhooks.deliveries.column.response'), t('webhooks.deliveries.column.created'), t('webhooks.deliveries.column.next')]} rowCount={list.data.data.length}>
+      <DataTable
+        headers={[
+          t('webhooks.deliveries.column.event'),
+          t('webhooks.column.status'),
+          t('webhooks.deliveries.column.attempts'),
+          t('webhooks.deliveries.column.response'),
+          t('webhooks.deliveries.column.created'),
+          t('webhooks.deliveries.column.next'),
+        ]}
+        rowCount={list.data.data.length}
+      >
         <Tbody>
           {list.data.data.map((delivery) => (
             <Tr key={delivery.id} onClick={() => setOpen(delivery)} style={{ cursor: 'pointer' }} data-testid="delivery-row">

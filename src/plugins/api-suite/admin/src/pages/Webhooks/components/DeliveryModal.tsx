@@ -33,7 +33,10 @@ export function DeliveryModal({
   const client = useApiSuiteClient();
   const { canManage } = useFeaturePermissions('webhooks');
   const [watching, setWatching] = useState<{ attempts: number; since: number } | null>(null);
-  const delivery = useLoad(useCallback(() => client.webhooks.delivery(deliveryId), [client, deliveryId]), { refreshMs: watching ? WATCH_MS : null });
+  const delivery = useLoad(
+    useCallback(() => client.webhooks.delivery(deliveryId), [client, deliveryId]),
+    { refreshMs: watching ? WATCH_MS : null }
+  );
   const { run, busy } = useAction();
 
   // A retry is sent by the worker: keep reading until its attempt is recorded.
@@ -55,7 +58,9 @@ export function DeliveryModal({
     <Modal.Root open onOpenChange={(open) => !open && onClose()}>
       <Modal.Content style={{ maxWidth: '96rem', width: '90vw' }}>
         <Modal.Header>
-          <Modal.Title>{delivery.data ? t('webhooks.delivery.title', { type: delivery.data.event_type }) : t('webhooks.delivery')}</Modal.Title>
+          <Modal.Title>
+            {delivery.data ? t('webhooks.delivery.title', { type: delivery.data.event_type }) : t('webhooks.delivery')}
+          </Modal.Title>
         </Modal.Header>
         <Modal.Body>
           {delivery.status === 'error' && <ProblemAlert problem={delivery.problem} />}
@@ -86,7 +91,17 @@ export function DeliveryModal({
                     <Typography textColor="neutral600">{t('webhooks.delivery.noAttempts')}</Typography>
                   </Box>
                 ) : (
-                  <DataTable headers={['#', t('webhooks.attempt.at'), t('webhooks.attempt.status'), t('webhooks.attempt.duration'), t('webhooks.attempt.error'), t('webhooks.attempt.response')]} rowCount={delivery.data.attempts.length}>
+                  <DataTable
+                    headers={[
+                      '#',
+                      t('webhooks.attempt.at'),
+                      t('webhooks.attempt.status'),
+                      t('webhooks.attempt.duration'),
+                      t('webhooks.attempt.error'),
+                      t('webhooks.attempt.response'),
+                    ]}
+                    rowCount={delivery.data.attempts.length}
+                  >
                     <Tbody>
                       {delivery.data.attempts.map((attempt) => (
                         <Tr key={attempt.attempt} data-testid="attempt-row">

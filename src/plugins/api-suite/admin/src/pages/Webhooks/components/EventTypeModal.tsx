@@ -35,10 +35,14 @@ export function EventTypeModal({
       setJsonError(`${t('form.invalidJson')}: ${(error as Error).message}`);
       return;
     }
-    const saved = await run('save', () => client.webhooks.updateEventType(type.name, { description, example_payload: examplePayload, is_active: isActive }), {
-      success: 'form.saved',
-      quiet: true,
-    });
+    const saved = await run(
+      'save',
+      () => client.webhooks.updateEventType(type.name, { description, example_payload: examplePayload, is_active: isActive }),
+      {
+        success: 'form.saved',
+        quiet: true,
+      }
+    );
     if (saved) await onSaved();
   };
 
@@ -56,9 +60,18 @@ export function EventTypeModal({
               <Textarea value={description} disabled={readOnly} onChange={(event) => setDescription(event.currentTarget.value)} />
               <Field.Error />
             </Field.Root>
-            <Field.Root name="example_payload" error={jsonError ?? fieldError(problem, 'example_payload')} hint={t('webhooks.eventTypes.exampleHint')}>
+            <Field.Root
+              name="example_payload"
+              error={jsonError ?? fieldError(problem, 'example_payload')}
+              hint={t('webhooks.eventTypes.exampleHint')}
+            >
               <Field.Label>{t('webhooks.eventTypes.example')}</Field.Label>
-              <Textarea value={example} disabled={readOnly} onChange={(event) => setExample(event.currentTarget.value)} style={{ fontFamily: 'monospace', minHeight: '16rem' }} />
+              <Textarea
+                value={example}
+                disabled={readOnly}
+                onChange={(event) => setExample(event.currentTarget.value)}
+                style={{ fontFamily: 'monospace', minHeight: '16rem' }}
+              />
               <Field.Hint />
               <Field.Error />
             </Field.Root>
@@ -69,7 +82,13 @@ export function EventTypeModal({
             </Field.Root>
             <Field.Root name="is_active" error={fieldError(problem, 'is_active')} hint={t('webhooks.eventTypes.activeHint')}>
               <Field.Label>{t('webhooks.eventTypes.active')}</Field.Label>
-              <Toggle disabled={readOnly} onLabel={t('toggle.on')} offLabel={t('toggle.off')} checked={isActive} onChange={(event) => setIsActive(event.currentTarget.checked)} />
+              <Toggle
+                disabled={readOnly}
+                onLabel={t('toggle.on')}
+                offLabel={t('toggle.off')}
+                checked={isActive}
+                onChange={(event) => setIsActive(event.currentTarget.checked)}
+              />
               <Field.Hint />
               <Field.Error />
             </Field.Root>

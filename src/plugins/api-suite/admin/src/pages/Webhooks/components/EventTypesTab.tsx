@@ -38,7 +38,15 @@ export function EventTypesTab() {
 
   return (
     <Box>
-      <DataTable headers={[t('webhooks.eventTypes.column.name'), t('webhooks.eventTypes.column.description'), t('webhooks.column.status'), t('table.actions')]} rowCount={types.data.length}>
+      <DataTable
+        headers={[
+          t('webhooks.eventTypes.column.name'),
+          t('webhooks.eventTypes.column.description'),
+          t('webhooks.column.status'),
+          t('table.actions'),
+        ]}
+        rowCount={types.data.length}
+      >
         <Tbody>
           {types.data.map((type) => (
             <Tr key={type.name} data-testid="event-type-row">
@@ -48,7 +56,9 @@ export function EventTypesTab() {
                 </Typography>
               </Td>
               <Td>
-                <CellText wrap maxWidth="36rem">{type.description}</CellText>
+                <CellText wrap maxWidth="36rem">
+                  {type.description}
+                </CellText>
               </Td>
               <Td>
                 {canManage ? (

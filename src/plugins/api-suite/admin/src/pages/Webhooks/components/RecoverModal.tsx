@@ -13,7 +13,15 @@ const HOUR_MS = 3_600_000;
  * catches up). The range starts an hour back and ends now unless the editor says otherwise; the
  * server refuses a start more than 14 days back, and says so under the field.
  */
-export function RecoverModal({ subscriptionId, onClose, onRecovered }: { subscriptionId: string; onClose: () => void; onRecovered: (count: number) => void }) {
+export function RecoverModal({
+  subscriptionId,
+  onClose,
+  onRecovered,
+}: {
+  subscriptionId: string;
+  onClose: () => void;
+  onRecovered: (count: number) => void;
+}) {
   const t = useT();
   const client = useApiSuiteClient();
   const { run, busy, problem } = useAction();
@@ -41,12 +49,23 @@ export function RecoverModal({ subscriptionId, onClose, onRecovered }: { subscri
           <Flex direction="column" alignItems="stretch" gap={4}>
             <Field.Root name="since" error={fieldError(problem, 'since')} required>
               <Field.Label>{t('webhooks.recover.since')}</Field.Label>
-              <DateTimePicker value={since ?? null} onChange={setSince} dateLabel={t('webhooks.recover.sinceDate')} timeLabel={t('webhooks.recover.sinceTime')} />
+              <DateTimePicker
+                value={since ?? null}
+                onChange={setSince}
+                dateLabel={t('webhooks.recover.sinceDate')}
+                timeLabel={t('webhooks.recover.sinceTime')}
+              />
               <Field.Error />
             </Field.Root>
             <Field.Root name="until" error={fieldError(problem, 'until')} hint={t('webhooks.recover.untilHint')}>
               <Field.Label>{t('webhooks.recover.until')}</Field.Label>
-              <DateTimePicker value={until ?? null} onChange={setUntil} onClear={() => setUntil(undefined)} dateLabel={t('webhooks.recover.untilDate')} timeLabel={t('webhooks.recover.untilTime')} />
+              <DateTimePicker
+                value={until ?? null}
+                onChange={setUntil}
+                onClear={() => setUntil(undefined)}
+                dateLabel={t('webhooks.recover.untilDate')}
+                timeLabel={t('webhooks.recover.untilTime')}
+              />
               <Field.Hint />
               <Field.Error />
             </Field.Root>

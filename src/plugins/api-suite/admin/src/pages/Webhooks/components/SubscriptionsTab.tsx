@@ -32,7 +32,17 @@ export function SubscriptionsTab() {
   return (
     <Box>
       {list.status === 'error' && <ProblemAlert problem={list.problem} />}
-      <DataTable headers={[t('webhooks.column.endpoint'), t('webhooks.column.owner'), t('webhooks.column.events'), t('webhooks.column.status'), t('webhooks.column.failures'), t('webhooks.column.lastDelivery')]} rowCount={list.data.data.length}>
+      <DataTable
+        headers={[
+          t('webhooks.column.endpoint'),
+          t('webhooks.column.owner'),
+          t('webhooks.column.events'),
+          t('webhooks.column.status'),
+          t('webhooks.column.failures'),
+          t('webhooks.column.lastDelivery'),
+        ]}
+        rowCount={list.data.data.length}
+      >
         <Tbody>
           {list.data.data.map((subscription) => (
             <Tr
@@ -55,13 +65,17 @@ export function SubscriptionsTab() {
                 <CellText maxWidth="12rem">{subscription.consumer ? subscription.consumer.username : subscription.consumer_id}</CellText>
               </Td>
               <Td>
-                <CellText wrap maxWidth="16rem">{subscription.events.join(', ')}</CellText>
+                <CellText wrap maxWidth="16rem">
+                  {subscription.events.join(', ')}
+                </CellText>
               </Td>
               <Td>
                 <StatusBadge status={subscriptionStatus(subscription)} />
               </Td>
               <Td>
-                <Typography textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>{format.number(subscription.failure_count)}</Typography>
+                <Typography textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>
+                  {format.number(subscription.failure_count)}
+                </Typography>
               </Td>
               <Td>
                 <Typography>{format.dateTime(subscription.last_delivery_at)}</Typography>

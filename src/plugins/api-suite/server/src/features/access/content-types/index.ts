@@ -11,7 +11,12 @@ export default {
     schema: {
       kind: 'collectionType',
       collectionName: 'api_suite_plans',
-      info: { singularName: 'plan', pluralName: 'plans', displayName: 'API plan', description: 'Quotas and reachable endpoints sold with API keys' },
+      info: {
+        singularName: 'plan',
+        pluralName: 'plans',
+        displayName: 'API plan',
+        description: 'Quotas and reachable endpoints sold with API keys',
+      },
       options: { draftAndPublish: false },
       pluginOptions: editable('access'),
       attributes: {
@@ -36,7 +41,12 @@ export default {
     schema: {
       kind: 'collectionType',
       collectionName: 'api_suite_api_keys',
-      info: { singularName: 'api-key', pluralName: 'api-keys', displayName: 'API key', description: 'Keys are shown once at creation; only their hash is stored' },
+      info: {
+        singularName: 'api-key',
+        pluralName: 'api-keys',
+        displayName: 'API key',
+        description: 'Keys are shown once at creation; only their hash is stored',
+      },
       options: { draftAndPublish: false },
       // Read-only in the Content Manager, for the super admin too: the hash, prefix and client id are
       // the plugin's alone, so keys are issued, limited and revoked on the API access page only.
@@ -69,7 +79,12 @@ export default {
     schema: {
       kind: 'collectionType',
       collectionName: 'api_suite_usage_records',
-      info: { singularName: 'usage-record', pluralName: 'usage-records', displayName: 'API usage record', description: 'One row per request counted for a consumer' },
+      info: {
+        singularName: 'usage-record',
+        pluralName: 'usage-records',
+        displayName: 'API usage record',
+        description: 'One row per request counted for a consumer',
+      },
       options: { draftAndPublish: false },
       pluginOptions: internal('access'),
       attributes: {

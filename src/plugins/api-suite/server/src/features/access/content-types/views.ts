@@ -6,9 +6,22 @@ export default {
     mainField: 'name',
     sort: { by: 'price_monthly', order: 'ASC' },
     list: ['name', 'price_monthly', 'requests_per_month', 'requests_per_minute', 'is_default'],
-    edit: [['name', ['price_monthly', 3], ['is_default', 3]], [['requests_per_month', 6], ['requests_per_minute', 6]], ['endpoints'],
-      [['currency', 4], ['overage_unit_amount', 8]],
-      [['stripe_product_id', 4], ['stripe_price_id', 4], ['stripe_metered_price_id', 4]],
+    edit: [
+      ['name', ['price_monthly', 3], ['is_default', 3]],
+      [
+        ['requests_per_month', 6],
+        ['requests_per_minute', 6],
+      ],
+      ['endpoints'],
+      [
+        ['currency', 4],
+        ['overage_unit_amount', 8],
+      ],
+      [
+        ['stripe_product_id', 4],
+        ['stripe_price_id', 4],
+        ['stripe_metered_price_id', 4],
+      ],
     ],
     labels: {
       name: 'Name',
@@ -36,7 +49,14 @@ export default {
     mainField: 'name',
     sort: { by: 'createdAt', order: 'DESC' },
     list: ['name', 'key_prefix', 'user', 'plan', 'status', 'expires_at'],
-    edit: [['name', 'status'], ['user', 'plan'], ['requests_per_minute', 'requests_per_month'], ['expires_at', 'revoked_at'], ['scopes'], ['replaced_by']],
+    edit: [
+      ['name', 'status'],
+      ['user', 'plan'],
+      ['requests_per_minute', 'requests_per_month'],
+      ['expires_at', 'revoked_at'],
+      ['scopes'],
+      ['replaced_by'],
+    ],
     labels: {
       name: 'Name',
       key_prefix: 'Key starts with',

@@ -6,7 +6,17 @@ import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
 import type { AdminApiKey } from '../validation/responses';
-import { adminIssueKeyBody, adminKeysQuery, adminUsageQuery, consumersQuery, grantPlanBody, keyIdParam, keyLimitsBody, planBody, planUpdateBody } from '../validation';
+import {
+  adminIssueKeyBody,
+  adminKeysQuery,
+  adminUsageQuery,
+  consumersQuery,
+  grantPlanBody,
+  keyIdParam,
+  keyLimitsBody,
+  planBody,
+  planUpdateBody,
+} from '../validation';
 
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
@@ -42,7 +52,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (name === undefined) return;
     const existing = await plans().findByName(name);
     if (existing && existing.id !== exceptId) {
-      throw new ApiError(409, 'name_taken', `A plan named "${name}" already exists`, [{ field: 'name', message: 'is already the name of another plan' }]);
+      throw new ApiError(409, 'name_taken', `A plan named "${name}" already exists`, [
+        { field: 'name', message: 'is already the name of another plan' },
+      ]);
     }
   };
 
@@ -52,7 +64,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const service = getService(strapi, 'usage');
     const activity = await service.activity({ scope: keyId === undefined ? ALL_KEYS : { keyId }, from, to, granularity: 'minute' });
     const entry = keyId === undefined ? null : await keys().findById(keyId);
-    const pool = entry?.user ? await service.month({ userId: entry.user.id, isAdmin: entry.user.isAdmin }, entry) : { month: null, plan: null };
+    const pool = entry?.user
+      ? await service.month({ userId: entry.user.id, isAdmin: entry.user.isAdmin }, entry)
+      : { month: null, plan: null };
     return { ...activity, ...pool, key_id: keyId ?? null, from: from.toISOString(), to: to.toISOString() };
   };
 
@@ -101,7 +115,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           getService(strapi, 'consumers').describeUsers(ownerIds),
           plans().list(),
           keys().details(data.map((key) => key.id)),
-          Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then((entries) => new Map(entries)),
+          Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then(
+            (entries) => new Map(entries)
+          ),
         ]);
         const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
         const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
@@ -110,11 +126,24 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
             const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
             return {
               ...key,
-              ...(details.get(key.id) ?? { requests_per_minute: null, requests_per_month: null, plan_source: 'consumer', replaced_by: null, replaced_by_prefix: null }),
+              ...(details.get(key.id) ?? {
+                requests_per_minute: null,
+                requests_per_month: null,
+                plan_source: 'consumer',
+                replaced_by: null,
+                replaced_by_prefix: null,
+              }),
               user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
               plan: named(key.plan_id),
               // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
-              owner_plan: owner ? { id: owner.effective_plan_id, name: planNames.get(owner.effective_plan_id) ?? '', source: owner.plan_source, granted: named(owner.plan_id) } : null,
+              owner_plan: owner
+                ? {
+                    id: owner.effective_plan_id,
+                    name: planNames.get(owner.effective_plan_id) ?? '',
+                    source: owner.plan_source,
+                    granted: named(owner.plan_id),
+                  }
+                : null,
             };
           }),
           meta: { page: query.page, limit: query.limit, total },
@@ -126,10 +155,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async grantPlan(ctx: Context) {
       await respondStrapiError(ctx, async () => {
         const userId = keyIdParam.safeParse(ctx.params.id);
-        if (!userId.success || (await strapi.db.query(UIDS.user).count({ where: { id: userId.data } })) === 0) throw new ApiError(404, 'not_found', 'Consumer not found');
+        if (!userId.success || (await strapi.db.query(UIDS.user).count({ where: { id: userId.data } })) === 0)
+          throw new ApiError(404, 'not_found', 'Consumer not found');
         const body = grantPlanBody.parse(ctx.request.body ?? {});
         if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
-          throw new ApiError(400, 'validation_error', 'plan_id: must be an existing plan', [{ field: 'plan_id', message: 'must be an existing plan' }]);
+          throw new ApiError(400, 'validation_error', 'plan_id: must be an existing plan', [
+            { field: 'plan_id', message: 'must be an existing plan' },
+          ]);
         }
         ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(userId.data, body.plan_id) };
       });
@@ -152,9 +184,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondStrapiError(ctx, async () => {
         const body = adminIssueKeyBody.parse(ctx.request.body ?? {});
         const problems: Array<{ field: string; message: string }> = [];
-        if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) problems.push({ field: 'user_id', message: 'must be an existing user' });
-        if (body.plan_id !== undefined && !(await plans().exists(body.plan_id))) problems.push({ field: 'plan_id', message: 'must be an existing plan' });
-        if (problems.length > 0) throw new ApiError(400, 'validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
+        if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0)
+          problems.push({ field: 'user_id', message: 'must be an existing user' });
+        if (body.plan_id !== undefined && !(await plans().exists(body.plan_id)))
+          problems.push({ field: 'plan_id', message: 'must be an existing plan' });
+        if (problems.length > 0)
+          throw new ApiError(
+            400,
+            'validation_error',
+            problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '),
+            problems
+          );
         const issued = await keys().issue({
           userId: body.user_id,
           planId: body.plan_id,

@@ -17,13 +17,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       const caller = consumerOf(ctx);
       if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may grant plans');
       const parsed = userIdParam.safeParse(ctx.params.userId);
-      if (!parsed.success || (await strapi.db.query(UIDS.user).count({ where: { id: parsed.data } })) === 0) throw new ApiError(404, 'not_found', 'Consumer not found');
+      if (!parsed.success || (await strapi.db.query(UIDS.user).count({ where: { id: parsed.data } })) === 0)
+        throw new ApiError(404, 'not_found', 'Consumer not found');
       const body = grantPlanBody.parse(ctx.request.body ?? {});
       if (body.plan_id !== null && !(await getService(strapi, 'plans').exists(body.plan_id))) {
-        throw new ApiError(422, 'unknown_plan', `Plan ${body.plan_id} does not exist`, [{ field: 'plan_id', message: 'must be an existing plan' }]);
+        throw new ApiError(422, 'unknown_plan', `Plan ${body.plan_id} does not exist`, [
+          { field: 'plan_id', message: 'must be an existing plan' },
+        ]);
       }
       ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(parsed.data, body.plan_id) };
     });
   },
 });
-

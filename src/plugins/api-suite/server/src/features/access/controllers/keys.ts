@@ -82,7 +82,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async update(ctx: Context) {
     await respondNestedError(ctx, async () => {
       const caller = consumerOf(ctx);
-      if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may set a key\'s own limits');
+      if (!caller.isAdmin) throw new ApiError(403, 'forbidden', "Only administrators may set a key's own limits");
       const parsed = keyIdParam.safeParse(ctx.params.id);
       if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
       const body = keyLimitsBody.parse(ctx.request.body ?? {});

@@ -18,17 +18,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const report = async (ctx: Context, query: UsageQuery): Promise<UsageReport> => {
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS);
-    if (from.getTime() >= to.getTime()) throw new ApiError(400, 'validation_error', 'from must be before to', [{ field: 'from', message: 'must be before to' }]);
+    if (from.getTime() >= to.getTime())
+      throw new ApiError(400, 'validation_error', 'from must be before to', [{ field: 'from', message: 'must be before to' }]);
     if (seriesLength(from, to, query.granularity) > MAX_SERIES_POINTS) {
-      throw new ApiError(400, 'validation_error', `the range holds more than ${MAX_SERIES_POINTS} ${query.granularity}s; use a coarser granularity`, [
-        { field: 'granularity', message: 'too fine for the range' },
-      ]);
+      throw new ApiError(
+        400,
+        'validation_error',
+        `the range holds more than ${MAX_SERIES_POINTS} ${query.granularity}s; use a coarser granularity`,
+        [{ field: 'granularity', message: 'too fine for the range' }]
+      );
     }
     const caller = consumerOf(ctx);
     const usage = getService(strapi, 'usage');
     if (query.key_id !== undefined) {
       const entry = await getService(strapi, 'keys').findById(query.key_id);
-      if (!entry || !entry.user || (!caller.isAdmin && entry.user.id !== caller.userId)) throw new ApiError(404, 'not_found', 'API key not found');
+      if (!entry || !entry.user || (!caller.isAdmin && entry.user.id !== caller.userId))
+        throw new ApiError(404, 'not_found', 'API key not found');
       const [activity, month] = await Promise.all([
         usage.activity({ scope: { keyId: entry.id }, from, to, granularity: query.granularity }),
         usage.month({ userId: entry.user.id, isAdmin: entry.user.isAdmin }, entry),

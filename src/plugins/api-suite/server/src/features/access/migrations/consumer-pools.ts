@@ -38,12 +38,17 @@ export async function migrateToConsumerPools(strapi: Core.Strapi): Promise<void>
     .whereNull('user_id')
     .whereNotNull('api_key_id')
     .update({
-      user_id: knex(userLink.name).select(userLink.inverseJoinColumn.name).where(userLink.joinColumn.name, knex.ref(`${usage}.api_key_id`)).limit(1),
+      user_id: knex(userLink.name)
+        .select(userLink.inverseJoinColumn.name)
+        .where(userLink.joinColumn.name, knex.ref(`${usage}.api_key_id`))
+        .limit(1),
     });
 
   const consumerPlans = getService(strapi, 'consumer-plans');
   consumerPlans.forget('*');
-  const rows = (await strapi.db.query(UIDS.apiKey).findMany({ select: ['id'], populate: { plan: { select: ['id'] }, user: { select: ['id'] } } })) as Array<{
+  const rows = (await strapi.db
+    .query(UIDS.apiKey)
+    .findMany({ select: ['id'], populate: { plan: { select: ['id'] }, user: { select: ['id'] } } })) as Array<{
     id: number;
     plan: { id: number } | null;
     user: { id: number } | null;
@@ -56,10 +61,13 @@ export async function migrateToConsumerPools(strapi: Core.Strapi): Promise<void>
     following += 1;
   }
 
-  const moved = await moveMonthCounters(strapi, rows.flatMap((row) => (row.user ? [{ id: row.id, userId: row.user.id }] : [])));
+  const moved = await moveMonthCounters(
+    strapi,
+    rows.flatMap((row) => (row.user ? [{ id: row.id, userId: row.user.id }] : []))
+  );
   await store.set({ value: { version: VERSION, at: new Date().toISOString() } });
   strapi.log.info(
-    `[api-suite] access: quotas are per consumer now: ${following} of ${rows.length} keys follow their owner's plan, ${backfilled} usage records got their consumer, ${moved} monthly counters went into their pools`,
+    `[api-suite] access: quotas are per consumer now: ${following} of ${rows.length} keys follow their owner's plan, ${backfilled} usage records got their consumer, ${moved} monthly counters went into their pools`
   );
 }
 
@@ -79,7 +87,12 @@ async function moveMonthCounters(strapi: Core.Strapi, keys: Array<{ id: number; 
     if (!Number.isFinite(used) || used <= 0) continue;
     const target = await consumerPlans.targetOf(userId, await keysService.findById(id));
     const pool = `${prefix}:quota:mon:${target.pool}:${month.id}`;
-    await redis.multi().incrby(pool, used).expire(pool, month.resetAt + 86_400 - Math.floor(Date.now() / 1000)).del(old).exec();
+    await redis
+      .multi()
+      .incrby(pool, used)
+      .expire(pool, month.resetAt + 86_400 - Math.floor(Date.now() / 1000))
+      .del(old)
+      .exec();
     moved += 1;
   }
   return moved;

@@ -42,7 +42,10 @@ export const adminRoutes: FeatureRoute[] = [
       policies: [
         'admin::isAuthenticatedAdmin',
         // Whoever may issue keys or create scrapers must be able to pick their owner.
-        { name: 'plugin::api-suite.has-any-permission', config: { actions: [manage, ADMIN_PERMISSIONS.scrapersManage, read, ADMIN_PERMISSIONS.scrapersRead] } },
+        {
+          name: 'plugin::api-suite.has-any-permission',
+          config: { actions: [manage, ADMIN_PERMISSIONS.scrapersManage, read, ADMIN_PERMISSIONS.scrapersRead] },
+        },
       ],
     },
   },

@@ -24,11 +24,7 @@ export interface AccessState {
   principal: Principal | null;
 }
 
-type Credential =
-  | { kind: 'key'; secret: string }
-  | { kind: 'bearer'; token: string }
-  | { kind: 'shared' }
-  | { kind: 'unknown-key' };
+type Credential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string } | { kind: 'shared' } | { kind: 'unknown-key' };
 
 const API_V1 = '/api/v1';
 /** Verified JWTs remembered, so a busy client's token is checked once rather than on every request. */
@@ -62,7 +58,8 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     return payload.id;
   };
 
-  const covers = (path: string) => config().routePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/$/, '')}/`));
+  const covers = (path: string) =>
+    config().routePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/$/, '')}/`));
 
   return {
     covers,
@@ -71,7 +68,10 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     isOpen(method: string, path: string): boolean {
       const route = trimSlash(path);
       if (method === 'POST' && route === `${API_V1}/oauth/token`) return true;
-      return (method === 'GET' || method === 'HEAD') && (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json` || route === `${API_V1}/billing/plans`);
+      return (
+        (method === 'GET' || method === 'HEAD') &&
+        (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json` || route === `${API_V1}/billing/plans`)
+      );
     },
 
     /** The consumer's own account (keys, usage, plans, billing, the catalogue): reachable on every plan and not counted. */
@@ -136,7 +136,12 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         return;
       }
       const credential = extractCredential(ctx, config().sharedKey);
-      if (!credential) throw new ApiError(401, 'api_key_required', 'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter');
+      if (!credential)
+        throw new ApiError(
+          401,
+          'api_key_required',
+          'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter'
+        );
       if (credential.kind === 'unknown-key') throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
       if (credential.kind === 'shared') {
         ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
@@ -210,7 +215,9 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       // A JWT's requests are recorded from here: they are plan-governed, like a key's.
       counted.userId = principal.userId;
       if (!target.plan.allows(ctx.method, ctx.path)) {
-        await refuse(new ApiError(403, 'endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`));
+        await refuse(
+          new ApiError(403, 'endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`)
+        );
       }
       if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
       ctx.set(await this.consume(target, counted));
@@ -246,7 +253,10 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       } catch {
         throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
       }
-      const user = typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? await getService(strapi, 'consumers').find(Number(id)) : null;
+      const user =
+        typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id))
+          ? await getService(strapi, 'consumers').find(Number(id))
+          : null;
       if (!user || user.blocked) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
       return {
         kind: 'user',
@@ -268,9 +278,11 @@ function asApiError(caught: unknown): ApiError | undefined {
   if (caught instanceof ApiError) return caught;
   const error = caught as { type?: string; status?: number; name?: string } | undefined;
   // co-body throws JSON.parse's SyntaxError with status 400; raw-body errors carry a type.
-  if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed') return new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
+  if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed')
+    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
   if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
-  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
+  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported')
+    return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
   return undefined;
 }
 
@@ -282,7 +294,15 @@ interface Counted {
 }
 
 /** Routes of the consumer's own account, open to every plan and never counted (`GET /api/webhooks/event-types` too). */
-const ACCOUNT_PREFIXES = [`${API_V1}/keys`, `${API_V1}/usage`, `${API_V1}/plans`, `${API_V1}/billing`, `${API_V1}/consumers`, `${API_V1}/openapi.json`, '/api/auth'];
+const ACCOUNT_PREFIXES = [
+  `${API_V1}/keys`,
+  `${API_V1}/usage`,
+  `${API_V1}/plans`,
+  `${API_V1}/billing`,
+  `${API_V1}/consumers`,
+  `${API_V1}/openapi.json`,
+  '/api/auth',
+];
 
 /** A decision counted without a monthly limit, shown against the plan's limit (remaining 0 once over it). */
 function withMonthLimit(decision: QuotaDecision, perMonth: number): QuotaDecision {
@@ -290,7 +310,14 @@ function withMonthLimit(decision: QuotaDecision, perMonth: number): QuotaDecisio
   return { ...decision, month: { ...decision.month, limit: perMonth, remaining: Math.max(0, perMonth - used) } };
 }
 
-const SHARED_PRINCIPAL: Principal = { kind: 'shared', userId: null, consumerId: null, isAdmin: false, scopes: ['read', 'write'], keyId: null };
+const SHARED_PRINCIPAL: Principal = {
+  kind: 'shared',
+  userId: null,
+  consumerId: null,
+  isAdmin: false,
+  scopes: ['read', 'write'],
+  keyId: null,
+};
 
 /** X-API-Key wins over Authorization, which wins over ?api_key. */
 function extractCredential(ctx: Context, sharedKey: string | undefined): Credential | null {
@@ -302,10 +329,15 @@ function extractCredential(ctx: Context, sharedKey: string | undefined): Credent
   const authorization = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
   if (authorization) {
     const token = authorization[1];
-    return token.startsWith('sk_') ? (API_KEY_PATTERN.test(token) ? { kind: 'key', secret: token } : { kind: 'unknown-key' }) : { kind: 'bearer', token };
+    return token.startsWith('sk_')
+      ? API_KEY_PATTERN.test(token)
+        ? { kind: 'key', secret: token }
+        : { kind: 'unknown-key' }
+      : { kind: 'bearer', token };
   }
   const query = ctx.query.api_key;
-  if (typeof query === 'string' && query !== '') return API_KEY_PATTERN.test(query) ? { kind: 'key', secret: query } : { kind: 'unknown-key' };
+  if (typeof query === 'string' && query !== '')
+    return API_KEY_PATTERN.test(query) ? { kind: 'key', secret: query } : { kind: 'unknown-key' };
   return null;
 }
 

@@ -59,7 +59,11 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
     const plans = getService(strapi, 'plans');
     const groups = getConfig(strapi).access.endpointGroups;
     const rows = await plans.rows();
-    rules = { byId: new Map(rows.map((row) => [row.id, toRule(row, groups)])), defaultId: await plans.defaultPlanId(), until: Date.now() + TTL_MS };
+    rules = {
+      byId: new Map(rows.map((row) => [row.id, toRule(row, groups)])),
+      defaultId: await plans.defaultPlanId(),
+      until: Date.now() + TTL_MS,
+    };
     return rules;
   };
 
@@ -69,7 +73,10 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
       const cached = consumers.get(userId);
       if (cached && cached.until > Date.now()) return cached.plan;
       const { byId, defaultId } = await planRules();
-      const [subscribed, granted] = await Promise.all([getService(strapi, 'billing-subscriptions').planForUser(userId), service.grantOf(userId)]);
+      const [subscribed, granted] = await Promise.all([
+        getService(strapi, 'billing-subscriptions').planForUser(userId),
+        service.grantOf(userId),
+      ]);
       const candidates: Array<[number | null, PlanSource]> = [
         [subscribed, 'subscription'],
         [granted, 'grant'],
@@ -96,21 +103,29 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
       const plan = (key?.planId != null ? await service.rule(key.planId) : null) ?? (await service.of(userId)).rule;
       const own = key?.ownLimits;
       if (key && own && (own.perMinute !== null || own.perMonth !== null)) {
-        return { plan, pool: keyPool(key.id), limits: { perMinute: own.perMinute ?? plan.perMinute, perMonth: own.perMonth ?? plan.perMonth } };
+        return {
+          plan,
+          pool: keyPool(key.id),
+          limits: { perMinute: own.perMinute ?? plan.perMinute, perMonth: own.perMonth ?? plan.perMonth },
+        };
       }
       return { plan, pool: consumerPool(userId, plan.id), limits: { perMinute: plan.perMinute, perMonth: plan.perMonth } };
     },
 
     /** The plan an administrator granted the consumer, or null. */
     async grantOf(userId: number): Promise<number | null> {
-      const row = (await strapi.db.connection(grantsTable()).where({ user_id: userId }).first('plan_id')) as { plan_id: number } | undefined;
+      const row = (await strapi.db.connection(grantsTable()).where({ user_id: userId }).first('plan_id')) as
+        { plan_id: number } | undefined;
       return row?.plan_id ?? null;
     },
 
     /** Grants of several consumers, for the admin panel's lists. */
     async grantsOf(userIds: number[]): Promise<Map<number, number>> {
       if (userIds.length === 0) return new Map();
-      const rows = (await strapi.db.connection(grantsTable()).whereIn('user_id', [...new Set(userIds)]).select('user_id', 'plan_id')) as Array<{ user_id: number; plan_id: number }>;
+      const rows = (await strapi.db
+        .connection(grantsTable())
+        .whereIn('user_id', [...new Set(userIds)])
+        .select('user_id', 'plan_id')) as Array<{ user_id: number; plan_id: number }>;
       return new Map(rows.map((row) => [row.user_id, row.plan_id]));
     },
 
@@ -119,7 +134,11 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
       const knex = strapi.db.connection;
       const now = new Date();
       if (planId === null) await knex(grantsTable()).where({ user_id: userId }).delete();
-      else await knex(grantsTable()).insert({ user_id: userId, plan_id: planId, created_at: now, updated_at: now }).onConflict('user_id').merge(['plan_id', 'updated_at']);
+      else
+        await knex(grantsTable())
+          .insert({ user_id: userId, plan_id: planId, created_at: now, updated_at: now })
+          .onConflict('user_id')
+          .merge(['plan_id', 'updated_at']);
       await getService(strapi, 'keys').invalidateConsumer(userId);
     },
 

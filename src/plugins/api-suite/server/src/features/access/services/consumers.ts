@@ -43,7 +43,9 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
   async describe(consumerIds: string[]): Promise<Map<string, ConsumerSummary>> {
     const ids = [...new Set(consumerIds.filter(Boolean))];
     if (ids.length === 0) return new Map();
-    const rows = (await strapi.db.query(UIDS.user).findMany({ where: { consumer_id: { $in: ids } }, select: ['id', 'username', 'email', 'consumer_id'] })) as ConsumerSummary[];
+    const rows = (await strapi.db
+      .query(UIDS.user)
+      .findMany({ where: { consumer_id: { $in: ids } }, select: ['id', 'username', 'email', 'consumer_id'] })) as ConsumerSummary[];
     return new Map(rows.map((row) => [row.consumer_id, summary(row)]));
   },
 
@@ -51,7 +53,9 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
   async describeUsers(userIds: number[]): Promise<Map<number, ConsumerSummary>> {
     const ids = [...new Set(userIds)];
     if (ids.length === 0) return new Map();
-    const rows = (await strapi.db.query(UIDS.user).findMany({ where: { id: { $in: ids } }, select: ['id', 'username', 'email', 'consumer_id'] })) as ConsumerSummary[];
+    const rows = (await strapi.db
+      .query(UIDS.user)
+      .findMany({ where: { id: { $in: ids } }, select: ['id', 'username', 'email', 'consumer_id'] })) as ConsumerSummary[];
     return new Map(rows.map((row) => [row.id, summary(row)]));
   },
 
@@ -60,7 +64,15 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
     const term = search.trim();
     const where = term === '' ? {} : { $or: [{ username: { $containsi: term } }, { email: { $containsi: term } }] };
     const [rows, total] = await Promise.all([
-      strapi.db.query(UIDS.user).findMany({ where, select: ['id', 'username', 'email', 'consumer_id'], orderBy: [{ username: 'asc' }, { id: 'asc' }], offset: (page - 1) * limit, limit }),
+      strapi.db
+        .query(UIDS.user)
+        .findMany({
+          where,
+          select: ['id', 'username', 'email', 'consumer_id'],
+          orderBy: [{ username: 'asc' }, { id: 'asc' }],
+          offset: (page - 1) * limit,
+          limit,
+        }),
       strapi.db.query(UIDS.user).count({ where }),
     ]);
     return { data: (rows as ConsumerSummary[]).map(summary), total };
@@ -85,10 +97,14 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
       .leftJoin(`${roles} as r`, 'r.id', `l.${link.inverseJoinColumn.name}`)
       .where('u.id', userId)
       .first('u.id as id', 'u.consumer_id as consumer_id', 'u.blocked as blocked', 'r.type as role_type')) as
-      | { id: number; consumer_id: string | null; blocked: unknown; role_type: string | null }
-      | undefined;
+      { id: number; consumer_id: string | null; blocked: unknown; role_type: string | null } | undefined;
     if (!row) return null;
-    return { id: row.id, consumerId: row.consumer_id ?? null, blocked: toBool(row.blocked), isAdmin: row.role_type === ADMINISTRATOR_ROLE.type };
+    return {
+      id: row.id,
+      consumerId: row.consumer_id ?? null,
+      blocked: toBool(row.blocked),
+      isAdmin: row.role_type === ADMINISTRATOR_ROLE.type,
+    };
   },
 });
 

@@ -25,7 +25,9 @@ export function compileEndpoints(patterns: string[]): EndpointMatcher {
   const rules = patterns.map(parsePattern).filter((rule): rule is Rule => rule !== undefined);
   return (method, path) => {
     const upper = method.toUpperCase();
-    return rules.some((rule) => (rule.method === '*' || rule.method === upper || (rule.method === 'GET' && upper === 'HEAD')) && rule.matches(path));
+    return rules.some(
+      (rule) => (rule.method === '*' || rule.method === upper || (rule.method === 'GET' && upper === 'HEAD')) && rule.matches(path)
+    );
   };
 }
 

@@ -180,12 +180,22 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
      * reroll of the same key (or of a revoked or expired one) is a 409, so racing rerolls make one
      * new key.
      */
-    async reroll(id: number, caller: { userId: number; isAdmin: boolean }, graceSeconds: number): Promise<PublicKey & { key: string; replaces: number; old_expires_at: string }> {
-      const row = (await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;
+    async reroll(
+      id: number,
+      caller: { userId: number; isAdmin: boolean },
+      graceSeconds: number
+    ): Promise<PublicKey & { key: string; replaces: number; old_expires_at: string }> {
+      const row = (await strapi.db
+        .query(UIDS.apiKey)
+        .findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;
       if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
       const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
       if (effectiveStatus(row.status, expiresAt ? expiresAt.getTime() : null) !== 'active' || row.replaced_by) {
-        throw new ApiError(409, 'key_not_active', row.replaced_by ? `The key was already rerolled: key ${row.replaced_by} replaces it` : 'Only an active key can be rerolled');
+        throw new ApiError(
+          409,
+          'key_not_active',
+          row.replaced_by ? `The key was already rerolled: key ${row.replaced_by} replaces it` : 'Only an active key can be rerolled'
+        );
       }
       const graceEnd = new Date(Date.now() + graceSeconds * 1000);
       const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
@@ -198,11 +208,19 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
           scopes: normaliseScopes(row.scopes),
           expiresAt: expiresAt ?? undefined,
         });
-        const claimed = await trx(tableOf(strapi, UIDS.apiKey)).where({ id }).whereNull('replaced_by').update({ replaced_by: created.id, expires_at: oldExpiresAt });
+        const claimed = await trx(tableOf(strapi, UIDS.apiKey))
+          .where({ id })
+          .whereNull('replaced_by')
+          .update({ replaced_by: created.id, expires_at: oldExpiresAt });
         if (claimed !== 1) throw new ApiError(409, 'key_not_active', 'The key was already rerolled');
         // The key's own limits go with it.
         if (row.requests_per_minute != null || row.requests_per_month != null) {
-          await strapi.db.query(UIDS.apiKey).update({ where: { id: created.id }, data: { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null } });
+          await strapi.db
+            .query(UIDS.apiKey)
+            .update({
+              where: { id: created.id },
+              data: { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null },
+            });
         }
         return { key, row: created };
       });
@@ -212,12 +230,17 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Administrators: a key's own minute and month limits (null: the plan's), answered with the key. */
-    async setLimits(id: number, limits: { requests_per_minute?: number | null; requests_per_month?: number | null }): Promise<PublicKey & KeyLimits> {
+    async setLimits(
+      id: number,
+      limits: { requests_per_minute?: number | null; requests_per_month?: number | null }
+    ): Promise<PublicKey & KeyLimits> {
       const exists = await strapi.db.query(UIDS.apiKey).count({ where: { id } });
       if (exists === 0) throw notFound('API key');
       // Through the query engine: the api-key afterUpdate lifecycle clears the key on every instance.
       await strapi.db.query(UIDS.apiKey).update({ where: { id }, data: limits });
-      const row = (await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { plan: { select: ['id'] }, user: { select: ['id'] } } })) as KeyRow;
+      const row = (await strapi.db
+        .query(UIDS.apiKey)
+        .findOne({ where: { id }, populate: { plan: { select: ['id'] }, user: { select: ['id'] } } })) as KeyRow;
       const [shown] = await this.shown([row]);
       return { ...shown, ...limitsOf(row) };
     },
@@ -237,13 +260,22 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const prefixes = new Map(
         successors.length === 0
           ? []
-          : ((await strapi.db.query(UIDS.apiKey).findMany({ where: { id: { $in: successors } }, select: ['id', 'key_prefix'] })) as KeyRow[]).map((row) => [row.id, row.key_prefix])
+          : (
+              (await strapi.db
+                .query(UIDS.apiKey)
+                .findMany({ where: { id: { $in: successors } }, select: ['id', 'key_prefix'] })) as KeyRow[]
+            ).map((row) => [row.id, row.key_prefix])
       );
       return new Map(
         rows.map((row) => [
           row.id,
-          { ...limitsOf(row), plan_source: row.plan ? 'key' : 'consumer', replaced_by: row.replaced_by ?? null, replaced_by_prefix: row.replaced_by ? (prefixes.get(row.replaced_by) ?? null) : null },
-        ]),
+          {
+            ...limitsOf(row),
+            plan_source: row.plan ? 'key' : 'consumer',
+            replaced_by: row.replaced_by ?? null,
+            replaced_by_prefix: row.replaced_by ? (prefixes.get(row.replaced_by) ?? null) : null,
+          },
+        ])
       );
     },
 
@@ -304,7 +336,12 @@ function toEntry(row: KeyRow): KeyEntry {
     expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
     scopes: normaliseScopes(row.scopes),
     user: row.user
-      ? { id: row.user.id, consumerId: row.user.consumer_id ?? null, isAdmin: row.user.role?.type === ADMINISTRATOR_ROLE.type, blocked: Boolean(row.user.blocked) }
+      ? {
+          id: row.user.id,
+          consumerId: row.user.consumer_id ?? null,
+          isAdmin: row.user.role?.type === ADMINISTRATOR_ROLE.type,
+          blocked: Boolean(row.user.blocked),
+        }
       : null,
     planId: row.plan?.id ?? null,
     ownLimits: { perMinute: row.requests_per_minute ?? null, perMonth: row.requests_per_month ?? null },
@@ -370,4 +407,3 @@ function safeParse(text: string): unknown {
 
 export type KeysService = ReturnType<typeof keysService>;
 export default keysService;
-

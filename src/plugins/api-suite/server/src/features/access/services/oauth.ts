@@ -58,16 +58,19 @@ const oauthService = ({ strapi }: { strapi: Core.Strapi }) => {
       const grantType = request.grant_type;
       if (grantType === undefined || grantType === '') throw new OAuthError('invalid_request', 'grant_type is required');
       if (typeof grantType !== 'string') throw new OAuthError('invalid_request', 'grant_type must be a string');
-      if (grantType !== 'client_credentials') throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported; use client_credentials`);
+      if (grantType !== 'client_credentials')
+        throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported; use client_credentials`);
 
       const inBody = request.client_id !== undefined || request.client_secret !== undefined;
-      if (basic && inBody) throw new OAuthError('invalid_request', 'send client credentials either in the Authorization header or in the body, not both');
+      if (basic && inBody)
+        throw new OAuthError('invalid_request', 'send client credentials either in the Authorization header or in the body, not both');
       const clientId = basic?.clientId ?? request.client_id;
       const clientSecret = basic?.clientSecret ?? request.client_secret;
       if (typeof clientId !== 'string' || clientId === '' || typeof clientSecret !== 'string' || clientSecret === '') {
         throw new OAuthError('invalid_request', 'client_id and client_secret are required');
       }
-      if (request.scope !== undefined && typeof request.scope !== 'string') throw new OAuthError('invalid_request', 'scope must be a space-separated string');
+      if (request.scope !== undefined && typeof request.scope !== 'string')
+        throw new OAuthError('invalid_request', 'scope must be a space-separated string');
 
       const key = await getService(strapi, 'keys').findByClientId(clientId);
       // One answer for an unknown client and a wrong secret, compared in constant time.
@@ -76,7 +79,7 @@ const oauthService = ({ strapi }: { strapi: Core.Strapi }) => {
       const status = effectiveStatus(key.status, key.expiresAt);
       if (status !== 'active') throw new OAuthError('invalid_client', `the key is ${status}`);
       // A token for a key its owner can no longer use would only be refused on its first request.
-      if (!key.user || key.user.blocked) throw new OAuthError('invalid_client', 'the key\'s owner is blocked');
+      if (!key.user || key.user.blocked) throw new OAuthError('invalid_client', "the key's owner is blocked");
 
       const requested = typeof request.scope === 'string' && request.scope.trim() !== '' ? request.scope.trim().split(/\s+/) : key.scopes;
       const unknown = requested.filter((scope) => !key.scopes.includes(scope as Scope));

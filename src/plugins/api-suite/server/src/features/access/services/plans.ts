@@ -7,7 +7,14 @@ import type { Plan } from '../validation/responses';
 /** The three tiers every site starts with (docs/access.md#keys-and-plans); editors change them in the admin panel. */
 export const DEFAULT_PLANS = [
   { name: 'free', requests_per_month: 1_000, requests_per_minute: 10, endpoints: ['@public'], price_monthly: 0, is_default: true },
-  { name: 'pro', requests_per_month: 100_000, requests_per_minute: 100, endpoints: ['@public', '@private'], price_monthly: 49, is_default: false },
+  {
+    name: 'pro',
+    requests_per_month: 100_000,
+    requests_per_minute: 100,
+    endpoints: ['@public', '@private'],
+    price_monthly: 49,
+    is_default: false,
+  },
   { name: 'enterprise', requests_per_month: -1, requests_per_minute: 1_000, endpoints: ['* *'], price_monthly: 499, is_default: false },
 ];
 
@@ -83,7 +90,8 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
 
   async update(id: number, patch: Partial<PlanInput>): Promise<StoredPlan | null> {
     const updated = (await strapi.db.transaction(async () => {
-      if (patch.is_default) await strapi.db.query(UIDS.plan).updateMany({ where: { is_default: true, id: { $ne: id } }, data: { is_default: false } });
+      if (patch.is_default)
+        await strapi.db.query(UIDS.plan).updateMany({ where: { is_default: true, id: { $ne: id } }, data: { is_default: false } });
       return strapi.db.query(UIDS.plan).update({ where: { id }, data: patch });
     })) as PlanRow | null;
     return updated ? this.get(id) : null;
@@ -151,7 +159,6 @@ function toStored(row: PlanRow): Omit<StoredPlan, 'keys'> {
     stripe_metered_price_id: row.stripe_metered_price_id || null,
   };
 }
-
 
 export type PlansService = ReturnType<typeof plansService>;
 export default plansService;

@@ -122,7 +122,10 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       const bucket = bucketExpression(strapi.db.dialect.client as string, granularity);
       const [byStatus, series] = await Promise.all([
         scoped().select('status_code').count({ count: '*' }).groupBy('status_code'),
-        scoped().select(knex.raw(`${bucket} as bucket`)).count({ count: '*' }).groupByRaw(bucket),
+        scoped()
+          .select(knex.raw(`${bucket} as bucket`))
+          .count({ count: '*' })
+          .groupByRaw(bucket),
       ]);
       const statusCounts: Record<string, number> = {};
       let total = 0;
@@ -146,7 +149,12 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (owner.isAdmin) {
         const window = monthWindow(new Date());
         const since = new Date((window.resetAt - window.windowSeconds) * 1000);
-        const row = (await strapi.db.connection(table()).where('user_id', owner.userId).andWhere('created_at', '>=', since).count({ used: '*' }).first()) as { used: unknown } | undefined;
+        const row = (await strapi.db
+          .connection(table())
+          .where('user_id', owner.userId)
+          .andWhere('created_at', '>=', since)
+          .count({ used: '*' })
+          .first()) as { used: unknown } | undefined;
         return { month: { used: Number(row?.used ?? 0), quota: UNLIMITED, remaining: null }, plan: null };
       }
       const target = await getService(strapi, 'consumer-plans').targetOf(owner.userId, key);
@@ -174,7 +182,12 @@ function toMillis(value: number | string | Date): number {
 }
 
 /** Every bucket between from and to, zero where nothing happened, so a chart needs no gaps logic. */
-export function fillSeries(counts: Map<number, number>, from: Date, to: Date, granularity: Granularity): Array<{ t: string; count: number }> {
+export function fillSeries(
+  counts: Map<number, number>,
+  from: Date,
+  to: Date,
+  granularity: Granularity
+): Array<{ t: string; count: number }> {
   const size = BUCKET_MS[granularity];
   const points: Array<{ t: string; count: number }> = [];
   for (let t = Math.floor(from.getTime() / size) * size; t < to.getTime(); t += size) {

@@ -32,13 +32,12 @@ export const listKeysQuery = z.object({
 
 export const keyIdParam = rowIdParam;
 
-export const usageQuery = z
-  .object({
-    from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-    to: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
-    granularity: z.enum(['minute', 'hour', 'day']).default('hour'),
-    key_id: rowIdParam.optional(),
-  });
+export const usageQuery = z.object({
+  from: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).optional(),
+  granularity: z.enum(['minute', 'hour', 'day']).default('hour'),
+  key_id: rowIdParam.optional(),
+});
 export type UsageQuery = z.infer<typeof usageQuery>;
 
 export const usageStreamQuery = usageQuery.extend({ interval: z.coerce.number().int().min(1).max(5).default(5) });
@@ -63,7 +62,11 @@ export const planBody = z
       .max(200, 'must name at most 200 endpoints'),
     price_monthly: z.number({ message: 'must be a number' }).min(0, 'must be 0 or more').max(1_000_000, 'must be at most 1,000,000'),
     is_default: z.boolean().optional(),
-    currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as eur').nullable().optional(),
+    currency: z
+      .string()
+      .regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code such as eur')
+      .nullable()
+      .optional(),
     overage_unit_amount: z
       .number({ message: 'must be a number' })
       .int('must be a whole number of minor units')
@@ -115,8 +118,20 @@ export const rerollBody = z
 export const keyLimitsBody = requireAChange(
   z
     .object({
-      requests_per_minute: z.number({ message: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1_000_000_000).nullable().optional(),
-      requests_per_month: z.number({ message: 'must be a number' }).int('must be a whole number').min(-1, 'must be -1 (unlimited) or more').max(1_000_000_000_000).nullable().optional(),
+      requests_per_minute: z
+        .number({ message: 'must be a number' })
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(1_000_000_000)
+        .nullable()
+        .optional(),
+      requests_per_month: z
+        .number({ message: 'must be a number' })
+        .int('must be a whole number')
+        .min(-1, 'must be -1 (unlimited) or more')
+        .max(1_000_000_000_000)
+        .nullable()
+        .optional(),
     })
     .strict()
 );

@@ -1,13 +1,23 @@
 import { z } from 'zod';
 import { account, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
-import { createKeyBody, grantPlanBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody, usageQuery, usageStreamQuery, userIdParam } from './index';
+import {
+  createKeyBody,
+  grantPlanBody,
+  keyIdParam,
+  keyLimitsBody,
+  listKeysQuery,
+  rerollBody,
+  usageQuery,
+  usageStreamQuery,
+  userIdParam,
+} from './index';
 import * as answers from './responses';
 
 /** The account routes (`/api/v1/keys*`, `/api/v1/usage*`, `/api/v1/oauth/token`, `/api/v1/plans`) as the OpenAPI document shows them. */
 
 const usageDescription =
-  'Requests made with the caller\'s keys (or one of them) between `from` and `to`: the total, the count by status code, a time series with every bucket, and this month\'s quota.';
+  "Requests made with the caller's keys (or one of them) between `from` and `to`: the total, the count by status code, a time series with every bucket, and this month's quota.";
 
 const usageParameters = {
   from: 'Start of the range, ISO 8601 with a time zone (default: 24 hours before `to`).',
@@ -20,7 +30,7 @@ const usageParameters = {
 export const accessApi: ApiDescription = {
   tags: [
     { name: 'Keys', description: 'API keys of the caller (of everyone, for administrators).' },
-    { name: 'Usage', description: 'Requests made with the caller\'s keys, and the monthly quota.' },
+    { name: 'Usage', description: "Requests made with the caller's keys, and the monthly quota." },
     { name: 'OAuth', description: 'OAuth 2.0 client credentials for API keys.' },
     { name: 'Plans', description: 'The price list: quotas and endpoints of each plan.' },
   ],
@@ -54,7 +64,11 @@ export const accessApi: ApiDescription = {
       tags: ['Keys'],
       security: 'write',
       body: { required: false, json: createKeyBody },
-      responses: account({ '201': ok('The new key, with the key itself.', answers.keyCreated), '400': shared('BadRequest'), '422': shared('UnprocessableEntity') }),
+      responses: account({
+        '201': ok('The new key, with the key itself.', answers.keyCreated),
+        '400': shared('BadRequest'),
+        '422': shared('UnprocessableEntity'),
+      }),
     },
     {
       method: 'get',
@@ -65,7 +79,7 @@ export const accessApi: ApiDescription = {
       tags: ['Keys'],
       security: 'read',
       query: listKeysQuery,
-      parameterDescriptions: { user_id: 'Administrators: only this user\'s keys (ignored for others).' },
+      parameterDescriptions: { user_id: "Administrators: only this user's keys (ignored for others)." },
       responses: account({ '200': ok('A page of keys.', answers.keyList), '400': shared('BadRequest') }),
     },
     {
@@ -73,10 +87,10 @@ export const accessApi: ApiDescription = {
       path: '/api/v1/keys/{id}',
       operationId: 'revokeKey',
       summary: 'Revoke an API key',
-      description: 'The key stops working at once; its record is kept. Revoking twice is still 204; another consumer\'s key is 404.',
+      description: "The key stops working at once; its record is kept. Revoking twice is still 204; another consumer's key is 404.",
       tags: ['Keys'],
       security: 'write',
-      params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
+      params: z.object({ id: keyIdParam.meta({ description: "The key's id." }) }),
       responses: account({ '204': shared('NoContent'), '404': shared('NotFound') }),
     },
     {
@@ -85,30 +99,40 @@ export const accessApi: ApiDescription = {
       operationId: 'rerollKey',
       summary: 'Reroll an API key',
       description:
-        'A new key with the same name, plan, scopes, owner and expiry; the old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer\'s key is 404.',
+        "A new key with the same name, plan, scopes, owner and expiry; the old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404.",
       tags: ['Keys'],
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key to replace.' }) }),
       body: { required: false, json: rerollBody },
-      responses: account({ '201': ok('The new key, with the key itself.', answers.keyRerolled), '400': shared('BadRequest'), '404': shared('NotFound'), '409': shared('Conflict') }),
+      responses: account({
+        '201': ok('The new key, with the key itself.', answers.keyRerolled),
+        '400': shared('BadRequest'),
+        '404': shared('NotFound'),
+        '409': shared('Conflict'),
+      }),
     },
     {
       method: 'patch',
       path: '/api/v1/keys/{id}',
       operationId: 'setKeyLimits',
-      summary: 'Set a key\'s own limits',
-      description: 'Administrators only (others: 403 `forbidden`): the key\'s own requests a minute and a month, which its quotas and rate-limit headers follow from its next request; null goes back to the plan\'s.',
+      summary: "Set a key's own limits",
+      description:
+        "Administrators only (others: 403 `forbidden`): the key's own requests a minute and a month, which its quotas and rate-limit headers follow from its next request; null goes back to the plan's.",
       tags: ['Keys'],
       security: 'write',
-      params: z.object({ id: keyIdParam.meta({ description: 'The key\'s id.' }) }),
+      params: z.object({ id: keyIdParam.meta({ description: "The key's id." }) }),
       body: { required: true, json: keyLimitsBody },
-      responses: account({ '200': ok('The key with its limits.', answers.keyLimitsUpdated), '400': shared('BadRequest'), '404': shared('NotFound') }),
+      responses: account({
+        '200': ok('The key with its limits.', answers.keyLimitsUpdated),
+        '400': shared('BadRequest'),
+        '404': shared('NotFound'),
+      }),
     },
     {
       method: 'get',
       path: '/api/v1/usage',
       operationId: 'getUsage',
-      summary: 'Usage of the caller\'s keys',
+      summary: "Usage of the caller's keys",
       description: usageDescription,
       tags: ['Usage'],
       security: 'read',
@@ -125,7 +149,7 @@ export const accessApi: ApiDescription = {
         usageDescription +
         '\n\nA `text/event-stream` that starts with a `retry:` field (the interval in milliseconds), then sends an `usage` event at once and every `interval` seconds until the client goes away:\n\n' +
         '```\nid: 1\nevent: usage\ndata: {"total":12,"by_status":{"200":12},"series":[…],"month":{"used":12,"quota":1000,"remaining":988}}\n```\n\n' +
-        'Each event\'s `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.',
+        "Each event's `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.",
       tags: ['Usage'],
       security: 'read',
       query: usageStreamQuery,
@@ -146,10 +170,13 @@ export const accessApi: ApiDescription = {
       operationId: 'issueToken',
       summary: 'Exchange client credentials for an access token',
       description:
-        'OAuth 2.0 client credentials grant (RFC 6749 section 4.4): `client_id` is the key\'s, `client_secret` the full key. Errors follow RFC 6749 section 5.2. Answers are never cached.',
+        "OAuth 2.0 client credentials grant (RFC 6749 section 4.4): `client_id` is the key's, `client_secret` the full key. Errors follow RFC 6749 section 5.2. Answers are never cached.",
       tags: ['OAuth'],
       security: 'open',
-      body: { required: true, content: { 'application/json': answers.tokenRequest, 'application/x-www-form-urlencoded': answers.tokenRequest } },
+      body: {
+        required: true,
+        content: { 'application/json': answers.tokenRequest, 'application/x-www-form-urlencoded': answers.tokenRequest },
+      },
       responses: {
         '200': {
           description: 'An access token.',
@@ -160,12 +187,15 @@ export const accessApi: ApiDescription = {
           json: answers.tokenResponse,
         },
         '400': {
-          description: '`invalid_request` (missing or malformed fields), `unsupported_grant_type`, or `invalid_scope` (a scope the key does not have).',
+          description:
+            '`invalid_request` (missing or malformed fields), `unsupported_grant_type`, or `invalid_scope` (a scope the key does not have).',
           content: { 'application/json': oauthErrorBody },
         },
         '401': {
           description: '`invalid_client`: unknown client, wrong secret, or a revoked or expired key.',
-          headers: { 'WWW-Authenticate': { description: 'The Basic challenge.', required: true, schema: { type: 'string', pattern: '^Basic ' } } },
+          headers: {
+            'WWW-Authenticate': { description: 'The Basic challenge.', required: true, schema: { type: 'string', pattern: '^Basic ' } },
+          },
           content: { 'application/json': oauthErrorBody },
         },
       },
@@ -186,12 +216,17 @@ export const accessApi: ApiDescription = {
       operationId: 'grantConsumerPlan',
       summary: 'Grant a consumer a plan',
       description:
-        'Administrators only (others: 403 `forbidden`). The consumer\'s keys that have no plan of their own, and their JWT, follow the plan they are on: a live billing subscription\'s plan first, else the granted one, else the default plan. `null` takes the grant back. An unknown plan is 422 `unknown_plan`; an unknown user 404.',
+        "Administrators only (others: 403 `forbidden`). The consumer's keys that have no plan of their own, and their JWT, follow the plan they are on: a live billing subscription's plan first, else the granted one, else the default plan. `null` takes the grant back. An unknown plan is 422 `unknown_plan`; an unknown user 404.",
       tags: ['Plans'],
       security: 'write',
-      params: z.object({ userId: userIdParam.meta({ description: 'The consumer\'s user id.' }) }),
+      params: z.object({ userId: userIdParam.meta({ description: "The consumer's user id." }) }),
       body: { required: true, json: grantPlanBody },
-      responses: account({ '200': ok('The grant and the plan the consumer is on now.', answers.consumerPlanResponse), '400': shared('BadRequest'), '404': shared('NotFound'), '422': shared('UnprocessableEntity') }),
+      responses: account({
+        '200': ok('The grant and the plan the consumer is on now.', answers.consumerPlanResponse),
+        '400': shared('BadRequest'),
+        '404': shared('NotFound'),
+        '422': shared('UnprocessableEntity'),
+      }),
     },
   ],
 };

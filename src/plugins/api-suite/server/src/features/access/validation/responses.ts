@@ -7,9 +7,14 @@ const id = z.int().min(1);
 const dateTime = z.iso.datetime();
 
 export const scope = z.enum(['read', 'write']);
-export const keyStatus = z.enum(['active', 'revoked', 'expired']).meta({ description: '`expired` once `expires_at` has passed (also for a revoked key).' });
+export const keyStatus = z
+  .enum(['active', 'revoked', 'expired'])
+  .meta({ description: '`expired` once `expires_at` has passed (also for a revoked key).' });
 const keyPrefix = z.string().length(8).regex(/^sk_/).meta({ description: 'The first 8 characters of the key.' });
-const clientId = z.string().regex(/^ci_[A-Za-z0-9]{24}$/).meta({ description: 'The OAuth client id of this key.' });
+const clientId = z
+  .string()
+  .regex(/^ci_[A-Za-z0-9]{24}$/)
+  .meta({ description: 'The OAuth client id of this key.' });
 
 export const apiKey = z
   .object({
@@ -17,7 +22,10 @@ export const apiKey = z
     name: z.string().nullable(),
     key_prefix: keyPrefix,
     client_id: clientId,
-    plan_id: z.int().nullable().meta({ description: 'The plan the key is on now: its owner\'s plan, unless an administrator issued it on a plan of its own.' }),
+    plan_id: z
+      .int()
+      .nullable()
+      .meta({ description: "The plan the key is on now: its owner's plan, unless an administrator issued it on a plan of its own." }),
     user_id: z.int().nullable(),
     scopes: z.array(scope).meta({ uniqueItems: true }),
     status: keyStatus,
@@ -41,14 +49,17 @@ export const rerolledKey = newApiKey
     replaces: id.meta({ description: 'The id of the key this one replaces.' }),
     old_expires_at: dateTime.meta({ description: 'When the old key stops working (then it answers 403 `key_expired`).' }),
   })
-  .meta({ description: 'A key just made by a reroll: same name, plan, scopes, owner and expiry as the key it replaces. `key` is shown here and never again.' });
+  .meta({
+    description:
+      'A key just made by a reroll: same name, plan, scopes, owner and expiry as the key it replaces. `key` is shown here and never again.',
+  });
 export type RerolledKey = z.infer<typeof rerolledKey>;
 export const keyRerolled = z.object({ data: rerolledKey });
 
 export const keyWithLimits = apiKey
   .extend({
-    requests_per_minute: z.int().min(1).nullable().meta({ description: 'This key\'s own limit; null: the plan\'s.' }),
-    requests_per_month: z.int().min(-1).nullable().meta({ description: 'This key\'s own limit (-1 unlimited); null: the plan\'s.' }),
+    requests_per_minute: z.int().min(1).nullable().meta({ description: "This key's own limit; null: the plan's." }),
+    requests_per_month: z.int().min(-1).nullable().meta({ description: "This key's own limit (-1 unlimited); null: the plan's." }),
   })
   .meta({ description: 'A key with its own limits, which its quotas and rate-limit headers follow.' });
 export type KeyWithLimits = z.infer<typeof keyWithLimits>;
@@ -62,7 +73,10 @@ export const plan = z.object({
   requests_per_minute: z.int().min(0),
   endpoints: z
     .array(z.string().regex(/^\S+ \S+$/))
-    .meta({ description: 'Resolved `"<METHOD> <path>"` entries; `*` stands for any method or for the rest of a path.', examples: [['GET /api/v1/articles*'], ['* *']] }),
+    .meta({
+      description: 'Resolved `"<METHOD> <path>"` entries; `*` stands for any method or for the rest of a path.',
+      examples: [['GET /api/v1/articles*'], ['* *']],
+    }),
   price_monthly: z.number().min(0),
 });
 export type Plan = z.infer<typeof plan>;
@@ -72,12 +86,14 @@ export const consumerPlan = z
   .object({
     id: id.meta({ description: 'The user id.' }),
     plan_id: z.int().nullable().meta({ description: 'The plan an administrator granted; null: none.' }),
-    effective_plan_id: id.meta({ description: 'The plan the consumer is on now, which every key of theirs without a plan of its own and their JWT follow.' }),
+    effective_plan_id: id.meta({
+      description: 'The plan the consumer is on now, which every key of theirs without a plan of its own and their JWT follow.',
+    }),
     plan_source: z
       .enum(['subscription', 'grant', 'default'])
       .meta({ description: 'Why: a live billing subscription comes first, then the grant, then the default plan.' }),
   })
-  .meta({ description: 'A consumer\'s plan.' });
+  .meta({ description: "A consumer's plan." });
 export type ConsumerPlanAnswer = z.infer<typeof consumerPlan>;
 export const consumerPlanResponse = z.object({ data: consumerPlan });
 
@@ -86,13 +102,20 @@ const planRef = z.object({ id, name: z.string() });
 /** Admin panel: a key as `GET /api-suite/access/keys` lists it, with its owner, its plan and why, and the owner's plan and why. */
 export const adminApiKey = keyWithLimits
   .extend({
-    plan_source: z.enum(['key', 'consumer']).meta({ description: '`key`: issued on a plan of its own; `consumer`: follows its owner\'s plan.' }),
+    plan_source: z
+      .enum(['key', 'consumer'])
+      .meta({ description: "`key`: issued on a plan of its own; `consumer`: follows its owner's plan." }),
     replaced_by: id.nullable().meta({ description: 'The key that replaced this one by a reroll.' }),
     replaced_by_prefix: z.string().nullable(),
     user: z.object({ id, username: z.string(), email: z.string(), consumer_id: z.string() }).nullable(),
     plan: planRef.nullable(),
     owner_plan: z
-      .object({ id, name: z.string(), source: consumerPlan.shape.plan_source, granted: planRef.nullable().meta({ description: 'The plan an administrator granted, if any.' }) })
+      .object({
+        id,
+        name: z.string(),
+        source: consumerPlan.shape.plan_source,
+        granted: planRef.nullable().meta({ description: 'The plan an administrator granted, if any.' }),
+      })
       .nullable()
       .meta({ description: 'The plan the owner is on now and why; null for a key without an owner.' }),
   })
@@ -115,13 +138,13 @@ export const usageReport = z.object({
     })
     .meta({
       description:
-        'This calendar month (UTC) of the pool the requests draw on: the consumer\'s one allowance on their plan, shared by every key, token and JWT of theirs (or, for a key with limits of its own, that key\'s). Never a sum over keys. Administrators: unlimited (-1).',
+        "This calendar month (UTC) of the pool the requests draw on: the consumer's one allowance on their plan, shared by every key, token and JWT of theirs (or, for a key with limits of its own, that key's). Never a sum over keys. Administrators: unlimited (-1).",
     }),
   plan: z
     .object({
       id,
       name: z.string(),
-      own_limits: z.boolean().meta({ description: 'The figures are of one key with limits of its own, not of the consumer\'s plan.' }),
+      own_limits: z.boolean().meta({ description: "The figures are of one key with limits of its own, not of the consumer's plan." }),
     })
     .nullable()
     .meta({ description: 'The plan behind `month`; null for administrators, who are held to no plan.' }),
@@ -137,11 +160,17 @@ export const usageResponse = z.object({ data: usageReport });
 export const tokenRequest = z
   .object({
     grant_type: z.enum(['client_credentials']),
-    client_id: clientId.optional().meta({ description: 'The key\'s `client_id`.' }),
+    client_id: clientId.optional().meta({ description: "The key's `client_id`." }),
     client_secret: z.string().optional().meta({ description: 'The full API key.' }),
-    scope: z.string().optional().meta({ description: 'Space-separated; a subset of the key\'s scopes (default: all of them).', examples: ['read', 'read write'] }),
+    scope: z
+      .string()
+      .optional()
+      .meta({ description: "Space-separated; a subset of the key's scopes (default: all of them).", examples: ['read', 'read write'] }),
   })
-  .meta({ description: 'RFC 6749 section 4.4. The client may authenticate with HTTP Basic (`client_id:client_secret`) instead of the body fields, but not both.' });
+  .meta({
+    description:
+      'RFC 6749 section 4.4. The client may authenticate with HTTP Basic (`client_id:client_secret`) instead of the body fields, but not both.',
+  });
 
 export const tokenResponse = z.object({
   access_token: z.string().meta({ description: 'An HS256 JWT; stops working as soon as its key is revoked.' }),

@@ -34,42 +34,62 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async plans(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ensureReady();
-        ctx.body = { data: await account().plans() };
-      }, stripeFault);
+      await respondNestedError(
+        ctx,
+        async () => {
+          ensureReady();
+          ctx.body = { data: await account().plans() };
+        },
+        stripeFault
+      );
     },
 
     async checkout(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ensureReady();
-        const buyer = buyerOf(ctx);
-        const body = planChoiceBody.parse(ctx.request.body ?? {});
-        ctx.body = { data: await account().checkout(buyer, body.plan_id) };
-      }, stripeFault);
+      await respondNestedError(
+        ctx,
+        async () => {
+          ensureReady();
+          const buyer = buyerOf(ctx);
+          const body = planChoiceBody.parse(ctx.request.body ?? {});
+          ctx.body = { data: await account().checkout(buyer, body.plan_id) };
+        },
+        stripeFault
+      );
     },
 
     async changePlan(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ensureReady();
-        const buyer = buyerOf(ctx);
-        const body = planChoiceBody.parse(ctx.request.body ?? {});
-        ctx.body = { data: await account().changePlan(buyer, body.plan_id) };
-      }, stripeFault);
+      await respondNestedError(
+        ctx,
+        async () => {
+          ensureReady();
+          const buyer = buyerOf(ctx);
+          const body = planChoiceBody.parse(ctx.request.body ?? {});
+          ctx.body = { data: await account().changePlan(buyer, body.plan_id) };
+        },
+        stripeFault
+      );
     },
 
     async portal(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ensureReady();
-        ctx.body = { data: await account().portal(buyerOf(ctx)) };
-      }, stripeFault);
+      await respondNestedError(
+        ctx,
+        async () => {
+          ensureReady();
+          ctx.body = { data: await account().portal(buyerOf(ctx)) };
+        },
+        stripeFault
+      );
     },
 
     async subscription(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ensureReady();
-        ctx.body = { data: await account().subscription(buyerOf(ctx)) };
-      }, stripeFault);
+      await respondNestedError(
+        ctx,
+        async () => {
+          ensureReady();
+          ctx.body = { data: await account().subscription(buyerOf(ctx)) };
+        },
+        stripeFault
+      );
     },
   };
 };

@@ -13,4 +13,6 @@ export const contentApiRoutes: FeatureRoute[] = [
 ];
 
 /** Mounted at /api-suite for the admin panel's Sales page, behind its session and `sales.read`. */
-export const adminRoutes: FeatureRoute[] = [adminRoute('GET', '/billing/subscriptions', 'admin-billing.subscriptions', [ADMIN_PERMISSIONS.salesRead])];
+export const adminRoutes: FeatureRoute[] = [
+  adminRoute('GET', '/billing/subscriptions', 'admin-billing.subscriptions', [ADMIN_PERMISSIONS.salesRead]),
+];

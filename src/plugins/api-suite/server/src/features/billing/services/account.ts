@@ -42,7 +42,8 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
   const sellablePlan = async (planId: number): Promise<PlanRow> => {
     const plan = await planRow(planId);
     if (!plan) throw new ApiError(400, 'invalid_plan', `Plan ${planId} does not exist`);
-    if (plan.is_default) throw new ApiError(400, 'invalid_plan', `Plan ${planId} is the default plan, which every consumer has without buying it`);
+    if (plan.is_default)
+      throw new ApiError(400, 'invalid_plan', `Plan ${planId} is the default plan, which every consumer has without buying it`);
     if (!isSellable(plan)) throw new ApiError(400, 'invalid_plan', `Plan ${planId} is not for sale (it has no monthly price)`);
     return plan;
   };
@@ -54,7 +55,10 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const createCustomer = async (buyer: Buyer): Promise<string> => {
-    const user = (await strapi.db.query(UIDS.user).findOne({ where: { id: buyer.userId }, select: ['email', 'username'] })) as { email?: string; username?: string } | null;
+    const user = (await strapi.db.query(UIDS.user).findOne({ where: { id: buyer.userId }, select: ['email', 'username'] })) as {
+      email?: string;
+      username?: string;
+    } | null;
     const customer = await stripe().customers.create(
       { email: user?.email, name: user?.username, metadata: { consumer_id: buyer.consumerId } },
       { idempotencyKey: `api-suite-customer-${buyer.consumerId}` }
@@ -64,13 +68,16 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       .insert({ consumer_id: buyer.consumerId, user_id: buyer.userId, stripe_customer_id: customer.id, created_at: new Date() })
       .onConflict('consumer_id')
       .ignore();
-    const row = (await strapi.db.connection(customersTable()).where({ consumer_id: buyer.consumerId }).first('stripe_customer_id')) as { stripe_customer_id: string };
+    const row = (await strapi.db.connection(customersTable()).where({ consumer_id: buyer.consumerId }).first('stripe_customer_id')) as {
+      stripe_customer_id: string;
+    };
     return row.stripe_customer_id;
   };
 
   const service = {
     async customerOf(consumerId: string): Promise<string | null> {
-      const row = (await strapi.db.connection(customersTable()).where({ consumer_id: consumerId }).first('stripe_customer_id')) as { stripe_customer_id: string } | undefined;
+      const row = (await strapi.db.connection(customersTable()).where({ consumer_id: consumerId }).first('stripe_customer_id')) as
+        { stripe_customer_id: string } | undefined;
       return row?.stripe_customer_id ?? null;
     },
 
@@ -112,7 +119,11 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       const plan = await sellablePlan(planId);
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
       if (current && isLive(current.status)) {
-        throw new ApiError(409, 'already_subscribed', 'You already have a subscription: change its plan with POST /api/v1/billing/change-plan');
+        throw new ApiError(
+          409,
+          'already_subscribed',
+          'You already have a subscription: change its plan with POST /api/v1/billing/change-plan'
+        );
       }
       const prices = await pricesOf(plan.id);
       const customer = await service.ensureCustomer(buyer);
@@ -139,7 +150,8 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async changePlan(buyer: Buyer, planId: number): Promise<BillingSubscription> {
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
-      if (!current || !isLive(current.status)) throw new ApiError(409, 'no_subscription', 'You have no subscription: buy a plan with POST /api/v1/billing/checkout');
+      if (!current || !isLive(current.status))
+        throw new ApiError(409, 'no_subscription', 'You have no subscription: buy a plan with POST /api/v1/billing/checkout');
       const target = await planRow(planId);
       if (!target) throw new ApiError(400, 'invalid_plan', `Plan ${planId} does not exist`);
 
@@ -152,7 +164,9 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
         const subscription = await stripe().subscriptions.retrieve(current.stripe_subscription_id);
         const flatItem = subscription.items.data.find((item) => item.price.recurring?.usage_type !== 'metered');
         const meteredItem = subscription.items.data.find((item) => item.price.recurring?.usage_type === 'metered');
-        const items: Stripe.SubscriptionUpdateParams.Item[] = [flatItem ? { id: flatItem.id, price: prices.flat, quantity: 1 } : { price: prices.flat, quantity: 1 }];
+        const items: Stripe.SubscriptionUpdateParams.Item[] = [
+          flatItem ? { id: flatItem.id, price: prices.flat, quantity: 1 } : { price: prices.flat, quantity: 1 },
+        ];
         if (meteredItem && prices.metered) items.push({ id: meteredItem.id, price: prices.metered });
         else if (meteredItem) items.push({ id: meteredItem.id, deleted: true });
         else if (prices.metered) items.push({ price: prices.metered });
@@ -170,7 +184,8 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** A Stripe Billing Portal session: cards, invoices, cancellation. */
     async portal(buyer: Buyer): Promise<{ url: string }> {
       const customer = await service.customerOf(buyer.consumerId);
-      if (!customer) throw new ApiError(409, 'no_customer', 'You have not bought anything yet: buy a plan with POST /api/v1/billing/checkout');
+      if (!customer)
+        throw new ApiError(409, 'no_customer', 'You have not bought anything yet: buy a plan with POST /api/v1/billing/checkout');
       const session = await stripe().billingPortal.sessions.create({ customer, return_url: returnUrl() });
       return { url: session.url };
     },

@@ -89,7 +89,9 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
     const created = await stripe().prices.create(
       { ...wanted, lookup_key: lookupKeyOf(plan.id, kind), transfer_lookup_key: true, metadata: { plan_id: String(plan.id), kind } },
       // The old price's id is part of the key: going back to an earlier amount makes a new price, not the archived one.
-      { idempotencyKey: `api-suite-price-${plan.id}-${kind}-${existing?.id ?? 'none'}-${wanted.currency}-${wanted.unit_amount ?? wanted.unit_amount_decimal}` }
+      {
+        idempotencyKey: `api-suite-price-${plan.id}-${kind}-${existing?.id ?? 'none'}-${wanted.currency}-${wanted.unit_amount ?? wanted.unit_amount_decimal}`,
+      }
     );
     if (existing) await stripe().prices.update(existing.id, { active: false });
     strapi.log.info(`[api-suite] billing: plan ${plan.id} (${plan.name}) has the ${kind} price ${created.id}`);
@@ -99,7 +101,11 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
   const ensurePlan = async (plan: PlanRow, meter: string): Promise<void> => {
     if (!isSellable(plan)) return;
     const currency = plan.currency || settings().commerce.currency;
-    const listed = await stripe().prices.list({ lookup_keys: [lookupKeyOf(plan.id, 'flat'), lookupKeyOf(plan.id, 'metered')], active: true, limit: 10 });
+    const listed = await stripe().prices.list({
+      lookup_keys: [lookupKeyOf(plan.id, 'flat'), lookupKeyOf(plan.id, 'metered')],
+      active: true,
+      limit: 10,
+    });
     const flat = listed.data.find((price) => price.lookup_key === lookupKeyOf(plan.id, 'flat'));
     const metered = listed.data.find((price) => price.lookup_key === lookupKeyOf(plan.id, 'metered'));
 
@@ -117,7 +123,13 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
       plan,
       'flat',
       flat,
-      { currency, unit_amount: amount, product: productId, nickname: `${plan.name} monthly`, recurring: { interval: 'month', usage_type: 'licensed' } },
+      {
+        currency,
+        unit_amount: amount,
+        product: productId,
+        nickname: `${plan.name} monthly`,
+        recurring: { interval: 'month', usage_type: 'licensed' },
+      },
       (price) => price.unit_amount === amount && price.currency === currency && price.recurring?.interval === 'month'
     );
 
@@ -136,7 +148,10 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
           nickname: `${plan.name} overage`,
           recurring: { interval: 'month', usage_type: 'metered', meter },
         },
-        (price) => Number(String(price.unit_amount_decimal)) === Number(perRequest) && price.currency === currency && price.recurring?.meter === meter
+        (price) =>
+          Number(String(price.unit_amount_decimal)) === Number(perRequest) &&
+          price.currency === currency &&
+          price.recurring?.meter === meter
       );
     } else if (metered) {
       await stripe().prices.update(metered.id, { active: false });

@@ -40,7 +40,8 @@ const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const table = () => tableOf(strapi, UIDS.stripeEvent);
 
-  const seen = async (event: Stripe.Event): Promise<boolean> => (await strapi.db.connection(table()).where({ event_id: event.id }).first('id')) !== undefined;
+  const seen = async (event: Stripe.Event): Promise<boolean> =>
+    (await strapi.db.connection(table()).where({ event_id: event.id }).first('id')) !== undefined;
 
   /** Recorded after the event is applied: a crash before that leaves it unrecorded, and Stripe's retry applies it (applying is idempotent). */
   const record = async (event: Stripe.Event): Promise<void> => {
@@ -53,7 +54,11 @@ const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
     const announce: BillingAnnouncement[] = [];
     if (event.type === 'invoice.payment_failed') {
       const invoice = event.data.object as Stripe.Invoice;
-      announce.push({ userId: 0, type: 'billing.payment_failed', payload: { invoice_id: invoice.id, amount_due: invoice.amount_due, currency: invoice.currency } });
+      announce.push({
+        userId: 0,
+        type: 'billing.payment_failed',
+        payload: { invoice_id: invoice.id, amount_due: invoice.amount_due, currency: invoice.currency },
+      });
     }
     const applied = await getService(strapi, 'billing-subscriptions').apply(subscription, { announce });
     await record(event);

@@ -62,7 +62,8 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
       await lock.first('id');
       const pending = (await trx(reports()).where({ consumer_id: row.consumer_id, status: 'pending' }).first()) as ReportRow | undefined;
       if (pending) return pending;
-      const last = (await trx(reports()).where({ consumer_id: row.consumer_id }).max({ mark: 'up_to_usage_id' }).first()) as { mark: unknown } | undefined;
+      const last = (await trx(reports()).where({ consumer_id: row.consumer_id }).max({ mark: 'up_to_usage_id' }).first()) as
+        { mark: unknown } | undefined;
       const mark = toCount(last?.mark);
       const counted = (await trx(usage())
         .where('user_id', row.user_id)
@@ -135,10 +136,24 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!row) return { requests_this_period: 0, reported: 0 };
       const since = toDate(row.current_period_start) ?? new Date(0);
       const [served, sent] = await Promise.all([
-        strapi.db.connection(usage()).where('user_id', row.user_id).andWhere('overage', true).andWhere('created_at', '>=', since).count({ value: '*' }).first(),
-        strapi.db.connection(reports()).where({ consumer_id: consumerId, status: 'sent' }).andWhere('created_at', '>=', since).sum({ value: 'value' }).first(),
+        strapi.db
+          .connection(usage())
+          .where('user_id', row.user_id)
+          .andWhere('overage', true)
+          .andWhere('created_at', '>=', since)
+          .count({ value: '*' })
+          .first(),
+        strapi.db
+          .connection(reports())
+          .where({ consumer_id: consumerId, status: 'sent' })
+          .andWhere('created_at', '>=', since)
+          .sum({ value: 'value' })
+          .first(),
       ]);
-      return { requests_this_period: toCount((served as { value: unknown } | undefined)?.value), reported: toCount((sent as { value: unknown } | undefined)?.value) };
+      return {
+        requests_this_period: toCount((served as { value: unknown } | undefined)?.value),
+        reported: toCount((sent as { value: unknown } | undefined)?.value),
+      };
     },
   };
 };

@@ -45,7 +45,8 @@ export interface SubscriptionRow {
   grace_until: unknown;
 }
 
-export type BillingEventType = 'billing.subscription.created' | 'billing.subscription.updated' | 'billing.subscription.canceled' | 'billing.payment_failed';
+export type BillingEventType =
+  'billing.subscription.created' | 'billing.subscription.updated' | 'billing.subscription.canceled' | 'billing.payment_failed';
 
 export interface BillingAnnouncement {
   userId: number;
@@ -99,7 +100,9 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (userId !== null) {
         void getService(strapi, 'keys')
           .invalidateConsumer(userId)
-          .catch((error: Error) => strapi.log.warn(`[api-suite] billing: the plan of user ${userId} not refreshed everywhere: ${error.message}`));
+          .catch((error: Error) =>
+            strapi.log.warn(`[api-suite] billing: the plan of user ${userId} not refreshed everywhere: ${error.message}`)
+          );
       }
       void service.announce(announcements);
     });
@@ -114,13 +117,26 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     async list(query: { page: number; limit: number; status?: string }): Promise<{ data: AdminBillingSubscription[]; total: number }> {
       const where = query.status ? { status: query.status } : {};
       const [rows, counted] = await Promise.all([
-        strapi.db.connection(table()).where(where).orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }]).offset((query.page - 1) * query.limit).limit(query.limit) as Promise<Array<SubscriptionRow & { updated_at: unknown }>>,
+        strapi.db
+          .connection(table())
+          .where(where)
+          .orderBy([
+            { column: 'updated_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .offset((query.page - 1) * query.limit)
+          .limit(query.limit) as Promise<Array<SubscriptionRow & { updated_at: unknown }>>,
         strapi.db.connection(table()).where(where).count({ total: '*' }).first() as Promise<{ total: unknown } | undefined>,
       ]);
       const consumers = await getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id));
-      const planIds = [...new Set(rows.flatMap((row) => [row.plan_id, row.effective_plan_id]).filter((value): value is number => value !== null))];
+      const planIds = [
+        ...new Set(rows.flatMap((row) => [row.plan_id, row.effective_plan_id]).filter((value): value is number => value !== null)),
+      ];
       const plans = new Map(
-        (planIds.length === 0 ? [] : ((await strapi.db.connection(plansTable()).whereIn('id', planIds).select('id', 'name')) as Array<{ id: number; name: string }>)).map((plan) => [plan.id, plan])
+        (planIds.length === 0
+          ? []
+          : ((await strapi.db.connection(plansTable()).whereIn('id', planIds).select('id', 'name')) as Array<{ id: number; name: string }>)
+        ).map((plan) => [plan.id, plan])
       );
       const metering = getService(strapi, 'billing-metering');
       const data = await Promise.all(
@@ -148,9 +164,9 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async planForUser(userId: number): Promise<number | null> {
       const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('plan_id', 'effective_plan_id', 'status')) as
-        | Pick<SubscriptionRow, 'plan_id' | 'effective_plan_id' | 'status'>
-        | undefined;
-      const entitled = row && (row.status === 'active' || row.status === 'past_due') && row.plan_id !== null && row.effective_plan_id === row.plan_id;
+        Pick<SubscriptionRow, 'plan_id' | 'effective_plan_id' | 'status'> | undefined;
+      const entitled =
+        row && (row.status === 'active' || row.status === 'past_due') && row.plan_id !== null && row.effective_plan_id === row.plan_id;
       return entitled ? row.plan_id : null;
     },
 
@@ -165,17 +181,23 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const announcements: BillingAnnouncement[] = [...(extra.announce ?? [])];
 
       const applied = await strapi.db.transaction(async ({ trx, onCommit }) => {
-        const customer = (await trx(customersTable()).where({ stripe_customer_id: customerId }).first()) as { consumer_id: string; user_id: number } | undefined;
+        const customer = (await trx(customersTable()).where({ stripe_customer_id: customerId }).first()) as
+          { consumer_id: string; user_id: number } | undefined;
         const consumerId = customer?.consumer_id ?? subscription.metadata?.consumer_id;
         if (!consumerId) {
-          strapi.log.warn(`[api-suite] billing: subscription ${subscription.id} belongs to customer ${customerId}, who is no consumer of this site; ignored`);
+          strapi.log.warn(
+            `[api-suite] billing: subscription ${subscription.id} belongs to customer ${customerId}, who is no consumer of this site; ignored`
+          );
           return null;
         }
         const user = (await trx(tableOf(strapi, UIDS.user)).where({ consumer_id: consumerId }).first('id')) as { id: number } | undefined;
         if (!user) return null;
         if (!customer) {
           // Bought with a customer we did not make (named by the subscription's metadata): it is this consumer's from now on.
-          await trx(customersTable()).insert({ consumer_id: consumerId, user_id: user.id, stripe_customer_id: customerId, created_at: new Date() }).onConflict('consumer_id').ignore();
+          await trx(customersTable())
+            .insert({ consumer_id: consumerId, user_id: user.id, stripe_customer_id: customerId, created_at: new Date() })
+            .onConflict('consumer_id')
+            .ignore();
         }
 
         // PostgreSQL: two events of one consumer on two instances apply one after the other (SQLite has one writer anyway).
@@ -184,7 +206,9 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         const before = ((await locked.first()) as SubscriptionRow | undefined) ?? null;
         const status = statusOf(subscription.status);
         if (before && before.stripe_subscription_id !== subscription.id && isLive(before.status) && !isLive(status)) {
-          strapi.log.info(`[api-suite] billing: ${subscription.id} ended while ${before.stripe_subscription_id} is live; kept the live one`);
+          strapi.log.info(
+            `[api-suite] billing: ${subscription.id} ended while ${before.stripe_subscription_id} is live; kept the live one`
+          );
           return null;
         }
 
@@ -219,7 +243,8 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
         const payload = subscriptionPayload(after);
         if (!sameSubscription && isLive(status)) announcements.push({ userId: user.id, type: 'billing.subscription.created', payload });
-        else if (status === 'canceled' && before?.status !== 'canceled') announcements.push({ userId: user.id, type: 'billing.subscription.canceled', payload });
+        else if (status === 'canceled' && before?.status !== 'canceled')
+          announcements.push({ userId: user.id, type: 'billing.subscription.canceled', payload });
         else if (before && changed(before, after)) announcements.push({ userId: user.id, type: 'billing.subscription.updated', payload });
         for (const announcement of announcements) {
           if (announcement.type !== 'billing.payment_failed') continue;
@@ -247,13 +272,21 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       for (const row of due) {
         const announcements: BillingAnnouncement[] = [];
         await strapi.db.transaction(async ({ trx, onCommit }) => {
-          const claimed = await trx(table()).where({ id: row.id, effective_plan_id: row.effective_plan_id, status: 'past_due' }).update({ effective_plan_id: defaultPlanId, updated_at: now });
+          const claimed = await trx(table())
+            .where({ id: row.id, effective_plan_id: row.effective_plan_id, status: 'past_due' })
+            .update({ effective_plan_id: defaultPlanId, updated_at: now });
           if (claimed !== 1) return;
           moved += 1;
-          announcements.push({ userId: row.user_id, type: 'billing.subscription.updated', payload: subscriptionPayload({ ...row, effective_plan_id: defaultPlanId }) });
+          announcements.push({
+            userId: row.user_id,
+            type: 'billing.subscription.updated',
+            payload: subscriptionPayload({ ...row, effective_plan_id: defaultPlanId }),
+          });
           onCommit(() => afterCommit(row.user_id, announcements));
         });
-        strapi.log.info(`[api-suite] billing: ${row.stripe_subscription_id} is past due beyond its grace period; ${row.consumer_id} is back on their granted or the default plan`);
+        strapi.log.info(
+          `[api-suite] billing: ${row.stripe_subscription_id} is past due beyond its grace period; ${row.consumer_id} is back on their granted or the default plan`
+        );
       }
       return moved;
     },

@@ -5,7 +5,13 @@ import * as answers from './responses';
 
 /** `/api/v1/billing/*` (self-serve plans through Stripe Billing) as the OpenAPI document shows them. */
 export const billingApi: ApiDescription = {
-  tags: [{ name: 'Billing', description: 'Buy a plan through Stripe Checkout, change it, manage payment in the Stripe portal, and read the subscription and its overage.' }],
+  tags: [
+    {
+      name: 'Billing',
+      description:
+        'Buy a plan through Stripe Checkout, change it, manage payment in the Stripe portal, and read the subscription and its overage.',
+    },
+  ],
   components: {
     BillingPlan: answers.billingPlan,
     BillingPlanList: answers.billingPlanList,
@@ -21,7 +27,8 @@ export const billingApi: ApiDescription = {
       path: '/api/v1/billing/plans',
       operationId: 'listBillingPlans',
       summary: 'Plans for sale',
-      description: 'The plans a consumer can buy (a monthly price above 0) and the default plan, cheapest first, with currency and overage. Open to anyone.',
+      description:
+        'The plans a consumer can buy (a monthly price above 0) and the default plan, cheapest first, with currency and overage. Open to anyone.',
       tags: ['Billing'],
       security: 'open',
       responses: { '200': { description: 'The price list.', json: answers.billingPlanList }, '503': shared('ServiceUnavailable') },
@@ -32,11 +39,17 @@ export const billingApi: ApiDescription = {
       operationId: 'createBillingCheckout',
       summary: 'Buy a plan',
       description:
-        'A Stripe Checkout Session in subscription mode: the plan\'s monthly price and, with overage, its metered price. Send the consumer to `url`; the plan applies to every key of theirs once Stripe reports the payment. 400 `invalid_plan` for an unknown, default or free plan; 409 `already_subscribed` while a subscription is live (use change-plan).',
+        "A Stripe Checkout Session in subscription mode: the plan's monthly price and, with overage, its metered price. Send the consumer to `url`; the plan applies to every key of theirs once Stripe reports the payment. 400 `invalid_plan` for an unknown, default or free plan; 409 `already_subscribed` while a subscription is live (use change-plan).",
       tags: ['Billing'],
       security: 'write',
       body: { required: true, json: planChoiceBody },
-      responses: account({ '200': ok('The session.', answers.checkoutSession), '400': shared('BadRequest'), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
+      responses: account({
+        '200': ok('The session.', answers.checkoutSession),
+        '400': shared('BadRequest'),
+        '409': shared('Conflict'),
+        '502': shared('BadGateway'),
+        '503': shared('ServiceUnavailable'),
+      }),
     },
     {
       method: 'post',
@@ -44,28 +57,40 @@ export const billingApi: ApiDescription = {
       operationId: 'changeBillingPlan',
       summary: 'Change plan',
       description:
-        'Moves the subscription to another plan\'s prices with proration; to the default plan it cancels at the end of the period. 409 `no_subscription` without a live subscription.',
+        "Moves the subscription to another plan's prices with proration; to the default plan it cancels at the end of the period. 409 `no_subscription` without a live subscription.",
       tags: ['Billing'],
       security: 'write',
       body: { required: true, json: planChoiceBody },
-      responses: account({ '200': ok('The subscription after the change.', answers.billingSubscriptionResponse), '400': shared('BadRequest'), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
+      responses: account({
+        '200': ok('The subscription after the change.', answers.billingSubscriptionResponse),
+        '400': shared('BadRequest'),
+        '409': shared('Conflict'),
+        '502': shared('BadGateway'),
+        '503': shared('ServiceUnavailable'),
+      }),
     },
     {
       method: 'post',
       path: '/api/v1/billing/portal',
       operationId: 'createBillingPortalSession',
       summary: 'Open the Stripe Billing Portal',
-      description: 'A Stripe Billing Portal session for the consumer\'s cards, invoices and cancellation. 409 `no_customer` before the first purchase.',
+      description:
+        "A Stripe Billing Portal session for the consumer's cards, invoices and cancellation. 409 `no_customer` before the first purchase.",
       tags: ['Billing'],
       security: 'write',
-      responses: account({ '200': ok('The portal session.', answers.portalSession), '409': shared('Conflict'), '502': shared('BadGateway'), '503': shared('ServiceUnavailable') }),
+      responses: account({
+        '200': ok('The portal session.', answers.portalSession),
+        '409': shared('Conflict'),
+        '502': shared('BadGateway'),
+        '503': shared('ServiceUnavailable'),
+      }),
     },
     {
       method: 'get',
       path: '/api/v1/billing/subscription',
       operationId: 'getBillingSubscription',
-      summary: 'The consumer\'s subscription',
-      description: 'Plan, status, period end, grace period and this period\'s overage (served and reported).',
+      summary: "The consumer's subscription",
+      description: "Plan, status, period end, grace period and this period's overage (served and reported).",
       tags: ['Billing'],
       security: 'read',
       responses: account({ '200': ok('The subscription.', answers.billingSubscriptionResponse), '503': shared('ServiceUnavailable') }),

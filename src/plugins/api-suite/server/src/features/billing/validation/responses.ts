@@ -7,7 +7,7 @@ const id = z.int().min(1);
 export const billingPlan = z.object({
   id,
   name: z.string(),
-  price_monthly: z.number().min(0).meta({ description: 'In the currency\'s major unit (49 for 49.00).' }),
+  price_monthly: z.number().min(0).meta({ description: "In the currency's major unit (49 for 49.00)." }),
   currency: z.string().regex(/^[a-z]{3}$/),
   requests_per_month: z.int().min(-1).meta({ description: '-1 for unlimited.' }),
   requests_per_minute: z.int().min(0),
@@ -31,15 +31,21 @@ export const checkoutSession = z.object({
 export const billingStatus = z.enum(['none', 'active', 'past_due', 'canceled', 'unpaid']);
 
 export const billingSubscription = z.object({
-  plan_id: id.meta({ description: 'The plan the consumer\'s keys are on now (the default plan without a paid subscription, or after a past-due grace period).' }),
+  plan_id: id.meta({
+    description:
+      "The plan the consumer's keys are on now (the default plan without a paid subscription, or after a past-due grace period).",
+  }),
   status: billingStatus,
   current_period_end: z.iso.datetime().nullable(),
   cancel_at_period_end: z.boolean(),
   grace_until: z.iso.datetime().nullable().meta({ description: 'While past due: when the keys fall back to the default plan.' }),
   overage: z.object({
-    unit_amount: z.int().min(0).nullable().meta({ description: 'The plan\'s price per 1,000 requests over quota, in minor units.' }),
+    unit_amount: z.int().min(0).nullable().meta({ description: "The plan's price per 1,000 requests over quota, in minor units." }),
     requests_this_period: z.int().min(0).meta({ description: 'Requests served over the quota since the billing period began.' }),
-    reported: z.int().min(0).meta({ description: 'Of those, already sent to Stripe as meter events (reports go out about once a minute).' }),
+    reported: z
+      .int()
+      .min(0)
+      .meta({ description: 'Of those, already sent to Stripe as meter events (reports go out about once a minute).' }),
   }),
 });
 export type BillingSubscription = z.infer<typeof billingSubscription>;
@@ -55,7 +61,9 @@ export const adminBillingSubscription = z.object({
   customer_id: z.string(),
   consumer: z.object({ id, username: z.string(), email: z.string(), consumer_id: z.string() }).nullable(),
   plan: planRef.meta({ description: 'The plan bought.' }),
-  effective_plan: planRef.meta({ description: 'The plan the keys are on now (the default plan once a past-due grace period is over, or after cancellation).' }),
+  effective_plan: planRef.meta({
+    description: 'The plan the keys are on now (the default plan once a past-due grace period is over, or after cancellation).',
+  }),
   status: billingStatus.exclude(['none']),
   current_period_end: z.iso.datetime().nullable(),
   cancel_at_period_end: z.boolean(),

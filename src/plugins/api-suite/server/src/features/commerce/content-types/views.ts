@@ -6,7 +6,18 @@ export default {
     mainField: 'uuid',
     sort: { by: 'date_created', order: 'DESC' },
     list: ['uuid', 'user', 'total', 'status', 'date_created', 'paid_at'],
-    edit: [['status', 'user'], [['total', 4], ['currency', 2], ['payment_method', 6]], ['items'], ['shipping_address'], ['date_created', 'paid_at'], ['payment_id']],
+    edit: [
+      ['status', 'user'],
+      [
+        ['total', 4],
+        ['currency', 2],
+        ['payment_method', 6],
+      ],
+      ['items'],
+      ['shipping_address'],
+      ['date_created', 'paid_at'],
+      ['payment_id'],
+    ],
     labels: {
       uuid: 'Order',
       user: 'Buyer',

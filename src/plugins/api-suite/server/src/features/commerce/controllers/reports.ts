@@ -8,13 +8,17 @@ import { userOf } from './caller';
 /** `GET /api/reports/sales?period=day|week|month` (docs/commerce.md#the-sales-report), for administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async sales(ctx: Context) {
-    await respondErrorList(ctx, async () => {
-      const caller = await userOf(strapi, ctx);
-      if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may read sales reports');
-      ctx.body = { data: await getService(strapi, 'sales-reports').sales(parsePeriod(ctx.query.period)) };
-    }, (error) => {
-      strapi.log.error(`[api-suite] sales report failed: ${(error as Error).stack ?? String(error)}`);
-      return new ApiError(500, 'report_failed', 'The report could not be made');
-    });
+    await respondErrorList(
+      ctx,
+      async () => {
+        const caller = await userOf(strapi, ctx);
+        if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may read sales reports');
+        ctx.body = { data: await getService(strapi, 'sales-reports').sales(parsePeriod(ctx.query.period)) };
+      },
+      (error) => {
+        strapi.log.error(`[api-suite] sales report failed: ${(error as Error).stack ?? String(error)}`);
+        return new ApiError(500, 'report_failed', 'The report could not be made');
+      }
+    );
   },
 });

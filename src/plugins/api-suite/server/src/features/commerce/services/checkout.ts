@@ -63,10 +63,15 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     const stock = columnOf('stock');
     const conditions = Object.fromEntries(Object.entries(forSale()).map(([attribute, value]) => [columnOf(attribute), value]));
     for (const line of inLockOrder(lines)) {
-      const taken = await trx(table).where({ id: line.product_id, ...conditions }).where(stock, '>=', line.quantity).decrement(stock, line.quantity);
+      const taken = await trx(table)
+        .where({ id: line.product_id, ...conditions })
+        .where(stock, '>=', line.quantity)
+        .decrement(stock, line.quantity);
       if (taken === 1) continue;
       // Either another checkout took the stock first, or the product stopped being for sale.
-      const still = (await trx(table).where({ id: line.product_id, ...conditions }).first('id')) as { id: number } | undefined;
+      const still = (await trx(table)
+        .where({ id: line.product_id, ...conditions })
+        .first('id')) as { id: number } | undefined;
       if (!still) throw unknownProducts([line.product_id]);
       throw new ApiError(409, 'insufficient_stock', `Not enough stock for "${line.name}"`);
     }
@@ -86,7 +91,11 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       select: ['id', 'items'],
     })) as Array<{ id: number; items: unknown }>;
     if (open.length >= maxOpenCheckouts) {
-      throw new ApiError(409, 'too_many_held', `You already have ${open.length} unpaid checkouts: pay for one or let it expire before starting another`);
+      throw new ApiError(
+        409,
+        'too_many_held',
+        `You already have ${open.length} unpaid checkouts: pay for one or let it expire before starting another`
+      );
     }
     const held = new Map<number, number>();
     for (const order of open) {
@@ -94,7 +103,16 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
     const over = items.filter((item) => (held.get(item.product_id) ?? 0) + item.quantity > maxHeldUnits);
     if (over.length > 0) {
-      throw new ApiError(409, 'too_many_held', over.map((item) => `Your unpaid checkouts may hold at most ${maxHeldUnits} of "${item.name}" (${held.get(item.product_id) ?? 0} held already)`).join('; '));
+      throw new ApiError(
+        409,
+        'too_many_held',
+        over
+          .map(
+            (item) =>
+              `Your unpaid checkouts may hold at most ${maxHeldUnits} of "${item.name}" (${held.get(item.product_id) ?? 0} held already)`
+          )
+          .join('; ')
+      );
     }
   };
 
@@ -104,7 +122,11 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       const products = await readProducts(lines.map((line) => line.product_id));
 
       const unknown = input.items.map((item, index) => ({ index, id: item.product_id })).filter((item) => !products.has(item.id));
-      if (unknown.length > 0) throw unknownProducts(unknown.map((item) => item.id), unknown.map((item) => item.index));
+      if (unknown.length > 0)
+        throw unknownProducts(
+          unknown.map((item) => item.id),
+          unknown.map((item) => item.index)
+        );
 
       const items: OrderItem[] = lines.map((line) => {
         const product = products.get(line.product_id) as ProductRow;
@@ -113,10 +135,16 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       // What the shelf shows now; the reservation below decides for good under concurrency.
       const short = items.filter((item) => Number(products.get(item.product_id)?.stock ?? 0) < item.quantity);
       if (short.length > 0) {
-        throw new ApiError(409, 'insufficient_stock', short.map((item) => `Not enough stock for "${item.name}"`).join('; '), short.map((item) => `Not enough stock for "${item.name}"`));
+        throw new ApiError(
+          409,
+          'insufficient_stock',
+          short.map((item) => `Not enough stock for "${item.name}"`).join('; '),
+          short.map((item) => `Not enough stock for "${item.name}"`)
+        );
       }
       const totalMinor = items.reduce((sum, item) => sum + toMinorUnits(item.price) * item.quantity, 0);
-      if (totalMinor > MAX_TOTAL_MINOR) throw new ApiError(400, 'total_too_large', `The order total exceeds ${(MAX_TOTAL_MINOR / 100).toFixed(2)}`);
+      if (totalMinor > MAX_TOTAL_MINOR)
+        throw new ApiError(400, 'total_too_large', `The order total exceeds ${(MAX_TOTAL_MINOR / 100).toFixed(2)}`);
       const total = totalMinor / 100;
 
       const stripe = getService(strapi, 'stripe');
@@ -173,7 +201,9 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         session = await stripe.createSession(order);
       } catch (error) {
-        strapi.log.error(`[api-suite] checkout: no Stripe session for order ${order.uuid}, cancelled and its stock returned: ${(error as Error).message}`);
+        strapi.log.error(
+          `[api-suite] checkout: no Stripe session for order ${order.uuid}, cancelled and its stock returned: ${(error as Error).message}`
+        );
         await this.abandon(order.uuid);
         throw new ApiError(500, 'checkout_failed', CHECKOUT_FAILED);
       }
@@ -198,7 +228,9 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
           onCommit(() => setImmediate(() => void orders().announce(announcement)));
         });
       } catch (error) {
-        strapi.log.error(`[api-suite] checkout: order ${uuid} could not be cancelled, its stock is still reserved: ${(error as Error).message}`);
+        strapi.log.error(
+          `[api-suite] checkout: order ${uuid} could not be cancelled, its stock is still reserved: ${(error as Error).message}`
+        );
       }
     },
   };

@@ -34,7 +34,14 @@ export function registerOrderEvents(strapi: Core.Strapi): void {
         if (ctx.action === 'clone') data.stripe_session_id = null;
       }
       const before = !creating && params.documentId ? await orders().findByDocumentId(params.documentId) : null;
-      if (ctx.action === 'update' && before && params.data?.status === 'paid' && before.status !== 'paid' && !before.paidAt && params.data.paid_at == null) {
+      if (
+        ctx.action === 'update' &&
+        before &&
+        params.data?.status === 'paid' &&
+        before.status !== 'paid' &&
+        !before.paidAt &&
+        params.data.paid_at == null
+      ) {
         params.data.paid_at = new Date();
       }
 

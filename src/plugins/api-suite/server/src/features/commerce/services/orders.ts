@@ -136,7 +136,9 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
      * concurrent notification finds the order paid already and changes nothing.
      */
     async markPaid(trx: Knex, uuid: string, paymentId: string, paidAt: Date): Promise<Order | null> {
-      const changed = await trx(ordersTable()).where({ uuid, status: 'pending' }).update({ status: 'paid', payment_id: paymentId, paid_at: paidAt, updated_at: paidAt });
+      const changed = await trx(ordersTable())
+        .where({ uuid, status: 'pending' })
+        .update({ status: 'paid', payment_id: paymentId, paid_at: paidAt, updated_at: paidAt });
       return changed === 1 ? this.findByUuid(uuid) : null;
     },
 
@@ -203,7 +205,8 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const results = await Promise.allSettled(work);
       for (const result of results) {
-        if (result.status === 'rejected') strapi.log.error(`[api-suite] commerce: event not published: ${(result.reason as Error).message}`);
+        if (result.status === 'rejected')
+          strapi.log.error(`[api-suite] commerce: event not published: ${(result.reason as Error).message}`);
       }
     },
 

@@ -33,13 +33,15 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const orders = () => getService(strapi, 'orders');
 
   /** Record the event id; false when it was recorded before (the event was applied already). */
-  const claim = (trx: Knex, event: Stripe.Event, orderUuid: string | null): Promise<boolean> => recordStripeEvent(trx, eventsTable(), event, orderUuid);
+  const claim = (trx: Knex, event: Stripe.Event, orderUuid: string | null): Promise<boolean> =>
+    recordStripeEvent(trx, eventsTable(), event, orderUuid);
 
   return {
     async apply(event: Stripe.Event): Promise<EventOutcome> {
       if (!HANDLED.has(event.type)) return 'ignored';
       const session = event.data.object as Stripe.Checkout.Session;
-      const orderUuid = typeof session.metadata?.order_id === 'string' && session.metadata.order_id !== '' ? session.metadata.order_id : null;
+      const orderUuid =
+        typeof session.metadata?.order_id === 'string' && session.metadata.order_id !== '' ? session.metadata.order_id : null;
       const announcement: Announcement = { orders: [], products: [] };
 
       const outcome = await strapi.db.transaction(async ({ trx, onCommit }): Promise<EventOutcome> => {
@@ -62,14 +64,17 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
             strapi.log.info(`[api-suite] stripe: session ${session.id} of order ${orderUuid} completed unpaid, waiting for its payment`);
             return 'applied';
           }
-          const paymentId = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
+          const paymentId =
+            typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? session.id);
           const paid = await orders().markPaid(trx, orderUuid, paymentId, new Date());
           if (!paid) {
             strapi.log.info(`[api-suite] stripe: ${event.type} ${event.id}: order ${orderUuid} is unknown or not pending, left as it is`);
             return 'applied';
           }
           if (typeof session.amount_total === 'number' && session.amount_total !== toMinorUnits(paid.total)) {
-            strapi.log.warn(`[api-suite] stripe: order ${orderUuid} was paid ${session.amount_total} minor units, its total is ${paid.total}`);
+            strapi.log.warn(
+              `[api-suite] stripe: order ${orderUuid} was paid ${session.amount_total} minor units, its total is ${paid.total}`
+            );
           }
           announcement.orders.push({ type: 'order.updated', order: paid }, { type: 'order.paid', order: paid });
         }
@@ -89,7 +94,15 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
 export async function recordStripeEvent(knex: Knex, table: string, event: Stripe.Event, orderUuid: string | null = null): Promise<boolean> {
   const now = new Date();
   const inserted = (await knex(table)
-    .insert({ document_id: documentId(), event_id: event.id, event_type: event.type, order_uuid: orderUuid, created_at: now, updated_at: now, published_at: now })
+    .insert({
+      document_id: documentId(),
+      event_id: event.id,
+      event_type: event.type,
+      order_uuid: orderUuid,
+      created_at: now,
+      updated_at: now,
+      published_at: now,
+    })
     .onConflict('event_id')
     .ignore()
     .returning('id')) as unknown[];

@@ -93,14 +93,20 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         event = Stripe.webhooks.constructEvent(raw, signature, secret);
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new ApiError(400, 'invalid_signature', 'Invalid Stripe signature');
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+          throw new ApiError(400, 'invalid_signature', 'Invalid Stripe signature');
         // A verified body that is not JSON: not something Stripe sends.
         if (error instanceof SyntaxError) throw new ApiError(400, 'invalid_payload', 'Invalid payload');
         throw error;
       }
       // Signed is not the same as well formed: every handler reads `data.object` of an event with an id and a type.
       const shape = event as unknown as { id?: unknown; type?: unknown; data?: { object?: unknown } };
-      if (typeof shape.id !== 'string' || typeof shape.type !== 'string' || typeof shape.data?.object !== 'object' || shape.data.object === null) {
+      if (
+        typeof shape.id !== 'string' ||
+        typeof shape.type !== 'string' ||
+        typeof shape.data?.object !== 'object' ||
+        shape.data.object === null
+      ) {
         throw new ApiError(400, 'invalid_payload', 'Invalid payload: a Stripe event has an id, a type and data.object');
       }
       return event;

@@ -37,7 +37,9 @@ function refusalOf(ctx: Context, family: Family): ApiError | undefined {
   if (inQuery !== undefined) return badCharacters(inQuery, family);
   if (ctx.method === 'GET' && family === 'strapi' && ctx.path.startsWith('/api/')) {
     const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
-    return at === undefined ? undefined : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
+    return at === undefined
+      ? undefined
+      : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
   }
   if (!WRITES.has(ctx.method)) return undefined;
 
@@ -46,7 +48,11 @@ function refusalOf(ctx: Context, family: Family): ApiError | undefined {
     const authRoute = ctx.path.startsWith('/api/auth/');
     if (family === 'oauth' || authRoute) {
       if (!ctx.request.is('json', 'urlencoded')) {
-        return new ApiError(400, family === 'oauth' ? 'invalid_request' : 'ValidationError', 'Send the body as JSON (Content-Type: application/json) or as a form');
+        return new ApiError(
+          400,
+          family === 'oauth' ? 'invalid_request' : 'ValidationError',
+          'Send the body as JSON (Content-Type: application/json) or as a form'
+        );
       }
     } else if (family !== 'strapi' && !ctx.request.is('json')) {
       return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
@@ -59,7 +65,12 @@ function refusalOf(ctx: Context, family: Family): ApiError | undefined {
 /** The 400 for a NUL or an unpaired surrogate at `field`, coded as the family codes validation errors. */
 function badCharacters(field: string, family: Family): ApiError {
   const message = 'must not hold NUL characters or unpaired surrogates';
-  return new ApiError(400, family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error', `${field}: ${message}`, [{ field, message }]);
+  return new ApiError(
+    400,
+    family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error',
+    `${field}: ${message}`,
+    [{ field, message }]
+  );
 }
 
 /** Which error family a path answers in (docs/api-reference.md lists them). */

@@ -29,7 +29,9 @@ import { governedTypes, standingGrants, type Grant, type GovernedTypes } from '.
  */
 export function enforceRecordPermissions(strapi: Core.Strapi): void {
   const governed = governedTypes(Object.values(strapi.contentTypes));
-  strapi.get<ServiceRegistry>('services').extend('admin::permission', (service) => extendPermissionService(strapi, service as PermissionService, governed));
+  strapi
+    .get<ServiceRegistry>('services')
+    .extend('admin::permission', (service) => extendPermissionService(strapi, service as PermissionService, governed));
   const roles = strapi.service('admin::role') as unknown as RoleService;
   roles.hooks.willValidateUpdatePermissions.register((permissions) => standingGrants(permissions, governed));
 }
@@ -96,7 +98,9 @@ function extendPermissionService(strapi: Core.Strapi, service: PermissionService
       await service.cleanPermissionsInDatabase();
       const removed = await removeStoredGrants(strapi, governed);
       if (removed > 0) {
-        strapi.log.info(`[api-suite] removed ${removed} stored Content Manager permissions on the plugin's records from roles and tokens without the plugin's permission for them`);
+        strapi.log.info(
+          `[api-suite] removed ${removed} stored Content Manager permissions on the plugin's records from roles and tokens without the plugin's permission for them`
+        );
       }
     },
   };

@@ -31,7 +31,10 @@ export function governedTypes(contentTypes: Iterable<{ uid: string; pluginOption
   for (const contentType of contentTypes) {
     if (!contentType.uid.startsWith(`plugin::${PLUGIN_ID}.`)) continue;
     const feature = apiSuiteOptions(contentType)?.permission;
-    if (!feature) throw new Error(`api-suite: the content type ${contentType.uid} names no governing permission (pluginOptions['${PLUGIN_ID}'].permission)`);
+    if (!feature)
+      throw new Error(
+        `api-suite: the content type ${contentType.uid} names no governing permission (pluginOptions['${PLUGIN_ID}'].permission)`
+      );
     governed.set(contentType.uid, feature);
   }
   return governed;

@@ -75,11 +75,15 @@ const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
         }
         batch.push({ change, to });
       })
-      .catch((error: unknown) => strapi.log.warn(`[api-suite] content changes: could not wait for the commit: ${(error as Error).message}`));
+      .catch((error: unknown) =>
+        strapi.log.warn(`[api-suite] content changes: could not wait for the commit: ${(error as Error).message}`)
+      );
   };
 
   const read = async (uid: string, documentId: string, fields: string[]): Promise<Row | null> =>
-    (await strapi.db.query(uid as UID.ContentType).findOne({ where: { documentId }, select: fields, orderBy: { id: 'asc' } })) as Row | null;
+    (await strapi.db
+      .query(uid as UID.ContentType)
+      .findOne({ where: { documentId }, select: fields, orderBy: { id: 'asc' } })) as Row | null;
 
   return {
     listen(listener: ContentListener): void {
@@ -94,7 +98,8 @@ const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (to.length === 0) return next();
         const fields = [...new Set(to.flatMap((listener) => listener.fields?.(ctx.uid) ?? []))];
         const params = ctx.params as { documentId?: string } | undefined;
-        const before = fields.length > 0 && params?.documentId && ctx.action !== 'create' ? await read(ctx.uid, params.documentId, fields) : null;
+        const before =
+          fields.length > 0 && params?.documentId && ctx.action !== 'create' ? await read(ctx.uid, params.documentId, fields) : null;
         const result = await next();
         const documentId = changedDocumentId(params, result);
         if (!documentId) return result;

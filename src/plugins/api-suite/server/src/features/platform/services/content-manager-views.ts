@@ -62,7 +62,9 @@ const contentManagerViews = ({ strapi }: { strapi: Core.Strapi }) => {
       if (views.has(uid)) throw new Error(`api-suite: the Content Manager view of ${uid} is declared twice`);
       // Money is labelled with the shop's currency ("Price ({currency})").
       const currency = String(strapi.config.get(`plugin::${PLUGIN_ID}.commerce.currency`, 'eur')).toUpperCase();
-      const labels = view.labels && Object.fromEntries(Object.entries(view.labels).map(([field, label]) => [field, label.replace('{currency}', currency)]));
+      const labels =
+        view.labels &&
+        Object.fromEntries(Object.entries(view.labels).map(([field, label]) => [field, label.replace('{currency}', currency)]));
       views.set(uid, { ...view, labels });
     },
 
@@ -109,17 +111,18 @@ const contentManagerViews = ({ strapi }: { strapi: Core.Strapi }) => {
   /** A view's version: its declaration and the names its relation pickers take from the related types. */
   function versionOf(uid: string): string {
     const attributes = strapi.contentTypes[uid as never].attributes as Record<string, { type: string; target?: string }>;
-    const pickers = Object.entries(attributes).map(([field, attribute]) => [field, attribute.type === 'relation' ? mainFieldOf(attribute.target) : undefined]);
-    return createHash('sha256').update(JSON.stringify([views.get(uid), pickers])).digest('hex').slice(0, 16);
+    const pickers = Object.entries(attributes).map(([field, attribute]) => [
+      field,
+      attribute.type === 'relation' ? mainFieldOf(attribute.target) : undefined,
+    ]);
+    return createHash('sha256')
+      .update(JSON.stringify([views.get(uid), pickers]))
+      .digest('hex')
+      .slice(0, 16);
   }
 
   /** The stored configuration with the declared view laid over it (metadata of undeclared fields kept). */
-  function configure(
-    uid: string,
-    view: ContentManagerView,
-    current: Partial<StoredConfiguration>,
-    sizes: FieldSizes
-  ): StoredConfiguration {
+  function configure(uid: string, view: ContentManagerView, current: Partial<StoredConfiguration>, sizes: FieldSizes): StoredConfiguration {
     const attributes = strapi.contentTypes[uid as never].attributes as Record<string, { type: string; target?: string }>;
     const known = (field: string) => {
       if (!(field in attributes)) throw new Error(`api-suite: the Content Manager view of ${uid} names ${field}, which it does not have`);

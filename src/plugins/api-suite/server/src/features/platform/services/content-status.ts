@@ -43,7 +43,8 @@ interface ServicesRegistry {
 
 export function registerContentStatusBridge(strapi: Core.Strapi): void {
   const hasOwnStatus = (uid: string): boolean => {
-    const model = strapi.contentTypes[uid as UID.ContentType] as { options?: { draftAndPublish?: boolean }; attributes?: Record<string, { type?: string }> } | undefined;
+    const model = strapi.contentTypes[uid as UID.ContentType] as
+      { options?: { draftAndPublish?: boolean }; attributes?: Record<string, { type?: string }> } | undefined;
     return Boolean(model && model.options?.draftAndPublish !== true && model.attributes?.status?.type === 'enumeration');
   };
 

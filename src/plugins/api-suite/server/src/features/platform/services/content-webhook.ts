@@ -45,7 +45,13 @@ export function contentWebhookListener(strapi: Core.Strapi, target: string): Con
   // Only the origin is ever logged: the path or query may carry a token.
   const origin = new URL(target).origin;
   const watched = new Map<string, Watched>([
-    [article, { select: ['id', 'slug', 'status'], describe: (rows) => (rows[0] ? { row: rows[0], published: rows[0].status === 'published' } : undefined) }],
+    [
+      article,
+      {
+        select: ['id', 'slug', 'status'],
+        describe: (rows) => (rows[0] ? { row: rows[0], published: rows[0].status === 'published' } : undefined),
+      },
+    ],
     [
       product,
       {
@@ -79,10 +85,20 @@ export function contentWebhookListener(strapi: Core.Strapi, target: string): Con
     const state = spec.describe(rows);
     // Deleted again before the notification went out: there is nothing left to announce.
     if (!state) return;
-    const notification: ContentNotification = { event, id: state.row.id as number, alias: (state.row.slug as string | null | undefined) ?? null, published: state.published };
+    const notification: ContentNotification = {
+      event,
+      id: state.row.id as number,
+      alias: (state.row.slug as string | null | undefined) ?? null,
+      published: state.published,
+    };
     const response = await getService(strapi, 'platform')
       .outbound()
-      .request(target, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(notification), timeoutMs: TIMEOUT_MS });
+      .request(target, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(notification),
+        timeoutMs: TIMEOUT_MS,
+      });
     if (response.status < 200 || response.status >= 300) {
       strapi.log.warn(`[content-webhook] ${change.uid} ${change.documentId} (${event}): the endpoint answered ${response.status}`);
     }
@@ -94,11 +110,14 @@ export function contentWebhookListener(strapi: Core.Strapi, target: string): Con
     committed(changes) {
       // One notification per document per transaction; its first action names the event (a create then a publish is still a creation).
       const first = new Map<string, ContentChange>();
-      for (const change of changes) if (!first.has(`${change.uid}:${change.documentId}`)) first.set(`${change.uid}:${change.documentId}`, change);
+      for (const change of changes)
+        if (!first.has(`${change.uid}:${change.documentId}`)) first.set(`${change.uid}:${change.documentId}`, change);
       for (const change of first.values()) {
         const event = EVENTS.get(change.action) as ContentEvent;
         void deliver(change, event).catch((error: unknown) => {
-          strapi.log.warn(`[content-webhook] ${change.uid} ${change.documentId} (${event}) not delivered to ${origin}: ${describeError(error)}`);
+          strapi.log.warn(
+            `[content-webhook] ${change.uid} ${change.documentId} (${event}) not delivered to ${origin}: ${describeError(error)}`
+          );
         });
       }
     },

@@ -67,7 +67,11 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
         outbound: { allowPrivate: config.outbound.allowPrivate },
         database: { client: strapi.db.dialect.client as string },
         // endpointGroups: what a plan's "@public" and "@private" entries stand for.
-        access: { routePrefixes: config.access.routePrefixes, sharedKey: Boolean(config.access.sharedKey), endpointGroups: config.access.endpointGroups },
+        access: {
+          routePrefixes: config.access.routePrefixes,
+          sharedKey: Boolean(config.access.sharedKey),
+          endpointGroups: config.access.endpointGroups,
+        },
         // The shop's currency: every page that shows money (plans, sales) shows it in this.
         commerce: { currency: config.commerce.currency },
       };

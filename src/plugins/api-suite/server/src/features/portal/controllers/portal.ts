@@ -14,7 +14,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     if (!page) {
       ctx.status = 503;
       ctx.type = 'text/plain';
-      ctx.body = 'The portal is not built: run the plugin\'s build (npm run build in strapi-plugin-api-suite).';
+      ctx.body = "The portal is not built: run the plugin's build (npm run build in strapi-plugin-api-suite).";
       return;
     }
     // The page names the current asset files, so it is never cached; the files themselves are.

@@ -54,7 +54,9 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
     if (build !== undefined) return build;
     const dir = BUILD_DIRS.find((candidate) => fs.existsSync(path.join(candidate, 'manifest.json')));
     if (!dir) {
-      strapi.log.error(`[api-suite] the portal is not built (looked for manifest.json in ${BUILD_DIRS.join(', ')}); run the plugin's build`);
+      strapi.log.error(
+        `[api-suite] the portal is not built (looked for manifest.json in ${BUILD_DIRS.join(', ')}); run the plugin's build`
+      );
       build = null;
       return build;
     }
@@ -129,7 +131,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 
 async function registrationOpen(strapi: Core.Strapi): Promise<boolean> {
   try {
-    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as { allow_register?: boolean } | null;
+    const advanced = (await strapi.store({ type: 'plugin', name: 'users-permissions' }).get({ key: 'advanced' })) as {
+      allow_register?: boolean;
+    } | null;
     return advanced?.allow_register === true;
   } catch {
     // No users-permissions store: the sign-up form is offered and the server's answer shown.

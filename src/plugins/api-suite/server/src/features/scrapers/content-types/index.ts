@@ -10,7 +10,12 @@ export default {
     schema: {
       kind: 'collectionType',
       collectionName: 'api_suite_scrapers',
-      info: { singularName: 'scraper', pluralName: 'scrapers', displayName: 'Scraper', description: 'A registered crawler: start URL, selectors, limits and schedule' },
+      info: {
+        singularName: 'scraper',
+        pluralName: 'scrapers',
+        displayName: 'Scraper',
+        description: 'A registered crawler: start URL, selectors, limits and schedule',
+      },
       options: { draftAndPublish: false },
       pluginOptions: editable('scrapers'),
       attributes: {

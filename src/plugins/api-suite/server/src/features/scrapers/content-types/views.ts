@@ -9,7 +9,21 @@ export default {
     mainField: 'name',
     sort: { by: 'name', order: 'ASC' },
     list: ['name', 'url', 'schedule', 'status', 'consumer_id'],
-    edit: [['name', 'consumer_id'], ['url'], ['schedule', 'proxy_pool'], [['rate_limit', 4], ['max_pages', 4], ['follow_links', 4]], [['respect_robots_txt', 4]], ['selectors'], ['change_detection'], ['headers'], ['status', 'skipped_ticks']],
+    edit: [
+      ['name', 'consumer_id'],
+      ['url'],
+      ['schedule', 'proxy_pool'],
+      [
+        ['rate_limit', 4],
+        ['max_pages', 4],
+        ['follow_links', 4],
+      ],
+      [['respect_robots_txt', 4]],
+      ['selectors'],
+      ['change_detection'],
+      ['headers'],
+      ['status', 'skipped_ticks'],
+    ],
     labels: {
       name: 'Name',
       url: 'Start URL',

@@ -70,10 +70,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(ctx: Context) {
       await respondStrapiError(ctx, async () => {
         const { user_id: userId, ...body } = adminCreateScraperBody.parse(ctx.request.body ?? {});
-        const owner = (await strapi.db.query(UIDS.user).findOne({ where: { id: userId }, select: ['id', 'consumer_id'] })) as
-          | { id: number; consumer_id: string | null }
-          | null;
-        if (!owner?.consumer_id) throw new ApiError(400, 'validation_error', 'user_id: must be an existing user', [{ field: 'user_id', message: 'must be an existing user' }]);
+        const owner = (await strapi.db.query(UIDS.user).findOne({ where: { id: userId }, select: ['id', 'consumer_id'] })) as {
+          id: number;
+          consumer_id: string | null;
+        } | null;
+        if (!owner?.consumer_id)
+          throw new ApiError(400, 'validation_error', 'user_id: must be an existing user', [
+            { field: 'user_id', message: 'must be an existing user' },
+          ]);
         await checkConfig(body);
         const [view] = await present([await scrapers().create(owner.consumer_id, body)]);
         ctx.status = 201;
@@ -148,7 +152,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondStrapiError(ctx, async () => {
         const row = await scraperOf(ctx);
         const query = resultsQuery.parse(ctx.query);
-        const { rows, total } = await runs().results(row.id, { runId: query.run_id, change: query.change, page: query.page, limit: query.limit });
+        const { rows, total } = await runs().results(row.id, {
+          runId: query.run_id,
+          change: query.change,
+          page: query.page,
+          limit: query.limit,
+        });
         ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
       });
     },

@@ -10,7 +10,15 @@ import { createSubscription } from '../../webhooks/services/create-subscription'
 import { checkScraperConfig } from '../services/check-config';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
-import { createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
+import {
+  createScraperBody,
+  listQuery,
+  resultsQuery,
+  runEventsWebhookBody,
+  RUN_EVENTS,
+  updateScraperBody,
+  type ScraperSelectors,
+} from '../validation';
 
 /**
  * A streamed export's body. Its headers (200) are sent with the first rows, so a read that fails
@@ -33,7 +41,8 @@ function exportBody(ctx: Context, streams: [Readable, ...Transform[]], onFailure
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const scrapers = () => getService(strapi, 'scrapers');
   const runs = () => getService(strapi, 'scraper-runs');
-  const exportFailed = (row: ScraperRow) => (error: Error) => strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
+  const exportFailed = (row: ScraperRow) => (error: Error) =>
+    strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
 
   const owned = async (ctx: Context): Promise<ScraperRow> => {
     const caller = consumerOf(ctx);
@@ -151,7 +160,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const row = await owned(ctx);
         const query = resultsQuery.parse(ctx.query);
         if (query.format === 'json') {
-          const { rows, total } = await runs().results(row.id, { runId: query.run_id, change: query.change, page: query.page, limit: query.limit });
+          const { rows, total } = await runs().results(row.id, {
+            runId: query.run_id,
+            change: query.change,
+            page: query.page,
+            limit: query.limit,
+          });
           ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
           return;
         }
@@ -161,13 +175,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           // attachment() guesses a type from the extension: the exact type is set after it.
           ctx.attachment(`${name}.ndjson`);
           ctx.type = 'application/x-ndjson';
-          ctx.body = exportBody(ctx, [
-            Readable.from(
-              (async function* ndjson() {
-                for await (const result of results) yield `${JSON.stringify(result)}\n`;
-              })()
-            ),
-          ], exportFailed(row));
+          ctx.body = exportBody(
+            ctx,
+            [
+              Readable.from(
+                (async function* ndjson() {
+                  for await (const result of results) yield `${JSON.stringify(result)}\n`;
+                })()
+              ),
+            ],
+            exportFailed(row)
+          );
           return;
         }
         // The change column only with change detection on, so other scrapers' exports keep their columns.
@@ -179,12 +197,23 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
           (async function* rows() {
             for await (const result of results) {
               const change = withChange ? [result.change ?? ''] : [];
-              yield [result.id, result.run_id, csvCell(result.url), result.created_at, ...change, ...fields.map((field) => csvCell(result.data[field.key]))];
+              yield [
+                result.id,
+                result.run_id,
+                csvCell(result.url),
+                result.created_at,
+                ...change,
+                ...fields.map((field) => csvCell(result.data[field.key])),
+              ];
             }
           })()
         );
         const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
-        ctx.body = exportBody(ctx, [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })], exportFailed(row));
+        ctx.body = exportBody(
+          ctx,
+          [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })],
+          exportFailed(row)
+        );
       });
     },
 
@@ -195,7 +224,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const body = runEventsWebhookBody.parse(ctx.request.body ?? {});
         const { url, events = [...RUN_EVENTS], ...rest } = body;
         // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
-        const { row, secret } = await createSubscription(strapi, caller.consumerId as string, { ...rest, endpoint_url: url, events }, { allowedEvents: RUN_EVENTS });
+        const { row, secret } = await createSubscription(
+          strapi,
+          caller.consumerId as string,
+          { ...rest, endpoint_url: url, events },
+          { allowedEvents: RUN_EVENTS }
+        );
         const view = getService(strapi, 'webhook-subscriptions').present(row);
         ctx.status = 201;
         ctx.body = { id: view.id, url: view.endpoint_url, events: view.events, secret, created_at: view.created_at };
@@ -211,4 +245,3 @@ function csvFields(row: ScraperRow, withChange: boolean): Array<{ key: string; c
   const fixed = new Set(['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])]);
   return keys.map((key) => ({ key, column: fixed.has(key) ? `data_${key}` : key }));
 }
-

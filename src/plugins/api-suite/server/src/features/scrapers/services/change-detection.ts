@@ -59,7 +59,9 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
           await this.apply(trx, scraper.id, runId, prepared, setting);
         });
       } catch (error) {
-        strapi.log.error(`[api-suite] scrapers: change detection of run ${runId} failed, the run completes uncompared: ${(error as Error).message}`);
+        strapi.log.error(
+          `[api-suite] scrapers: change detection of run ${runId} failed, the run completes uncompared: ${(error as Error).message}`
+        );
         await runs.finish(runId, scraper.id, outcome);
       }
     },
@@ -104,10 +106,17 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
      * transaction that completes the run). Keys are read from the state in key order a batch at a
      * time; only new, changed and removed keys are written back.
      */
-    async apply(trx: Knex, scraperId: number, runId: number, prepared: PreparedRun, setting: ChangeDetectionSetting): Promise<ChangeCounts | null> {
+    async apply(
+      trx: Knex,
+      scraperId: number,
+      runId: number,
+      prepared: PreparedRun,
+      setting: ChangeDetectionSetting
+    ): Promise<ChangeCounts | null> {
       // SQLite has one writer at a time already; PostgreSQL needs the scraper's row held.
       const scraperRow = trx(tableOf(strapi, UIDS.scraper)).select('change_detection').where({ id: scraperId });
-      const locked = (await (dialectOf(strapi) === 'postgres' ? scraperRow.forUpdate() : scraperRow).first()) as Pick<ScraperRow, 'change_detection'> | undefined;
+      const locked = (await (dialectOf(strapi) === 'postgres' ? scraperRow.forUpdate() : scraperRow).first()) as
+        Pick<ScraperRow, 'change_detection'> | undefined;
       // Turned off or keyed differently while the run went on (which dropped the state): its items were keyed the old way, so it stays uncompared.
       if (!locked || canonicalJson(this.settingOf(locked)) !== canonicalJson(setting)) return null;
 
@@ -150,7 +159,8 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
         upserts.push({ scraper_id: scraperId, key_hash: key, content_hash: item.hash });
       }
 
-      for (const chunk of chunks(upserts)) await trx(statesTable()).insert(chunk).onConflict(['scraper_id', 'key_hash']).merge(['content_hash']);
+      for (const chunk of chunks(upserts))
+        await trx(statesTable()).insert(chunk).onConflict(['scraper_id', 'key_hash']).merge(['content_hash']);
       for (const chunk of chunks(removed)) await trx(statesTable()).where({ scraper_id: scraperId }).whereIn('key_hash', chunk).delete();
 
       // Most results of a routine run are unchanged: one statement marks them all, then the rest by id.
@@ -163,7 +173,9 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
 
       const counts: ChangeCounts = { new: added, changed: upserts.length - added, removed: removed.length };
-      await trx(runsTable()).where({ id: runId }).update({ items_new: counts.new, items_changed: counts.changed, items_removed: counts.removed });
+      await trx(runsTable())
+        .where({ id: runId })
+        .update({ items_new: counts.new, items_changed: counts.changed, items_removed: counts.removed });
       return counts;
     },
 

@@ -28,12 +28,20 @@ export function createRunReads(strapi: Core.Strapi) {
     },
 
     async latest(scraperId: number): Promise<RunRow | null> {
-      return ((await knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').first()) as RunRow | undefined) ?? null;
+      return (
+        ((await knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').first()) as RunRow | undefined) ??
+        null
+      );
     },
 
     async list(scraperId: number, page: number, limit: number): Promise<{ rows: RunRow[]; total: number }> {
       const [rows, counted] = await Promise.all([
-        knex()(runsTable()).select('*').where({ scraper_id: scraperId }).orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        knex()(runsTable())
+          .select('*')
+          .where({ scraper_id: scraperId })
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .offset((page - 1) * limit),
         knex()(runsTable()).where({ scraper_id: scraperId }).count({ count: '*' }).first(),
       ]);
       return { rows: rows as RunRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
@@ -42,7 +50,11 @@ export function createRunReads(strapi: Core.Strapi) {
     async results(scraperId: number, options: ResultFilter & { page: number; limit: number }) {
       const scoped = () => resultsOf(scraperId, options);
       const [rows, counted] = await Promise.all([
-        scoped().select(...RESULT_COLUMNS).orderBy('id', 'asc').limit(options.limit).offset((options.page - 1) * options.limit),
+        scoped()
+          .select(...RESULT_COLUMNS)
+          .orderBy('id', 'asc')
+          .limit(options.limit)
+          .offset((options.page - 1) * options.limit),
         scoped().count({ count: '*' }).first(),
       ]);
       return { rows: (rows as ResultRow[]).map(presentResult), total: toCount((counted as { count?: unknown } | undefined)?.count) };
@@ -52,7 +64,9 @@ export function createRunReads(strapi: Core.Strapi) {
     async *allResults(scraperId: number, filter: ResultFilter = {}): AsyncGenerator<ScraperResult> {
       let lastId = 0;
       for (;;) {
-        const query = resultsOf(scraperId, filter).select(...RESULT_COLUMNS).where('id', '>', lastId);
+        const query = resultsOf(scraperId, filter)
+          .select(...RESULT_COLUMNS)
+          .where('id', '>', lastId);
         const rows = (await query.orderBy('id', 'asc').limit(1000)) as ResultRow[];
         for (const row of rows) yield presentResult(row);
         if (rows.length < 1000) return;
@@ -80,7 +94,14 @@ export interface ResultFilter {
 const RESULT_COLUMNS = ['id', 'run_id', 'url', 'data', 'change', 'created_at'];
 
 function presentResult(row: ResultRow): ScraperResult {
-  return { id: row.id, run_id: row.run_id, url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}), change: row.change ?? null, created_at: toIsoRequired(row.created_at, 'created_at') };
+  return {
+    id: row.id,
+    run_id: row.run_id,
+    url: row.url,
+    data: fromJson<Record<string, unknown>>(row.data, {}),
+    change: row.change ?? null,
+    created_at: toIsoRequired(row.created_at, 'created_at'),
+  };
 }
 
 export function presentRun(run: RunRow): ScraperRun {

@@ -148,7 +148,8 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         return id;
       });
       if (runId === null) {
-        const current = (await knex()(scrapersTable()).select('current_run_id').where({ id: scraper.id }).first()) as { current_run_id: number | null } | undefined;
+        const current = (await knex()(scrapersTable()).select('current_run_id').where({ id: scraper.id }).first()) as
+          { current_run_id: number | null } | undefined;
         throw new AlreadyRunningError(current?.current_run_id ?? null);
       }
       try {
@@ -209,7 +210,12 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           }
           await knex()(runsTable())
             .where({ id: runId, status: 'running' })
-            .update({ heartbeat_at: new Date(), items_collected: progress.items, pages_fetched: progress.pages, pages_failed: progress.failed });
+            .update({
+              heartbeat_at: new Date(),
+              items_collected: progress.items,
+              pages_fetched: progress.pages,
+              pages_failed: progress.failed,
+            });
         })().catch((error: Error) => strapi.log.warn(`[api-suite] scrapers: heartbeat of run ${runId}: ${error.message}`));
       }, HEARTBEAT_MS);
 
@@ -267,7 +273,12 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       // Deleted with its scraper while it wound down: there is nobody left to tell.
       if (!finished) return;
       // A stop made elsewhere already answered; the event tells the final counts once the run has wound down.
-      await publish(scraper, `run.${finished.status === 'running' ? outcome.status : finished.status}` as 'run.completed' | 'run.failed' | 'run.stopped', finished, runPayload(finished));
+      await publish(
+        scraper,
+        `run.${finished.status === 'running' ? outcome.status : finished.status}` as 'run.completed' | 'run.failed' | 'run.stopped',
+        finished,
+        runPayload(finished)
+      );
       if (counts.items_collected > 0) await publish(scraper, 'results.created', finished, runPayload(finished));
       const changed = changedPayload(finished);
       if (changed) await publish(scraper, 'results.changed', finished, changed);
@@ -288,7 +299,8 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!run || run.status !== 'pending') return 'gone';
       const cap = getConfig(strapi).scrapers.runsPerConsumer;
       return knex().transaction(async (trx) => {
-        if (dialectOf(strapi) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TURN_LOCK_CLASS, run.consumer_id]);
+        if (dialectOf(strapi) === 'postgres')
+          await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TURN_LOCK_CLASS, run.consumer_id]);
         const [row] = (await trx(runsTable())
           .join(scrapersTable(), `${scrapersTable()}.id`, `${runsTable()}.scraper_id`)
           .where(`${runsTable()}.status`, 'running')
@@ -307,7 +319,10 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
     async crawlFor(
       scraper: ScraperRow,
       signal: AbortSignal,
-      callbacks: { onItems: (items: Array<{ url: string; data: Record<string, unknown> }>) => Promise<void>; onPage: (page: { ok: boolean }) => void }
+      callbacks: {
+        onItems: (items: Array<{ url: string; data: Record<string, unknown> }>) => Promise<void>;
+        onPage: (page: { ok: boolean }) => void;
+      }
     ): Promise<CrawlSummary> {
       const outbound = getService(strapi, 'platform').outbound();
       const { proxyPools: pools, pageConcurrency } = getConfig(strapi).scrapers;
@@ -325,17 +340,33 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         selectors: fromJson<ScraperSelectors | null>(scraper.selectors, null) ?? undefined,
         signal,
         request: (url, init) =>
-          outbound.request(url, { method: 'GET', headers: init.headers, signal: init.signal, timeoutMs: init.timeoutMs, proxy: init.proxy, maxResponseBytes: 5 * 1024 * 1024 }),
+          outbound.request(url, {
+            method: 'GET',
+            headers: init.headers,
+            signal: init.signal,
+            timeoutMs: init.timeoutMs,
+            proxy: init.proxy,
+            maxResponseBytes: 5 * 1024 * 1024,
+          }),
         onItems: callbacks.onItems,
         onPage: callbacks.onPage,
       });
     },
 
     /** Record the end of a run (unless a stop already did) and make its scraper idle again; `onCompleted` joins the transaction when this call completes the run. */
-    async finish(runId: number, scraperId: number, outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number }, onCompleted?: (trx: Knex) => Promise<void>): Promise<void> {
+    async finish(
+      runId: number,
+      scraperId: number,
+      outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number },
+      onCompleted?: (trx: Knex) => Promise<void>
+    ): Promise<void> {
       const now = new Date();
       const counts = Object.fromEntries(
-        Object.entries({ items_collected: outcome.items_collected, pages_fetched: outcome.pages_fetched, pages_failed: outcome.pages_failed }).filter(([, value]) => value !== undefined)
+        Object.entries({
+          items_collected: outcome.items_collected,
+          pages_fetched: outcome.pages_fetched,
+          pages_failed: outcome.pages_failed,
+        }).filter(([, value]) => value !== undefined)
       );
       await knex().transaction(async (trx) => {
         const ended = await trx(runsTable())
@@ -345,15 +376,16 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         // Stopped already: keep its status and time, record the final counts.
         if (ended === 0 && Object.keys(counts).length > 0) await trx(runsTable()).where({ id: runId }).update(counts);
         if (ended === 1 && outcome.status === 'completed' && onCompleted) await onCompleted(trx);
-        await trx(scrapersTable()).where({ id: scraperId, current_run_id: runId }).update({ status: 'idle', current_run_id: null, updated_at: now });
+        await trx(scrapersTable())
+          .where({ id: scraperId, current_run_id: runId })
+          .update({ status: 'idle', current_run_id: null, updated_at: now });
       });
     },
 
     /** Stop the scraper's pending or running run; null when nothing runs. */
     async stopActive(scraperId: number, reason?: string): Promise<RunRow | null> {
       const scraper = (await knex()(scrapersTable()).select('current_run_id', 'consumer_id').where({ id: scraperId }).first()) as
-        | { current_run_id: number | null; consumer_id: string }
-        | undefined;
+        { current_run_id: number | null; consumer_id: string } | undefined;
       const runId = scraper?.current_run_id;
       if (!scraper || !runId) return null;
       const before = await this.get(runId);

@@ -80,7 +80,11 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
     async list(owner: Owner, page: number, limit: number): Promise<{ rows: ScraperRow[]; total: number }> {
       const scoped = () => (owner === ALL_CONSUMERS ? knex()(table()) : knex()(table()).where({ consumer_id: owner }));
       const [rows, counted] = await Promise.all([
-        scoped().select('*').orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        scoped()
+          .select('*')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .offset((page - 1) * limit),
         scoped().count({ count: '*' }).first(),
       ]);
       return { rows: rows as ScraperRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
@@ -92,15 +96,26 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     async update(row: ScraperRow, body: UpdateScraperBody): Promise<ScraperRow> {
       const changes: Record<string, unknown> = { updated_at: new Date() };
-      for (const key of ['name', 'url', 'schedule', 'proxy_pool', 'rate_limit', 'max_pages', 'follow_links', 'respect_robots_txt'] as const) {
+      for (const key of [
+        'name',
+        'url',
+        'schedule',
+        'proxy_pool',
+        'rate_limit',
+        'max_pages',
+        'follow_links',
+        'respect_robots_txt',
+      ] as const) {
         if (body[key] !== undefined) changes[key] = body[key];
       }
       if (body.headers !== undefined) changes.headers = JSON.stringify(body.headers);
       if (body.selectors !== undefined) changes.selectors = body.selectors === null ? null : JSON.stringify(body.selectors);
       // Turned off or keyed differently: the old state would compare the wrong keys, so it goes with the setting.
       const detection = getService(strapi, 'scraper-change-detection');
-      const forget = body.change_detection !== undefined && canonicalJson(body.change_detection) !== canonicalJson(detection.settingOf(row));
-      if (body.change_detection !== undefined) changes.change_detection = body.change_detection === null ? null : JSON.stringify(body.change_detection);
+      const forget =
+        body.change_detection !== undefined && canonicalJson(body.change_detection) !== canonicalJson(detection.settingOf(row));
+      if (body.change_detection !== undefined)
+        changes.change_detection = body.change_detection === null ? null : JSON.stringify(body.change_detection);
       await knex().transaction(async (trx) => {
         await trx(table()).where({ id: row.id }).update(changes);
         if (forget) await detection.forget(row.id, trx);
@@ -145,7 +160,9 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
           await this.syncSchedule(row);
           if (row.schedule) count += 1;
         } catch (error) {
-          strapi.log.error(`[api-suite] scrapers: schedule of scraper ${row.id} ("${row.schedule}") not restored: ${(error as Error).message}`);
+          strapi.log.error(
+            `[api-suite] scrapers: schedule of scraper ${row.id} ("${row.schedule}") not restored: ${(error as Error).message}`
+          );
         }
       }
       return count;

@@ -39,7 +39,11 @@ const fields = {
   proxy_pool: z.string().trim().min(1).max(100).nullable(),
   rate_limit: z.number().int('must be a whole number').min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100'),
   headers,
-  max_pages: z.number().int('must be a whole number').min(1, `must be between 1 and ${MAX_PAGES_LIMIT}`).max(MAX_PAGES_LIMIT, `must be between 1 and ${MAX_PAGES_LIMIT}`),
+  max_pages: z
+    .number()
+    .int('must be a whole number')
+    .min(1, `must be between 1 and ${MAX_PAGES_LIMIT}`)
+    .max(MAX_PAGES_LIMIT, `must be between 1 and ${MAX_PAGES_LIMIT}`),
   follow_links: z.boolean(),
   selectors: selectors.nullable() as z.ZodType<ScraperSelectors | null>,
   respect_robots_txt: z.boolean(),
@@ -79,7 +83,9 @@ export const listQuery = pageQuery;
 /** `change=new,changed`: a comma-separated list of changes (the parameter may also repeat). */
 const changeList = z
   .union([z.string(), z.array(z.string())])
-  .transform((value) => [...new Set((Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((part) => part.trim()))])
+  .transform((value) => [
+    ...new Set((Array.isArray(value) ? value : [value]).flatMap((part) => part.split(',')).map((part) => part.trim())),
+  ])
   .pipe(z.array(z.enum(CHANGES, { message: `must be a comma-separated list of ${CHANGES.join(', ')}` })).min(1));
 
 export const resultsQuery = z.object({

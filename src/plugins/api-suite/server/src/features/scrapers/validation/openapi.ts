@@ -6,7 +6,7 @@ import * as answers from './responses';
 
 /** The scraper routes (`/api/v1/scrapers*`, `POST /api/v1/webhooks`) as the OpenAPI document shows them. */
 
-const scraperId = z.object({ id: idParam.meta({ description: 'The scraper\'s id; another consumer\'s scraper is 404.' }) });
+const scraperId = z.object({ id: idParam.meta({ description: "The scraper's id; another consumer's scraper is 404." }) });
 const tags = ['Scrapers'];
 
 export const scrapersApi: ApiDescription = {
@@ -40,7 +40,7 @@ export const scrapersApi: ApiDescription = {
       method: 'get',
       path: '/api/v1/scrapers',
       operationId: 'listScrapers',
-      summary: 'List the caller\'s scrapers',
+      summary: "List the caller's scrapers",
       description: 'Newest first.',
       tags,
       security: 'read',
@@ -67,7 +67,12 @@ export const scrapersApi: ApiDescription = {
       security: 'write',
       params: scraperId,
       body: { required: true, json: updateScraperBody },
-      responses: guarded({ '200': ok('The scraper.', answers.scraper), '400': shared('BadRequest'), '404': shared('NotFound'), '422': shared('UnprocessableEntity') }),
+      responses: guarded({
+        '200': ok('The scraper.', answers.scraper),
+        '400': shared('BadRequest'),
+        '404': shared('NotFound'),
+        '422': shared('UnprocessableEntity'),
+      }),
     },
     {
       method: 'delete',
@@ -106,7 +111,7 @@ export const scrapersApi: ApiDescription = {
       method: 'get',
       path: '/api/v1/scrapers/{id}/status',
       operationId: 'getScraperStatus',
-      summary: 'The latest run\'s status',
+      summary: "The latest run's status",
       tags,
       security: 'read',
       params: scraperId,
@@ -116,7 +121,7 @@ export const scrapersApi: ApiDescription = {
       method: 'get',
       path: '/api/v1/scrapers/{id}/runs',
       operationId: 'listScraperRuns',
-      summary: 'A scraper\'s runs',
+      summary: "A scraper's runs",
       description: 'Newest first; a run in progress shows its counts as of the last second.',
       tags,
       security: 'read',
@@ -138,14 +143,18 @@ export const scrapersApi: ApiDescription = {
       method: 'get',
       path: '/api/v1/scrapers/{id}/results',
       operationId: 'listScraperResults',
-      summary: 'A scraper\'s results',
+      summary: "A scraper's results",
       description:
         'In id order, paged as JSON; with `format=ndjson` or `format=csv` every matching result is streamed (`page` and `limit` ignored). CSV columns: `id,run_id,url,created_at` (and `change` with change detection on), then the selector fields in their order (or `url,title`; a field named like a fixed column is prefixed `data_`).',
       tags,
       security: 'read',
       params: scraperId,
       query: resultsQuery,
-      parameterDescriptions: { run_id: 'Only this run\'s results.', change: 'Only results with one of these changes, comma-separated: `new,changed`.', format: 'The answer\'s form.' },
+      parameterDescriptions: {
+        run_id: "Only this run's results.",
+        change: 'Only results with one of these changes, comma-separated: `new,changed`.',
+        format: "The answer's form.",
+      },
       responses: guarded({
         '200': {
           description: 'A page of results (JSON), or every result as NDJSON or CSV.',
@@ -166,11 +175,15 @@ export const scrapersApi: ApiDescription = {
       operationId: 'createRunEventsWebhook',
       summary: 'Subscribe to run events',
       description:
-        'Creates a webhook subscription (signed deliveries, retries, a test event at once) for the caller\'s run events, through the same path as `POST /api/webhooks/subscriptions`: any event type that is not a run event, or is unknown or switched off, is 422 `invalid_events`.',
+        "Creates a webhook subscription (signed deliveries, retries, a test event at once) for the caller's run events, through the same path as `POST /api/webhooks/subscriptions`: any event type that is not a run event, or is unknown or switched off, is 422 `invalid_events`.",
       tags,
       security: 'write',
       body: { required: true, json: runEventsWebhookBody },
-      responses: guarded({ '201': ok('The subscription, with its secret.', answers.runEventsWebhook), '400': shared('BadRequest'), '422': shared('UnprocessableEntity') }),
+      responses: guarded({
+        '201': ok('The subscription, with its secret.', answers.runEventsWebhook),
+        '400': shared('BadRequest'),
+        '422': shared('UnprocessableEntity'),
+      }),
     },
   ],
 };

@@ -24,7 +24,14 @@ export const scraperSelectors = z
 
 export const changeDetection = z
   .object({
-    key: z.string().min(1).max(100).optional().meta({ description: 'The field that identifies an item across runs; without it, the item\'s `url` field, else the URL of its page.' }),
+    key: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({
+        description: "The field that identifies an item across runs; without it, the item's `url` field, else the URL of its page.",
+      }),
   })
   .meta({
     description:
@@ -40,7 +47,7 @@ export const scraper = z.object({
   rate_limit: z.int().min(1).max(100).meta({ description: 'Requests a second, at most.' }),
   headers: z.record(z.string(), z.string()),
   max_pages: z.int().min(1).max(10_000),
-  follow_links: z.boolean().meta({ description: 'Follow links to the start URL\'s host.' }),
+  follow_links: z.boolean().meta({ description: "Follow links to the start URL's host." }),
   selectors: scraperSelectors.nullable(),
   respect_robots_txt: z.boolean(),
   change_detection: changeDetection.nullable(),
@@ -65,10 +72,27 @@ export const scraperRun = z.object({
   items_collected: z.int().min(0),
   pages_fetched: z.int().min(0).meta({ description: 'Pages that got an answer (robots.txt not counted).' }),
   pages_failed: z.int().min(0).meta({ description: 'Pages after the start page that failed; they do not fail the run.' }),
-  items_new: z.int().min(0).nullable().meta({ description: 'Keys this run collected that the previous compared run did not; null unless a run with change detection on completed.' }),
-  items_changed: z.int().min(0).nullable().meta({ description: 'Keys whose content differs from the previous compared run\'s; null as `items_new`.' }),
-  items_removed: z.int().min(0).nullable().meta({ description: 'Keys the previous compared run collected and this one did not; null as `items_new`.' }),
-  error: z.string().nullable().meta({ description: 'Why a run failed: the start URL\'s answer or error, or `interrupted: …` when its process died.' }),
+  items_new: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({
+      description: 'Keys this run collected that the previous compared run did not; null unless a run with change detection on completed.',
+    }),
+  items_changed: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: "Keys whose content differs from the previous compared run's; null as `items_new`." }),
+  items_removed: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'Keys the previous compared run collected and this one did not; null as `items_new`.' }),
+  error: z
+    .string()
+    .nullable()
+    .meta({ description: "Why a run failed: the start URL's answer or error, or `interrupted: …` when its process died." }),
   created_at: dateTime,
 });
 export type ScraperRun = z.infer<typeof scraperRun>;
@@ -81,16 +105,21 @@ export const scraperResult = z.object({
   change: z
     .enum(CHANGES)
     .nullable()
-    .meta({ description: 'Against the previous compared run, by key and content hash. Null without change detection, for an item without a key, and until (unless) its run completes.' }),
+    .meta({
+      description:
+        'Against the previous compared run, by key and content hash. Null without change detection, for an item without a key, and until (unless) its run completes.',
+    }),
   created_at: dateTime,
 });
 export type ScraperResult = z.infer<typeof scraperResult>;
 
 export const scraperStatus = z.object({
   id,
-  status: z.enum(['idle', ...runStatus.options]).meta({ description: 'The latest run\'s status, or `idle` before the first run.' }),
-  last_run: dateTime.nullable().meta({ description: 'When the latest run started (when it was asked for, while it is pending); null before the first run.' }),
-  items_count: z.int().min(0).meta({ description: 'The latest run\'s `items_collected`.' }),
+  status: z.enum(['idle', ...runStatus.options]).meta({ description: "The latest run's status, or `idle` before the first run." }),
+  last_run: dateTime
+    .nullable()
+    .meta({ description: 'When the latest run started (when it was asked for, while it is pending); null before the first run.' }),
+  items_count: z.int().min(0).meta({ description: "The latest run's `items_collected`." }),
 });
 
 export const runStarted = z.object({ run_id: id, status: z.literal('started') });

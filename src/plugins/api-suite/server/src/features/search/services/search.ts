@@ -30,8 +30,11 @@ const searchService = ({ strapi }: { strapi: Core.Strapi }) => {
     const { search, contentTypes } = getConfig(strapi);
     const resolved = new Map<string, SearchCollection>();
     for (const [name, collection] of Object.entries(search.collections)) {
-      const uid = (collection.contentType in contentTypes ? contentTypes[collection.contentType as keyof typeof contentTypes] : collection.contentType) as UID.ContentType;
-      const model = strapi.contentTypes[uid] as { attributes: Record<string, { type?: string }>; options?: { draftAndPublish?: boolean } } | undefined;
+      const uid = (
+        collection.contentType in contentTypes ? contentTypes[collection.contentType as keyof typeof contentTypes] : collection.contentType
+      ) as UID.ContentType;
+      const model = strapi.contentTypes[uid] as
+        { attributes: Record<string, { type?: string }>; options?: { draftAndPublish?: boolean } } | undefined;
       if (!model) {
         strapi.log.warn(`[api-suite] search: collection "${name}" names ${uid}, which this site does not have; it is not searchable`);
         continue;
@@ -39,12 +42,16 @@ const searchService = ({ strapi }: { strapi: Core.Strapi }) => {
       for (const field of collection.fields) {
         const type = model.attributes[field]?.type;
         if (!type || !TEXT_TYPES.has(type)) {
-          throw new Error(`Invalid configuration for plugin api-suite: search.collections.${name}.fields: "${field}" is not a text attribute of ${uid}`);
+          throw new Error(
+            `Invalid configuration for plugin api-suite: search.collections.${name}.fields: "${field}" is not a text attribute of ${uid}`
+          );
         }
       }
       for (const key of Object.keys(collection.where ?? {})) {
         if (!key.startsWith('$') && !(key in model.attributes)) {
-          throw new Error(`Invalid configuration for plugin api-suite: search.collections.${name}.where: "${key}" is not an attribute of ${uid}`);
+          throw new Error(
+            `Invalid configuration for plugin api-suite: search.collections.${name}.where: "${key}" is not an attribute of ${uid}`
+          );
         }
       }
       const visible: Record<string, unknown>[] = [];
@@ -66,7 +73,9 @@ const searchService = ({ strapi }: { strapi: Core.Strapi }) => {
       collections ??= resolve();
       const known = collections;
       const names = requested && requested.length > 0 ? requested : getConfig(strapi).search.defaultCollections;
-      return [...new Set(names)].map((name) => known.get(name)).filter((collection): collection is SearchCollection => collection !== undefined);
+      return [...new Set(names)]
+        .map((name) => known.get(name))
+        .filter((collection): collection is SearchCollection => collection !== undefined);
     },
 
     async search(q: string, selected: SearchCollection[]): Promise<SearchHit[]> {
@@ -78,13 +87,11 @@ const searchService = ({ strapi }: { strapi: Core.Strapi }) => {
             orderBy: { id: 'asc' },
             limit: SEARCH_LIMIT,
           })) as Array<Record<string, unknown> & { id: number }>;
-          return rows.map(
-            (row): SearchHit => ({
-              id: row.id,
-              ...Object.fromEntries(collection.fields.map((field) => [field, row[field] ?? null])),
-              _collection: collection.name,
-            })
-          );
+          return rows.map((row): SearchHit => ({
+            id: row.id,
+            ...Object.fromEntries(collection.fields.map((field) => [field, row[field] ?? null])),
+            _collection: collection.name,
+          }));
         })
       );
       return pages.flat();

@@ -18,7 +18,10 @@ export const searchQuery = z.object({
     .unknown()
     .transform((value) => {
       const parts = (Array.isArray(value) ? value : [value]).filter((part): part is string => typeof part === 'string');
-      const names = parts.flatMap((part) => part.split(',')).map((name) => name.trim()).filter(Boolean);
+      const names = parts
+        .flatMap((part) => part.split(','))
+        .map((name) => name.trim())
+        .filter(Boolean);
       return names.length > 0 ? names : undefined;
     })
     .optional(),

@@ -90,7 +90,9 @@ export async function ensurePendingIndex(strapi: Core.Strapi): Promise<void> {
     return;
   }
   // MySQL and MariaDB have no partial indexes: status and id, created once.
-  await strapi.db.connection.raw(`CREATE INDEX \`${PENDING_INDEX}\` ON \`${table}\` (\`status\`, \`id\`)`).catch((error: { code?: string }) => {
-    if (error.code !== 'ER_DUP_KEYNAME') throw error;
-  });
+  await strapi.db.connection
+    .raw(`CREATE INDEX \`${PENDING_INDEX}\` ON \`${table}\` (\`status\`, \`id\`)`)
+    .catch((error: { code?: string }) => {
+      if (error.code !== 'ER_DUP_KEYNAME') throw error;
+    });
 }

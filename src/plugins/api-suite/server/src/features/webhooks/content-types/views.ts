@@ -10,7 +10,16 @@ export default {
     mainField: 'endpoint_url',
     sort: { by: 'createdAt', order: 'DESC' },
     list: ['endpoint_url', 'consumer_id', 'is_active', 'failure_count', 'last_delivery_at'],
-    edit: [['endpoint_url', 'consumer_id'], ['description'], ['is_active', 'timeout_seconds'], ['rate_limit'], ['events'], ['headers'], ['failure_count', 'last_delivery_at'], ['disabled_at', 'secret_rotated_at']],
+    edit: [
+      ['endpoint_url', 'consumer_id'],
+      ['description'],
+      ['is_active', 'timeout_seconds'],
+      ['rate_limit'],
+      ['events'],
+      ['headers'],
+      ['failure_count', 'last_delivery_at'],
+      ['disabled_at', 'secret_rotated_at'],
+    ],
     labels: {
       endpoint_url: 'Endpoint URL',
       consumer_id: 'Consumer',

@@ -8,7 +8,15 @@ import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../services/test-event';
 import { payloadProblems } from '../validation/event-data';
-import { adminSubscriptionUpdateBody, deliveriesQuery, eventTypeNameParam, eventTypeUpdateBody, listQuery, recoverBody, uuidParam } from '../validation';
+import {
+  adminSubscriptionUpdateBody,
+  deliveriesQuery,
+  eventTypeNameParam,
+  eventTypeUpdateBody,
+  listQuery,
+  recoverBody,
+  uuidParam,
+} from '../validation';
 
 /**
  * `/api-suite/webhooks/*` for the admin panel: every consumer's subscriptions, their deliveries
@@ -78,14 +86,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const subscription = await subscriptionOf(ctx);
         const query = deliveriesQuery.parse(ctx.query);
         const { rows, total } = await deliveries().list(subscription.id, query);
-        ctx.body = { data: rows.map((row) => deliveries().present(row, subscription.uuid)), meta: { page: query.page, limit: query.limit, total } };
+        ctx.body = {
+          data: rows.map((row) => deliveries().present(row, subscription.uuid)),
+          meta: { page: query.page, limit: query.limit, total },
+        };
       });
     },
 
     async delivery(ctx: Context) {
       await respondStrapiError(ctx, async () => {
         const { delivery, subscription } = await deliveryOf(ctx);
-        ctx.body = { data: { ...deliveries().present(delivery, subscription.uuid), attempts: await deliveries().attemptsOf(delivery.uuid) } };
+        ctx.body = {
+          data: { ...deliveries().present(delivery, subscription.uuid), attempts: await deliveries().attemptsOf(delivery.uuid) },
+        };
       });
     },
 
@@ -101,7 +114,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async retry(ctx: Context) {
       await respondStrapiError(ctx, async () => {
         const { delivery, subscription } = await deliveryOf(ctx);
-        if (!toBool(subscription.is_active)) throw new ApiError(409, 'subscription_inactive', 'The subscription is disabled: re-enable it before retrying');
+        if (!toBool(subscription.is_active))
+          throw new ApiError(409, 'subscription_inactive', 'The subscription is disabled: re-enable it before retrying');
         await deliveries().retry(delivery);
         ctx.status = 202;
         ctx.body = { data: { delivery_id: delivery.uuid, status: 'queued' } };
@@ -119,7 +133,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const name = eventTypeNameParam.safeParse(ctx.params.name);
         const body = eventTypeUpdateBody.parse(ctx.request.body ?? {});
         // The example is what the catalog promises a payload looks like: it must fit the event's schema.
-        const problems = name.success && body.example_payload !== undefined ? payloadProblems(name.data, body.example_payload, 'example_payload') : [];
+        const problems =
+          name.success && body.example_payload !== undefined ? payloadProblems(name.data, body.example_payload, 'example_payload') : [];
         if (problems.length > 0) throw new ApiError(400, 'validation_error', summarizeFields(problems), problems);
         const updated = name.success ? await getService(strapi, 'webhook-event-types').update(name.data, body) : null;
         if (!updated) throw new ApiError(404, 'not_found', 'Event type not found');

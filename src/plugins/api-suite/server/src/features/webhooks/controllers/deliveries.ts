@@ -56,7 +56,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await respondFlatError(ctx, async () => {
         const { delivery, subscription } = await ownedDelivery(ctx);
         if (!toBool(subscription.is_active)) {
-          throw new ApiError(409, 'subscription_inactive', 'The subscription is disabled: re-enable it with PATCH { "is_active": true } first');
+          throw new ApiError(
+            409,
+            'subscription_inactive',
+            'The subscription is disabled: re-enable it with PATCH { "is_active": true } first'
+          );
         }
         await deliveries().retry(delivery);
         ctx.status = 202;
@@ -74,4 +78,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-

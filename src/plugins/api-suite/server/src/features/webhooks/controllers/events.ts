@@ -26,13 +26,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
         throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
       }
       // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
-      const problems = events.flatMap((event, index) => payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload'));
+      const problems = events.flatMap((event, index) =>
+        payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
+      );
       if (problems.length > 0) throw new ApiError(422, 'invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
       // Each payload was just checked against its type's schema.
       const published = await getService(strapi, 'webhooks').publishMany(events as PublishableEvent[]);
       const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);
       ctx.status = 202;
-      ctx.body = batch ? { event_ids: published.map((result) => result.event_id), deliveries } : { event_id: published[0].event_id, deliveries };
+      ctx.body = batch
+        ? { event_ids: published.map((result) => result.event_id), deliveries }
+        : { event_id: published[0].event_id, deliveries };
     });
   },
 });

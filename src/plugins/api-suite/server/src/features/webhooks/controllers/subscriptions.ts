@@ -31,7 +31,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         const view = subscriptions().present(row);
         ctx.status = 201;
         // The secret is shown here and at rotation only: it is stored encrypted and never listed.
-        ctx.body = { id: view.id, endpoint_url: view.endpoint_url, events: view.events, secret, created_at: view.created_at, test_sent: true };
+        ctx.body = {
+          id: view.id,
+          endpoint_url: view.endpoint_url,
+          events: view.events,
+          secret,
+          created_at: view.created_at,
+          test_sent: true,
+        };
       });
     },
 
@@ -88,4 +95,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-

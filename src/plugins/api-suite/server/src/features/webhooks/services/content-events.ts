@@ -36,7 +36,8 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
     const created = action === 'create' || action === 'clone';
     if (uid === product) return [{ type: created ? 'product.created' : 'product.updated', payload: productPayload(after) }];
     const events: Emit = [{ type: created ? 'article.created' : 'article.updated', payload: articlePayload(after) }];
-    if (after.status === 'published' && before?.status !== 'published') events.push({ type: 'article.published', payload: articlePayload(after) });
+    if (after.status === 'published' && before?.status !== 'published')
+      events.push({ type: 'article.published', payload: articlePayload(after) });
     return events;
   };
 

@@ -47,7 +47,11 @@ export async function checkEndpoint(strapi: Core.Strapi, url: string | undefined
     await getService(strapi, 'platform').outbound().assertAllowed(url);
   } catch (error) {
     if (error instanceof EndpointNotAllowedError) {
-      throw new ApiError(422, 'endpoint_not_allowed', `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`);
+      throw new ApiError(
+        422,
+        'endpoint_not_allowed',
+        `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`
+      );
     }
   }
 }

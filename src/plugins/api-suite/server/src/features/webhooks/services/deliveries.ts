@@ -85,7 +85,11 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
       const definitions: JobDefinition<DeliveryJobData>[] = [];
       for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
         const part = sends.slice(start, start + SENDS_PER_JOB);
-        definitions.push({ name: DELIVER_JOB, data: { fresh: true, ...packSends(part) }, options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` } });
+        definitions.push({
+          name: DELIVER_JOB,
+          data: { fresh: true, ...packSends(part) },
+          options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` },
+        });
       }
       await jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
     },
@@ -113,12 +117,18 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Send a delivery again now (manual retry); its next attempt number continues the count. */
     async retry(row: DeliveryRow): Promise<void> {
       await recorder.flush();
-      const current = (await knex()(table()).select('attempts').where({ uuid: row.uuid }).first()) as { attempts: number | null } | undefined;
+      const current = (await knex()(table()).select('attempts').where({ uuid: row.uuid }).first()) as
+        { attempts: number | null } | undefined;
       const attempt = (current?.attempts ?? 0) + 1;
       // A retry already scheduled for later is brought forward rather than doubled.
       await jobs().cancel(DELIVERY_QUEUE, jobIdOf(row.uuid, attempt));
       await knex()(table()).where({ uuid: row.uuid }).update({ status: 'pending', next_attempt_at: new Date(), updated_at: new Date() });
-      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([sendOf(row, attempt)]), jobOptions(row.uuid, attempt, 0));
+      await jobs().enqueue<DeliveryJobData>(
+        DELIVERY_QUEUE,
+        DELIVER_JOB,
+        packSends([sendOf(row, attempt)]),
+        jobOptions(row.uuid, attempt, 0)
+      );
     },
   };
 };

@@ -24,15 +24,17 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const active = async (): Promise<Map<string, EventType>> => {
     if (cached && cached.until > Date.now()) return cached.types;
-    const rows = await strapi.db
-      .connection(table())
-      .select('name', 'description', 'example_payload', 'is_active')
-      .orderBy('name', 'asc');
+    const rows = await strapi.db.connection(table()).select('name', 'description', 'example_payload', 'is_active').orderBy('name', 'asc');
     const types = new Map<string, EventType>();
     for (const row of rows as Array<Record<string, unknown>>) {
       if (!toBool(row.is_active)) continue;
       const name = String(row.name);
-      types.set(name, { name, description: String(row.description ?? ''), example_payload: fromJson<unknown>(row.example_payload, null), schema: schemaOf(name) });
+      types.set(name, {
+        name,
+        description: String(row.description ?? ''),
+        example_payload: fromJson<unknown>(row.example_payload, null),
+        schema: schemaOf(name),
+      });
     }
     cached = { types, until: Date.now() + CACHE_TTL_MS };
     return types;
@@ -51,8 +53,12 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       for (const row of rows) {
         const entry = EVENT_CATALOG.find((type) => type.name === row.name);
         if (!entry || payloadProblems(row.name, fromJson<unknown>(row.example_payload, null), '').length === 0) continue;
-        await knex(table()).where({ name: row.name }).update({ example_payload: JSON.stringify(entry.example_payload), updated_at: now });
-        strapi.log.info(`[api-suite] webhooks: the example payload of ${row.name} did not fit its schema and was replaced by the catalog's`);
+        await knex(table())
+          .where({ name: row.name })
+          .update({ example_payload: JSON.stringify(entry.example_payload), updated_at: now });
+        strapi.log.info(
+          `[api-suite] webhooks: the example payload of ${row.name} did not fit its schema and was replaced by the catalog's`
+        );
       }
       const missing = EVENT_CATALOG.filter((type) => !existing.has(type.name)).map((type) => ({
         document_id: documentId(),
@@ -87,9 +93,11 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       const updated = await strapi.db.connection(table()).where({ name }).update(changes);
       this.forget();
       if (updated === 0) return null;
-      const row = (await strapi.db.connection(table()).select('name', 'description', 'example_payload', 'is_active').where({ name }).first()) as
-        | Record<string, unknown>
-        | undefined;
+      const row = (await strapi.db
+        .connection(table())
+        .select('name', 'description', 'example_payload', 'is_active')
+        .where({ name })
+        .first()) as Record<string, unknown> | undefined;
       return row ? present(row) : null;
     },
 

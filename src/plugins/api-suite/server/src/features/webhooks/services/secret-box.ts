@@ -20,7 +20,9 @@ export function createSecretBox(encryptionKey: string): SecretBox {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv('aes-256-gcm', key, iv);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return ['v1', iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join(':');
+      return ['v1', iv, cipher.getAuthTag(), ciphertext]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join(':');
     },
     open(sealed) {
       const [version, iv, tag, ciphertext] = sealed.split(':');

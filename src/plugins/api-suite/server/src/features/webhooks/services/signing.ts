@@ -49,7 +49,13 @@ export interface SigningSecrets {
 }
 
 /** The `webhook-signature` header: the current secret's signature, then the old one's while the rotation window lasts. */
-export function signatureHeader(secrets: SigningSecrets, webhookId: string, timestampSeconds: number, body: string, now = new Date()): string {
+export function signatureHeader(
+  secrets: SigningSecrets,
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+  now = new Date()
+): string {
   const signatures = [sign(secrets.current, webhookId, timestampSeconds, body)];
   const previous = secrets.previous;
   if (previous && now.getTime() - previous.rotatedAt.getTime() < ROTATION_WINDOW_MS) {

@@ -91,7 +91,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const secretBox = (): SecretBox => {
     if (!box) {
       const key = (strapi.config.get('admin.secrets.encryptionKey') as string | undefined) || process.env.ENCRYPTION_KEY;
-      if (!key) throw new Error('api-suite: webhook secrets are encrypted with admin.secrets.encryptionKey (ENCRYPTION_KEY), which is not set');
+      if (!key)
+        throw new Error('api-suite: webhook secrets are encrypted with admin.secrets.encryptionKey (ENCRYPTION_KEY), which is not set');
       box = createSecretBox(key);
     }
     return box;
@@ -147,7 +148,11 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     async list(owner: Owner, page: number, limit: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
       const scoped = () => (owner === ALL_CONSUMERS ? knex()(table()) : knex()(table()).where({ consumer_id: owner }));
       const [rows, counted] = await Promise.all([
-        scoped().select('*').orderBy('id', 'desc').limit(limit).offset((page - 1) * limit),
+        scoped()
+          .select('*')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .offset((page - 1) * limit),
         scoped().count({ count: '*' }).first(),
       ]);
       return { rows: rows as SubscriptionRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
@@ -183,7 +188,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (events) await this.writeTopics(trx, row.id, events);
       });
       await this.forget(row.id);
-      if (patch.rate_limit !== undefined && patch.rate_limit !== row.rate_limit) await getService(strapi, 'webhook-deliveries').forgetThrottle(row.id);
+      if (patch.rate_limit !== undefined && patch.rate_limit !== row.rate_limit)
+        await getService(strapi, 'webhook-deliveries').forgetThrottle(row.id);
       const updated = await this.getById(row.id);
       if (!updated) throw new Error('the subscription disappeared while it was updated');
       return updated;
@@ -194,7 +200,9 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const deliveries = tableOf(strapi, UIDS.webhookDelivery);
       const attempts = tableOf(strapi, UIDS.webhookAttempt);
       await knex().transaction(async (trx) => {
-        await trx(attempts).whereIn('delivery_uuid', trx(deliveries).select('uuid').where({ subscription_id: row.id })).delete();
+        await trx(attempts)
+          .whereIn('delivery_uuid', trx(deliveries).select('uuid').where({ subscription_id: row.id }))
+          .delete();
         await trx(deliveries).where({ subscription_id: row.id }).delete();
         await trx(topicsTable()).where({ subscription_id: row.id }).delete();
         await trx(table()).where({ id: row.id }).delete();
@@ -323,7 +331,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      * are cached per type until a subscription changes (here or, through Redis, on any instance).
      */
     async subscribersOf(types: string[], consumers?: string | string[]): Promise<Map<string, number[]>> {
-      const audienceList = consumers === undefined ? undefined : typeof consumers === 'string' ? [consumers] : [...new Set(consumers)].sort();
+      const audienceList =
+        consumers === undefined ? undefined : typeof consumers === 'string' ? [consumers] : [...new Set(consumers)].sort();
       // An audience of nobody (an order without a buyer and a site without administrators).
       if (audienceList?.length === 0) return new Map(types.map((type) => [type, []]));
       const audience = audienceList?.join(',') ?? '';

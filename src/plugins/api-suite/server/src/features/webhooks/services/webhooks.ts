@@ -94,7 +94,14 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         const createdAt = new Date(event.timestamp);
         for (const subscription of targets) {
           const uuid = newDeliveryId();
-          rows.push({ uuid, subscription_id: subscription, event_id: event.id, event_type: event.type, payload: payloadJson, created_at: createdAt });
+          rows.push({
+            uuid,
+            subscription_id: subscription,
+            event_id: event.id,
+            event_type: event.type,
+            payload: payloadJson,
+            created_at: createdAt,
+          });
           jobs.push({ delivery: uuid, subscription, type: event.type, body, attempt: 1 });
         }
         return { event_id: event.id, deliveries: targets.length };
@@ -102,7 +109,12 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     });
     if (rows.length > 0) {
       // What every new delivery shares is bound once for the round.
-      await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows, { status: 'pending', attempts: 0, next_attempt_at: now, updated_at: now });
+      await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows, {
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        updated_at: now,
+      });
       try {
         await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
       } catch (error) {
@@ -153,7 +165,13 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> =>
     new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
-      queue.push({ events: events.map((event) => ({ type: event.type, payload: event.payload, id: randomUUID(), timestamp })), only: scope.only, audience: scope.audience, resolve, reject });
+      queue.push({
+        events: events.map((event) => ({ type: event.type, payload: event.payload, id: randomUUID(), timestamp })),
+        only: scope.only,
+        audience: scope.audience,
+        resolve,
+        reject,
+      });
       schedule();
     });
 

@@ -15,28 +15,28 @@ const dateTime = z.iso.datetime();
 const at = (description: string) => dateTime.nullable().meta({ description });
 
 export const orderEventData = z.strictObject({
-  id: z.string().meta({ description: 'The order\'s id.' }),
+  id: z.string().meta({ description: "The order's id." }),
   status: z.enum(ORDER_STATUSES),
-  total: z.number().min(0).meta({ description: 'The order\'s total, in the shop\'s currency.' }),
+  total: z.number().min(0).meta({ description: "The order's total, in the shop's currency." }),
   created_at: at('When the order was placed.'),
   paid_at: dateTime.optional().meta({ description: 'When it was paid; present once paid.' }),
-  payment_id: z.string().optional().meta({ description: 'The payment provider\'s id; present once paid.' }),
+  payment_id: z.string().optional().meta({ description: "The payment provider's id; present once paid." }),
 });
 export type OrderEventData = z.infer<typeof orderEventData>;
 
 /** The site's articles (their status values are the site's own). */
 export const articleEventData = z.strictObject({
-  id: z.string().meta({ description: 'The article\'s UUID.' }),
+  id: z.string().meta({ description: "The article's UUID." }),
   title: z.string().nullable(),
   slug: z.string().nullable(),
-  status: z.string().nullable().meta({ description: 'The article\'s status, such as draft, published or archived.' }),
+  status: z.string().nullable().meta({ description: "The article's status, such as draft, published or archived." }),
   createdAt: at('When the article was created.'),
   updatedAt: at('When it last changed.'),
 });
 export type ArticleEventData = z.infer<typeof articleEventData>;
 
 export const productEventData = z.strictObject({
-  id: z.string().meta({ description: 'The product\'s document id.' }),
+  id: z.string().meta({ description: "The product's document id." }),
   name: z.string().nullable(),
   slug: z.string().nullable(),
   price: z.number().nullable(),
@@ -61,14 +61,14 @@ export const resultsChangedEventData = z.strictObject({
   run_id: z.int().min(1),
   scraper_id: z.int().min(1),
   new: z.int().min(0).meta({ description: 'Items whose key the previous completed run did not have.' }),
-  changed: z.int().min(0).meta({ description: 'Items whose content differs from the previous completed run\'s.' }),
+  changed: z.int().min(0).meta({ description: "Items whose content differs from the previous completed run's." }),
   removed: z.int().min(0).meta({ description: 'Keys of the previous completed run this run did not find.' }),
 });
 export type ResultsChangedEventData = z.infer<typeof resultsChangedEventData>;
 
 export const billingSubscriptionEventData = z.strictObject({
   consumer_id: z.uuid(),
-  subscription_id: z.string().meta({ description: 'The Stripe subscription\'s id.' }),
+  subscription_id: z.string().meta({ description: "The Stripe subscription's id." }),
   plan_id: z.int().min(1).nullable().meta({ description: 'The plan bought (null if it has since been deleted).' }),
   status: billingStatus,
   current_period_end: at('When the paid period ends.'),
@@ -79,7 +79,7 @@ export type BillingSubscriptionEventData = z.infer<typeof billingSubscriptionEve
 
 export const billingPaymentFailedEventData = billingSubscriptionEventData.extend({
   invoice_id: z.string().meta({ description: 'The Stripe invoice that was not paid.' }),
-  amount_due: z.int().min(0).meta({ description: 'In the currency\'s minor units.' }),
+  amount_due: z.int().min(0).meta({ description: "In the currency's minor units." }),
   currency: z.string().meta({ description: 'ISO 4217, lower case.' }),
 });
 export type BillingPaymentFailedEventData = z.infer<typeof billingPaymentFailedEventData>;

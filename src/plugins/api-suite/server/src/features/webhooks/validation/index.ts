@@ -23,7 +23,11 @@ const rateLimit = z
   .min(1, 'must be between 1 and 1000, or null for no limit')
   .max(1000, 'must be between 1 and 1000, or null for no limit')
   .nullable();
-const timeoutSeconds = z.number().int('must be a whole number of seconds').min(1, 'must be between 1 and 30').max(30, 'must be between 1 and 30');
+const timeoutSeconds = z
+  .number()
+  .int('must be a whole number of seconds')
+  .min(1, 'must be between 1 and 30')
+  .max(30, 'must be between 1 and 30');
 
 export const createSubscriptionBody = z
   .object({
@@ -67,7 +71,9 @@ export const uuidParam = z.uuid();
 
 /** How far back a recovery may reach (14 days): older failures are history, not work. */
 export const RECOVER_MAX_AGE_DAYS = 14;
-const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-01T12:00:00Z' }).transform((value) => new Date(value));
+const instant = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-01-01T12:00:00Z' })
+  .transform((value) => new Date(value));
 
 /** Recover: `{ since, until? }`; `since` within the last 14 days, `until` (default now) after it. */
 export const recoverBody = z
@@ -77,8 +83,10 @@ export const recoverBody = z
     // Runs even when a field was refused; those issues are already reported.
     if (!(body.since instanceof Date) || (body.until !== undefined && !(body.until instanceof Date))) return;
     const oldest = Date.now() - RECOVER_MAX_AGE_DAYS * 86_400_000;
-    if (body.since.getTime() < oldest) ctx.addIssue({ code: 'custom', path: ['since'], message: `must be within the last ${RECOVER_MAX_AGE_DAYS} days` });
-    if (body.until && body.until.getTime() < body.since.getTime()) ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
+    if (body.since.getTime() < oldest)
+      ctx.addIssue({ code: 'custom', path: ['since'], message: `must be within the last ${RECOVER_MAX_AGE_DAYS} days` });
+    if (body.until && body.until.getTime() < body.since.getTime())
+      ctx.addIssue({ code: 'custom', path: ['until'], message: 'must not be before since' });
   });
 export type RecoverBody = z.infer<typeof recoverBody>;
 /** As a client sends it: ISO 8601 strings. */
@@ -92,10 +100,7 @@ const event = z.object({ type: eventName, payload }).strict();
 
 const batch = z
   .object({
-    events: z
-      .array(event)
-      .min(1, 'must hold at least one event')
-      .max(MAX_PUBLISH_BATCH, `must hold at most ${MAX_PUBLISH_BATCH} events`),
+    events: z.array(event).min(1, 'must hold at least one event').max(MAX_PUBLISH_BATCH, `must hold at most ${MAX_PUBLISH_BATCH} events`),
   })
   .strict();
 

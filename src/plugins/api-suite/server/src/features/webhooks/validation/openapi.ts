@@ -33,19 +33,26 @@ const guarded = (responses: Record<string, ResponseSpec | SharedResponse>): Reco
 
 const ok = (description: string, json: z.ZodType): ResponseSpec => ({ description, json, headers: rateLimitHeaders });
 
-const subscriptionId = z.object({ id: uuidParam.meta({ description: 'The subscription\'s id; another consumer\'s is 404.' }) });
-const deliveryId = z.object({ id: uuidParam.meta({ description: 'The delivery\'s id (its `webhook-id`).' }) });
+const subscriptionId = z.object({ id: uuidParam.meta({ description: "The subscription's id; another consumer's is 404." }) });
+const deliveryId = z.object({ id: uuidParam.meta({ description: "The delivery's id (its `webhook-id`)." }) });
 const tags = ['Webhooks'];
 
 const created = z.object({
   id: z.uuid(),
   endpoint_url: z.url(),
   events: z.array(z.string()),
-  secret: z.string().regex(/^[A-Za-z0-9]{32}$/).meta({ description: 'Shown here and at rotation only.' }),
+  secret: z
+    .string()
+    .regex(/^[A-Za-z0-9]{32}$/)
+    .meta({ description: 'Shown here and at rotation only.' }),
   created_at: z.iso.datetime(),
   test_sent: z.literal(true),
 });
-const rotated = z.object({ secret: z.string().regex(/^[A-Za-z0-9]{32}$/), valid_until: z.iso.datetime().meta({ description: 'Until when the previous secret still signs.' }), note: z.string() });
+const rotated = z.object({
+  secret: z.string().regex(/^[A-Za-z0-9]{32}$/),
+  valid_until: z.iso.datetime().meta({ description: 'Until when the previous secret still signs.' }),
+  note: z.string(),
+});
 const retried = z.object({ delivery_id: z.uuid(), status: z.literal('queued') });
 const subscriptionList = pageOf(answers.subscription);
 const deliveryList = pageOf(answers.delivery);
@@ -71,8 +78,10 @@ export const webhooksApi: ApiDescription = {
   extra: {
     responses: {
       WebhooksBadRequest: flatError('Invalid input (`validation_error`), every bad field in `details`.'),
-      WebhooksNotFound: flatError('Unknown, or another consumer\'s (`not_found`).'),
-      WebhooksUnprocessable: flatError('Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or an address the server may not reach (`endpoint_not_allowed`).'),
+      WebhooksNotFound: flatError("Unknown, or another consumer's (`not_found`)."),
+      WebhooksUnprocessable: flatError(
+        'Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or an address the server may not reach (`endpoint_not_allowed`).'
+      ),
     },
   },
   operations: [
@@ -81,17 +90,22 @@ export const webhooksApi: ApiDescription = {
       path: '/api/webhooks/subscriptions',
       operationId: 'createSubscription',
       summary: 'Subscribe an endpoint to events',
-      description: 'The secret is in the answer and at rotation only. A signed `webhook.test` event is queued at once; the reachability probe never delays the answer.',
+      description:
+        'The secret is in the answer and at rotation only. A signed `webhook.test` event is queued at once; the reachability probe never delays the answer.',
       tags,
       security: 'write',
       body: { required: true, json: createSubscriptionBody },
-      responses: guarded({ '201': ok('The subscription, with its secret.', created), '400': shared('WebhooksBadRequest'), '422': shared('WebhooksUnprocessable') }),
+      responses: guarded({
+        '201': ok('The subscription, with its secret.', created),
+        '400': shared('WebhooksBadRequest'),
+        '422': shared('WebhooksUnprocessable'),
+      }),
     },
     {
       method: 'get',
       path: '/api/webhooks/subscriptions',
       operationId: 'listSubscriptions',
-      summary: 'List the caller\'s subscriptions',
+      summary: "List the caller's subscriptions",
       tags,
       security: 'read',
       query: listQuery,
@@ -117,7 +131,12 @@ export const webhooksApi: ApiDescription = {
       security: 'write',
       params: subscriptionId,
       body: { required: true, json: updateSubscriptionBody },
-      responses: guarded({ '200': ok('The subscription.', answers.subscription), '400': shared('WebhooksBadRequest'), '404': shared('WebhooksNotFound'), '422': shared('WebhooksUnprocessable') }),
+      responses: guarded({
+        '200': ok('The subscription.', answers.subscription),
+        '400': shared('WebhooksBadRequest'),
+        '404': shared('WebhooksNotFound'),
+        '422': shared('WebhooksUnprocessable'),
+      }),
     },
     {
       method: 'delete',
@@ -155,7 +174,7 @@ export const webhooksApi: ApiDescription = {
       method: 'get',
       path: '/api/webhooks/subscriptions/{id}/deliveries',
       operationId: 'listDeliveries',
-      summary: 'A subscription\'s deliveries',
+      summary: "A subscription's deliveries",
       description: 'Newest first.',
       tags,
       security: 'read',
@@ -171,7 +190,7 @@ export const webhooksApi: ApiDescription = {
       method: 'post',
       path: '/api/webhooks/subscriptions/{id}/recover',
       operationId: 'recoverDeliveries',
-      summary: 'Send a time range\'s failed deliveries again',
+      summary: "Send a time range's failed deliveries again",
       description:
         'Every `failed` or `cancelled` delivery of the subscription created between `since` and `until` (default now) is queued again with its own `webhook-id`, so a receiver that was down can catch up. `since` may reach back 14 days. A disabled subscription is 409 `subscription_disabled`.',
       tags,
@@ -204,7 +223,11 @@ export const webhooksApi: ApiDescription = {
       tags,
       security: 'write',
       params: deliveryId,
-      responses: guarded({ '202': ok('Queued.', retried), '404': shared('WebhooksNotFound'), '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: flatErrorSchema } }),
+      responses: guarded({
+        '202': ok('Queued.', retried),
+        '404': shared('WebhooksNotFound'),
+        '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: flatErrorSchema },
+      }),
     },
     {
       method: 'get',
@@ -221,7 +244,8 @@ export const webhooksApi: ApiDescription = {
       path: '/api/webhooks/events',
       operationId: 'publishEvents',
       summary: 'Publish an event, or a batch of up to 1,000',
-      description: 'Administrators only. Each payload must fit its type\'s `schema` from `GET /api/webhooks/event-types`. One delivery per active subscription whose events hold the type or `*`; publishing never waits for a delivery.',
+      description:
+        "Administrators only. Each payload must fit its type's `schema` from `GET /api/webhooks/event-types`. One delivery per active subscription whose events hold the type or `*`; publishing never waits for a delivery.",
       tags,
       security: 'write',
       body: { required: true, json: publishBody },
@@ -229,11 +253,17 @@ export const webhooksApi: ApiDescription = {
         '202': ok('The event ids and the number of deliveries created.', published),
         '400': shared('WebhooksBadRequest'),
         '403': {
-          description: 'The key middleware\'s refusals (`/api/v1` shape), or a caller who is not an administrator (`forbidden`, flat shape).',
+          description:
+            "The key middleware's refusals (`/api/v1` shape), or a caller who is not an administrator (`forbidden`, flat shape).",
           headers: rateLimitHeaders,
           content: { 'application/json': z.union([errorBody, flatErrorSchema]) },
         },
-        '422': { description: 'Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or a payload that does not fit its type\'s schema in the event catalog (`invalid_payload`, each field in `details`).', headers: rateLimitHeaders, json: flatErrorSchema },
+        '422': {
+          description:
+            "Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or a payload that does not fit its type's schema in the event catalog (`invalid_payload`, each field in `details`).",
+          headers: rateLimitHeaders,
+          json: flatErrorSchema,
+        },
       }),
     },
   ],

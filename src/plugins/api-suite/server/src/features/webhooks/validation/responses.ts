@@ -16,7 +16,12 @@ export const subscription = z.object({
   is_active: z.boolean(),
   headers: z.record(z.string(), z.string()),
   timeout_seconds: z.int().min(1).max(30),
-  rate_limit: z.int().min(1).max(1000).nullable().meta({ description: 'Deliveries per second at most; null = unlimited. Deliveries beyond it wait their turn.' }),
+  rate_limit: z
+    .int()
+    .min(1)
+    .max(1000)
+    .nullable()
+    .meta({ description: 'Deliveries per second at most; null = unlimited. Deliveries beyond it wait their turn.' }),
   created_at: dateTime,
   updated_at: dateTime,
   last_delivery_at: dateTime.nullable(),
@@ -34,7 +39,7 @@ export const delivery = z.object({
   subscription_id: z.uuid(),
   event_id: z.string(),
   event_type: z.string(),
-  payload: z.unknown().meta({ description: 'The published payload: the body\'s `data`.' }),
+  payload: z.unknown().meta({ description: "The published payload: the body's `data`." }),
   status: deliveryStatus,
   attempts: z.int().min(0),
   next_attempt_at: dateTime.nullable().meta({ description: 'Null when no further attempt is scheduled.' }),
@@ -50,7 +55,7 @@ export const attempt = z.object({
   status_code: z.int().nullable(),
   duration_ms: z.int().min(0).nullable(),
   error: z.string().nullable(),
-  response_body: z.string().nullable().meta({ description: 'The first characters of the receiver\'s answer.' }),
+  response_body: z.string().nullable().meta({ description: "The first characters of the receiver's answer." }),
 });
 export type Attempt = z.infer<typeof attempt>;
 
@@ -65,13 +70,19 @@ export const testOutcome = z.object({
 });
 export type TestOutcome = z.infer<typeof testOutcome>;
 
-export const recovered = z.object({ deliveries: z.int().min(0).meta({ description: 'How many failed or cancelled deliveries were queued again.' }) });
+export const recovered = z.object({
+  deliveries: z.int().min(0).meta({ description: 'How many failed or cancelled deliveries were queued again.' }),
+});
 export type Recovered = z.infer<typeof recovered>;
 
 export const eventType = z.object({
   name: z.string(),
   description: z.string(),
-  example_payload: z.unknown().meta({ description: 'An example of the event\'s `data`; it validates against `schema`.' }),
-  schema: z.record(z.string(), z.unknown()).meta({ description: 'The JSON Schema (draft 2020-12) of the event\'s `data`: every delivered payload of this type validates against it.' }),
+  example_payload: z.unknown().meta({ description: "An example of the event's `data`; it validates against `schema`." }),
+  schema: z
+    .record(z.string(), z.unknown())
+    .meta({
+      description: "The JSON Schema (draft 2020-12) of the event's `data`: every delivered payload of this type validates against it.",
+    }),
 });
 export type EventType = z.infer<typeof eventType>;

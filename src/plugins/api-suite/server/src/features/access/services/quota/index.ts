@@ -242,7 +242,7 @@ type QuotaRedis = Redis & {
     perMinute: number,
     perMonth: number,
     minuteTtl: number,
-    monthTtl: number,
+    monthTtl: number
   ): Promise<unknown>;
 };
 
@@ -288,7 +288,7 @@ function decision(
   minute: QuotaWindowId,
   month: QuotaWindowId,
   minuteUsed: number,
-  monthUsed: number,
+  monthUsed: number
 ): QuotaDecision {
   return {
     allowed,

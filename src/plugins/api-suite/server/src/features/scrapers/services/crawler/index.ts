@@ -35,7 +35,10 @@ export interface CrawlOptions {
   selectors?: CrawlSelectors;
   /** Aborting it stops the run: requests in flight are aborted and crawl() resolves at once. */
   signal: AbortSignal;
-  request: (url: string, init: { headers: Record<string, string>; signal: AbortSignal; timeoutMs: number; proxy?: string }) => Promise<FetchedPage>;
+  request: (
+    url: string,
+    init: { headers: Record<string, string>; signal: AbortSignal; timeoutMs: number; proxy?: string }
+  ) => Promise<FetchedPage>;
   onItems: (items: Array<{ url: string; data: Record<string, unknown> }>) => Promise<void>;
   onPage?: (page: { url: string; status: number | null; ok: boolean; error?: string }) => void;
   concurrency?: number;

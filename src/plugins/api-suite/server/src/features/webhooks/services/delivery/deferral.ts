@@ -27,7 +27,11 @@ export async function deferSends(strapi: Core.Strapi, lots: DeferredLot[]): Prom
   for (const { delayMs, sends } of lots) {
     for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
       const part = sends.slice(start, start + SENDS_PER_JOB);
-      definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, Math.max(0, Math.round(delayMs))), jobId: `deferred-${randomUUID()}` } });
+      definitions.push({
+        name: DELIVER_JOB,
+        data: packSends(part),
+        options: { ...jobOptions(part[0].delivery, part[0].attempt, Math.max(0, Math.round(delayMs))), jobId: `deferred-${randomUUID()}` },
+      });
     }
   }
   if (definitions.length === 0) return;
@@ -35,7 +39,8 @@ export async function deferSends(strapi: Core.Strapi, lots: DeferredLot[]): Prom
   const table = tableOf(strapi, UIDS.webhookDelivery);
   for (const { sends, dueBy } of lots) {
     for (let start = 0; start < sends.length; start += 500) {
-      await strapi.db.connection(table)
+      await strapi.db
+        .connection(table)
         .whereIn(
           'uuid',
           sends.slice(start, start + 500).map((send) => send.delivery)
@@ -46,7 +51,11 @@ export async function deferSends(strapi: Core.Strapi, lots: DeferredLot[]): Prom
 }
 
 /** Sends and their waits (ms from now) into lots of one second each. */
-export function lotsBySecond(entries: Array<{ send: DeliverySend; waitMs: number }>, jobDelay: (second: number, firstWaitMs: number) => number, now = Date.now()): DeferredLot[] {
+export function lotsBySecond(
+  entries: Array<{ send: DeliverySend; waitMs: number }>,
+  jobDelay: (second: number, firstWaitMs: number) => number,
+  now = Date.now()
+): DeferredLot[] {
   const bySecond = new Map<number, { sends: DeliverySend[]; first: number; last: number }>();
   for (const { send, waitMs } of entries) {
     const second = Math.floor(waitMs / 1000);
@@ -56,5 +65,9 @@ export function lotsBySecond(entries: Array<{ send: DeliverySend; waitMs: number
     lot.first = Math.min(lot.first, waitMs);
     lot.last = Math.max(lot.last, waitMs);
   }
-  return [...bySecond].map(([second, lot]) => ({ delayMs: jobDelay(second, lot.first), sends: lot.sends, dueBy: new Date(now + lot.last) }));
+  return [...bySecond].map(([second, lot]) => ({
+    delayMs: jobDelay(second, lot.first),
+    sends: lot.sends,
+    dueBy: new Date(now + lot.last),
+  }));
 }

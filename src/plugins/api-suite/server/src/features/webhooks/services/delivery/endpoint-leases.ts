@@ -132,9 +132,12 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
     return writeHeld(giving, 0).catch((error: Error) => onError(error));
   };
 
-  const renewer = setInterval(() => {
-    writeHeld(held, leaseMs).catch((error: Error) => onError(error));
-  }, Math.max(500, Math.floor(leaseMs / 3)));
+  const renewer = setInterval(
+    () => {
+      writeHeld(held, leaseMs).catch((error: Error) => onError(error));
+    },
+    Math.max(500, Math.floor(leaseMs / 3))
+  );
   renewer.unref();
 
   return {

@@ -58,18 +58,25 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
         .update({ status: 'cancelled', next_attempt_at: null, updated_at: new Date() });
       // Jobs that slip through find the subscription inactive and stop there.
       await Promise.allSettled(pending.map((row) => jobs().cancel(DELIVERY_QUEUE, jobIdOf(row.uuid, (row.attempts ?? 0) + 1))));
-      await policy.notifyDisabled(subscriptionId).catch((error: Error) =>
-        strapi.log.error(`[api-suite] webhooks: could not e-mail the owner of a disabled subscription: ${error.message}`)
-      );
+      await policy
+        .notifyDisabled(subscriptionId)
+        .catch((error: Error) =>
+          strapi.log.error(`[api-suite] webhooks: could not e-mail the owner of a disabled subscription: ${error.message}`)
+        );
     },
 
     async notifyDisabled(subscriptionId: number): Promise<void> {
       const row = await subscriptions().getById(subscriptionId);
       if (!row) return;
-      strapi.log.warn(`[api-suite] webhooks: subscription ${row.uuid} disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`);
-      const owner = (await strapi.db.query(UIDS.user).findOne({ where: { consumer_id: row.consumer_id }, select: ['email', 'username'] })) as
-        | { email?: string; username?: string }
-        | null;
+      strapi.log.warn(
+        `[api-suite] webhooks: subscription ${row.uuid} disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`
+      );
+      const owner = (await strapi.db
+        .query(UIDS.user)
+        .findOne({ where: { consumer_id: row.consumer_id }, select: ['email', 'username'] })) as {
+        email?: string;
+        username?: string;
+      } | null;
       if (!owner?.email) return;
       const email = strapi.plugin('email')?.service('email') as { send(options: Record<string, unknown>): Promise<unknown> } | undefined;
       if (!email) {

@@ -47,7 +47,13 @@ export function packSends(sends: DeliverySend[]): DeliveryJobData {
         last = send.body;
         bodies.push(last);
       }
-      const packed: DeliveryJobData['sends'][number] = { delivery: send.delivery, subscription: send.subscription, type: send.type, body: bodies.length - 1, attempt: send.attempt };
+      const packed: DeliveryJobData['sends'][number] = {
+        delivery: send.delivery,
+        subscription: send.subscription,
+        type: send.type,
+        body: bodies.length - 1,
+        attempt: send.attempt,
+      };
       if (send.slotAt !== undefined) packed.slotAt = send.slotAt;
       return packed;
     }),
@@ -56,7 +62,13 @@ export function packSends(sends: DeliverySend[]): DeliveryJobData {
 
 export function unpackSends(data: DeliveryJobData): DeliverySend[] {
   return data.sends.map((send) => {
-    const unpacked: DeliverySend = { delivery: send.delivery, subscription: send.subscription, type: send.type, body: data.bodies[send.body], attempt: send.attempt };
+    const unpacked: DeliverySend = {
+      delivery: send.delivery,
+      subscription: send.subscription,
+      type: send.type,
+      body: data.bodies[send.body],
+      attempt: send.attempt,
+    };
     if (send.slotAt !== undefined) unpacked.slotAt = send.slotAt;
     return unpacked;
   });
@@ -74,6 +86,9 @@ export function bodyOf(row: Pick<DeliveryRow, 'event_type' | 'payload' | 'create
 }
 
 /** A send of a stored delivery: its next attempt. */
-export function sendOf(row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'created_at'>, attempt: number): DeliverySend {
+export function sendOf(
+  row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'created_at'>,
+  attempt: number
+): DeliverySend {
   return { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt };
 }

@@ -83,7 +83,20 @@ export function createLanes(options: LanesOptions) {
   const laneOf = (endpoint: string): Lane => {
     let lane = lanes.get(endpoint);
     if (!lane) {
-      lane = { endpoint, segments: [], waiting: 0, running: 0, starts: new Map(), latencyMs: undefined, ringed: false, acquiring: false, retry: undefined, lastActive: performance.now(), deferredUntil: 0, answered: new Set() };
+      lane = {
+        endpoint,
+        segments: [],
+        waiting: 0,
+        running: 0,
+        starts: new Map(),
+        latencyMs: undefined,
+        ringed: false,
+        acquiring: false,
+        retry: undefined,
+        lastActive: performance.now(),
+        deferredUntil: 0,
+        answered: new Set(),
+      };
       lanes.set(endpoint, lane);
     }
     return lane;

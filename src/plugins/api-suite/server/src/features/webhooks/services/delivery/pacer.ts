@@ -49,7 +49,11 @@ export function createPacer(strapi: Core.Strapi) {
         });
       }
       // A lot's job is due a little before its second's first slot; each of its sends waits for its own slot in the job.
-      if (deferred.length > 0) await deferSends(strapi, lotsBySecond(deferred, (second) => Math.max(0, second * PACE_WINDOW_MS - EARLY_MS)));
+      if (deferred.length > 0)
+        await deferSends(
+          strapi,
+          lotsBySecond(deferred, (second) => Math.max(0, second * PACE_WINDOW_MS - EARLY_MS))
+        );
       return ready;
     },
 

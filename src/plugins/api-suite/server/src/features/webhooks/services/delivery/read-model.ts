@@ -14,7 +14,10 @@ export function createReadModel(strapi: Core.Strapi, recorder: Recorder) {
   const deliveries = () => tableOf(strapi, UIDS.webhookDelivery);
 
   return {
-    async list(subscriptionId: number, options: { status?: DeliveryStatus; page: number; limit: number }): Promise<{ rows: DeliveryRow[]; total: number }> {
+    async list(
+      subscriptionId: number,
+      options: { status?: DeliveryStatus; page: number; limit: number }
+    ): Promise<{ rows: DeliveryRow[]; total: number }> {
       await recorder.flush();
       const scoped = () => {
         const query = knex()(deliveries()).where({ subscription_id: subscriptionId });
@@ -23,7 +26,20 @@ export function createReadModel(strapi: Core.Strapi, recorder: Recorder) {
       };
       const [rows, counted] = await Promise.all([
         scoped()
-          .select('id', 'uuid', 'subscription_id', 'event_id', 'event_type', 'payload', 'status', 'attempts', 'next_attempt_at', 'response_status', 'delivered_at', 'created_at')
+          .select(
+            'id',
+            'uuid',
+            'subscription_id',
+            'event_id',
+            'event_type',
+            'payload',
+            'status',
+            'attempts',
+            'next_attempt_at',
+            'response_status',
+            'delivered_at',
+            'created_at'
+          )
           .orderBy('id', 'desc')
           .limit(options.limit)
           .offset((options.page - 1) * options.limit),

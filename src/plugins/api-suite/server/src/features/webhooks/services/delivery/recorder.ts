@@ -88,8 +88,19 @@ export function createRecorder(strapi: Core.Strapi) {
   const write = async (batch: AttemptRecord[], batchStates: DeliveryState[], batchSuccesses: Array<[number, Date]>) => {
     const now = new Date();
     await writeMany(knex(), dialectOf(strapi), [
-      { insert: tableOf(strapi, UIDS.webhookAttempt), columns: ATTEMPT_COLUMNS, rows: batch, constants: { created_at: now, updated_at: now } },
-      { update: tableOf(strapi, UIDS.webhookDelivery), key: { name: 'uuid', kind: 'text' }, columns: STATE_COLUMNS, rows: batchStates, constants: { updated_at: now } },
+      {
+        insert: tableOf(strapi, UIDS.webhookAttempt),
+        columns: ATTEMPT_COLUMNS,
+        rows: batch,
+        constants: { created_at: now, updated_at: now },
+      },
+      {
+        update: tableOf(strapi, UIDS.webhookDelivery),
+        key: { name: 'uuid', kind: 'text' },
+        columns: STATE_COLUMNS,
+        rows: batchStates,
+        constants: { updated_at: now },
+      },
       {
         update: tableOf(strapi, UIDS.webhookSubscription),
         key: { name: 'id', kind: 'integer' },

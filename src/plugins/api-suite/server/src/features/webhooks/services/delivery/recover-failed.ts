@@ -25,7 +25,11 @@ import type { DeliveryJobData, DeliveryRow } from './types';
 export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder) {
   return async function recoverFailed(subscription: Pick<SubscriptionRow, 'id' | 'is_active'>, since: Date, until: Date): Promise<number> {
     if (!toBool(subscription.is_active)) {
-      throw new ApiError(409, 'subscription_disabled', 'The subscription is disabled: re-enable it (is_active: true) before recovering its deliveries');
+      throw new ApiError(
+        409,
+        'subscription_disabled',
+        'The subscription is disabled: re-enable it (is_active: true) before recovering its deliveries'
+      );
     }
     // Failures still in the recorder's buffer are written first, or they would be missed, or
     // written over the pending state afterwards.
@@ -37,9 +41,14 @@ export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder) {
       .whereIn('status', ['failed', 'cancelled'])
       .where('created_at', '>=', since)
       .where('created_at', '<=', until)
-      .update({ status: 'pending', next_attempt_at: now, updated_at: now }, ['uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'created_at'])) as Array<
-      Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'attempts' | 'created_at'>
-    >;
+      .update({ status: 'pending', next_attempt_at: now, updated_at: now }, [
+        'uuid',
+        'subscription_id',
+        'event_type',
+        'payload',
+        'attempts',
+        'created_at',
+      ])) as Array<Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'attempts' | 'created_at'>>;
     if (rows.length === 0) return 0;
     const sends = rows.map((row) => sendOf(row, (row.attempts ?? 0) + 1));
     const definitions: JobDefinition<DeliveryJobData>[] = [];
@@ -47,7 +56,11 @@ export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder) {
       const part = sends.slice(start, start + SENDS_PER_JOB);
       // A recovered delivery may be recovered again later with the same attempt number (a
       // cancelled one never attempted): the job id is made fresh for this recovery.
-      definitions.push({ name: DELIVER_JOB, data: packSends(part), options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `recover-${randomUUID()}` } });
+      definitions.push({
+        name: DELIVER_JOB,
+        data: packSends(part),
+        options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `recover-${randomUUID()}` },
+      });
     }
     await getService(strapi, 'platform').jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
     return rows.length;

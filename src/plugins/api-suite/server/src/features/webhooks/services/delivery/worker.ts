@@ -16,7 +16,14 @@ import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpa
 import { createLanes, type Lanes } from './lanes';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
-import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliveryRow, type DeliverySend, type DeliveryStatus } from './types';
+import {
+  FINAL_STATUSES,
+  type AttemptOutcome,
+  type DeliveryJobData,
+  type DeliveryRow,
+  type DeliverySend,
+  type DeliveryStatus,
+} from './types';
 
 /** Response bodies are kept on the attempt up to this size. */
 export const RESPONSE_BODY_LIMIT = 2048;
@@ -42,7 +49,12 @@ const LANE_IDLE_MS = 10 * 60_000;
  * and settles it (succeeded; retrying, with the next job enqueued at once so a crash cannot lose
  * it; or failed). Outcomes go to the recorder; failures to the failure policy.
  */
-export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: ReturnType<typeof createFailurePolicy>, pacer: ReturnType<typeof createPacer>) {
+export function createWorker(
+  strapi: Core.Strapi,
+  recorder: Recorder,
+  policy: ReturnType<typeof createFailurePolicy>,
+  pacer: ReturnType<typeof createPacer>
+) {
   const knex = () => strapi.db.connection;
   const deliveries = () => tableOf(strapi, UIDS.webhookDelivery);
   const jobs = () => getService(strapi, 'platform').jobs();
@@ -54,7 +66,16 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
   /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
   const inFlight = new Set<string>();
   /** Requests open at once across every job of this process, shared fairly between endpoints. */
-  let lanes: Lanes = createLanes({ size: 1, cap: 1, leases: memoryLeaseBook(), slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, maxDeferMs: MAX_DEFER_MS, onError: () => undefined });
+  let lanes: Lanes = createLanes({
+    size: 1,
+    cap: 1,
+    leases: memoryLeaseBook(),
+    slowMs: SLOW_MS,
+    admitWaitMs: ADMIT_WAIT_MS,
+    retryMs: LEASE_RETRY_MS,
+    maxDeferMs: MAX_DEFER_MS,
+    onError: () => undefined,
+  });
   let closeLeases: () => Promise<void> = async () => undefined;
   /** When each saturated endpoint was last logged. */
   const saturationLogged = new Map<string, number>();
@@ -63,7 +84,9 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
     if (now - (saturationLogged.get(endpoint) ?? 0) < SATURATION_LOG_MS) return;
     saturationLogged.set(endpoint, now);
     if (saturationLogged.size > 10_000) saturationLogged.clear();
-    strapi.log.warn(`[api-suite] webhooks: the endpoint ${displayEndpoint(endpoint)} is saturated (its share of request slots is busy and it answers slowly): ${deferred} sends went back to the queue to wait for it, still pending`);
+    strapi.log.warn(
+      `[api-suite] webhooks: the endpoint ${displayEndpoint(endpoint)} is saturated (its share of request slots is busy and it answers slowly): ${deferred} sends went back to the queue to wait for it, still pending`
+    );
   };
 
   const worker = {
@@ -75,7 +98,16 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       const onError = (error: Error) => strapi.log.error(`[api-suite] webhooks: endpoint slots: ${error.message}`);
       const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
       closeLeases = () => leases.close();
-      lanes = createLanes({ size: concurrency, cap: endpointConcurrency, leases, slowMs: SLOW_MS, admitWaitMs: ADMIT_WAIT_MS, retryMs: LEASE_RETRY_MS, maxDeferMs: MAX_DEFER_MS, onError });
+      lanes = createLanes({
+        size: concurrency,
+        cap: endpointConcurrency,
+        leases,
+        slowMs: SLOW_MS,
+        admitWaitMs: ADMIT_WAIT_MS,
+        retryMs: LEASE_RETRY_MS,
+        maxDeferMs: MAX_DEFER_MS,
+        onError,
+      });
       // Twice as many jobs as requests: a slow endpoint keeps only about two of its shares' worth of
       // sends (and so of jobs) in the process, so jobs run out no sooner than request slots do.
       jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency: concurrency * 2 });
@@ -143,10 +175,16 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       // the booking process's clock: instances of one site are expected to keep theirs in step (NTP).
       const later = made
         .filter((send) => send.slotAt !== undefined && send.slotAt > now)
-        .map((send) => new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() => lanes.each([send], endpointOf, deliver)));
+        .map((send) =>
+          new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() =>
+            lanes.each([send], endpointOf, deliver)
+          )
+        );
       const failures = (await Promise.all([lanes.each(ready, endpointOf, deliver), ...later])).flat();
       if (failures.length > 0) {
-        throw new Error(`${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`);
+        throw new Error(
+          `${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`
+        );
       }
       await recorder.recorded();
     },
@@ -209,7 +247,11 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
           deferred.push({ send: group[n], waitMs: waits[n - taken] });
         }
       }
-      if (deferred.length > 0) await deferSends(strapi, lotsBySecond(deferred, (_second, first) => first));
+      if (deferred.length > 0)
+        await deferSends(
+          strapi,
+          lotsBySecond(deferred, (_second, first) => first)
+        );
       return made;
     },
 
@@ -234,7 +276,14 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       try {
         if (!target || !target.isActive) {
           // Deleted or disabled since the event was published: nothing more is sent.
-          recorder.state({ uuid: send.delivery, status: 'cancelled', attempts: send.attempt - 1, next_attempt_at: null, response_status: null, delivered_at: null });
+          recorder.state({
+            uuid: send.delivery,
+            status: 'cancelled',
+            attempts: send.attempt - 1,
+            next_attempt_at: null,
+            response_status: null,
+            delivered_at: null,
+          });
           return;
         }
         const outcome = await worker.attempt(target, send);
@@ -283,7 +332,12 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
      * Record an attempt and move the delivery on: succeeded, retrying (next job enqueued now,
      * so a crash cannot lose it), or failed. Counts the attempt on the subscription.
      */
-    async settle(target: DeliveryTarget, data: DeliverySend, outcome: AttemptOutcome, options: { retry: boolean }): Promise<DeliveryStatus> {
+    async settle(
+      target: DeliveryTarget,
+      data: DeliverySend,
+      outcome: AttemptOutcome,
+      options: { retry: boolean }
+    ): Promise<DeliveryStatus> {
       const now = new Date();
       recorder.attempt({
         delivery_uuid: data.delivery,
@@ -309,7 +363,12 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
       }
       const nextAt = new Date(now.getTime() + delay * 1000);
       // The retry books a slot of its own when its job runs: it does not keep this attempt's slot.
-      await jobs().enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, packSends([{ ...data, attempt: data.attempt + 1, slotAt: undefined }]), jobOptions(data.delivery, data.attempt + 1, delay * 1000));
+      await jobs().enqueue<DeliveryJobData>(
+        DELIVERY_QUEUE,
+        DELIVER_JOB,
+        packSends([{ ...data, attempt: data.attempt + 1, slotAt: undefined }]),
+        jobOptions(data.delivery, data.attempt + 1, delay * 1000)
+      );
       recorder.state({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
       return 'retrying';
     },
@@ -338,7 +397,11 @@ export function createWorker(strapi: Core.Strapi, recorder: Recorder, policy: Re
           rows.map((row) => {
             const attempt = (row.attempts ?? 0) + 1;
             const due = toDate(row.next_attempt_at)?.getTime() ?? now;
-            return { name: DELIVER_JOB, data: packSends([sendOf(row, attempt)]), options: jobOptions(row.uuid, attempt, Math.max(0, due - now)) };
+            return {
+              name: DELIVER_JOB,
+              data: packSends([sendOf(row, attempt)]),
+              options: jobOptions(row.uuid, attempt, Math.max(0, due - now)),
+            };
           })
         );
         total += rows.length;
