@@ -56,14 +56,10 @@ it('signs the owner in and writes long content', async () => {
   const auth = { Authorization: `Bearer ${token}` };
   const cm = (uid: string) => `/content-manager/collection-types/${uid}`;
 
-  const author = await app
-    .request()
-    .post(cm('api::author.author'))
-    .set(auth)
-    .send({
-      name: 'Maximilian Alexander Featherstonehaugh-Worthington',
-      email: 'maximilian.featherstonehaugh-worthington@newsroom.example.test',
-    });
+  const author = await app.request().post(cm('api::author.author')).set(auth).send({
+    name: 'Maximilian Alexander Featherstonehaugh-Worthington',
+    email: 'maximilian.featherstonehaugh-worthington@newsroom.example.test',
+  });
   expect(author.status).toBe(201);
   for (const status of ['published', 'archived', 'draft']) {
     const article = await app

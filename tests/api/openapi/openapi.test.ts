@@ -589,15 +589,13 @@ describe('articles', () => {
       '/api/v1/articles'
     );
     expect(minimal.status).toBe(201);
-    await app.strapi.db
-      .query('api::comment.comment')
-      .create({
-        data: {
-          body: 'Nice',
-          author_name: null,
-          article: (await app.strapi.db.query('api::article.article').findOne({ where: { uuid: id } })).id,
-        },
-      });
+    await app.strapi.db.query('api::comment.comment').create({
+      data: {
+        body: 'Nice',
+        author_name: null,
+        article: (await app.strapi.db.query('api::article.article').findOne({ where: { uuid: id } })).id,
+      },
+    });
 
     expect(
       check(

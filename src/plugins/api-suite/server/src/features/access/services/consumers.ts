@@ -64,15 +64,13 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
     const term = search.trim();
     const where = term === '' ? {} : { $or: [{ username: { $containsi: term } }, { email: { $containsi: term } }] };
     const [rows, total] = await Promise.all([
-      strapi.db
-        .query(UIDS.user)
-        .findMany({
-          where,
-          select: ['id', 'username', 'email', 'consumer_id'],
-          orderBy: [{ username: 'asc' }, { id: 'asc' }],
-          offset: (page - 1) * limit,
-          limit,
-        }),
+      strapi.db.query(UIDS.user).findMany({
+        where,
+        select: ['id', 'username', 'email', 'consumer_id'],
+        orderBy: [{ username: 'asc' }, { id: 'asc' }],
+        offset: (page - 1) * limit,
+        limit,
+      }),
       strapi.db.query(UIDS.user).count({ where }),
     ]);
     return { data: (rows as ConsumerSummary[]).map(summary), total };

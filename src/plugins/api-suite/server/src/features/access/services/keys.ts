@@ -215,12 +215,10 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (claimed !== 1) throw new ApiError(409, 'key_not_active', 'The key was already rerolled');
         // The key's own limits go with it.
         if (row.requests_per_minute != null || row.requests_per_month != null) {
-          await strapi.db
-            .query(UIDS.apiKey)
-            .update({
-              where: { id: created.id },
-              data: { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null },
-            });
+          await strapi.db.query(UIDS.apiKey).update({
+            where: { id: created.id },
+            data: { requests_per_minute: row.requests_per_minute ?? null, requests_per_month: row.requests_per_month ?? null },
+          });
         }
         return { key, row: created };
       });

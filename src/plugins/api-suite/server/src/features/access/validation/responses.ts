@@ -71,12 +71,10 @@ export const plan = z.object({
   name: z.string(),
   requests_per_month: z.int().min(-1).meta({ description: '-1 for unlimited.' }),
   requests_per_minute: z.int().min(0),
-  endpoints: z
-    .array(z.string().regex(/^\S+ \S+$/))
-    .meta({
-      description: 'Resolved `"<METHOD> <path>"` entries; `*` stands for any method or for the rest of a path.',
-      examples: [['GET /api/v1/articles*'], ['* *']],
-    }),
+  endpoints: z.array(z.string().regex(/^\S+ \S+$/)).meta({
+    description: 'Resolved `"<METHOD> <path>"` entries; `*` stands for any method or for the rest of a path.',
+    examples: [['GET /api/v1/articles*'], ['* *']],
+  }),
   price_monthly: z.number().min(0),
 });
 export type Plan = z.infer<typeof plan>;

@@ -208,14 +208,12 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
             controller.abort(new Error('stopped'));
             return;
           }
-          await knex()(runsTable())
-            .where({ id: runId, status: 'running' })
-            .update({
-              heartbeat_at: new Date(),
-              items_collected: progress.items,
-              pages_fetched: progress.pages,
-              pages_failed: progress.failed,
-            });
+          await knex()(runsTable()).where({ id: runId, status: 'running' }).update({
+            heartbeat_at: new Date(),
+            items_collected: progress.items,
+            pages_fetched: progress.pages,
+            pages_failed: progress.failed,
+          });
         })().catch((error: Error) => strapi.log.warn(`[api-suite] scrapers: heartbeat of run ${runId}: ${error.message}`));
       }, HEARTBEAT_MS);
 

@@ -24,14 +24,9 @@ export const scraperSelectors = z
 
 export const changeDetection = z
   .object({
-    key: z
-      .string()
-      .min(1)
-      .max(100)
-      .optional()
-      .meta({
-        description: "The field that identifies an item across runs; without it, the item's `url` field, else the URL of its page.",
-      }),
+    key: z.string().min(1).max(100).optional().meta({
+      description: "The field that identifies an item across runs; without it, the item's `url` field, else the URL of its page.",
+    }),
   })
   .meta({
     description:
@@ -72,13 +67,9 @@ export const scraperRun = z.object({
   items_collected: z.int().min(0),
   pages_fetched: z.int().min(0).meta({ description: 'Pages that got an answer (robots.txt not counted).' }),
   pages_failed: z.int().min(0).meta({ description: 'Pages after the start page that failed; they do not fail the run.' }),
-  items_new: z
-    .int()
-    .min(0)
-    .nullable()
-    .meta({
-      description: 'Keys this run collected that the previous compared run did not; null unless a run with change detection on completed.',
-    }),
+  items_new: z.int().min(0).nullable().meta({
+    description: 'Keys this run collected that the previous compared run did not; null unless a run with change detection on completed.',
+  }),
   items_changed: z
     .int()
     .min(0)
@@ -102,13 +93,10 @@ export const scraperResult = z.object({
   run_id: id,
   url: z.string().meta({ description: 'The page the item came from.' }),
   data: z.record(z.string(), z.unknown()).meta({ description: 'The selector fields (or `url` and `title`).' }),
-  change: z
-    .enum(CHANGES)
-    .nullable()
-    .meta({
-      description:
-        'Against the previous compared run, by key and content hash. Null without change detection, for an item without a key, and until (unless) its run completes.',
-    }),
+  change: z.enum(CHANGES).nullable().meta({
+    description:
+      'Against the previous compared run, by key and content hash. Null without change detection, for an item without a key, and until (unless) its run completes.',
+  }),
   created_at: dateTime,
 });
 export type ScraperResult = z.infer<typeof scraperResult>;

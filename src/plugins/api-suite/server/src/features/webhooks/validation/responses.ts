@@ -79,10 +79,8 @@ export const eventType = z.object({
   name: z.string(),
   description: z.string(),
   example_payload: z.unknown().meta({ description: "An example of the event's `data`; it validates against `schema`." }),
-  schema: z
-    .record(z.string(), z.unknown())
-    .meta({
-      description: "The JSON Schema (draft 2020-12) of the event's `data`: every delivered payload of this type validates against it.",
-    }),
+  schema: z.record(z.string(), z.unknown()).meta({
+    description: "The JSON Schema (draft 2020-12) of the event's `data`: every delivered payload of this type validates against it.",
+  }),
 });
 export type EventType = z.infer<typeof eventType>;
