@@ -72,7 +72,7 @@ describe('the views a new database gets', () => {
     expect(products.metadatas.price.list.label).toBe('Price (EUR)');
     const orders = await configurationOf('plugin::api-suite.order');
     expect(orders.settings).toMatchObject({ mainField: 'uuid', defaultSortBy: 'date_created', defaultSortOrder: 'DESC' });
-    expect(orders.layouts.list).toEqual(['uuid', 'user', 'total', 'status', 'date_created', 'paid_at']);
+    expect(orders.layouts.list).toEqual(['uuid', 'user', 'total', 'status', 'date_created']);
     expect(orders.metadatas.total.list.label).toBe('Total (EUR)');
     const plans = await configurationOf('plugin::api-suite.plan');
     expect(plans.layouts.list).toEqual(['name', 'price_monthly', 'requests_per_month', 'requests_per_minute', 'is_default']);

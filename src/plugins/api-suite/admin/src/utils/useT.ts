@@ -17,6 +17,9 @@ export function useFormat() {
       value
         ? `${formatDate(value, { day: 'numeric', month: 'short', year: 'numeric' })} ${formatTime(value, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`
         : '—',
+    /** Day and minute, for tables where the seconds would only widen a column. */
+    dateTimeShort: (value: string | null | undefined) =>
+      value ? `${formatDate(value, { day: 'numeric', month: 'short' })} ${formatTime(value, { hour: '2-digit', minute: '2-digit' })}` : '—',
     time: (value: string) => formatTime(value, { hour: '2-digit', minute: '2-digit' }),
     number: (value: number) => formatNumber(value),
     money: (value: number, currency: string) => formatNumber(value, { style: 'currency', currency: currency.toUpperCase() }),

@@ -1,4 +1,5 @@
 import { Badge, Box, Field, Loader, SingleSelect, SingleSelectOption, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { CellText } from '../../../components/CellText';
 import { useCallback, useEffect, useState } from 'react';
 import { useApiSuiteClient, type Change, type Selectors } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -92,13 +93,13 @@ export function ResultsTable({
               )}
               {fields.map((field) => (
                 <Td key={field}>
-                  <Typography>{show(result.data[field])}</Typography>
+                  <CellText maxWidth="20rem">{show(result.data[field])}</CellText>
                 </Td>
               ))}
               <Td>
-                <Typography variant="pi" textColor="neutral600">
+                <CellText variant="pi" textColor="neutral600" maxWidth="18rem">
                   {result.url}
-                </Typography>
+                </CellText>
               </Td>
             </Tr>
           ))}

@@ -68,10 +68,10 @@ export function RunsTable({
                 <Typography>{t(`scrapers.trigger.${run.trigger}`)}</Typography>
               </Td>
               <Td>
-                <Typography>{format.dateTime(run.started_at)}</Typography>
+                <Typography>{format.dateTimeShort(run.started_at)}</Typography>
               </Td>
               <Td>
-                <Typography>{format.dateTime(run.finished_at)}</Typography>
+                <Typography>{format.dateTimeShort(run.finished_at)}</Typography>
               </Td>
               <Td>
                 <Flex direction="column" alignItems="flex-start">

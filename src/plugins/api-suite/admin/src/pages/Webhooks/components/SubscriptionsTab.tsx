@@ -56,9 +56,9 @@ export function SubscriptionsTab() {
                   {subscription.endpoint_url}
                 </CellText>
                 {subscription.description && (
-                  <Typography variant="pi" textColor="neutral600">
+                  <CellText variant="pi" textColor="neutral600" maxWidth="22rem" wrap>
                     {subscription.description}
-                  </Typography>
+                  </CellText>
                 )}
               </Td>
               <Td>

@@ -5,7 +5,7 @@ export default {
   order: {
     mainField: 'uuid',
     sort: { by: 'date_created', order: 'DESC' },
-    list: ['uuid', 'user', 'total', 'status', 'date_created', 'paid_at'],
+    list: ['uuid', 'user', 'total', 'status', 'date_created'],
     edit: [
       ['status', 'user'],
       [
