@@ -224,6 +224,27 @@ describe('request slots shared between endpoints (createLanes)', () => {
     expect(lanes.admit('f', 10_000)).toBe(10_000);
   });
 
+  it("does not take a new endpoint's sends on trust while none of them has started", async () => {
+    // No slot is ever granted (another process holds them all): the first sends wait, none answers.
+    const refusing: LeaseBook = {
+      acquire: async (requests) => requests.map(() => 0),
+      release: () => undefined,
+      held: () => 0,
+      close: async () => undefined,
+    };
+    const lanes = lanesOf(50, 2, { leases: refusing, slowMs: 30, retryMs: 1_000 });
+    void lanes.each(['z1', 'z2', 'z3'], endpointOf, async () => undefined);
+    await tick();
+    // Jobs fetched together: the second cannot tell yet whether the endpoint is slow.
+    expect(lanes.admit('z', 100)).toBeUndefined();
+    const began = Date.now();
+    await lanes.known('z');
+    expect(Date.now() - began).toBeGreaterThanOrEqual(60);
+    // Still nothing to judge by: it takes twice the share, less what waits already.
+    expect(lanes.admit('z', 100)).toBeUndefined();
+    expect(lanes.admitUnknown('z', 100)).toBe(1);
+  });
+
   it('ends an empty list at once', async () => {
     await expect(lanesOf(1, 1).each([], endpointOf, () => Promise.resolve())).resolves.toEqual([]);
   });

@@ -35,6 +35,9 @@ beforeAll(async () => {
   app = await startApp({
     env: {
       WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+      // One endpoint may take every request slot here: the jobs-run-twice tests make a job's sends
+      // wait for slots without any of them being put back in the queue (isolation.test.ts covers that).
+      WEBHOOK_ENDPOINT_CONCURRENCY: '50',
       SMTP_HOST: smtp.host,
       SMTP_PORT: String(smtp.port),
       SMTP_IGNORE_TLS: 'true',

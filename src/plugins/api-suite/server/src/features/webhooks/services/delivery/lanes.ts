@@ -276,7 +276,9 @@ export function createLanes(options: LanesOptions) {
       if (queued + count <= cap) return count;
       const oldest = lane.starts.values().next();
       const openFor = oldest.done ? 0 : performance.now() - oldest.value;
-      if (lane.latencyMs === undefined && !oldest.done && openFor < options.slowMs) return undefined;
+      // Sends already wait or run but none has answered and none has been open for long: it cannot
+      // be told yet (jobs fetched together for a new endpoint all land here, not only the first).
+      if (lane.latencyMs === undefined && openFor < options.slowMs) return undefined;
       const latency = Math.max(lane.latencyMs ?? 0, openFor);
       if (latency < options.slowMs) return count;
       const slots = Math.max(1, Math.min(cap, leases.held(endpoint) || cap));
@@ -306,28 +308,39 @@ export function createLanes(options: LanesOptions) {
     },
 
     /**
-     * Resolves once it can be told whether the endpoint is slow: it has answered, it has no
-     * request open, or its oldest open request passes `slowMs`. Until then `admit` would have to
-     * guess, and a guess either fills the process with a slow endpoint's sends or defers a fast
-     * one's burst.
+     * Resolves once it can be told whether the endpoint is slow: it has answered, it has nothing
+     * under way, or its oldest request has been open for `slowMs` (sends still waiting for their
+     * first slot are waited for too, up to twice). Until then `admit` would have to guess, and a
+     * guess either fills the process with a slow endpoint's sends or defers a fast one's burst.
      */
     async known(endpoint: string): Promise<void> {
+      for (let turn = 0; turn < 3; turn += 1) {
+        const lane = lanes.get(endpoint);
+        if (!lane || lane.latencyMs !== undefined || lane.running + lane.waiting === 0) return;
+        const oldest = lane.starts.values().next();
+        const left = oldest.done ? options.slowMs : options.slowMs - (performance.now() - oldest.value);
+        if (left <= 0) return;
+        await new Promise<void>((resolve) => {
+          // A millisecond over: a timer may fire a little before performance.now() says it is due.
+          const timer = setTimeout(done, left + 1);
+          function done(): void {
+            clearTimeout(timer);
+            lane?.answered.delete(done);
+            resolve();
+          }
+          lane.answered.add(done);
+        });
+      }
+    },
+
+    /**
+     * What a slow-or-not question left open after `known` admits: enough to fill the endpoint's
+     * share twice over, the rest deferred.
+     */
+    admitUnknown(endpoint: string, count: number): number {
       const lane = lanes.get(endpoint);
-      if (!lane || lane.latencyMs !== undefined) return;
-      const oldest = lane.starts.values().next();
-      if (oldest.done) return;
-      const left = options.slowMs - (performance.now() - oldest.value);
-      if (left <= 0) return;
-      await new Promise<void>((resolve) => {
-        // A millisecond over: a timer may fire a little before performance.now() says it is due.
-        const timer = setTimeout(done, left + 1);
-        function done(): void {
-          clearTimeout(timer);
-          lane?.answered.delete(done);
-          resolve();
-        }
-        lane.answered.add(done);
-      });
+      const queued = lane ? lane.running + lane.waiting : 0;
+      return Math.max(0, Math.min(count, 2 * cap - queued));
     },
 
     /** What the process is doing, for status pages and metrics. */

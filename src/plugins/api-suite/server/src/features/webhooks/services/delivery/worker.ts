@@ -233,7 +233,7 @@ export function createWorker(
         let taken = lanes.admit(endpoint, group.length);
         if (taken === undefined) {
           await lanes.known(endpoint);
-          taken = lanes.admit(endpoint, group.length) ?? group.length;
+          taken = lanes.admit(endpoint, group.length) ?? lanes.admitUnknown(endpoint, group.length);
         }
         if (taken === group.length) {
           for (const send of group) made.push(send);
