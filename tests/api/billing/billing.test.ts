@@ -5,7 +5,8 @@ import { createPlan, issueKey, planId } from '../../helpers/keys';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
 import { grantPlan, registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, posts, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Self-serve plans with Stripe Billing (docs/billing.md), against the local Stripe stub, which

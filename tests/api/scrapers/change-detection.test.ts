@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /** Change detection between completed runs: keyed hashes, run counts, each result's change, the filter, and results.changed. */
 let app: TestApp;

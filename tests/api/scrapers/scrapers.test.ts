@@ -3,7 +3,8 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSite, type TestSite } from '../../helpers/site';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /** Scraper control (docs/scrapers.md) against a local site: CRUD, runs, stop, schedules, results, run events. */
 let app: TestApp;

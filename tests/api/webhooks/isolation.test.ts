@@ -3,7 +3,8 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**

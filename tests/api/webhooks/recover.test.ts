@@ -1,7 +1,8 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Recover (Svix's "recover failed messages since"): a receiver that was down catches up on a
