@@ -5,7 +5,8 @@ import { issueKey, planId } from '../../helpers/keys';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSite, type TestSite } from '../../helpers/site';
 import { adminSession, documentIdOf, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, posts, subscribe, type CreatedSubscription } from '../../helpers/webhooks';
+import { posts, subscribe, type CreatedSubscription } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * The plugin's admin-panel routes (/api-suite/*): the admin permissions the plugin registers
