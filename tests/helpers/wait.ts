@@ -10,7 +10,8 @@ import { isDeepStrictEqual } from 'node:util';
  * No test sleeps for a fixed time where an event can be awaited.
  */
 
-const POLL_MS = 25;
+/** Often enough to end a wait promptly, seldom enough that checks which query the app do not load it. */
+const POLL_MS = 50;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
