@@ -31,7 +31,7 @@ export type Query = Record<string, string | number | undefined>;
 export function pathWith(path: string, query: Query = {}): string {
   const entries = Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '');
   if (entries.length === 0) return path;
-  return `${path}?${new URLSearchParams(entries.map(([key, value]) => [key, String(value)])).toString()}`;
+  return `${path}?${new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)])).toString()}`;
 }
 
 export interface SendOptions {
