@@ -15,3 +15,13 @@ export function consumerOf(ctx: Context): Principal & { userId: number } {
     );
   return principal as Principal & { userId: number };
 }
+
+/** A route's `before` check (http/input.ts): it acts for a consumer. */
+export const requireConsumer = (ctx: Context): void => void consumerOf(ctx);
+
+/** A route's `before` check: only administrators may call it, refused with `message`. */
+export const administratorsOnly =
+  (message: string) =>
+  (ctx: Context): void => {
+    if (!consumerOf(ctx).isAdmin) throw new ApiError(403, 'forbidden', message);
+  };

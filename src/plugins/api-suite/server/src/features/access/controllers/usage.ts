@@ -1,10 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondNestedError } from '../../../http/errors';
+import { ApiError } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/usage';
-import { usageQuery, usageStreamQuery, type UsageQuery } from '../validation';
+import { inputs } from '../routes/inputs';
+import type { UsageQuery } from '../validation';
 import { consumerOf } from '../../../http/consumer';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
@@ -49,9 +51,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async summary(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ctx.body = { data: await report(ctx, usageQuery.parse(ctx.query)) };
-      });
+      ctx.body = { data: await report(ctx, input(ctx, inputs.usage).query) };
     },
 
     /**
@@ -59,16 +59,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * `interval` seconds (5 by default), until the client goes away.
      */
     async stream(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const query = usageStreamQuery.parse(ctx.query);
-        const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
-        streamEvents(ctx, {
-          event: 'usage',
-          intervalSeconds: query.interval,
-          first,
-          next: () => report(ctx, query),
-          onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
-        });
+      const { query } = input(ctx, inputs.usageStream);
+      const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
+      streamEvents(ctx, {
+        event: 'usage',
+        intervalSeconds: query.interval,
+        first,
+        next: () => report(ctx, query),
+        onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
       });
     },
   };

@@ -1,26 +1,24 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondErrorList } from '../../../http/errors';
+import { ApiError, errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { parseCheckout } from '../validation';
 import { userOf } from './caller';
 
+/** `plugin::api-suite.checkout-errors`: `{ errors: [{ message }] }`, a fault included ("Checkout failed", logged). */
+export const checkoutErrors = errorFamily(errorListBody, (error, strapi) => {
+  strapi.log.error(`[api-suite] checkout failed: ${(error as Error).stack ?? String(error)}`);
+  return new ApiError(500, 'checkout_failed', 'Checkout failed');
+});
+
 /** `POST /api/checkout` (docs/commerce.md#checkout): 200 `{ data: { orderId, paymentUrl, total } }`. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
-    await respondErrorList(
-      ctx,
-      async () => {
-        const buyer = await userOf(strapi, ctx);
-        const input = parseCheckout(ctx.request.body);
-        const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, input);
-        ctx.status = 200;
-        ctx.body = { data: result };
-      },
-      (error) => {
-        strapi.log.error(`[api-suite] checkout failed: ${(error as Error).stack ?? String(error)}`);
-        return new ApiError(500, 'checkout_failed', 'Checkout failed');
-      }
-    );
+    const buyer = await userOf(strapi, ctx);
+    // The cart is read once the buyer is known: without a valid token the answer is 401 whatever the body.
+    const input = parseCheckout(ctx.request.body);
+    const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, input);
+    ctx.status = 200;
+    ctx.body = { data: result };
   },
 });
