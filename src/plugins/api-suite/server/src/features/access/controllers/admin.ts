@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { UIDS } from '../../../constants';
-import { ApiError } from '../../../http/errors';
 import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
@@ -9,6 +8,7 @@ import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usag
 import type { AdminApiKey } from '../validation/responses';
 import { inputs } from '../routes/inputs';
 import { grantPlanBody } from '../validation';
+import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
@@ -38,7 +38,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (name === undefined) return;
     const existing = await plans().findByName(name);
     if (existing && existing.id !== exceptId) {
-      throw new ApiError(409, 'name_taken', `A plan named "${name}" already exists`, [
+      throw new ConflictError('name_taken', `A plan named "${name}" already exists`, [
         { field: 'name', message: 'is already the name of another plan' },
       ]);
     }
@@ -58,7 +58,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const usageKey = async (ctx: Context): Promise<number | undefined> => {
     const { query } = input(ctx, inputs.adminUsage);
-    if (query.key_id !== undefined && !(await keys().findById(query.key_id))) throw new ApiError(404, 'not_found', 'API key not found');
+    if (query.key_id !== undefined && !(await keys().findById(query.key_id))) throw new NotFoundError('API key');
     return query.key_id;
   };
 
@@ -77,10 +77,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async updatePlan(ctx: Context) {
       const { params, body } = input(ctx, inputs.adminUpdatePlan);
       const { id } = params;
-      if (!(await plans().exists(id))) throw new ApiError(404, 'not_found', 'Plan not found');
+      if (!(await plans().exists(id))) throw new NotFoundError('Plan');
       await assertNameFree(body.name, id);
       const updated = await plans().update(id, body);
-      if (!updated) throw new ApiError(404, 'not_found', 'Plan not found');
+      if (!updated) throw new NotFoundError('Plan');
       ctx.body = { data: updated };
     },
 
@@ -132,12 +132,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Grant a consumer a plan (null takes it back): their keys without a plan of their own follow it, on every instance at once. */
     async grantPlan(ctx: Context) {
       const userId = input(ctx, inputs.adminGrantPlan).params.id;
-      if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0)
-        throw new ApiError(404, 'not_found', 'Consumer not found');
+      if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0) throw new NotFoundError('Consumer');
       // Read here, not by the route's validation: a consumer that does not exist is a 404 whatever the body.
       const body = grantPlanBody.parse(ctx.request.body ?? {});
       if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
-        throw new ApiError(400, 'validation_error', 'plan_id: must be an existing plan', [
+        throw new InvalidError('validation_error', 'plan_id: must be an existing plan', [
           { field: 'plan_id', message: 'must be an existing plan' },
         ]);
       }
@@ -162,7 +161,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       if (body.plan_id !== undefined && !(await plans().exists(body.plan_id)))
         problems.push({ field: 'plan_id', message: 'must be an existing plan' });
       if (problems.length > 0)
-        throw new ApiError(400, 'validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
+        throw new InvalidError('validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
       const issued = await keys().issue({
         userId: body.user_id,
         planId: body.plan_id,

@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { UIDS } from '../../../constants';
-import { ApiError } from '../../../http/errors';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
 import { grantPlanBody } from '../validation';
+import { NotFoundError, UnprocessableError } from '../../../errors';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /**
@@ -15,12 +15,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
    */
   async update(ctx: Context) {
     const { userId } = input(ctx, inputs.updateConsumer).params;
-    if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0)
-      throw new ApiError(404, 'not_found', 'Consumer not found');
+    if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0) throw new NotFoundError('Consumer');
     // Read here, not by the route's validation: a consumer that does not exist is a 404 whatever the body.
     const body = grantPlanBody.parse(ctx.request.body ?? {});
     if (body.plan_id !== null && !(await getService(strapi, 'plans').exists(body.plan_id))) {
-      throw new ApiError(422, 'unknown_plan', `Plan ${body.plan_id} does not exist`, [
+      throw new UnprocessableError('unknown_plan', `Plan ${body.plan_id} does not exist`, [
         { field: 'plan_id', message: 'must be an existing plan' },
       ]);
     }

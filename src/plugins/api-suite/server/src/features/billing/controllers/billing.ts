@@ -6,6 +6,7 @@ import { consumerOf } from '../../../http/consumer';
 import { getService } from '../../../utils';
 import { planChoiceBody } from '../validation';
 import type { Buyer } from '../services/account';
+import { ForbiddenError, UnavailableError } from '../../../errors';
 
 /**
  * `plugin::api-suite.billing-errors`, the billing routes' error middleware: the `/api/v1` body,
@@ -27,7 +28,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const ensureReady = () => {
     const status = getService(strapi, 'billing-catalog').status();
-    if (!status.ready) throw new ApiError(503, 'billing_not_configured', 'Billing is not available on this site');
+    if (!status.ready) throw new UnavailableError('billing_not_configured', 'Billing is not available on this site');
   };
 
   /**
@@ -37,7 +38,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const buyerOf = (ctx: Context): Buyer => {
     ensureReady();
     const caller = consumerOf(ctx);
-    if (!caller.consumerId) throw new ApiError(403, 'consumer_required', 'This route acts for a consumer');
+    if (!caller.consumerId) throw new ForbiddenError('consumer_required', 'This route acts for a consumer');
     return { userId: caller.userId, consumerId: caller.consumerId };
   };
 

@@ -1,14 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, errorFamily, errorListBody } from '../../../http/errors';
+import { errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { parseCheckout } from '../validation';
 import { userOf } from './caller';
+import { FailedError } from '../../../errors';
 
 /** `plugin::api-suite.checkout-errors`: `{ errors: [{ message }] }`, a fault included ("Checkout failed", logged). */
 export const checkoutErrors = errorFamily(errorListBody, (error, strapi) => {
   strapi.log.error(`[api-suite] checkout failed: ${(error as Error).stack ?? String(error)}`);
-  return new ApiError(500, 'checkout_failed', 'Checkout failed');
+  return new FailedError('checkout_failed', 'Checkout failed');
 });
 
 /** `POST /api/checkout` (docs/commerce.md#checkout): 200 `{ data: { orderId, paymentUrl, total } }`. */

@@ -1,9 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, errorFamily, errorMessageBody } from '../../../http/errors';
+import { errorFamily, errorMessageBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { rawBodyOf } from '../middlewares/commerce-body';
 import { StripeUnavailableError } from '../services/stripe';
+import { FailedError } from '../../../errors';
 
 /**
  * `plugin::api-suite.stripe-webhook-errors`: `{ error: "<message>" }`. An event that could not be
@@ -11,7 +12,7 @@ import { StripeUnavailableError } from '../services/stripe';
  */
 export const stripeWebhookErrors = errorFamily(errorMessageBody, (error, strapi) => {
   strapi.log.error(`[api-suite] stripe: event not processed: ${(error as Error).stack ?? String(error)}`);
-  return new ApiError(500, 'event_not_processed', 'Event not processed');
+  return new FailedError('event_not_processed', 'Event not processed');
 });
 
 /**
@@ -26,7 +27,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       strapi.log.error(
         "[api-suite] stripe: the raw request body is not available, so no signature can be checked. Add 'plugin::api-suite.commerce-body' just before 'strapi::body' in config/middlewares.ts"
       );
-      throw new ApiError(500, 'raw_body_unavailable', 'Webhook receiver misconfigured');
+      throw new FailedError('raw_body_unavailable', 'Webhook receiver misconfigured');
     }
     let event;
     try {
@@ -34,7 +35,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     } catch (error) {
       if (!(error instanceof StripeUnavailableError)) throw error;
       strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
-      throw new ApiError(500, 'stripe_not_configured', 'Webhook receiver misconfigured');
+      throw new FailedError('stripe_not_configured', 'Webhook receiver misconfigured');
     }
     // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
     const billing = getService(strapi, 'billing-events');

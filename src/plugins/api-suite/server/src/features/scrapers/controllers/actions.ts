@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../../../constants';
-import { ApiError } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { listQuery, resultsQuery } from '../validation';
+import { ConflictError, NotFoundError } from '../../../errors';
 
 /** Whose scrapers a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
 export type Viewer = { consumerId: string | null; isAdmin: boolean } | typeof ALL_CONSUMERS;
@@ -22,7 +22,7 @@ export async function scraperFor(strapi: Core.Strapi, ctx: Context, viewer: View
   const raw = String(ctx.params.id ?? '');
   const row = /^\d{1,10}$/.test(raw) ? await getService(strapi, 'scrapers').get(Number(raw)) : null;
   const reaches = viewer === ALL_CONSUMERS || row?.consumer_id === viewer.consumerId || viewer.isAdmin;
-  if (!row || !reaches) throw new ApiError(404, 'not_found', 'Scraper not found');
+  if (!row || !reaches) throw new NotFoundError('Scraper');
   return row;
 }
 
@@ -61,14 +61,14 @@ export function scraperActions(strapi: Core.Strapi, face: Face) {
         ctx.body = face.view({ run_id: run.id, status: 'started' });
       } catch (error) {
         if (!(error instanceof AlreadyRunningError)) throw error;
-        throw new ApiError(409, 'already_running', `${face.name(row)} is already running${error.runId ? ` (run ${error.runId})` : ''}`);
+        throw new ConflictError('already_running', `${face.name(row)} is already running${error.runId ? ` (run ${error.runId})` : ''}`);
       }
     },
 
     async stop(ctx: Context) {
       const row = await scraperOf(ctx);
       const run = await runs().stopActive(row.id);
-      if (!run) throw new ApiError(409, 'not_running', `${face.name(row)} is not running`);
+      if (!run) throw new ConflictError('not_running', `${face.name(row)} is not running`);
       ctx.body = face.view({ run_id: run.id, status: 'stopped' });
     },
 
@@ -84,7 +84,7 @@ export function scraperActions(strapi: Core.Strapi, face: Face) {
       const row = await scraperOf(ctx);
       const raw = String(ctx.params.runId ?? '');
       const run = /^\d{1,10}$/.test(raw) ? await runs().get(Number(raw)) : null;
-      if (!run || run.scraper_id !== row.id) throw new ApiError(404, 'not_found', 'Run not found');
+      if (!run || run.scraper_id !== row.id) throw new NotFoundError('Run');
       ctx.body = face.view(presentRun(run));
     },
   };

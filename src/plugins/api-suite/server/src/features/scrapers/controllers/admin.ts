@@ -10,6 +10,7 @@ import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { resultsQuery, updateScraperBody } from '../validation';
 import { resultsPage, scraperActions, scraperFor } from './actions';
+import { InvalidError } from '../../../errors';
 
 /**
  * `/api-suite/scrapers/*` for the admin panel: every consumer's scrapers, created for a chosen
@@ -69,7 +70,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         consumer_id: string | null;
       } | null;
       if (!owner?.consumer_id)
-        throw new ApiError(400, 'validation_error', 'user_id: must be an existing user', [
+        throw new InvalidError('validation_error', 'user_id: must be an existing user', [
           { field: 'user_id', message: 'must be an existing user' },
         ]);
       await checkConfig(body);

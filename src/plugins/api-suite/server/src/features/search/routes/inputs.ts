@@ -1,6 +1,6 @@
-import { ApiError } from '../../../http/errors';
 import { routeInput } from '../../../http/input';
 import { searchQuery } from '../validation';
+import { InvalidError } from '../../../errors';
 
 /**
  * What `GET /api/search` takes (http/input.ts). A bad query answers its first problem alone:
@@ -11,7 +11,7 @@ export const inputs = {
     query: {
       parse(value: unknown) {
         const parsed = searchQuery.safeParse(value);
-        if (!parsed.success) throw new ApiError(400, 'validation_error', parsed.error.issues[0].message);
+        if (!parsed.success) throw new InvalidError('validation_error', parsed.error.issues[0].message);
         return parsed.data;
       },
     },

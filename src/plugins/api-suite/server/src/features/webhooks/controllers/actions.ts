@@ -2,11 +2,11 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../../../constants';
 import { toBool } from '../../../db';
-import { ApiError } from '../../../http/errors';
 import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { deliveriesQuery, recoverBody, uuidParam } from '../validation';
+import { ConflictError, NotFoundError } from '../../../errors';
 
 /** Whose subscriptions a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
 export type Viewer = { consumerId: string | null; isAdmin: boolean } | typeof ALL_CONSUMERS;
@@ -18,7 +18,7 @@ const reaches = (viewer: Viewer, row: SubscriptionRow) =>
 export async function subscriptionFor(strapi: Core.Strapi, ctx: Context, viewer: Viewer): Promise<SubscriptionRow> {
   const parsed = uuidParam.safeParse(ctx.params.id);
   const row = parsed.success ? await getService(strapi, 'webhook-subscriptions').get(parsed.data) : null;
-  if (!row || !reaches(viewer, row)) throw new ApiError(404, 'not_found', 'Subscription not found');
+  if (!row || !reaches(viewer, row)) throw new NotFoundError('Subscription');
   return row;
 }
 
@@ -31,7 +31,7 @@ export async function deliveryFor(
   const parsed = uuidParam.safeParse(ctx.params.id);
   const delivery = parsed.success ? await getService(strapi, 'webhook-deliveries').get(parsed.data) : null;
   const subscription = delivery ? await getService(strapi, 'webhook-subscriptions').getById(delivery.subscription_id) : null;
-  if (!delivery || !subscription || !reaches(viewer, subscription)) throw new ApiError(404, 'not_found', 'Delivery not found');
+  if (!delivery || !subscription || !reaches(viewer, subscription)) throw new NotFoundError('Delivery');
   return { delivery, subscription };
 }
 
@@ -71,7 +71,7 @@ export function deliveryActions(strapi: Core.Strapi, face: Face) {
 
     async retry(ctx: Context) {
       const { delivery, subscription } = await deliveryFor(strapi, ctx, face.viewer(ctx));
-      if (!toBool(subscription.is_active)) throw new ApiError(409, 'subscription_inactive', face.inactive);
+      if (!toBool(subscription.is_active)) throw new ConflictError('subscription_inactive', face.inactive);
       await deliveries().retry(delivery);
       ctx.status = 202;
       ctx.body = face.view({ delivery_id: delivery.uuid, status: 'queued' });

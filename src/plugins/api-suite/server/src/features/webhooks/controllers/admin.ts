@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../../../constants';
-import { ApiError, summarizeFields } from '../../../http/errors';
+import { summarizeFields } from '../../../http/errors';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
@@ -10,6 +10,7 @@ import { sendTestEvent } from '../services/test-event';
 import { payloadProblems } from '../validation/event-data';
 import { adminSubscriptionUpdateBody, eventTypeNameParam } from '../validation';
 import { deliveryActions, subscriptionFor } from './actions';
+import { InvalidError, NotFoundError } from '../../../errors';
 
 /**
  * `/api-suite/webhooks/*` for the admin panel: every consumer's subscriptions, their deliveries
@@ -69,9 +70,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // The example is what the catalog promises a payload looks like: it must fit the event's schema.
       const problems =
         name.success && body.example_payload !== undefined ? payloadProblems(name.data, body.example_payload, 'example_payload') : [];
-      if (problems.length > 0) throw new ApiError(400, 'validation_error', summarizeFields(problems), problems);
+      if (problems.length > 0) throw new InvalidError('validation_error', summarizeFields(problems), problems);
       const updated = name.success ? await getService(strapi, 'webhook-event-types').update(name.data, body) : null;
-      if (!updated) throw new ApiError(404, 'not_found', 'Event type not found');
+      if (!updated) throw new NotFoundError('Event type');
       ctx.body = { data: updated };
     },
   };
