@@ -169,13 +169,6 @@ export function strapiErrorBody(error: ApiError) {
   return { data: null, error: { status: error.status, name: error.code, message: error.message, details } };
 }
 
-/**
- * The host's own `/api/v1` routes (articles) run their handlers through this, so they answer
- * errors exactly as the plugin's routes do.
- */
-export const respondNestedError = (ctx: Context, handler: () => Promise<void>): Promise<void> =>
-  answerErrors(ctx, handler, nestedErrorBody);
-
 /** The route families' error middlewares, by the body they answer in (`plugin::api-suite.<name>`). */
 export const errorMiddlewares = {
   /** `/api/v1/*`: `{ error: { code, message, details? } }`. */
