@@ -147,6 +147,22 @@ describe('validate and input', () => {
     await expect(validate({ ...schemas, before })(ctx, jest.fn())).rejects.toMatchObject({ status: 403 });
   });
 
+  it('parses a deferred part only when the handler reads it, after its own lookup', async () => {
+    const deferred = routeInput({ params: schemas.params, notFound: 'Thing not found', body: schemas.body, deferred: ['body'] });
+    const { ctx } = fakeContext({ params: { id: '3' }, body: { nope: true } });
+    const order: string[] = [];
+    await validate(deferred)(ctx, async () => {
+      const { params } = input(ctx, deferred);
+      order.push(`lookup ${params.id}`);
+      try {
+        void input(ctx, deferred).body;
+      } catch (error) {
+        order.push(error instanceof z.ZodError ? 'body refused' : 'other');
+      }
+    });
+    expect(order).toEqual(['lookup 3', 'body refused']);
+  });
+
   it('refuses a handler that reads input its route does not validate', async () => {
     const { ctx } = fakeContext({ params: { id: '1' }, body: { name: 'x' } });
     const other = routeInput({ body: z.object({ name: z.string() }) });

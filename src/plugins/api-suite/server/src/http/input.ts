@@ -13,7 +13,9 @@ export interface Parser<T = unknown> {
  * whose path names a row answers a bad id as a missing row: `notFound` is that 404's message
  * ("API key not found"), used when the params do not parse. `before` is the check of who may
  * call that the route has always made before reading its input (a shared key's 403 comes before
- * a bad body's 400).
+ * a bad body's 400). `deferred` names the parts read only when the handler first asks for them:
+ * those a route has always read after looking its row up (a missing scraper is a 404 whatever
+ * the body) or after a check that needs the server (billing's 503).
  */
 export interface RouteInput {
   before?: (ctx: Context) => void;
@@ -21,6 +23,7 @@ export interface RouteInput {
   query?: Parser;
   body?: Parser;
   notFound?: string;
+  deferred?: ReadonlyArray<'query' | 'body'>;
 }
 
 type Part = 'params' | 'query' | 'body';
@@ -33,6 +36,13 @@ export type Input<S extends RouteInput> = { [K in Part as S[K] extends Parser ? 
 export const routeInput = <const S extends RouteInput>(schemas: S): S => schemas;
 
 const parsed = new WeakMap<Context, { schemas: RouteInput; values: Record<string, unknown> }>();
+
+/** The raw value of each part, as the parsers read it (a missing body is `{}`). */
+const raw = {
+  params: (ctx: Context): unknown => ctx.params ?? {},
+  query: (ctx: Context): unknown => ctx.query,
+  body: (ctx: Context): unknown => ctx.request.body ?? {},
+};
 
 /**
  * The route-config middleware that parses a route's input before its handler: params first (a
@@ -52,15 +62,18 @@ export function validate(schemas: RouteInput): Core.MiddlewareHandler {
         throw new ApiError(404, 'not_found', schemas.notFound);
       }
     }
-    if (schemas.query) values.query = schemas.query.parse(ctx.query);
-    if (schemas.body) values.body = schemas.body.parse(ctx.request.body ?? {});
+    for (const part of ['query', 'body'] as const) {
+      const parser = schemas[part];
+      if (parser && !schemas.deferred?.includes(part)) values[part] = parser.parse(raw[part](ctx));
+    }
     parsed.set(ctx, { schemas, values });
     await next();
   };
 }
 
 /**
- * The handler's typed input, as `validate(schemas)` in its route's config parsed it. Asking with
+ * The handler's typed input, as `validate(schemas)` in its route's config parsed it; a deferred
+ * part is parsed when first read (destructure only what is needed at that point). Asking with
  * other schemas than the route names is a programming error, not a request's.
  */
 export function input<S extends RouteInput>(ctx: Context, schemas: S): Input<S> {
@@ -70,5 +83,18 @@ export function input<S extends RouteInput>(ctx: Context, schemas: S): Input<S> 
       `api-suite: ${ctx.method} ${ctx.path} reads input its route does not validate: add validate(...) to its config.middlewares`
     );
   }
-  return entry.values as Input<S>;
+  const { values } = entry;
+  const view: Record<string, unknown> = {};
+  for (const part of ['params', 'query', 'body'] as const) {
+    const parser = schemas[part];
+    if (!parser) continue;
+    Object.defineProperty(view, part, {
+      enumerable: true,
+      get: () => {
+        if (!(part in values)) values[part] = parser.parse(raw[part](ctx));
+        return values[part];
+      },
+    });
+  }
+  return view as Input<S>;
 }

@@ -7,7 +7,6 @@ import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
 import type { AdminApiKey } from '../validation/responses';
 import { inputs } from '../routes/inputs';
-import { grantPlanBody } from '../validation';
 import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
 /** The live chart's window: the last hour, a point a minute. */
@@ -133,8 +132,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async grantPlan(ctx: Context) {
       const userId = input(ctx, inputs.adminGrantPlan).params.id;
       if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0) throw new NotFoundError('Consumer');
-      // Read here, not by the route's validation: a consumer that does not exist is a 404 whatever the body.
-      const body = grantPlanBody.parse(ctx.request.body ?? {});
+      // Read once the consumer is found (deferred): one that does not exist is a 404 whatever the body.
+      const { body } = input(ctx, inputs.adminGrantPlan);
       if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
         throw new InvalidError('validation_error', 'plan_id: must be an existing plan', [
           { field: 'plan_id', message: 'must be an existing plan' },

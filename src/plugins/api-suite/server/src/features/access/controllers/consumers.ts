@@ -4,7 +4,6 @@ import { UIDS } from '../../../constants';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
-import { grantPlanBody } from '../validation';
 import { NotFoundError, UnprocessableError } from '../../../errors';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
@@ -16,8 +15,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async update(ctx: Context) {
     const { userId } = input(ctx, inputs.updateConsumer).params;
     if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0) throw new NotFoundError('Consumer');
-    // Read here, not by the route's validation: a consumer that does not exist is a 404 whatever the body.
-    const body = grantPlanBody.parse(ctx.request.body ?? {});
+    // Read once the consumer is found (deferred): one that does not exist is a 404 whatever the body.
+    const { body } = input(ctx, inputs.updateConsumer);
     if (body.plan_id !== null && !(await getService(strapi, 'plans').exists(body.plan_id))) {
       throw new UnprocessableError('unknown_plan', `Plan ${body.plan_id} does not exist`, [
         { field: 'plan_id', message: 'must be an existing plan' },

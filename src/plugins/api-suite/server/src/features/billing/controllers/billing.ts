@@ -4,7 +4,8 @@ import Stripe from 'stripe';
 import { ApiError, errorFamily, nestedErrorBody } from '../../../http/errors';
 import { consumerOf } from '../../../http/consumer';
 import { getService } from '../../../utils';
-import { planChoiceBody } from '../validation';
+import { input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
 import type { Buyer } from '../services/account';
 import { ForbiddenError, UnavailableError } from '../../../errors';
 
@@ -31,10 +32,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (!status.ready) throw new UnavailableError('billing_not_configured', 'Billing is not available on this site');
   };
 
-  /**
-   * The consumer buying, once billing is known to be ready. The plan chosen is read after both
-   * (not by the route's validation), so a site without billing answers 503 whatever the body.
-   */
+  /** The consumer buying, once billing is known to be ready. */
   const buyerOf = (ctx: Context): Buyer => {
     ensureReady();
     const caller = consumerOf(ctx);
@@ -42,7 +40,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     return { userId: caller.userId, consumerId: caller.consumerId };
   };
 
-  const planChoice = (ctx: Context) => planChoiceBody.parse(ctx.request.body ?? {}).plan_id;
+  const planChoice = (ctx: Context) => input(ctx, inputs.planChoice).body.plan_id;
 
   return {
     async plans(ctx: Context) {

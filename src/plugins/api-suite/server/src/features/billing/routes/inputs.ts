@@ -1,11 +1,9 @@
 import { routeInput } from '../../../http/input';
-import { adminSubscriptionsQuery } from '../validation';
+import { adminSubscriptionsQuery, planChoiceBody } from '../validation';
 
-/**
- * What each billing route takes, named in its route config and read by its handler
- * (http/input.ts). The /api/v1 routes read their body themselves, after the checks that make
- * a site without billing answer 503 whatever the body (controllers/billing.ts).
- */
+/** What each billing route takes, named in its route config and read by its handler (http/input.ts). */
 export const inputs = {
+  // Read once billing is known to be ready and the caller a consumer: a site without billing answers 503 whatever the body.
+  planChoice: routeInput({ body: planChoiceBody, deferred: ['body'] }),
   adminSubscriptions: routeInput({ query: adminSubscriptionsQuery }),
 };

@@ -2,7 +2,8 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { parseCheckout } from '../validation';
+import { input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
 import { userOf } from './caller';
 import { FailedError } from '../../../errors';
 
@@ -16,9 +17,8 @@ export const checkoutErrors = errorFamily(errorListBody, (error, strapi) => {
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
     const buyer = await userOf(strapi, ctx);
-    // The cart is read once the buyer is known: without a valid token the answer is 401 whatever the body.
-    const input = parseCheckout(ctx.request.body);
-    const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, input);
+    const { body } = input(ctx, inputs.checkout);
+    const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, body);
     ctx.status = 200;
     ctx.body = { data: result };
   },

@@ -11,7 +11,7 @@ import { inputs } from './inputs';
 const open = (errors: string) => apiRoutes({ guarded: false, errors: errorsIn(errors) });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  open('checkout-errors')('POST', '/checkout', 'checkout.create'),
+  open('checkout-errors')('POST', '/checkout', 'checkout.create', inputs.checkout),
   open('stripe-webhook-errors')('POST', '/webhook/stripe', 'stripe-webhook.receive'),
   open('report-errors')('GET', '/reports/sales', 'reports.sales'),
 ];

@@ -4,7 +4,8 @@ import { ALL_CONSUMERS } from '../../../constants';
 import { getService } from '../../../utils';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
-import { listQuery, resultsQuery } from '../validation';
+import { input, type Input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
 import { ConflictError, NotFoundError } from '../../../errors';
 
 /** Whose scrapers a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
@@ -27,7 +28,7 @@ export async function scraperFor(strapi: Core.Strapi, ctx: Context, viewer: View
 }
 
 /** One page of a scraper's results as JSON, as both faces list them. */
-export async function resultsPage(strapi: Core.Strapi, row: ScraperRow, query: ReturnType<typeof resultsQuery.parse>) {
+export async function resultsPage(strapi: Core.Strapi, row: ScraperRow, query: Input<typeof inputs.results>['query']) {
   const { page, limit } = query;
   const { rows, total } = await getService(strapi, 'scraper-runs').results(row.id, {
     runId: query.run_id,
@@ -74,8 +75,7 @@ export function scraperActions(strapi: Core.Strapi, face: Face) {
 
     async runs(ctx: Context) {
       const row = await scraperOf(ctx);
-      // Read once the scraper is found: a missing one is a 404 whatever the query.
-      const query = listQuery.parse(ctx.query);
+      const { query } = input(ctx, inputs.runs);
       const { rows, total } = await runs().list(row.id, query.page, query.limit);
       ctx.body = { data: rows.map(presentRun), meta: { page: query.page, limit: query.limit, total } };
     },

@@ -8,7 +8,6 @@ import { inputs } from '../routes/inputs';
 import { checkScraperConfig, proxyPoolNames } from '../services/check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
-import { resultsQuery, updateScraperBody } from '../validation';
 import { resultsPage, scraperActions, scraperFor } from './actions';
 import { InvalidError } from '../../../errors';
 
@@ -82,8 +81,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Changes the fields it names; the owner stays. */
     async update(ctx: Context) {
       const row = await scraperOf(ctx);
-      // Read once the scraper is found: a missing one is a 404 whatever the body.
-      const body = updateScraperBody.parse(ctx.request.body ?? {});
+      const { body } = input(ctx, inputs.update);
       await checkConfig(body, row);
       const [view] = await present([await scrapers().update(row, body)]);
       ctx.body = { data: view };
@@ -91,8 +89,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async results(ctx: Context) {
       const row = await scraperOf(ctx);
-      // Read once the scraper is found: a missing one is a 404 whatever the query.
-      ctx.body = await resultsPage(strapi, row, resultsQuery.parse(ctx.query));
+      ctx.body = await resultsPage(strapi, row, input(ctx, inputs.results).query);
     },
   };
 };

@@ -11,7 +11,7 @@ import { checkScraperConfig } from '../services/check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { inputs } from '../routes/inputs';
-import { resultsQuery, RUN_EVENTS, updateScraperBody, type ScraperSelectors } from '../validation';
+import { RUN_EVENTS, type ScraperSelectors } from '../validation';
 import { resultsPage, scraperActions, scraperFor } from './actions';
 
 /**
@@ -66,8 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async update(ctx: Context) {
       const row = await owned(ctx);
-      // Read once the scraper is found: a missing one is a 404 whatever the body.
-      const body = updateScraperBody.parse(ctx.request.body ?? {});
+      const { body } = input(ctx, inputs.update);
       await checkConfig(body, row);
       ctx.body = scrapers().present(await scrapers().update(row, body));
     },
@@ -86,8 +85,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async results(ctx: Context) {
       const row = await owned(ctx);
-      // Read once the scraper is found: a missing one is a 404 whatever the query.
-      const query = resultsQuery.parse(ctx.query);
+      const { query } = input(ctx, inputs.results);
       if (query.format === 'json') {
         ctx.body = await resultsPage(strapi, row, query);
         return;

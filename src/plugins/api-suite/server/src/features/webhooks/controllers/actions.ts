@@ -5,7 +5,9 @@ import { toBool } from '../../../db';
 import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { deliveriesQuery, recoverBody, uuidParam } from '../validation';
+import { input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
+import { uuidParam } from '../validation';
 import { ConflictError, NotFoundError } from '../../../errors';
 
 /** Whose subscriptions a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
@@ -45,7 +47,6 @@ interface Face {
 /**
  * What the API (`/api/webhooks/*`) and the admin panel (`/api-suite/webhooks/*`) do alike with
  * deliveries: list a subscription's, show one with its attempts, retry one, recover a time range.
- * A query or body is read once the subscription is found: a missing one is a 404 whatever they hold.
  */
 export function deliveryActions(strapi: Core.Strapi, face: Face) {
   const deliveries = () => getService(strapi, 'webhook-deliveries');
@@ -53,7 +54,7 @@ export function deliveryActions(strapi: Core.Strapi, face: Face) {
   return {
     async deliveries(ctx: Context) {
       const subscription = await subscriptionFor(strapi, ctx, face.viewer(ctx));
-      const query = deliveriesQuery.parse(ctx.query);
+      const { query } = input(ctx, inputs.deliveries);
       const { rows, total } = await deliveries().list(subscription.id, query);
       ctx.body = {
         data: rows.map((row) => deliveries().present(row, subscription.uuid)),
@@ -79,7 +80,7 @@ export function deliveryActions(strapi: Core.Strapi, face: Face) {
 
     async recover(ctx: Context) {
       const subscription = await subscriptionFor(strapi, ctx, face.viewer(ctx));
-      const body = recoverBody.parse(ctx.request.body ?? {});
+      const { body } = input(ctx, inputs.recover);
       ctx.status = 202;
       ctx.body = face.view({ deliveries: await deliveries().recoverFailed(subscription, body.since, body.until ?? new Date()) });
     },

@@ -8,7 +8,7 @@ import { inputs } from '../routes/inputs';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../services/test-event';
 import { payloadProblems } from '../validation/event-data';
-import { adminSubscriptionUpdateBody, eventTypeNameParam } from '../validation';
+import { eventTypeNameParam } from '../validation';
 import { deliveryActions, subscriptionFor } from './actions';
 import { InvalidError, NotFoundError } from '../../../errors';
 
@@ -48,8 +48,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** `{ is_active }`: re-enabling a disabled subscription starts its failure count afresh. */
     async updateSubscription(ctx: Context) {
       const row = await subscriptionOf(ctx);
-      // Read once the subscription is found: a missing one is a 404 whatever the body.
-      const body = adminSubscriptionUpdateBody.parse(ctx.request.body ?? {});
+      const { body } = input(ctx, inputs.adminUpdateSubscription);
       const [view] = await withOwners([await subscriptions().update(row, body)]);
       ctx.body = { data: view };
     },

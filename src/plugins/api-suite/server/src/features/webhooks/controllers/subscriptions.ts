@@ -7,7 +7,6 @@ import { ROTATION_WINDOW_MS } from '../services/signing';
 import { checkEndpoint, checkEvents, createSubscription } from '../services/create-subscription';
 import { sendTestEvent } from '../services/test-event';
 import { inputs } from '../routes/inputs';
-import { updateSubscriptionBody } from '../validation';
 import { subscriptionFor } from './actions';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
@@ -48,8 +47,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async update(ctx: Context) {
       const row = await owned(ctx);
-      // Read once the subscription is found: a missing one is a 404 whatever the body.
-      const body = updateSubscriptionBody.parse(ctx.request.body ?? {});
+      const { body } = input(ctx, inputs.update);
       await checkEvents(strapi, body.events);
       await checkEndpoint(strapi, body.endpoint_url);
       ctx.body = subscriptions().present(await subscriptions().update(row, body));
