@@ -10,6 +10,16 @@ import {
   nestedErrorBody,
   strapiErrorBody,
 } from '../../src/plugins/api-suite/server/src/http/errors';
+import {
+  ConflictError,
+  FailedError,
+  ForbiddenError,
+  InvalidError,
+  NotFoundError,
+  UnauthenticatedError,
+  UnavailableError,
+  UnprocessableError,
+} from '../../src/plugins/api-suite/server/src/errors';
 import { input, routeInput, validate } from '../../src/plugins/api-suite/server/src/http/input';
 
 /** Just enough of Koa's context for the route middlewares. */
@@ -170,5 +180,27 @@ describe('validate and input', () => {
       expect(() => input(ctx, other)).toThrow(/does not validate/);
     });
     expect(() => input(fakeContext().ctx, schemas)).toThrow(/does not validate/);
+  });
+});
+
+describe('domain errors', () => {
+  it('carry the status their kind is given, the code and message they are thrown with, and their own name', () => {
+    const cases: Array<[ApiError, number]> = [
+      [new InvalidError('invalid_plan', 'Plan 9 does not exist'), 400],
+      [new UnauthenticatedError('invalid_token', 'Bad token'), 401],
+      [new ForbiddenError('forbidden', 'No'), 403],
+      [new NotFoundError('Scraper'), 404],
+      [new ConflictError('already_running', 'Busy'), 409],
+      [new UnprocessableError('unknown_plan', 'Plan 9 does not exist', [{ field: 'plan_id', message: 'must be an existing plan' }]), 422],
+      [new FailedError('checkout_failed', 'Checkout failed'), 500],
+      [new UnavailableError('billing_not_configured', 'Off'), 503],
+    ];
+    for (const [error, status] of cases) {
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error.status).toBe(status);
+      expect(error.name).toBe(error.constructor.name);
+    }
+    expect(nestedErrorBody(new NotFoundError('Scraper'))).toEqual({ error: { code: 'not_found', message: 'Scraper not found' } });
+    expect(cases[5][0].details).toEqual([{ field: 'plan_id', message: 'must be an existing plan' }]);
   });
 });
