@@ -2,13 +2,13 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 
 /**
- * The `/api/v1` error family for the host's routes, taken from the api-suite plugin so both
- * answer `{ error: { code, message, details? } }` through one formatter (zod errors become a
- * 400 naming every field).
+ * The `/api/v1` error family's refusal for the host's routes, taken from the api-suite plugin:
+ * thrown by a handler whose route names `plugin::api-suite.nested-errors`, it is answered as
+ * `{ error: { code, message, details? } }` by the plugin's formatter (zod errors become a 400
+ * naming every field).
  */
 export interface V1Http {
   ApiError: new (status: number, code: string, message: string, details?: unknown) => Error;
-  respondNestedError(ctx: Context, handler: () => Promise<void>): Promise<void>;
 }
 
 export function v1Http(strapi: Core.Strapi): V1Http {

@@ -12,10 +12,11 @@ type Write = 'create' | 'update' | 'delete';
  * status): any signed-in user can issue themselves a key, so a narrower view for the same user's
  * JWT would hide nothing. Writes are held here to the role permissions of the user behind the
  * credential, whatever its kind: a key never does more than the user it belongs to
- * (docs/articles.md).
+ * (docs/articles.md). Errors are thrown: the api-suite's `nested-errors` middleware, named in
+ * the routes' config, answers them in the /api/v1 body.
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
-  const { ApiError, respondNestedError } = v1Http(strapi);
+  const { ApiError } = v1Http(strapi);
   const articles = () => strapi.service('api::article.articles-v1') as ReturnType<typeof import('../services/articles-v1').default>;
 
   /** Reads: a valid credential, whatever its kind (callerOf answers 401 without one). */
@@ -46,62 +47,48 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async find(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        allowRead(ctx);
-        const query = listQuery.parse(ctx.query);
-        ctx.body = await articles().list(query, query.limit ?? query.per_page ?? 20);
-      });
+      allowRead(ctx);
+      const query = listQuery.parse(ctx.query);
+      ctx.body = await articles().list(query, query.limit ?? query.per_page ?? 20);
     },
 
     async findOne(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        allowRead(ctx);
-        const { include } = includeQuery.parse(ctx.query);
-        ctx.body = { data: await articles().findOne(ref(ctx), include) };
-      });
+      allowRead(ctx);
+      const { include } = includeQuery.parse(ctx.query);
+      ctx.body = { data: await articles().findOne(ref(ctx), include) };
     },
 
     async create(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        await allowWrite(ctx, 'create');
-        const body = createBody.parse(ctx.request.body ?? {});
-        ctx.status = 201;
-        ctx.body = { data: await articles().create(body) };
-      });
+      await allowWrite(ctx, 'create');
+      const body = createBody.parse(ctx.request.body ?? {});
+      ctx.status = 201;
+      ctx.body = { data: await articles().create(body) };
     },
 
     async replace(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        await allowWrite(ctx, 'update');
-        const id = ref(ctx);
-        ctx.body = { data: await articles().update(id, putBody.parse(ctx.request.body ?? {}), 'put') };
-      });
+      await allowWrite(ctx, 'update');
+      const id = ref(ctx);
+      ctx.body = { data: await articles().update(id, putBody.parse(ctx.request.body ?? {}), 'put') };
     },
 
     async patch(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        await allowWrite(ctx, 'update');
-        const id = ref(ctx);
-        ctx.body = { data: await articles().update(id, patchBody.parse(ctx.request.body ?? {}), 'patch') };
-      });
+      await allowWrite(ctx, 'update');
+      const id = ref(ctx);
+      ctx.body = { data: await articles().update(id, patchBody.parse(ctx.request.body ?? {}), 'patch') };
     },
 
     async remove(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        await allowWrite(ctx, 'delete');
-        await articles().remove(ref(ctx));
-        ctx.status = 204;
-        ctx.body = null;
-      });
+      await allowWrite(ctx, 'delete');
+      await articles().remove(ref(ctx));
+      ctx.status = 204;
+      ctx.body = null;
     },
 
     async comments(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        allowRead(ctx);
-        const id = ref(ctx);
-        const { page, limit } = commentsQuery.parse(ctx.query);
-        ctx.body = await articles().comments(id, page, limit);
-      });
+      allowRead(ctx);
+      const id = ref(ctx);
+      const { page, limit } = commentsQuery.parse(ctx.query);
+      ctx.body = await articles().comments(id, page, limit);
     },
   };
 };

@@ -1,8 +1,9 @@
 /**
  * /api/v1/articles. Strapi's own route auth is off: the api-suite access middleware, global for
- * /api/v1, authenticates the caller (keys, OAuth tokens, user JWTs) before these run.
+ * /api/v1, authenticates the caller (keys, OAuth tokens, user JWTs) before these run. The
+ * plugin's `/api/v1` error middleware answers what the handlers throw, as on its own routes.
  */
-const config = { auth: false as const };
+const config = { auth: false as const, middlewares: ['plugin::api-suite.nested-errors'] };
 
 export default {
   routes: [

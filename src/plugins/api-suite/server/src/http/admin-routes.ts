@@ -1,5 +1,6 @@
 import type { FeatureRoute } from '../features/types';
 import { PLUGIN_ID } from '../constants';
+import { validate, type RouteInput } from './input';
 
 /**
  * The plugin's admin-panel permissions, as the admin's permission system names them. Reads and
@@ -22,16 +23,26 @@ export type AdminPermission = (typeof ADMIN_PERMISSIONS)[keyof typeof ADMIN_PERM
 type Method = FeatureRoute['method'];
 
 /**
- * An admin-panel route (reached at /api-suite/<path> with the admin session's JWT) open to
- * admin users holding every one of `actions`.
+ * The route-config middlewares of every admin-panel route: refusals in Strapi's own error body
+ * (the admin's fetch client reads it), then the route's `input` parsed for its handler. Policies
+ * run before route middlewares, so a refused session or permission keeps Strapi's answer.
  */
-export function adminRoute(method: Method, path: string, handler: string, actions: AdminPermission[]): FeatureRoute {
+export function adminMiddlewares(input?: RouteInput): NonNullable<FeatureRoute['config']>['middlewares'] {
+  return [`plugin::${PLUGIN_ID}.strapi-errors`, ...(input ? [validate(input)] : [])];
+}
+
+/**
+ * An admin-panel route (reached at /api-suite/<path> with the admin session's JWT) open to
+ * admin users holding every one of `actions`, taking `input` (see `validate`).
+ */
+export function adminRoute(method: Method, path: string, handler: string, actions: AdminPermission[], input?: RouteInput): FeatureRoute {
   return {
     method,
     path,
     handler,
     config: {
       policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions } }],
+      middlewares: adminMiddlewares(input),
     },
   };
 }

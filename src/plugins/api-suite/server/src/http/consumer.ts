@@ -1,17 +1,26 @@
 import type { Context } from 'koa';
-import { ApiError } from './errors';
 import type { AccessState, Principal } from '../features/access/services/access';
+import { ForbiddenError, UnauthenticatedError } from '../errors';
 
 /** The consumer behind the request; the shared key has none, so routes that own resources refuse it. */
 export function consumerOf(ctx: Context): Principal & { userId: number } {
   const state = ctx.state.apiSuite as AccessState | undefined;
   const principal = state?.principal;
-  if (!principal) throw new ApiError(401, 'api_key_required', 'An API key is required');
+  if (!principal) throw new UnauthenticatedError('api_key_required', 'An API key is required');
   if (principal.userId === null)
-    throw new ApiError(
-      403,
+    throw new ForbiddenError(
       'consumer_required',
       'This route acts for a consumer: use an API key, an OAuth token or a user JWT, not the shared key'
     );
   return principal as Principal & { userId: number };
 }
+
+/** A route's `before` check (http/input.ts): it acts for a consumer. */
+export const requireConsumer = (ctx: Context): void => void consumerOf(ctx);
+
+/** A route's `before` check: only administrators may call it, refused with `message`. */
+export const administratorsOnly =
+  (message: string) =>
+  (ctx: Context): void => {
+    if (!consumerOf(ctx).isAdmin) throw new ForbiddenError('forbidden', message);
+  };

@@ -1,9 +1,10 @@
+import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ZodError } from 'zod';
 
 /**
  * A refusal with the status, code and message the API documents for it. Thrown anywhere below a controller
- * and turned into the body of its route family by that family's `responder` (one shape per family).
+ * and turned into the body of its route family by that family's error middleware (one shape per family).
  */
 export class ApiError extends Error {
   constructor(
@@ -46,29 +47,45 @@ export function summarizeFields(fields: FieldProblem[]): string {
 
 /**
  * What a route answers for a fault that is not a refusal, where its family promises its own shape
- * even for a 500 ("Checkout failed"): the fault is logged and answered in that shape.
+ * even for a 500 ("Checkout failed"): the fault is logged and answered in that shape. It may
+ * rethrow a fault it does not own, which then reaches Strapi's error middleware.
  */
-export type Unexpected = (error: unknown) => ApiError;
+export type Unexpected = (error: unknown, strapi: Core.Strapi) => ApiError;
 
-type Respond = (ctx: Context, handler: () => Promise<void>, unexpected?: Unexpected) => Promise<void>;
+/** One route family's error body, built from the refusal. */
+export type ErrorShape = (error: ApiError) => unknown;
+
+/** Writes `error` as the answer, in the family's `shape`. */
+function answer(ctx: Context, error: ApiError, shape: ErrorShape): void {
+  if (error.headers) ctx.set(error.headers);
+  ctx.status = error.status;
+  ctx.body = shape(error);
+}
 
 /**
- * The runner of one route family: it runs a controller body and answers any ApiError or ZodError
- * in the family's `shape`; any other fault goes to `unexpected` when given, else on to Strapi's
- * error middleware (a 500 with nothing leaked).
+ * Runs `run` and answers any ApiError or ZodError it throws in `shape`; any other fault goes to
+ * `unexpected` when given, else on to Strapi's error middleware (a 500 with nothing leaked).
  */
-function responder(shape: (error: ApiError) => unknown): Respond {
-  return async (ctx, handler, unexpected) => {
-    try {
-      await handler();
-    } catch (caught) {
-      const known = caught instanceof ZodError ? fromZod(caught) : caught;
-      if (!(known instanceof ApiError) && !unexpected) throw caught;
-      const error = known instanceof ApiError ? known : (unexpected as Unexpected)(caught);
-      if (error.headers) ctx.set(error.headers);
-      ctx.status = error.status;
-      ctx.body = shape(error);
-    }
+async function answerErrors(ctx: Context, run: () => Promise<unknown>, shape: ErrorShape, unexpected?: (error: unknown) => ApiError) {
+  try {
+    await run();
+  } catch (caught) {
+    const known = caught instanceof ZodError ? fromZod(caught) : caught;
+    if (known instanceof ApiError) return answer(ctx, known, shape);
+    if (!unexpected) throw caught;
+    answer(ctx, unexpected(caught), shape);
+  }
+}
+
+/**
+ * The error middleware of one route family, named in its routes' `config.middlewares` after the
+ * access guard (whose refusals keep the guard's own body) and before the input validation (whose
+ * refusals are the family's 400). Handlers throw; this writes the body.
+ */
+export function errorFamily(shape: ErrorShape, unexpected?: Unexpected): Core.MiddlewareFactory {
+  return (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+    const fallback = unexpected && ((error: unknown) => unexpected(error, strapi));
+    return (ctx, next) => answerErrors(ctx, next, shape, fallback);
   };
 }
 
@@ -152,16 +169,17 @@ export function strapiErrorBody(error: ApiError) {
   return { data: null, error: { status: error.status, name: error.code, message: error.message, details } };
 }
 
-/*
- * The responders, named after the body they answer in (one per route family):
- * `/api/v1/*` and the key middleware, and the host's articles: `{ error: { code, message, details? } }`.
- */
-export const respondNestedError = responder(nestedErrorBody);
-/** `/api/webhooks/*`: `{ error: "<message>", code, …extra }`. */
-export const respondFlatError = responder(flatErrorBody);
-/** `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`. */
-export const respondErrorList = responder(errorListBody);
+/** The route families' error middlewares, by the body they answer in (`plugin::api-suite.<name>`). */
+export const errorMiddlewares = {
+  /** `/api/v1/*`: `{ error: { code, message, details? } }`. */
+  'nested-errors': errorFamily(nestedErrorBody),
+  /** `/api/webhooks/*`: `{ error: "<message>", code, …extra }`. */
+  'flat-errors': errorFamily(flatErrorBody),
+  /** `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`. */
+  'error-list': errorFamily(errorListBody),
+  /** The admin panel's routes (`/api-suite/*`): Strapi's own error body. */
+  'strapi-errors': errorFamily(strapiErrorBody),
+};
+
 /** `/api/webhook/stripe`: `{ error: "<message>" }`. */
-export const respondErrorMessage = responder((error) => ({ error: error.message }));
-/** The admin panel's routes (`/api-suite/*`): Strapi's own error body. */
-export const respondStrapiError = responder(strapiErrorBody);
+export const errorMessageBody = (error: ApiError) => ({ error: error.message });

@@ -14,6 +14,7 @@ import plansController from './controllers/plans';
 import usageController from './controllers/usage';
 import { migrateToConsumerPools } from './migrations/consumer-pools';
 import { access as accessMiddleware, accessGuard } from './middlewares/access';
+import { oauthErrors } from './middlewares/oauth-errors';
 import hasAnyPermission from './policies/has-any-permission';
 import { adminRoutes, contentApiRoutes } from './routes';
 import access from './services/access';
@@ -105,7 +106,7 @@ const feature: FeatureModule = {
     plans: plansController,
     'admin-access': adminController,
   },
-  middlewares: { access: accessMiddleware, 'access-guard': accessGuard },
+  middlewares: { access: accessMiddleware, 'access-guard': accessGuard, 'oauth-errors': oauthErrors },
   policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: accessApi,

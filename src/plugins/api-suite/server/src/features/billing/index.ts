@@ -3,7 +3,7 @@ import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import { registerBillingTables } from './content-types/tables';
 import adminBillingController from './controllers/admin';
-import billingController from './controllers/billing';
+import billingController, { billingErrors } from './controllers/billing';
 import { adminRoutes, contentApiRoutes } from './routes';
 import account from './services/account';
 import catalog from './services/catalog';
@@ -71,6 +71,7 @@ const feature: FeatureModule = {
     'billing-metering': metering,
   },
   controllers: { billing: billingController, 'admin-billing': adminBillingController },
+  middlewares: { 'billing-errors': billingErrors },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: billingApi,
 };

@@ -2,9 +2,9 @@ import type { FeatureModule } from '../types';
 import contentTypes from './content-types';
 import contentManager from './content-types/views';
 import adminSalesController from './controllers/admin';
-import checkoutController from './controllers/checkout';
-import reportsController from './controllers/reports';
-import stripeWebhookController from './controllers/stripe-webhook';
+import checkoutController, { checkoutErrors } from './controllers/checkout';
+import reportsController, { reportErrors } from './controllers/reports';
+import stripeWebhookController, { stripeWebhookErrors } from './controllers/stripe-webhook';
 import { commerceBody } from './middlewares/commerce-body';
 import { registerOrderEvents } from './services/order-events';
 import { adminRoutes, contentApiRoutes } from './routes';
@@ -33,7 +33,12 @@ const feature: FeatureModule = {
     reports: reportsController,
     'admin-sales': adminSalesController,
   },
-  middlewares: { 'commerce-body': commerceBody },
+  middlewares: {
+    'commerce-body': commerceBody,
+    'checkout-errors': checkoutErrors,
+    'report-errors': reportErrors,
+    'stripe-webhook-errors': stripeWebhookErrors,
+  },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   adminActions: [
     { uid: 'sales.read', displayName: 'Read the sales report and orders', subCategory: 'sales' },

@@ -6,6 +6,7 @@ import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
 import contentManagerViews from './services/content-manager-views';
 import { contentWebhookListener } from './services/content-webhook';
+import { errorMiddlewares } from '../../http/errors';
 import { redactLogs } from '../../http/redact';
 import { inputGuard } from './middlewares/input-guard';
 import http from './services/http';
@@ -41,7 +42,7 @@ const feature: FeatureModule = {
   },
   services: { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews },
   controllers: { health, openapi: openapiController },
-  middlewares: { 'input-guard': inputGuard },
+  middlewares: { 'input-guard': inputGuard, ...errorMiddlewares },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
 };
 

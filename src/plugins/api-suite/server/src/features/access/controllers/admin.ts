@@ -1,22 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { UIDS } from '../../../constants';
-import { ApiError, respondStrapiError } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
 import type { AdminApiKey } from '../validation/responses';
-import {
-  adminIssueKeyBody,
-  adminKeysQuery,
-  adminUsageQuery,
-  consumersQuery,
-  grantPlanBody,
-  keyIdParam,
-  keyLimitsBody,
-  planBody,
-  planUpdateBody,
-} from '../validation';
+import { inputs } from '../routes/inputs';
+import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
@@ -42,17 +33,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const plans = () => getService(strapi, 'plans');
   const keys = () => getService(strapi, 'keys');
 
-  const planIdOf = (ctx: Context): number => {
-    const parsed = keyIdParam.safeParse(ctx.params.id);
-    if (!parsed.success) throw new ApiError(404, 'not_found', 'Plan not found');
-    return parsed.data;
-  };
-
   const assertNameFree = async (name: string | undefined, exceptId?: number) => {
     if (name === undefined) return;
     const existing = await plans().findByName(name);
     if (existing && existing.id !== exceptId) {
-      throw new ApiError(409, 'name_taken', `A plan named "${name}" already exists`, [
+      throw new ConflictError('name_taken', `A plan named "${name}" already exists`, [
         { field: 'name', message: 'is already the name of another plan' },
       ]);
     }
@@ -71,109 +56,96 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const usageKey = async (ctx: Context): Promise<number | undefined> => {
-    const query = adminUsageQuery.parse(ctx.query);
-    if (query.key_id !== undefined && !(await keys().findById(query.key_id))) throw new ApiError(404, 'not_found', 'API key not found');
+    const { query } = input(ctx, inputs.adminUsage);
+    if (query.key_id !== undefined && !(await keys().findById(query.key_id))) throw new NotFoundError('API key');
     return query.key_id;
   };
 
   return {
     async plans(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        ctx.body = { data: await plans().listStored() };
-      });
+      ctx.body = { data: await plans().listStored() };
     },
 
     async createPlan(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const body = planBody.parse(ctx.request.body ?? {});
-        await assertNameFree(body.name);
-        ctx.status = 201;
-        ctx.body = { data: await plans().create(body) };
-      });
+      const { body } = input(ctx, inputs.adminCreatePlan);
+      await assertNameFree(body.name);
+      ctx.status = 201;
+      ctx.body = { data: await plans().create(body) };
     },
 
     async updatePlan(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const id = planIdOf(ctx);
-        const body = planUpdateBody.parse(ctx.request.body ?? {});
-        if (!(await plans().exists(id))) throw new ApiError(404, 'not_found', 'Plan not found');
-        await assertNameFree(body.name, id);
-        const updated = await plans().update(id, body);
-        if (!updated) throw new ApiError(404, 'not_found', 'Plan not found');
-        ctx.body = { data: updated };
-      });
+      const { params, body } = input(ctx, inputs.adminUpdatePlan);
+      const { id } = params;
+      if (!(await plans().exists(id))) throw new NotFoundError('Plan');
+      await assertNameFree(body.name, id);
+      const updated = await plans().update(id, body);
+      if (!updated) throw new NotFoundError('Plan');
+      ctx.body = { data: updated };
     },
 
     /** Every key (never the key itself), newest first, with its owner, the owner's plan and the key's. */
     async keys(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const query = adminKeysQuery.parse(ctx.query);
-        const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
-        const ownerIds = [...new Set(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id])))];
-        const consumerPlans = getService(strapi, 'consumer-plans');
-        const [owners, planList, details, ownerPlans] = await Promise.all([
-          getService(strapi, 'consumers').describeUsers(ownerIds),
-          plans().list(),
-          keys().details(data.map((key) => key.id)),
-          Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then(
-            (entries) => new Map(entries)
-          ),
-        ]);
-        const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
-        const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
-        ctx.body = {
-          data: data.map((key): AdminApiKey => {
-            const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
-            return {
-              ...key,
-              ...(details.get(key.id) ?? {
-                requests_per_minute: null,
-                requests_per_month: null,
-                plan_source: 'consumer',
-                replaced_by: null,
-                replaced_by_prefix: null,
-              }),
-              user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
-              plan: named(key.plan_id),
-              // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
-              owner_plan: owner
-                ? {
-                    id: owner.effective_plan_id,
-                    name: planNames.get(owner.effective_plan_id) ?? '',
-                    source: owner.plan_source,
-                    granted: named(owner.plan_id),
-                  }
-                : null,
-            };
-          }),
-          meta: { page: query.page, limit: query.limit, total },
-        };
-      });
+      const { query } = input(ctx, inputs.adminKeys);
+      const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
+      const ownerIds = [...new Set(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id])))];
+      const consumerPlans = getService(strapi, 'consumer-plans');
+      const [owners, planList, details, ownerPlans] = await Promise.all([
+        getService(strapi, 'consumers').describeUsers(ownerIds),
+        plans().list(),
+        keys().details(data.map((key) => key.id)),
+        Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then(
+          (entries) => new Map(entries)
+        ),
+      ]);
+      const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
+      const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
+      ctx.body = {
+        data: data.map((key): AdminApiKey => {
+          const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
+          return {
+            ...key,
+            ...(details.get(key.id) ?? {
+              requests_per_minute: null,
+              requests_per_month: null,
+              plan_source: 'consumer',
+              replaced_by: null,
+              replaced_by_prefix: null,
+            }),
+            user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
+            plan: named(key.plan_id),
+            // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
+            owner_plan: owner
+              ? {
+                  id: owner.effective_plan_id,
+                  name: planNames.get(owner.effective_plan_id) ?? '',
+                  source: owner.plan_source,
+                  granted: named(owner.plan_id),
+                }
+              : null,
+          };
+        }),
+        meta: { page: query.page, limit: query.limit, total },
+      };
     },
 
     /** Grant a consumer a plan (null takes it back): their keys without a plan of their own follow it, on every instance at once. */
     async grantPlan(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const userId = keyIdParam.safeParse(ctx.params.id);
-        if (!userId.success || (await strapi.db.query(UIDS.user).count({ where: { id: userId.data } })) === 0)
-          throw new ApiError(404, 'not_found', 'Consumer not found');
-        const body = grantPlanBody.parse(ctx.request.body ?? {});
-        if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
-          throw new ApiError(400, 'validation_error', 'plan_id: must be an existing plan', [
-            { field: 'plan_id', message: 'must be an existing plan' },
-          ]);
-        }
-        ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(userId.data, body.plan_id) };
-      });
+      const userId = input(ctx, inputs.adminGrantPlan).params.id;
+      if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0) throw new NotFoundError('Consumer');
+      // Read once the consumer is found (deferred): one that does not exist is a 404 whatever the body.
+      const { body } = input(ctx, inputs.adminGrantPlan);
+      if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
+        throw new InvalidError('validation_error', 'plan_id: must be an existing plan', [
+          { field: 'plan_id', message: 'must be an existing plan' },
+        ]);
+      }
+      ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(userId, body.plan_id) };
     },
 
     /** A key's own limits (null: the plan's); its quotas follow from its next request. */
     async updateKey(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const id = keyIdParam.safeParse(ctx.params.id);
-        if (!id.success) throw new ApiError(404, 'not_found', 'API key not found');
-        ctx.body = { data: await keys().setLimits(id.data, keyLimitsBody.parse(ctx.request.body ?? {})) };
-      });
+      const { params, body } = input(ctx, inputs.adminUpdateKey);
+      ctx.body = { data: await keys().setLimits(params.id, body) };
     },
 
     /**
@@ -181,47 +153,34 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * is stored, so the admin panel shows it once.
      */
     async issueKey(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const body = adminIssueKeyBody.parse(ctx.request.body ?? {});
-        const problems: Array<{ field: string; message: string }> = [];
-        if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0)
-          problems.push({ field: 'user_id', message: 'must be an existing user' });
-        if (body.plan_id !== undefined && !(await plans().exists(body.plan_id)))
-          problems.push({ field: 'plan_id', message: 'must be an existing plan' });
-        if (problems.length > 0)
-          throw new ApiError(
-            400,
-            'validation_error',
-            problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '),
-            problems
-          );
-        const issued = await keys().issue({
-          userId: body.user_id,
-          planId: body.plan_id,
-          name: body.name,
-          scopes: body.scopes ?? ['read'],
-          expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
-        });
-        ctx.status = 201;
-        ctx.body = { data: issued };
+      const { body } = input(ctx, inputs.adminIssueKey);
+      const problems: Array<{ field: string; message: string }> = [];
+      if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0)
+        problems.push({ field: 'user_id', message: 'must be an existing user' });
+      if (body.plan_id !== undefined && !(await plans().exists(body.plan_id)))
+        problems.push({ field: 'plan_id', message: 'must be an existing plan' });
+      if (problems.length > 0)
+        throw new InvalidError('validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
+      const issued = await keys().issue({
+        userId: body.user_id,
+        planId: body.plan_id,
+        name: body.name,
+        scopes: body.scopes ?? ['read'],
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
       });
+      ctx.status = 201;
+      ctx.body = { data: issued };
     },
 
     async revokeKey(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const parsed = keyIdParam.safeParse(ctx.params.id);
-        if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
-        await keys().revoke(parsed.data, ADMIN_PANEL);
-        ctx.status = 204;
-        ctx.body = null;
-      });
+      await keys().revoke(input(ctx, inputs.adminRevokeKey).params.id, ADMIN_PANEL);
+      ctx.status = 204;
+      ctx.body = null;
     },
 
     /** The last hour, a point a minute, for every key or `key_id`. */
     async usage(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        ctx.body = { data: await usage(await usageKey(ctx)) };
-      });
+      ctx.body = { data: await usage(await usageKey(ctx)) };
     },
 
     /**
@@ -230,26 +189,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * since EventSource cannot send that header.
      */
     async usageStream(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const keyId = await usageKey(ctx);
-        const { interval } = adminUsageQuery.parse(ctx.query);
-        streamEvents(ctx, {
-          event: 'usage',
-          intervalSeconds: interval,
-          first: await usage(keyId),
-          next: () => usage(keyId),
-          onError: (error) => strapi.log.warn(`[api-suite] admin usage stream: ${error.message}`),
-        });
+      const keyId = await usageKey(ctx);
+      const { interval } = input(ctx, inputs.adminUsage).query;
+      streamEvents(ctx, {
+        event: 'usage',
+        intervalSeconds: interval,
+        first: await usage(keyId),
+        next: () => usage(keyId),
+        onError: (error) => strapi.log.warn(`[api-suite] admin usage stream: ${error.message}`),
       });
     },
 
     /** Users-permissions users, for the pickers that choose a key's or a scraper's owner. */
     async consumers(ctx: Context) {
-      await respondStrapiError(ctx, async () => {
-        const query = consumersQuery.parse(ctx.query);
-        const { data, total } = await getService(strapi, 'consumers').search(query.q, query.page, query.limit);
-        ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
-      });
+      const { query } = input(ctx, inputs.consumers);
+      const { data, total } = await getService(strapi, 'consumers').search(query.q, query.page, query.limit);
+      ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
     },
   };
 };

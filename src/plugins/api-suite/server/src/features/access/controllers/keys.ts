@@ -1,12 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondNestedError } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { UIDS } from '../../../constants';
 import { getService } from '../../../utils';
-import { createKeyBody, keyIdParam, keyLimitsBody, listKeysQuery, rerollBody } from '../validation';
+import { inputs } from '../routes/inputs';
 import { consumerOf } from '../../../http/consumer';
 import type { PublicKey } from '../services/keys';
 import type { NewApiKey } from '../validation/responses';
+import { ForbiddenError, UnprocessableError } from '../../../errors';
 
 /** A key just made (issued or rerolled), as the API answers it (docs/access.md): the key itself once, never `revoked_at`. */
 function newKeyBody(issued: PublicKey & { key: string }): NewApiKey {
@@ -27,77 +28,58 @@ function newKeyBody(issued: PublicKey & { key: string }): NewApiKey {
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
-    await respondNestedError(ctx, async () => {
-      const caller = consumerOf(ctx);
-      const body = createKeyBody.parse(ctx.request.body ?? {});
-      if ((body.plan_id !== undefined || body.user_id !== undefined) && !caller.isAdmin) {
-        throw new ApiError(403, 'forbidden', 'Only administrators may choose plan_id or user_id');
-      }
-      const scopes = body.scopes ?? ['read'];
-      // A key or token cannot mint a key stronger than itself.
-      const missing = scopes.filter((scope) => !caller.scopes.includes(scope));
-      if (missing.length > 0) throw new ApiError(403, 'insufficient_scope', `The credential in use lacks the scope ${missing.join(', ')}`);
-      if (body.plan_id !== undefined && !(await getService(strapi, 'plans').exists(body.plan_id))) {
-        throw new ApiError(422, 'unknown_plan', `Plan ${body.plan_id} does not exist`);
-      }
-      if (body.user_id !== undefined && (await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) {
-        throw new ApiError(422, 'unknown_user', `User ${body.user_id} does not exist`);
-      }
-      const issued = await getService(strapi, 'keys').issue({
-        userId: body.user_id ?? caller.userId,
-        name: body.name,
-        scopes,
-        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
-        planId: body.plan_id,
-      });
-      ctx.status = 201;
-      ctx.body = { data: newKeyBody(issued) };
+    const caller = consumerOf(ctx);
+    const { body } = input(ctx, inputs.createKey);
+    if ((body.plan_id !== undefined || body.user_id !== undefined) && !caller.isAdmin) {
+      throw new ForbiddenError('forbidden', 'Only administrators may choose plan_id or user_id');
+    }
+    const scopes = body.scopes ?? ['read'];
+    // A key or token cannot mint a key stronger than itself.
+    const missing = scopes.filter((scope) => !caller.scopes.includes(scope));
+    if (missing.length > 0) throw new ForbiddenError('insufficient_scope', `The credential in use lacks the scope ${missing.join(', ')}`);
+    if (body.plan_id !== undefined && !(await getService(strapi, 'plans').exists(body.plan_id))) {
+      throw new UnprocessableError('unknown_plan', `Plan ${body.plan_id} does not exist`);
+    }
+    if (body.user_id !== undefined && (await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) {
+      throw new UnprocessableError('unknown_user', `User ${body.user_id} does not exist`);
+    }
+    const issued = await getService(strapi, 'keys').issue({
+      userId: body.user_id ?? caller.userId,
+      name: body.name,
+      scopes,
+      expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+      planId: body.plan_id,
     });
+    ctx.status = 201;
+    ctx.body = { data: newKeyBody(issued) };
   },
 
   async find(ctx: Context) {
-    await respondNestedError(ctx, async () => {
-      const caller = consumerOf(ctx);
-      const query = listKeysQuery.parse(ctx.query);
-      const userId = caller.isAdmin ? query.user_id : caller.userId;
-      const { data, total } = await getService(strapi, 'keys').list({ userId, page: query.page, limit: query.limit });
-      ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
-    });
+    const caller = consumerOf(ctx);
+    const { query } = input(ctx, inputs.listKeys);
+    const userId = caller.isAdmin ? query.user_id : caller.userId;
+    const { data, total } = await getService(strapi, 'keys').list({ userId, page: query.page, limit: query.limit });
+    ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
   },
 
   /** `POST /api/v1/keys/{id}/reroll`: rotate a key without downtime (docs/access.md#keys-and-plans). */
   async reroll(ctx: Context) {
-    await respondNestedError(ctx, async () => {
-      const caller = consumerOf(ctx);
-      const parsed = keyIdParam.safeParse(ctx.params.id);
-      if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
-      const body = rerollBody.parse(ctx.request.body ?? {});
-      const rerolled = await getService(strapi, 'keys').reroll(parsed.data, caller, body.grace_seconds);
-      ctx.status = 201;
-      ctx.body = { data: { ...newKeyBody(rerolled), replaces: rerolled.replaces, old_expires_at: rerolled.old_expires_at } };
-    });
+    const { params, body } = input(ctx, inputs.rerollKey);
+    const rerolled = await getService(strapi, 'keys').reroll(params.id, consumerOf(ctx), body.grace_seconds);
+    ctx.status = 201;
+    ctx.body = { data: { ...newKeyBody(rerolled), replaces: rerolled.replaces, old_expires_at: rerolled.old_expires_at } };
   },
 
   /** `PATCH /api/v1/keys/{id}` (administrators): the key's own limits (docs/access.md#keys-and-plans). */
   async update(ctx: Context) {
-    await respondNestedError(ctx, async () => {
-      const caller = consumerOf(ctx);
-      if (!caller.isAdmin) throw new ApiError(403, 'forbidden', "Only administrators may set a key's own limits");
-      const parsed = keyIdParam.safeParse(ctx.params.id);
-      if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
-      const body = keyLimitsBody.parse(ctx.request.body ?? {});
-      ctx.body = { data: await getService(strapi, 'keys').setLimits(parsed.data, body) };
-    });
+    const { params, body } = input(ctx, inputs.updateKey);
+    ctx.body = { data: await getService(strapi, 'keys').setLimits(params.id, body) };
   },
 
   async revoke(ctx: Context) {
-    await respondNestedError(ctx, async () => {
-      const caller = consumerOf(ctx);
-      const parsed = keyIdParam.safeParse(ctx.params.id);
-      if (!parsed.success) throw new ApiError(404, 'not_found', 'API key not found');
-      await getService(strapi, 'keys').revoke(parsed.data, caller);
-      ctx.status = 204;
-      ctx.body = null;
-    });
+    const { params } = input(ctx, inputs.revokeKey);
+    await getService(strapi, 'keys').revoke(params.id, consumerOf(ctx));
+    ctx.status = 204;
+    ctx.body = null;
   },
 });

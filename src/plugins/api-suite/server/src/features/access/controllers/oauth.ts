@@ -1,22 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { getService } from '../../../utils';
-import { OAuthError, type TokenRequest } from '../services/oauth';
+import type { TokenRequest } from '../services/oauth';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  /** RFC 6749 section 4.4; errors in the section 5.2 shape, never cached. */
+  /** RFC 6749 section 4.4; errors in the section 5.2 shape (middlewares/oauth-errors.ts), never cached. */
   async token(ctx: Context) {
     ctx.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
-    const basic = parseBasic(ctx.get('authorization'));
-    try {
-      const body = (typeof ctx.request.body === 'object' && ctx.request.body !== null ? ctx.request.body : {}) as TokenRequest;
-      ctx.body = await getService(strapi, 'oauth').issueToken(body, basic);
-    } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      if (error.status === 401) ctx.set('WWW-Authenticate', 'Basic realm="api", charset="UTF-8"');
-      ctx.status = error.status;
-      ctx.body = { error: error.error, error_description: error.description };
-    }
+    const body = (typeof ctx.request.body === 'object' && ctx.request.body !== null ? ctx.request.body : {}) as TokenRequest;
+    ctx.body = await getService(strapi, 'oauth').issueToken(body, parseBasic(ctx.get('authorization')));
   },
 });
 

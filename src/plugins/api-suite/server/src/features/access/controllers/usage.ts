@@ -1,11 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondNestedError } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/usage';
-import { usageQuery, usageStreamQuery, type UsageQuery } from '../validation';
+import { inputs } from '../routes/inputs';
+import type { UsageQuery } from '../validation';
 import { consumerOf } from '../../../http/consumer';
+import { InvalidError, NotFoundError } from '../../../errors';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 
@@ -19,10 +21,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS);
     if (from.getTime() >= to.getTime())
-      throw new ApiError(400, 'validation_error', 'from must be before to', [{ field: 'from', message: 'must be before to' }]);
+      throw new InvalidError('validation_error', 'from must be before to', [{ field: 'from', message: 'must be before to' }]);
     if (seriesLength(from, to, query.granularity) > MAX_SERIES_POINTS) {
-      throw new ApiError(
-        400,
+      throw new InvalidError(
         'validation_error',
         `the range holds more than ${MAX_SERIES_POINTS} ${query.granularity}s; use a coarser granularity`,
         [{ field: 'granularity', message: 'too fine for the range' }]
@@ -32,8 +33,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     const usage = getService(strapi, 'usage');
     if (query.key_id !== undefined) {
       const entry = await getService(strapi, 'keys').findById(query.key_id);
-      if (!entry || !entry.user || (!caller.isAdmin && entry.user.id !== caller.userId))
-        throw new ApiError(404, 'not_found', 'API key not found');
+      if (!entry || !entry.user || (!caller.isAdmin && entry.user.id !== caller.userId)) throw new NotFoundError('API key');
       const [activity, month] = await Promise.all([
         usage.activity({ scope: { keyId: entry.id }, from, to, granularity: query.granularity }),
         usage.month({ userId: entry.user.id, isAdmin: entry.user.isAdmin }, entry),
@@ -49,9 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     async summary(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ctx.body = { data: await report(ctx, usageQuery.parse(ctx.query)) };
-      });
+      ctx.body = { data: await report(ctx, input(ctx, inputs.usage).query) };
     },
 
     /**
@@ -59,16 +57,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      * `interval` seconds (5 by default), until the client goes away.
      */
     async stream(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const query = usageStreamQuery.parse(ctx.query);
-        const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
-        streamEvents(ctx, {
-          event: 'usage',
-          intervalSeconds: query.interval,
-          first,
-          next: () => report(ctx, query),
-          onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
-        });
+      const { query } = input(ctx, inputs.usageStream);
+      const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
+      streamEvents(ctx, {
+        event: 'usage',
+        intervalSeconds: query.interval,
+        first,
+        next: () => report(ctx, query),
+        onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
       });
     },
   };

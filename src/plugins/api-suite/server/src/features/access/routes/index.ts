@@ -1,23 +1,26 @@
-import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
+import { ADMIN_PERMISSIONS, adminMiddlewares, adminRoute } from '../../../http/admin-routes';
+import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { inputs } from './inputs';
 
 /**
  * Mounted at /api/v1 (prefix ''). Strapi's own auth is off on these routes: the access guard,
  * which runs even where a site did not enable the global access middleware, authenticates them.
  */
-const guarded = { auth: false as const, prefix: '', middlewares: ['plugin::api-suite.access-guard'] };
+const route = apiRoutes({ guarded: true, errors: errorsIn('nested-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  { method: 'POST', path: '/v1/keys', handler: 'keys.create', config: guarded },
-  { method: 'GET', path: '/v1/keys', handler: 'keys.find', config: guarded },
-  { method: 'DELETE', path: '/v1/keys/:id', handler: 'keys.revoke', config: guarded },
-  { method: 'PATCH', path: '/v1/keys/:id', handler: 'keys.update', config: guarded },
-  { method: 'POST', path: '/v1/keys/:id/reroll', handler: 'keys.reroll', config: guarded },
-  { method: 'GET', path: '/v1/usage', handler: 'usage.summary', config: guarded },
-  { method: 'GET', path: '/v1/usage/stream', handler: 'usage.stream', config: guarded },
-  { method: 'POST', path: '/v1/oauth/token', handler: 'oauth.token', config: guarded },
-  { method: 'GET', path: '/v1/plans', handler: 'plans.find', config: guarded },
-  { method: 'PATCH', path: '/v1/consumers/:userId', handler: 'consumers.update', config: guarded },
+  route('POST', '/v1/keys', 'keys.create', inputs.createKey),
+  route('GET', '/v1/keys', 'keys.find', inputs.listKeys),
+  route('DELETE', '/v1/keys/:id', 'keys.revoke', inputs.revokeKey),
+  route('PATCH', '/v1/keys/:id', 'keys.update', inputs.updateKey),
+  route('POST', '/v1/keys/:id/reroll', 'keys.reroll', inputs.rerollKey),
+  route('GET', '/v1/usage', 'usage.summary', inputs.usage),
+  route('GET', '/v1/usage/stream', 'usage.stream', inputs.usageStream),
+  // RFC 6749's error body, also for the guard's refusals on this path (services/access.ts).
+  apiRoutes({ guarded: true, errors: errorsIn('oauth-errors') })('POST', '/v1/oauth/token', 'oauth.token'),
+  route('GET', '/v1/plans', 'plans.find'),
+  route('PATCH', '/v1/consumers/:userId', 'consumers.update', inputs.updateConsumer),
 ];
 
 const { accessRead: read, accessManage: manage } = ADMIN_PERMISSIONS;
@@ -25,15 +28,15 @@ const { accessRead: read, accessManage: manage } = ADMIN_PERMISSIONS;
 /** Mounted at /api-suite for the admin panel, behind its session and the plugin's admin permissions. */
 export const adminRoutes: FeatureRoute[] = [
   adminRoute('GET', '/access/plans', 'admin-access.plans', [read]),
-  adminRoute('POST', '/access/plans', 'admin-access.createPlan', [manage]),
-  adminRoute('PUT', '/access/plans/:id', 'admin-access.updatePlan', [manage]),
-  adminRoute('GET', '/access/keys', 'admin-access.keys', [read]),
-  adminRoute('POST', '/access/keys', 'admin-access.issueKey', [manage]),
-  adminRoute('PUT', '/access/keys/:id', 'admin-access.updateKey', [manage]),
-  adminRoute('DELETE', '/access/keys/:id', 'admin-access.revokeKey', [manage]),
-  adminRoute('PUT', '/access/consumers/:id/plan', 'admin-access.grantPlan', [manage]),
-  adminRoute('GET', '/access/usage', 'admin-access.usage', [read]),
-  adminRoute('GET', '/access/usage/stream', 'admin-access.usageStream', [read]),
+  adminRoute('POST', '/access/plans', 'admin-access.createPlan', [manage], inputs.adminCreatePlan),
+  adminRoute('PUT', '/access/plans/:id', 'admin-access.updatePlan', [manage], inputs.adminUpdatePlan),
+  adminRoute('GET', '/access/keys', 'admin-access.keys', [read], inputs.adminKeys),
+  adminRoute('POST', '/access/keys', 'admin-access.issueKey', [manage], inputs.adminIssueKey),
+  adminRoute('PUT', '/access/keys/:id', 'admin-access.updateKey', [manage], inputs.adminUpdateKey),
+  adminRoute('DELETE', '/access/keys/:id', 'admin-access.revokeKey', [manage], inputs.adminRevokeKey),
+  adminRoute('PUT', '/access/consumers/:id/plan', 'admin-access.grantPlan', [manage], inputs.adminGrantPlan),
+  adminRoute('GET', '/access/usage', 'admin-access.usage', [read], inputs.adminUsage),
+  adminRoute('GET', '/access/usage/stream', 'admin-access.usageStream', [read], inputs.adminUsage),
   {
     method: 'GET',
     path: '/consumers',
@@ -47,6 +50,7 @@ export const adminRoutes: FeatureRoute[] = [
           config: { actions: [manage, ADMIN_PERMISSIONS.scrapersManage, read, ADMIN_PERMISSIONS.scrapersRead] },
         },
       ],
+      middlewares: adminMiddlewares(inputs.consumers),
     },
   },
 ];

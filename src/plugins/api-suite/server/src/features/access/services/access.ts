@@ -8,6 +8,7 @@ import { UNLIMITED, type QuotaDecision } from './quota';
 import { rateLimitHeaders } from './quota/headers';
 import { effectiveStatus, type KeyEntry, type Scope } from './keys';
 import type { QuotaTarget } from './consumer-plans';
+import { ForbiddenError, InvalidError, UnauthenticatedError } from '../../../errors';
 
 /** Who is calling, once the access middleware has let a request through. */
 export interface Principal {
@@ -137,12 +138,11 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const credential = extractCredential(ctx, config().sharedKey);
       if (!credential)
-        throw new ApiError(
-          401,
+        throw new UnauthenticatedError(
           'api_key_required',
           'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter'
         );
-      if (credential.kind === 'unknown-key') throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+      if (credential.kind === 'unknown-key') throw new UnauthenticatedError('invalid_api_key', 'The API key is not valid');
       if (credential.kind === 'shared') {
         ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
         return;
@@ -152,7 +152,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       let tokenScopes: Scope[] | undefined;
       if (credential.kind === 'key') {
         entry = await getService(strapi, 'keys').findBySecret(credential.secret);
-        if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+        if (!entry) throw new UnauthenticatedError('invalid_api_key', 'The API key is not valid');
       } else {
         const oauth = getService(strapi, 'oauth');
         if (!oauth.isOAuthToken(credential.token)) {
@@ -162,15 +162,16 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
           return;
         }
         const token = oauth.verify(credential.token);
-        if (!token) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+        if (!token) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
         entry = await getService(strapi, 'keys').findById(token.keyId);
-        if (!entry) throw new ApiError(401, 'invalid_api_key', 'The API key behind this token no longer exists');
+        if (!entry) throw new UnauthenticatedError('invalid_api_key', 'The API key behind this token no longer exists');
         tokenScopes = token.scopes;
       }
 
       const status = effectiveStatus(entry.status, entry.expiresAt);
-      if (status === 'expired') throw new ApiError(403, 'key_expired', 'The API key has expired');
-      if (status === 'revoked' || !entry.user || entry.user.blocked) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
+      if (status === 'expired') throw new ForbiddenError('key_expired', 'The API key has expired');
+      if (status === 'revoked' || !entry.user || entry.user.blocked)
+        throw new ForbiddenError('key_revoked', 'The API key has been revoked');
 
       const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
       const principal: Principal = {
@@ -194,7 +195,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async govern(ctx: Context, principal: Principal, counted: Counted, key: KeyEntry | null): Promise<void> {
       const needed: Scope = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write';
-      const scopeRefusal = () => new ApiError(403, 'insufficient_scope', `This request needs the "${needed}" scope`);
+      const scopeRefusal = () => new ForbiddenError('insufficient_scope', `This request needs the "${needed}" scope`);
       if (principal.isAdmin || principal.userId === null) {
         if (!principal.scopes.includes(needed)) throw scopeRefusal();
         return;
@@ -216,7 +217,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       counted.userId = principal.userId;
       if (!target.plan.allows(ctx.method, ctx.path)) {
         await refuse(
-          new ApiError(403, 'endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`)
+          new ForbiddenError('endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`)
         );
       }
       if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
@@ -251,13 +252,13 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         id = await verifyJwt(token);
       } catch {
-        throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+        throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
       }
       const user =
         typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id))
           ? await getService(strapi, 'consumers').find(Number(id))
           : null;
-      if (!user || user.blocked) throw new ApiError(401, 'invalid_token', 'The access token is not valid or has expired');
+      if (!user || user.blocked) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
       return {
         kind: 'user',
         userId: user.id,
@@ -279,7 +280,7 @@ function asApiError(caught: unknown): ApiError | undefined {
   const error = caught as { type?: string; status?: number; name?: string } | undefined;
   // co-body throws JSON.parse's SyntaxError with status 400; raw-body errors carry a type.
   if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed')
-    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
+    return new InvalidError('invalid_body', 'The request body is not valid JSON or form data');
   if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
   if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported')
     return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');

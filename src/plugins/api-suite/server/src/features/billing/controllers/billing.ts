@@ -1,11 +1,24 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import Stripe from 'stripe';
-import { ApiError, respondNestedError, type Unexpected } from '../../../http/errors';
+import { ApiError, errorFamily, nestedErrorBody } from '../../../http/errors';
 import { consumerOf } from '../../../http/consumer';
 import { getService } from '../../../utils';
-import { planChoiceBody } from '../validation';
+import { input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
 import type { Buyer } from '../services/account';
+import { ForbiddenError, UnavailableError } from '../../../errors';
+
+/**
+ * `plugin::api-suite.billing-errors`, the billing routes' error middleware: the `/api/v1` body,
+ * and Stripe refusing or out of reach as a 502 the consumer may retry, with Stripe's reason in
+ * the log only. Any other fault goes on to Strapi's error middleware.
+ */
+export const billingErrors = errorFamily(nestedErrorBody, (error, strapi) => {
+  if (!(error instanceof Stripe.errors.StripeError)) throw error;
+  strapi.log.error(`[api-suite] billing: Stripe answered ${error.statusCode ?? 'nothing'} (${error.type}): ${error.message}`);
+  return new ApiError(502, 'payment_provider_error', 'Stripe could not complete the request; try again in a moment');
+});
 
 /**
  * `/api/v1/billing/*` (docs/billing.md#routes). Every route answers 503 `billing_not_configured`
@@ -16,80 +29,41 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   const ensureReady = () => {
     const status = getService(strapi, 'billing-catalog').status();
-    if (!status.ready) throw new ApiError(503, 'billing_not_configured', 'Billing is not available on this site');
+    if (!status.ready) throw new UnavailableError('billing_not_configured', 'Billing is not available on this site');
   };
 
-  /** Stripe refusing or out of reach: a 502 the consumer may retry, with Stripe's reason in the log only. */
-  const stripeFault: Unexpected = (error) => {
-    if (!(error instanceof Stripe.errors.StripeError)) throw error;
-    strapi.log.error(`[api-suite] billing: Stripe answered ${error.statusCode ?? 'nothing'} (${error.type}): ${error.message}`);
-    return new ApiError(502, 'payment_provider_error', 'Stripe could not complete the request; try again in a moment');
-  };
-
+  /** The consumer buying, once billing is known to be ready. */
   const buyerOf = (ctx: Context): Buyer => {
+    ensureReady();
     const caller = consumerOf(ctx);
-    if (!caller.consumerId) throw new ApiError(403, 'consumer_required', 'This route acts for a consumer');
+    if (!caller.consumerId) throw new ForbiddenError('consumer_required', 'This route acts for a consumer');
     return { userId: caller.userId, consumerId: caller.consumerId };
   };
 
+  const planChoice = (ctx: Context) => input(ctx, inputs.planChoice).body.plan_id;
+
   return {
     async plans(ctx: Context) {
-      await respondNestedError(
-        ctx,
-        async () => {
-          ensureReady();
-          ctx.body = { data: await account().plans() };
-        },
-        stripeFault
-      );
+      ensureReady();
+      ctx.body = { data: await account().plans() };
     },
 
     async checkout(ctx: Context) {
-      await respondNestedError(
-        ctx,
-        async () => {
-          ensureReady();
-          const buyer = buyerOf(ctx);
-          const body = planChoiceBody.parse(ctx.request.body ?? {});
-          ctx.body = { data: await account().checkout(buyer, body.plan_id) };
-        },
-        stripeFault
-      );
+      const buyer = buyerOf(ctx);
+      ctx.body = { data: await account().checkout(buyer, planChoice(ctx)) };
     },
 
     async changePlan(ctx: Context) {
-      await respondNestedError(
-        ctx,
-        async () => {
-          ensureReady();
-          const buyer = buyerOf(ctx);
-          const body = planChoiceBody.parse(ctx.request.body ?? {});
-          ctx.body = { data: await account().changePlan(buyer, body.plan_id) };
-        },
-        stripeFault
-      );
+      const buyer = buyerOf(ctx);
+      ctx.body = { data: await account().changePlan(buyer, planChoice(ctx)) };
     },
 
     async portal(ctx: Context) {
-      await respondNestedError(
-        ctx,
-        async () => {
-          ensureReady();
-          ctx.body = { data: await account().portal(buyerOf(ctx)) };
-        },
-        stripeFault
-      );
+      ctx.body = { data: await account().portal(buyerOf(ctx)) };
     },
 
     async subscription(ctx: Context) {
-      await respondNestedError(
-        ctx,
-        async () => {
-          ensureReady();
-          ctx.body = { data: await account().subscription(buyerOf(ctx)) };
-        },
-        stripeFault
-      );
+      ctx.body = { data: await account().subscription(buyerOf(ctx)) };
     },
   };
 };

@@ -2,12 +2,12 @@ import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf, toBool, toIso } from '../../../db';
-import { ApiError } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import type { PlanRow } from '../../access/services/plans';
 import type { BillingPlan, BillingSubscription } from '../validation/responses';
 import { isSellable } from './catalog';
 import { isLive, type SubscriptionRow } from './subscriptions';
+import { ConflictError, InvalidError, UnavailableError } from '../../../errors';
 
 /** Who is buying: the consumer behind the request. */
 export interface Buyer {
@@ -41,16 +41,16 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
   /** A plan the consumer may buy: it exists, is not the default, and costs something. */
   const sellablePlan = async (planId: number): Promise<PlanRow> => {
     const plan = await planRow(planId);
-    if (!plan) throw new ApiError(400, 'invalid_plan', `Plan ${planId} does not exist`);
+    if (!plan) throw new InvalidError('invalid_plan', `Plan ${planId} does not exist`);
     if (plan.is_default)
-      throw new ApiError(400, 'invalid_plan', `Plan ${planId} is the default plan, which every consumer has without buying it`);
-    if (!isSellable(plan)) throw new ApiError(400, 'invalid_plan', `Plan ${planId} is not for sale (it has no monthly price)`);
+      throw new InvalidError('invalid_plan', `Plan ${planId} is the default plan, which every consumer has without buying it`);
+    if (!isSellable(plan)) throw new InvalidError('invalid_plan', `Plan ${planId} is not for sale (it has no monthly price)`);
     return plan;
   };
 
   const pricesOf = async (planId: number) => {
     const prices = await getService(strapi, 'billing-catalog').pricesOf(planId);
-    if (!prices) throw new ApiError(503, 'billing_not_configured', 'The plan is not provisioned in Stripe yet');
+    if (!prices) throw new UnavailableError('billing_not_configured', 'The plan is not provisioned in Stripe yet');
     return prices;
   };
 
@@ -119,8 +119,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       const plan = await sellablePlan(planId);
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
       if (current && isLive(current.status)) {
-        throw new ApiError(
-          409,
+        throw new ConflictError(
           'already_subscribed',
           'You already have a subscription: change its plan with POST /api/v1/billing/change-plan'
         );
@@ -151,9 +150,9 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     async changePlan(buyer: Buyer, planId: number): Promise<BillingSubscription> {
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
       if (!current || !isLive(current.status))
-        throw new ApiError(409, 'no_subscription', 'You have no subscription: buy a plan with POST /api/v1/billing/checkout');
+        throw new ConflictError('no_subscription', 'You have no subscription: buy a plan with POST /api/v1/billing/checkout');
       const target = await planRow(planId);
-      if (!target) throw new ApiError(400, 'invalid_plan', `Plan ${planId} does not exist`);
+      if (!target) throw new InvalidError('invalid_plan', `Plan ${planId} does not exist`);
 
       let updated: Stripe.Subscription;
       if (toBool(target.is_default)) {
@@ -185,7 +184,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     async portal(buyer: Buyer): Promise<{ url: string }> {
       const customer = await service.customerOf(buyer.consumerId);
       if (!customer)
-        throw new ApiError(409, 'no_customer', 'You have not bought anything yet: buy a plan with POST /api/v1/billing/checkout');
+        throw new ConflictError('no_customer', 'You have not bought anything yet: buy a plan with POST /api/v1/billing/checkout');
       const session = await stripe().billingPortal.sessions.create({ customer, return_url: returnUrl() });
       return { url: session.url };
     },

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError } from '../../../http/errors';
 import { getService } from '../../../utils';
 import type { Principal } from '../../access/services/access';
+import { UnauthenticatedError } from '../../../errors';
 
 /**
  * The users-permissions user behind `Authorization: Bearer <jwt>` (checkout and the reports take
@@ -10,7 +10,8 @@ import type { Principal } from '../../access/services/access';
  */
 export async function userOf(strapi: Core.Strapi, ctx: Context): Promise<Principal & { userId: number }> {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
-  if (!bearer) throw new ApiError(401, 'unauthenticated', 'Authentication required: send a user token as Authorization: Bearer <jwt>');
+  if (!bearer)
+    throw new UnauthenticatedError('unauthenticated', 'Authentication required: send a user token as Authorization: Bearer <jwt>');
   const principal = await getService(strapi, 'access').userFromJwt(bearer[1]);
   return principal as Principal & { userId: number };
 }

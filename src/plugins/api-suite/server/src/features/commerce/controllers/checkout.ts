@@ -1,26 +1,25 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondErrorList } from '../../../http/errors';
+import { errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { parseCheckout } from '../validation';
+import { input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
 import { userOf } from './caller';
+import { FailedError } from '../../../errors';
+
+/** `plugin::api-suite.checkout-errors`: `{ errors: [{ message }] }`, a fault included ("Checkout failed", logged). */
+export const checkoutErrors = errorFamily(errorListBody, (error, strapi) => {
+  strapi.log.error(`[api-suite] checkout failed: ${(error as Error).stack ?? String(error)}`);
+  return new FailedError('checkout_failed', 'Checkout failed');
+});
 
 /** `POST /api/checkout` (docs/commerce.md#checkout): 200 `{ data: { orderId, paymentUrl, total } }`. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
-    await respondErrorList(
-      ctx,
-      async () => {
-        const buyer = await userOf(strapi, ctx);
-        const input = parseCheckout(ctx.request.body);
-        const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, input);
-        ctx.status = 200;
-        ctx.body = { data: result };
-      },
-      (error) => {
-        strapi.log.error(`[api-suite] checkout failed: ${(error as Error).stack ?? String(error)}`);
-        return new ApiError(500, 'checkout_failed', 'Checkout failed');
-      }
-    );
+    const buyer = await userOf(strapi, ctx);
+    const { body } = input(ctx, inputs.checkout);
+    const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, body);
+    ctx.status = 200;
+    ctx.body = { data: result };
   },
 });

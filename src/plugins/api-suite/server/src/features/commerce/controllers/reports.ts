@@ -1,24 +1,22 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondErrorList } from '../../../http/errors';
+import { errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { parsePeriod } from '../validation';
 import { userOf } from './caller';
+import { FailedError, ForbiddenError } from '../../../errors';
+
+/** `plugin::api-suite.report-errors`: `{ errors: [{ message }] }`, a fault included ("The report could not be made", logged). */
+export const reportErrors = errorFamily(errorListBody, (error, strapi) => {
+  strapi.log.error(`[api-suite] sales report failed: ${(error as Error).stack ?? String(error)}`);
+  return new FailedError('report_failed', 'The report could not be made');
+});
 
 /** `GET /api/reports/sales?period=day|week|month` (docs/commerce.md#the-sales-report), for administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async sales(ctx: Context) {
-    await respondErrorList(
-      ctx,
-      async () => {
-        const caller = await userOf(strapi, ctx);
-        if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may read sales reports');
-        ctx.body = { data: await getService(strapi, 'sales-reports').sales(parsePeriod(ctx.query.period)) };
-      },
-      (error) => {
-        strapi.log.error(`[api-suite] sales report failed: ${(error as Error).stack ?? String(error)}`);
-        return new ApiError(500, 'report_failed', 'The report could not be made');
-      }
-    );
+    const caller = await userOf(strapi, ctx);
+    if (!caller.isAdmin) throw new ForbiddenError('forbidden', 'Only administrators may read sales reports');
+    ctx.body = { data: await getService(strapi, 'sales-reports').sales(parsePeriod(ctx.query.period)) };
   },
 });

@@ -1,9 +1,19 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondErrorMessage } from '../../../http/errors';
+import { errorFamily, errorMessageBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { rawBodyOf } from '../middlewares/commerce-body';
 import { StripeUnavailableError } from '../services/stripe';
+import { FailedError } from '../../../errors';
+
+/**
+ * `plugin::api-suite.stripe-webhook-errors`: `{ error: "<message>" }`. An event that could not be
+ * applied is not acknowledged: Stripe retries, and the event is applied then (nothing of it was kept).
+ */
+export const stripeWebhookErrors = errorFamily(errorMessageBody, (error, strapi) => {
+  strapi.log.error(`[api-suite] stripe: event not processed: ${(error as Error).stack ?? String(error)}`);
+  return new FailedError('event_not_processed', 'Event not processed');
+});
 
 /**
  * `POST /api/webhook/stripe` (docs/commerce.md#the-stripe-webhook): Stripe's notifications,
@@ -12,35 +22,25 @@ import { StripeUnavailableError } from '../services/stripe';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async receive(ctx: Context) {
-    await respondErrorMessage(
-      ctx,
-      async () => {
-        const raw = rawBodyOf(ctx);
-        if (!raw) {
-          strapi.log.error(
-            "[api-suite] stripe: the raw request body is not available, so no signature can be checked. Add 'plugin::api-suite.commerce-body' just before 'strapi::body' in config/middlewares.ts"
-          );
-          throw new ApiError(500, 'raw_body_unavailable', 'Webhook receiver misconfigured');
-        }
-        let event;
-        try {
-          event = getService(strapi, 'stripe').verify(raw, ctx.get('stripe-signature') || undefined);
-        } catch (error) {
-          if (!(error instanceof StripeUnavailableError)) throw error;
-          strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
-          throw new ApiError(500, 'stripe_not_configured', 'Webhook receiver misconfigured');
-        }
-        // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
-        const billing = getService(strapi, 'billing-events');
-        const outcome = billing.handles(event) ? await billing.apply(event) : await getService(strapi, 'stripe-events').apply(event);
-        if (outcome === 'duplicate') strapi.log.info(`[api-suite] stripe: event ${event.id} was applied before, acknowledged again`);
-        ctx.body = { received: true };
-      },
-      (error) => {
-        // Not acknowledged: Stripe retries, and the event is applied then (nothing of it was kept).
-        strapi.log.error(`[api-suite] stripe: event not processed: ${(error as Error).stack ?? String(error)}`);
-        return new ApiError(500, 'event_not_processed', 'Event not processed');
-      }
-    );
+    const raw = rawBodyOf(ctx);
+    if (!raw) {
+      strapi.log.error(
+        "[api-suite] stripe: the raw request body is not available, so no signature can be checked. Add 'plugin::api-suite.commerce-body' just before 'strapi::body' in config/middlewares.ts"
+      );
+      throw new FailedError('raw_body_unavailable', 'Webhook receiver misconfigured');
+    }
+    let event;
+    try {
+      event = getService(strapi, 'stripe').verify(raw, ctx.get('stripe-signature') || undefined);
+    } catch (error) {
+      if (!(error instanceof StripeUnavailableError)) throw error;
+      strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
+      throw new FailedError('stripe_not_configured', 'Webhook receiver misconfigured');
+    }
+    // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
+    const billing = getService(strapi, 'billing-events');
+    const outcome = billing.handles(event) ? await billing.apply(event) : await getService(strapi, 'stripe-events').apply(event);
+    if (outcome === 'duplicate') strapi.log.info(`[api-suite] stripe: event ${event.id} was applied before, acknowledged again`);
+    ctx.body = { received: true };
   },
 });

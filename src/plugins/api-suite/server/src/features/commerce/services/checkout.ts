@@ -8,6 +8,7 @@ import { getConfig, getService } from '../../../utils';
 import type { CheckoutInput } from '../validation';
 import { inLockOrder, mergeLines, type Announcement, type Order, type OrderItem } from './orders';
 import { toMinorUnits } from './stripe';
+import { ConflictError, FailedError, InvalidError } from '../../../errors';
 
 export interface CheckoutResult {
   orderId: string;
@@ -73,7 +74,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
         .where({ id: line.product_id, ...conditions })
         .first('id')) as { id: number } | undefined;
       if (!still) throw unknownProducts([line.product_id]);
-      throw new ApiError(409, 'insufficient_stock', `Not enough stock for "${line.name}"`);
+      throw new ConflictError('insufficient_stock', `Not enough stock for "${line.name}"`);
     }
   };
 
@@ -91,8 +92,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       select: ['id', 'items'],
     })) as Array<{ id: number; items: unknown }>;
     if (open.length >= maxOpenCheckouts) {
-      throw new ApiError(
-        409,
+      throw new ConflictError(
         'too_many_held',
         `You already have ${open.length} unpaid checkouts: pay for one or let it expire before starting another`
       );
@@ -103,8 +103,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
     const over = items.filter((item) => (held.get(item.product_id) ?? 0) + item.quantity > maxHeldUnits);
     if (over.length > 0) {
-      throw new ApiError(
-        409,
+      throw new ConflictError(
         'too_many_held',
         over
           .map(
@@ -135,8 +134,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       // What the shelf shows now; the reservation below decides for good under concurrency.
       const short = items.filter((item) => Number(products.get(item.product_id)?.stock ?? 0) < item.quantity);
       if (short.length > 0) {
-        throw new ApiError(
-          409,
+        throw new ConflictError(
           'insufficient_stock',
           short.map((item) => `Not enough stock for "${item.name}"`).join('; '),
           short.map((item) => `Not enough stock for "${item.name}"`)
@@ -144,13 +142,13 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const totalMinor = items.reduce((sum, item) => sum + toMinorUnits(item.price) * item.quantity, 0);
       if (totalMinor > MAX_TOTAL_MINOR)
-        throw new ApiError(400, 'total_too_large', `The order total exceeds ${(MAX_TOTAL_MINOR / 100).toFixed(2)}`);
+        throw new InvalidError('total_too_large', `The order total exceeds ${(MAX_TOTAL_MINOR / 100).toFixed(2)}`);
       const total = totalMinor / 100;
 
       const stripe = getService(strapi, 'stripe');
       if (!stripe.configured()) {
         strapi.log.error('[api-suite] checkout: STRIPE_SECRET_KEY is not set, so no payment session can be made; nothing was reserved');
-        throw new ApiError(500, 'checkout_failed', CHECKOUT_FAILED);
+        throw new FailedError('checkout_failed', CHECKOUT_FAILED);
       }
 
       const { currency } = getConfig(strapi).commerce;
@@ -205,7 +203,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
           `[api-suite] checkout: no Stripe session for order ${order.uuid}, cancelled and its stock returned: ${(error as Error).message}`
         );
         await this.abandon(order.uuid);
-        throw new ApiError(500, 'checkout_failed', CHECKOUT_FAILED);
+        throw new FailedError('checkout_failed', CHECKOUT_FAILED);
       }
       try {
         await strapi.db.connection(tableOf(strapi, UIDS.order)).where({ id: order.id }).update({ stripe_session_id: session.id });
@@ -249,7 +247,7 @@ function unknownProducts(ids: number[], indexes?: number[]): ApiError {
     field: indexes ? `items.${indexes[position]}.product_id` : 'items',
     message: `product ${id} does not exist or is not for sale`,
   }));
-  return new ApiError(400, 'validation_error', details.map((detail) => `${detail.field}: ${detail.message}`).join('; '), details);
+  return new InvalidError('validation_error', details.map((detail) => `${detail.field}: ${detail.message}`).join('; '), details);
 }
 
 export type CheckoutService = ReturnType<typeof checkoutService>;

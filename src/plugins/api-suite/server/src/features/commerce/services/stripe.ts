@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import Stripe from 'stripe';
-import { ApiError } from '../../../http/errors';
 import { getConfig } from '../../../utils';
 import type { OrderItem } from './orders';
+import { InvalidError } from '../../../errors';
 
 export interface CheckoutSession {
   id: string;
@@ -88,15 +88,15 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
     verify(raw: Buffer, signature: string | undefined): Stripe.Event {
       const secret = settings().stripeWebhookSecret;
       if (!secret) throw new StripeUnavailableError('STRIPE_WEBHOOK_SECRET is not set');
-      if (!signature) throw new ApiError(400, 'missing_signature', 'Missing Stripe-Signature header');
+      if (!signature) throw new InvalidError('missing_signature', 'Missing Stripe-Signature header');
       let event: Stripe.Event;
       try {
         event = Stripe.webhooks.constructEvent(raw, signature, secret);
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError)
-          throw new ApiError(400, 'invalid_signature', 'Invalid Stripe signature');
+          throw new InvalidError('invalid_signature', 'Invalid Stripe signature');
         // A verified body that is not JSON: not something Stripe sends.
-        if (error instanceof SyntaxError) throw new ApiError(400, 'invalid_payload', 'Invalid payload');
+        if (error instanceof SyntaxError) throw new InvalidError('invalid_payload', 'Invalid payload');
         throw error;
       }
       // Signed is not the same as well formed: every handler reads `data.object` of an event with an id and a type.
@@ -107,7 +107,7 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
         typeof shape.data?.object !== 'object' ||
         shape.data.object === null
       ) {
-        throw new ApiError(400, 'invalid_payload', 'Invalid payload: a Stripe event has an id, a type and data.object');
+        throw new InvalidError('invalid_payload', 'Invalid payload: a Stripe event has an id, a type and data.object');
       }
       return event;
     },

@@ -1,10 +1,11 @@
-import { ApiError, respondNestedError } from '../../../http/errors';
+import { ApiError } from '../../../http/errors';
 
 /**
- * The `/api/v1` error family, shared with the host app so its routes (articles) answer errors
- * exactly as the plugin's do: one formatter for the family.
+ * The `/api/v1` error family's refusal, shared with the host app: its routes (articles) throw it
+ * and name `plugin::api-suite.nested-errors` in their config, so they answer errors exactly as
+ * the plugin's do.
  */
-const httpService = () => ({ ApiError, respondNestedError });
+const httpService = () => ({ ApiError });
 
 export type HttpService = ReturnType<typeof httpService>;
 export default httpService;

@@ -3,22 +3,16 @@ import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
-import { ApiError, respondNestedError } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { createSubscription } from '../../webhooks/services/create-subscription';
 import { checkScraperConfig } from '../services/check-config';
-import { AlreadyRunningError, presentRun } from '../services/runs';
+import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
-import {
-  createScraperBody,
-  listQuery,
-  resultsQuery,
-  runEventsWebhookBody,
-  RUN_EVENTS,
-  updateScraperBody,
-  type ScraperSelectors,
-} from '../validation';
+import { inputs } from '../routes/inputs';
+import { RUN_EVENTS, type ScraperSelectors } from '../validation';
+import { resultsPage, scraperActions, scraperFor } from './actions';
 
 /**
  * A streamed export's body. Its headers (200) are sent with the first rows, so a read that fails
@@ -44,196 +38,119 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const exportFailed = (row: ScraperRow) => (error: Error) =>
     strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
 
-  const owned = async (ctx: Context): Promise<ScraperRow> => {
-    const caller = consumerOf(ctx);
-    const raw = String(ctx.params.id ?? '');
-    const row = /^\d{1,10}$/.test(raw) ? await scrapers().get(Number(raw)) : null;
-    if (!row || (row.consumer_id !== caller.consumerId && !caller.isAdmin)) throw new ApiError(404, 'not_found', 'Scraper not found');
-    return row;
-  };
+  const owned = (ctx: Context): Promise<ScraperRow> => scraperFor(strapi, ctx, consumerOf(ctx));
 
   const checkConfig = (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => checkScraperConfig(strapi, body, current);
 
   return {
+    ...scraperActions(strapi, { viewer: consumerOf, name: (row) => `Scraper ${row.id}`, view: (data) => data }),
+
     async create(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const caller = consumerOf(ctx);
-        const body = createScraperBody.parse(ctx.request.body ?? {});
-        await checkConfig(body);
-        ctx.status = 201;
-        ctx.body = scrapers().present(await scrapers().create(caller.consumerId as string, body));
-      });
+      const caller = consumerOf(ctx);
+      const { body } = input(ctx, inputs.create);
+      await checkConfig(body);
+      ctx.status = 201;
+      ctx.body = scrapers().present(await scrapers().create(caller.consumerId as string, body));
     },
 
     async find(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const caller = consumerOf(ctx);
-        const query = listQuery.parse(ctx.query);
-        const { rows, total } = await scrapers().list(caller.consumerId as string, query.page, query.limit);
-        ctx.body = { data: rows.map((row) => scrapers().present(row)), meta: { page: query.page, limit: query.limit, total } };
-      });
+      const caller = consumerOf(ctx);
+      const { query } = input(ctx, inputs.find);
+      const { rows, total } = await scrapers().list(caller.consumerId as string, query.page, query.limit);
+      ctx.body = { data: rows.map((row) => scrapers().present(row)), meta: { page: query.page, limit: query.limit, total } };
     },
 
     async findOne(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        ctx.body = scrapers().present(await owned(ctx));
-      });
+      ctx.body = scrapers().present(await owned(ctx));
     },
 
     async update(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        const body = updateScraperBody.parse(ctx.request.body ?? {});
-        await checkConfig(body, row);
-        ctx.body = scrapers().present(await scrapers().update(row, body));
-      });
-    },
-
-    async delete(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        await scrapers().remove(await owned(ctx));
-        ctx.status = 204;
-        ctx.body = null;
-      });
-    },
-
-    async run(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        try {
-          const run = await runs().begin(row, 'manual');
-          ctx.status = 202;
-          ctx.body = { run_id: run.id, status: 'started' };
-        } catch (error) {
-          if (error instanceof AlreadyRunningError) {
-            throw new ApiError(409, 'already_running', `Scraper ${row.id} is already running${error.runId ? ` (run ${error.runId})` : ''}`);
-          }
-          throw error;
-        }
-      });
-    },
-
-    async stop(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        const run = await runs().stopActive(row.id);
-        if (!run) throw new ApiError(409, 'not_running', `Scraper ${row.id} is not running`);
-        ctx.body = { run_id: run.id, status: 'stopped' };
-      });
+      const row = await owned(ctx);
+      const { body } = input(ctx, inputs.update);
+      await checkConfig(body, row);
+      ctx.body = scrapers().present(await scrapers().update(row, body));
     },
 
     async status(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        const latest = await runs().latest(row.id);
-        if (!latest) {
-          ctx.body = { id: row.id, status: 'idle', last_run: null, items_count: 0 };
-          return;
-        }
-        // last_run is the latest run's start time (seed 001); a run still pending has not started, so it is when it was asked for.
-        const run = presentRun(latest);
-        ctx.body = { id: row.id, status: run.status, last_run: run.started_at ?? run.created_at, items_count: run.items_collected };
-      });
-    },
-
-    async runs(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        const query = listQuery.parse(ctx.query);
-        const { rows, total } = await runs().list(row.id, query.page, query.limit);
-        ctx.body = { data: rows.map(presentRun), meta: { page: query.page, limit: query.limit, total } };
-      });
-    },
-
-    async runOne(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        const raw = String(ctx.params.runId ?? '');
-        const run = /^\d{1,10}$/.test(raw) ? await runs().get(Number(raw)) : null;
-        if (!run || run.scraper_id !== row.id) throw new ApiError(404, 'not_found', 'Run not found');
-        ctx.body = presentRun(run);
-      });
+      const row = await owned(ctx);
+      const latest = await runs().latest(row.id);
+      if (!latest) {
+        ctx.body = { id: row.id, status: 'idle', last_run: null, items_count: 0 };
+        return;
+      }
+      // last_run is the latest run's start time (seed 001); a run still pending has not started, so it is when it was asked for.
+      const run = presentRun(latest);
+      ctx.body = { id: row.id, status: run.status, last_run: run.started_at ?? run.created_at, items_count: run.items_collected };
     },
 
     async results(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const row = await owned(ctx);
-        const query = resultsQuery.parse(ctx.query);
-        if (query.format === 'json') {
-          const { rows, total } = await runs().results(row.id, {
-            runId: query.run_id,
-            change: query.change,
-            page: query.page,
-            limit: query.limit,
-          });
-          ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
-          return;
-        }
-        const name = `scraper-${row.id}${query.run_id ? `-run-${query.run_id}` : ''}-results`;
-        const results = runs().allResults(row.id, { runId: query.run_id, change: query.change });
-        if (query.format === 'ndjson') {
-          // attachment() guesses a type from the extension: the exact type is set after it.
-          ctx.attachment(`${name}.ndjson`);
-          ctx.type = 'application/x-ndjson';
-          ctx.body = exportBody(
-            ctx,
-            [
-              Readable.from(
-                (async function* ndjson() {
-                  for await (const result of results) yield `${JSON.stringify(result)}\n`;
-                })()
-              ),
-            ],
-            exportFailed(row)
-          );
-          return;
-        }
-        // The change column only with change detection on, so other scrapers' exports keep their columns.
-        const withChange = row.change_detection !== null && row.change_detection !== undefined;
-        const fields = csvFields(row, withChange);
-        ctx.attachment(`${name}.csv`);
-        ctx.type = 'text/csv; charset=utf-8';
-        const rows = Readable.from(
-          (async function* rows() {
-            for await (const result of results) {
-              const change = withChange ? [result.change ?? ''] : [];
-              yield [
-                result.id,
-                result.run_id,
-                csvCell(result.url),
-                result.created_at,
-                ...change,
-                ...fields.map((field) => csvCell(result.data[field.key])),
-              ];
-            }
-          })()
-        );
-        const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
+      const row = await owned(ctx);
+      const { query } = input(ctx, inputs.results);
+      if (query.format === 'json') {
+        ctx.body = await resultsPage(strapi, row, query);
+        return;
+      }
+      const name = `scraper-${row.id}${query.run_id ? `-run-${query.run_id}` : ''}-results`;
+      const results = runs().allResults(row.id, { runId: query.run_id, change: query.change });
+      if (query.format === 'ndjson') {
+        // attachment() guesses a type from the extension: the exact type is set after it.
+        ctx.attachment(`${name}.ndjson`);
+        ctx.type = 'application/x-ndjson';
         ctx.body = exportBody(
           ctx,
-          [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })],
+          [
+            Readable.from(
+              (async function* ndjson() {
+                for await (const result of results) yield `${JSON.stringify(result)}\n`;
+              })()
+            ),
+          ],
           exportFailed(row)
         );
-      });
+        return;
+      }
+      // The change column only with change detection on, so other scrapers' exports keep their columns.
+      const withChange = row.change_detection !== null && row.change_detection !== undefined;
+      const fields = csvFields(row, withChange);
+      ctx.attachment(`${name}.csv`);
+      ctx.type = 'text/csv; charset=utf-8';
+      const rows = Readable.from(
+        (async function* rows() {
+          for await (const result of results) {
+            const change = withChange ? [result.change ?? ''] : [];
+            yield [
+              result.id,
+              result.run_id,
+              csvCell(result.url),
+              result.created_at,
+              ...change,
+              ...fields.map((field) => csvCell(result.data[field.key])),
+            ];
+          }
+        })()
+      );
+      const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
+      ctx.body = exportBody(
+        ctx,
+        [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })],
+        exportFailed(row)
+      );
     },
 
     /** `POST /api/v1/webhooks`: an ordinary webhook subscription to this consumer's run events (docs/scrapers.md#events). */
     async runEventsWebhook(ctx: Context) {
-      await respondNestedError(ctx, async () => {
-        const caller = consumerOf(ctx);
-        const body = runEventsWebhookBody.parse(ctx.request.body ?? {});
-        const { url, events = [...RUN_EVENTS], ...rest } = body;
-        // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
-        const { row, secret } = await createSubscription(
-          strapi,
-          caller.consumerId as string,
-          { ...rest, endpoint_url: url, events },
-          { allowedEvents: RUN_EVENTS }
-        );
-        const view = getService(strapi, 'webhook-subscriptions').present(row);
-        ctx.status = 201;
-        ctx.body = { id: view.id, url: view.endpoint_url, events: view.events, secret, created_at: view.created_at };
-      });
+      const caller = consumerOf(ctx);
+      const { url, events = [...RUN_EVENTS], ...rest } = input(ctx, inputs.runEventsWebhook).body;
+      // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
+      const { row, secret } = await createSubscription(
+        strapi,
+        caller.consumerId as string,
+        { ...rest, endpoint_url: url, events },
+        { allowedEvents: RUN_EVENTS }
+      );
+      const view = getService(strapi, 'webhook-subscriptions').present(row);
+      ctx.status = 201;
+      ctx.body = { id: view.id, url: view.endpoint_url, events: view.events, secret, created_at: view.created_at };
     },
   };
 };

@@ -1,37 +1,39 @@
 import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
+import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { inputs } from './inputs';
 
 /** Mounted at /api/v1 (prefix ''), authenticated by the access guard like every /api/v1 route. */
-const guarded = { auth: false as const, prefix: '', middlewares: ['plugin::api-suite.access-guard'] };
+const route = apiRoutes({ guarded: true, errors: errorsIn('nested-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  { method: 'POST', path: '/v1/scrapers', handler: 'scrapers.create', config: guarded },
-  { method: 'GET', path: '/v1/scrapers', handler: 'scrapers.find', config: guarded },
-  { method: 'GET', path: '/v1/scrapers/:id', handler: 'scrapers.findOne', config: guarded },
-  { method: 'PATCH', path: '/v1/scrapers/:id', handler: 'scrapers.update', config: guarded },
-  { method: 'DELETE', path: '/v1/scrapers/:id', handler: 'scrapers.delete', config: guarded },
-  { method: 'POST', path: '/v1/scrapers/:id/run', handler: 'scrapers.run', config: guarded },
-  { method: 'POST', path: '/v1/scrapers/:id/stop', handler: 'scrapers.stop', config: guarded },
-  { method: 'GET', path: '/v1/scrapers/:id/status', handler: 'scrapers.status', config: guarded },
-  { method: 'GET', path: '/v1/scrapers/:id/runs', handler: 'scrapers.runs', config: guarded },
-  { method: 'GET', path: '/v1/scrapers/:id/runs/:runId', handler: 'scrapers.runOne', config: guarded },
-  { method: 'GET', path: '/v1/scrapers/:id/results', handler: 'scrapers.results', config: guarded },
-  { method: 'POST', path: '/v1/webhooks', handler: 'scrapers.runEventsWebhook', config: guarded },
+  route('POST', '/v1/scrapers', 'scrapers.create', inputs.create),
+  route('GET', '/v1/scrapers', 'scrapers.find', inputs.find),
+  route('GET', '/v1/scrapers/:id', 'scrapers.findOne'),
+  route('PATCH', '/v1/scrapers/:id', 'scrapers.update', inputs.update),
+  route('DELETE', '/v1/scrapers/:id', 'scrapers.delete'),
+  route('POST', '/v1/scrapers/:id/run', 'scrapers.run'),
+  route('POST', '/v1/scrapers/:id/stop', 'scrapers.stop'),
+  route('GET', '/v1/scrapers/:id/status', 'scrapers.status'),
+  route('GET', '/v1/scrapers/:id/runs', 'scrapers.runs', inputs.runs),
+  route('GET', '/v1/scrapers/:id/runs/:runId', 'scrapers.runOne'),
+  route('GET', '/v1/scrapers/:id/results', 'scrapers.results', inputs.results),
+  route('POST', '/v1/webhooks', 'scrapers.runEventsWebhook', inputs.runEventsWebhook),
 ];
 
 const { scrapersRead: read, scrapersManage: manage } = ADMIN_PERMISSIONS;
 
 /** Mounted at /api-suite for the admin panel, behind its session and the plugin's admin permissions. */
 export const adminRoutes: FeatureRoute[] = [
-  adminRoute('GET', '/scrapers', 'admin-scrapers.find', [read]),
+  adminRoute('GET', '/scrapers', 'admin-scrapers.find', [read], inputs.adminFind),
   adminRoute('GET', '/scrapers/options', 'admin-scrapers.options', [read]),
-  adminRoute('POST', '/scrapers', 'admin-scrapers.create', [manage]),
+  adminRoute('POST', '/scrapers', 'admin-scrapers.create', [manage], inputs.adminCreate),
   adminRoute('GET', '/scrapers/:id', 'admin-scrapers.findOne', [read]),
-  adminRoute('PUT', '/scrapers/:id', 'admin-scrapers.update', [manage]),
+  adminRoute('PUT', '/scrapers/:id', 'admin-scrapers.update', [manage], inputs.update),
   adminRoute('DELETE', '/scrapers/:id', 'admin-scrapers.delete', [manage]),
   adminRoute('POST', '/scrapers/:id/run', 'admin-scrapers.run', [manage]),
   adminRoute('POST', '/scrapers/:id/stop', 'admin-scrapers.stop', [manage]),
-  adminRoute('GET', '/scrapers/:id/runs', 'admin-scrapers.runs', [read]),
+  adminRoute('GET', '/scrapers/:id/runs', 'admin-scrapers.runs', [read], inputs.runs),
   adminRoute('GET', '/scrapers/:id/runs/:runId', 'admin-scrapers.runOne', [read]),
-  adminRoute('GET', '/scrapers/:id/results', 'admin-scrapers.results', [read]),
+  adminRoute('GET', '/scrapers/:id/results', 'admin-scrapers.results', [read], inputs.results),
 ];

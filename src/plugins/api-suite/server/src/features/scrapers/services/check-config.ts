@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import { ApiError } from '../../../http/errors';
 import { getConfig } from '../../../utils';
 import { fromJson } from '../../../db';
 import { checkEndpoint } from '../../webhooks/services/create-subscription';
 import type { ScraperSelectors } from '../validation';
 import type { ChangeDetectionSetting } from './content-hash';
 import type { ScraperRow } from './scrapers';
+import { InvalidError } from '../../../errors';
 
 /**
  * What the body's schema cannot know: a proxy pool must be one the site configured, the start URL
@@ -26,7 +26,7 @@ export async function checkScraperConfig(
     const pools = proxyPoolNames(strapi);
     if (!pools.includes(body.proxy_pool)) {
       const known = pools.length === 0 ? 'no proxy pool is configured' : `configured pools: ${pools.join(', ')}`;
-      throw new ApiError(400, 'validation_error', `proxy_pool: must name a configured proxy pool (${known})`, [
+      throw new InvalidError('validation_error', `proxy_pool: must name a configured proxy pool (${known})`, [
         { field: 'proxy_pool', message: `must name a configured proxy pool (${known})` },
       ]);
     }
@@ -41,7 +41,7 @@ function checkChangeKey(selectors: ScraperSelectors | null, setting: ChangeDetec
   const fields = selectors ? Object.keys(selectors.fields) : ['url', 'title'];
   if (fields.includes(key)) return;
   const message = `must be one of the items' fields (${fields.join(', ')})`;
-  throw new ApiError(400, 'validation_error', `change_detection.key: ${message}`, [{ field: 'change_detection.key', message }]);
+  throw new InvalidError('validation_error', `change_detection.key: ${message}`, [{ field: 'change_detection.key', message }]);
 }
 
 export function proxyPoolNames(strapi: Core.Strapi): string[] {

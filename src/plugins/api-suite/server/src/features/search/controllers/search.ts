@@ -1,8 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondErrorList } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { getService } from '../../../utils';
-import { isSearchable, searchQuery } from '../validation';
+import { inputs } from '../routes/inputs';
+import { isSearchable } from '../validation';
 
 /**
  * `GET /api/search?q&collections`, public: `{ data: [{ id, <fields>, _collection }] }`; `q`
@@ -10,17 +11,12 @@ import { isSearchable, searchQuery } from '../validation';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async find(ctx: Context) {
-    await respondErrorList(ctx, async () => {
-      const parsed = searchQuery.safeParse(ctx.query);
-      // Each problem's message names its parameter already ("q must be at most 200 characters").
-      if (!parsed.success) throw new ApiError(400, 'validation_error', parsed.error.issues[0].message);
-      const { q, collections } = parsed.data;
-      if (!isSearchable(q)) {
-        ctx.body = { data: [] };
-        return;
-      }
-      const search = getService(strapi, 'search');
-      ctx.body = { data: await search.search(q, search.select(collections)) };
-    });
+    const { q, collections } = input(ctx, inputs.search).query;
+    if (!isSearchable(q)) {
+      ctx.body = { data: [] };
+      return;
+    }
+    const search = getService(strapi, 'search');
+    ctx.body = { data: await search.search(q, search.select(collections)) };
   },
 });

@@ -1,6 +1,8 @@
+import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { inputs } from './inputs';
 
 /** Mounted at /api (prefix ''): GET /api/search, public. */
 export const contentApiRoutes: FeatureRoute[] = [
-  { method: 'GET', path: '/search', handler: 'search.find', config: { auth: false, prefix: '' } },
+  apiRoutes({ guarded: false, errors: errorsIn('error-list') })('GET', '/search', 'search.find', inputs.search),
 ];

@@ -1,42 +1,39 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondFlatError, summarizeFields } from '../../../http/errors';
+import { summarizeFields } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { parsePublishBody } from '../validation';
 import { payloadProblems } from '../validation/event-data';
 import type { PublishableEvent } from '../services/webhooks';
+import { ForbiddenError, UnprocessableError } from '../../../errors';
 
 /** Event types, and publishing by administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async types(ctx: Context) {
-    await respondFlatError(ctx, async () => {
-      ctx.body = { data: await getService(strapi, 'webhook-event-types').listActive() };
-    });
+    ctx.body = { data: await getService(strapi, 'webhook-event-types').listActive() };
   },
 
   async publish(ctx: Context) {
-    await respondFlatError(ctx, async () => {
-      const caller = consumerOf(ctx);
-      if (!caller.isAdmin) throw new ApiError(403, 'forbidden', 'Only administrators may publish events');
-      const { batch, events } = parsePublishBody(ctx.request.body);
-      const unknown = await getService(strapi, 'webhook-event-types').unknown(events.map((event) => event.type));
-      if (unknown.length > 0) {
-        const names = [...new Set(unknown)];
-        throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
-      }
-      // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
-      const problems = events.flatMap((event, index) =>
-        payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
-      );
-      if (problems.length > 0) throw new ApiError(422, 'invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
-      // Each payload was just checked against its type's schema.
-      const published = await getService(strapi, 'webhooks').publishMany(events as PublishableEvent[]);
-      const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);
-      ctx.status = 202;
-      ctx.body = batch
-        ? { event_ids: published.map((result) => result.event_id), deliveries }
-        : { event_id: published[0].event_id, deliveries };
-    });
+    const caller = consumerOf(ctx);
+    if (!caller.isAdmin) throw new ForbiddenError('forbidden', 'Only administrators may publish events');
+    const { batch, events } = parsePublishBody(ctx.request.body);
+    const unknown = await getService(strapi, 'webhook-event-types').unknown(events.map((event) => event.type));
+    if (unknown.length > 0) {
+      const names = [...new Set(unknown)];
+      throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
+    }
+    // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
+    const problems = events.flatMap((event, index) =>
+      payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
+    );
+    if (problems.length > 0) throw new UnprocessableError('invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
+    // Each payload was just checked against its type's schema.
+    const published = await getService(strapi, 'webhooks').publishMany(events as PublishableEvent[]);
+    const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);
+    ctx.status = 202;
+    ctx.body = batch
+      ? { event_ids: published.map((result) => result.event_id), deliveries }
+      : { event_id: published[0].event_id, deliveries };
   },
 });

@@ -1,97 +1,77 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { ApiError, respondFlatError } from '../../../http/errors';
+import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { ROTATION_WINDOW_MS } from '../services/signing';
-import type { SubscriptionRow } from '../services/subscriptions';
 import { checkEndpoint, checkEvents, createSubscription } from '../services/create-subscription';
 import { sendTestEvent } from '../services/test-event';
-import { createSubscriptionBody, listQuery, updateSubscriptionBody, uuidParam } from '../validation';
+import { inputs } from '../routes/inputs';
+import { subscriptionFor } from './actions';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const subscriptions = () => getService(strapi, 'webhook-subscriptions');
 
   /** The subscription named in the path, if the caller owns it (or is an administrator). */
-  const owned = async (ctx: Context): Promise<SubscriptionRow> => {
-    const caller = consumerOf(ctx);
-    const parsed = uuidParam.safeParse(ctx.params.id);
-    const row = parsed.success ? await subscriptions().get(parsed.data) : null;
-    if (!row || (row.consumer_id !== caller.consumerId && !caller.isAdmin)) throw new ApiError(404, 'not_found', 'Subscription not found');
-    return row;
-  };
+  const owned = (ctx: Context) => subscriptionFor(strapi, ctx, consumerOf(ctx));
 
   return {
     async create(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        const caller = consumerOf(ctx);
-        const body = createSubscriptionBody.parse(ctx.request.body ?? {});
-        const { row, secret } = await createSubscription(strapi, caller.consumerId as string, body);
-        const view = subscriptions().present(row);
-        ctx.status = 201;
-        // The secret is shown here and at rotation only: it is stored encrypted and never listed.
-        ctx.body = {
-          id: view.id,
-          endpoint_url: view.endpoint_url,
-          events: view.events,
-          secret,
-          created_at: view.created_at,
-          test_sent: true,
-        };
-      });
+      const caller = consumerOf(ctx);
+      const { body } = input(ctx, inputs.create);
+      const { row, secret } = await createSubscription(strapi, caller.consumerId as string, body);
+      const view = subscriptions().present(row);
+      ctx.status = 201;
+      // The secret is shown here and at rotation only: it is stored encrypted and never listed.
+      ctx.body = {
+        id: view.id,
+        endpoint_url: view.endpoint_url,
+        events: view.events,
+        secret,
+        created_at: view.created_at,
+        test_sent: true,
+      };
     },
 
     async find(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        const caller = consumerOf(ctx);
-        const query = listQuery.parse(ctx.query);
-        const { rows, total } = await subscriptions().list(caller.consumerId as string, query.page, query.limit);
-        ctx.body = { data: rows.map((row) => subscriptions().present(row)), meta: { page: query.page, limit: query.limit, total } };
-      });
+      const caller = consumerOf(ctx);
+      const { query } = input(ctx, inputs.find);
+      const { rows, total } = await subscriptions().list(caller.consumerId as string, query.page, query.limit);
+      ctx.body = { data: rows.map((row) => subscriptions().present(row)), meta: { page: query.page, limit: query.limit, total } };
     },
 
     async findOne(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        ctx.body = subscriptions().present(await owned(ctx));
-      });
+      ctx.body = subscriptions().present(await owned(ctx));
     },
 
     async update(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        const row = await owned(ctx);
-        const body = updateSubscriptionBody.parse(ctx.request.body ?? {});
-        await checkEvents(strapi, body.events);
-        await checkEndpoint(strapi, body.endpoint_url);
-        ctx.body = subscriptions().present(await subscriptions().update(row, body));
-      });
+      const row = await owned(ctx);
+      const { body } = input(ctx, inputs.update);
+      await checkEvents(strapi, body.events);
+      await checkEndpoint(strapi, body.endpoint_url);
+      ctx.body = subscriptions().present(await subscriptions().update(row, body));
     },
 
     async delete(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        await subscriptions().remove(await owned(ctx));
-        ctx.status = 204;
-        ctx.body = null;
-      });
+      await subscriptions().remove(await owned(ctx));
+      ctx.status = 204;
+      ctx.body = null;
     },
 
     /** One signed test event, sent now and recorded; the answer says how it went. Not retried. */
     async test(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        ctx.body = await sendTestEvent(strapi, await owned(ctx));
-      });
+      ctx.body = await sendTestEvent(strapi, await owned(ctx));
     },
 
     async rotateSecret(ctx: Context) {
-      await respondFlatError(ctx, async () => {
-        const row = await owned(ctx);
-        const { secret, validUntil } = await subscriptions().rotate(row);
-        ctx.body = {
-          secret,
-          valid_until: validUntil.toISOString(),
-          note: `The previous secret stays valid for ${ROTATION_WINDOW_MS / 60_000} minutes: until then every delivery carries both signatures, the new one first.`,
-        };
-      });
+      const row = await owned(ctx);
+      const { secret, validUntil } = await subscriptions().rotate(row);
+      ctx.body = {
+        secret,
+        valid_until: validUntil.toISOString(),
+        note: `The previous secret stays valid for ${ROTATION_WINDOW_MS / 60_000} minutes: until then every delivery carries both signatures, the new one first.`,
+      };
     },
   };
 };

@@ -1,40 +1,42 @@
 import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
+import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { inputs } from './inputs';
 
 /**
  * Mounted at /api/webhooks (prefix ''). As for /api/v1, Strapi's own auth is off: the access
  * guard authenticates every route, even on a site that did not enable the global middleware.
  */
-const guarded = { auth: false as const, prefix: '', middlewares: ['plugin::api-suite.access-guard'] };
+const route = apiRoutes({ guarded: true, errors: errorsIn('flat-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  { method: 'POST', path: '/webhooks/subscriptions', handler: 'webhook-subscriptions.create', config: guarded },
-  { method: 'GET', path: '/webhooks/subscriptions', handler: 'webhook-subscriptions.find', config: guarded },
-  { method: 'GET', path: '/webhooks/subscriptions/:id', handler: 'webhook-subscriptions.findOne', config: guarded },
-  { method: 'PATCH', path: '/webhooks/subscriptions/:id', handler: 'webhook-subscriptions.update', config: guarded },
-  { method: 'DELETE', path: '/webhooks/subscriptions/:id', handler: 'webhook-subscriptions.delete', config: guarded },
-  { method: 'POST', path: '/webhooks/subscriptions/:id/test', handler: 'webhook-subscriptions.test', config: guarded },
-  { method: 'POST', path: '/webhooks/subscriptions/:id/rotate-secret', handler: 'webhook-subscriptions.rotateSecret', config: guarded },
-  { method: 'GET', path: '/webhooks/subscriptions/:id/deliveries', handler: 'webhook-deliveries.find', config: guarded },
-  { method: 'POST', path: '/webhooks/subscriptions/:id/recover', handler: 'webhook-deliveries.recover', config: guarded },
-  { method: 'GET', path: '/webhooks/deliveries/:id', handler: 'webhook-deliveries.findOne', config: guarded },
-  { method: 'POST', path: '/webhooks/deliveries/:id/retry', handler: 'webhook-deliveries.retry', config: guarded },
-  { method: 'GET', path: '/webhooks/event-types', handler: 'webhook-events.types', config: guarded },
-  { method: 'POST', path: '/webhooks/events', handler: 'webhook-events.publish', config: guarded },
+  route('POST', '/webhooks/subscriptions', 'webhook-subscriptions.create', inputs.create),
+  route('GET', '/webhooks/subscriptions', 'webhook-subscriptions.find', inputs.find),
+  route('GET', '/webhooks/subscriptions/:id', 'webhook-subscriptions.findOne'),
+  route('PATCH', '/webhooks/subscriptions/:id', 'webhook-subscriptions.update', inputs.update),
+  route('DELETE', '/webhooks/subscriptions/:id', 'webhook-subscriptions.delete'),
+  route('POST', '/webhooks/subscriptions/:id/test', 'webhook-subscriptions.test'),
+  route('POST', '/webhooks/subscriptions/:id/rotate-secret', 'webhook-subscriptions.rotateSecret'),
+  route('GET', '/webhooks/subscriptions/:id/deliveries', 'webhook-deliveries.find', inputs.deliveries),
+  route('POST', '/webhooks/subscriptions/:id/recover', 'webhook-deliveries.recover', inputs.recover),
+  route('GET', '/webhooks/deliveries/:id', 'webhook-deliveries.findOne'),
+  route('POST', '/webhooks/deliveries/:id/retry', 'webhook-deliveries.retry'),
+  route('GET', '/webhooks/event-types', 'webhook-events.types'),
+  route('POST', '/webhooks/events', 'webhook-events.publish'),
 ];
 
 const { webhooksRead: read, webhooksManage: manage } = ADMIN_PERMISSIONS;
 
 /** Mounted at /api-suite for the admin panel, behind its session and the plugin's admin permissions. */
 export const adminRoutes: FeatureRoute[] = [
-  adminRoute('GET', '/webhooks/subscriptions', 'admin-webhooks.subscriptions', [read]),
+  adminRoute('GET', '/webhooks/subscriptions', 'admin-webhooks.subscriptions', [read], inputs.adminSubscriptions),
   adminRoute('GET', '/webhooks/subscriptions/:id', 'admin-webhooks.subscription', [read]),
-  adminRoute('PUT', '/webhooks/subscriptions/:id', 'admin-webhooks.updateSubscription', [manage]),
+  adminRoute('PUT', '/webhooks/subscriptions/:id', 'admin-webhooks.updateSubscription', [manage], inputs.adminUpdateSubscription),
   adminRoute('POST', '/webhooks/subscriptions/:id/test', 'admin-webhooks.test', [manage]),
-  adminRoute('GET', '/webhooks/subscriptions/:id/deliveries', 'admin-webhooks.deliveries', [read]),
+  adminRoute('GET', '/webhooks/subscriptions/:id/deliveries', 'admin-webhooks.deliveries', [read], inputs.deliveries),
   adminRoute('GET', '/webhooks/deliveries/:id', 'admin-webhooks.delivery', [read]),
-  adminRoute('POST', '/webhooks/subscriptions/:id/recover', 'admin-webhooks.recover', [manage]),
+  adminRoute('POST', '/webhooks/subscriptions/:id/recover', 'admin-webhooks.recover', [manage], inputs.recover),
   adminRoute('POST', '/webhooks/deliveries/:id/retry', 'admin-webhooks.retry', [manage]),
   adminRoute('GET', '/webhooks/event-types', 'admin-webhooks.eventTypes', [read]),
-  adminRoute('PUT', '/webhooks/event-types/:name', 'admin-webhooks.updateEventType', [manage]),
+  adminRoute('PUT', '/webhooks/event-types/:name', 'admin-webhooks.updateEventType', [manage], inputs.adminUpdateEventType),
 ];

@@ -1,10 +1,10 @@
 import type { TestEventData } from '../validation/event-data';
 import type { Core } from '@strapi/strapi';
-import { ApiError } from '../../../http/errors';
 import { EndpointNotAllowedError } from '../../../outbound';
 import { getService } from '../../../utils';
 import { TEST_EVENT_TYPE } from './event-catalog';
 import type { SubscriptionInput, SubscriptionRow } from './subscriptions';
+import { UnprocessableError } from '../../../errors';
 
 /**
  * Creating a subscription (docs/webhooks.md#creating-and-changing-a-subscription), shared by
@@ -36,7 +36,7 @@ export async function checkEvents(strapi: Core.Strapi, events: string[] | undefi
   if (allowed) for (const event of events) if (!allowed.includes(event)) refused.add(event);
   const unknown = events.filter((event) => refused.has(event));
   if (unknown.length > 0) {
-    throw new ApiError(422, 'invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
+    throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
   }
 }
 
@@ -47,8 +47,7 @@ export async function checkEndpoint(strapi: Core.Strapi, url: string | undefined
     await getService(strapi, 'platform').outbound().assertAllowed(url);
   } catch (error) {
     if (error instanceof EndpointNotAllowedError) {
-      throw new ApiError(
-        422,
+      throw new UnprocessableError(
         'endpoint_not_allowed',
         `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`
       );

@@ -1,0 +1,100 @@
+import type { Core } from '@strapi/strapi';
+import type { Context } from 'koa';
+import { ZodError } from 'zod';
+import { ApiError } from './errors';
+
+/** Anything that turns raw input into a typed value or throws: a zod schema, or a function like `parseCheckout`. */
+export interface Parser<T = unknown> {
+  parse(value: unknown): T;
+}
+
+/**
+ * What a route takes: the parsers of its path parameters, query string and JSON body. A route
+ * whose path names a row answers a bad id as a missing row: `notFound` is that 404's message
+ * ("API key not found"), used when the params do not parse. `before` is the check of who may
+ * call that the route has always made before reading its input (a shared key's 403 comes before
+ * a bad body's 400). `deferred` names the parts read only when the handler first asks for them:
+ * those a route has always read after looking its row up (a missing scraper is a 404 whatever
+ * the body) or after a check that needs the server (billing's 503).
+ */
+export interface RouteInput {
+  before?: (ctx: Context) => void;
+  params?: Parser;
+  query?: Parser;
+  body?: Parser;
+  notFound?: string;
+  deferred?: ReadonlyArray<'query' | 'body'>;
+}
+
+type Part = 'params' | 'query' | 'body';
+type Output<P> = P extends Parser<infer T> ? T : never;
+
+/** The typed values of a route's input, one per parser it names. */
+export type Input<S extends RouteInput> = { [K in Part as S[K] extends Parser ? K : never]: Output<S[K]> };
+
+/** Names a route's input; `const` keeps each parser's own output type for `input()`. */
+export const routeInput = <const S extends RouteInput>(schemas: S): S => schemas;
+
+const parsed = new WeakMap<Context, { schemas: RouteInput; values: Record<string, unknown> }>();
+
+/** The raw value of each part, as the parsers read it (a missing body is `{}`). */
+const raw = {
+  params: (ctx: Context): unknown => ctx.params ?? {},
+  query: (ctx: Context): unknown => ctx.query,
+  body: (ctx: Context): unknown => ctx.request.body ?? {},
+};
+
+/**
+ * The route-config middleware that parses a route's input before its handler: params first (a
+ * bad one is the route's 404 when it names a row), then the query, then the body. A failure is a
+ * ZodError (or the parser's own ApiError), which the family's error middleware, listed before
+ * this one, answers as the 400 the route has always given.
+ */
+export function validate(schemas: RouteInput): Core.MiddlewareHandler {
+  return async (ctx, next) => {
+    schemas.before?.(ctx);
+    const values: Record<string, unknown> = {};
+    if (schemas.params) {
+      try {
+        values.params = schemas.params.parse(ctx.params ?? {});
+      } catch (error) {
+        if (schemas.notFound === undefined || !(error instanceof ZodError)) throw error;
+        throw new ApiError(404, 'not_found', schemas.notFound);
+      }
+    }
+    for (const part of ['query', 'body'] as const) {
+      const parser = schemas[part];
+      if (parser && !schemas.deferred?.includes(part)) values[part] = parser.parse(raw[part](ctx));
+    }
+    parsed.set(ctx, { schemas, values });
+    await next();
+  };
+}
+
+/**
+ * The handler's typed input, as `validate(schemas)` in its route's config parsed it; a deferred
+ * part is parsed when first read (destructure only what is needed at that point). Asking with
+ * other schemas than the route names is a programming error, not a request's.
+ */
+export function input<S extends RouteInput>(ctx: Context, schemas: S): Input<S> {
+  const entry = parsed.get(ctx);
+  if (entry?.schemas !== schemas) {
+    throw new Error(
+      `api-suite: ${ctx.method} ${ctx.path} reads input its route does not validate: add validate(...) to its config.middlewares`
+    );
+  }
+  const { values } = entry;
+  const view: Record<string, unknown> = {};
+  for (const part of ['params', 'query', 'body'] as const) {
+    const parser = schemas[part];
+    if (!parser) continue;
+    Object.defineProperty(view, part, {
+      enumerable: true,
+      get: () => {
+        if (!(part in values)) values[part] = parser.parse(raw[part](ctx));
+        return values[part];
+      },
+    });
+  }
+  return view as Input<S>;
+}
