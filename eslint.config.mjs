@@ -39,6 +39,9 @@ export default tseslint.config(
       // The server logs through strapi.log; a stray console.log is a leftover.
       'no-console': ['error', { allow: ['info', 'warn', 'error', 'debug'] }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // `interface Services extends ServicesOf<typeof services> {}`: how a feature adds its services
+      // to getService's registry (declaration merging needs an interface).
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
       'prefer-const': 'error',
     },
   },

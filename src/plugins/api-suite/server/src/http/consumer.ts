@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { ApiError } from './errors';
-import type { AccessState, Principal } from '../features/access/services/access';
+import type { AccessState, Principal } from './principal';
 
 /** The consumer behind the request; the shared key has none, so routes that own resources refuse it. */
 export function consumerOf(ctx: Context): Principal & { userId: number } {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
-import { getService } from '../../utils';
+import { getService, type ServicesOf } from '../../utils';
 import contentTypes from './content-types';
 import { registerAccessTables } from './content-types/tables';
 import contentManager from './content-types/views';
@@ -24,6 +24,13 @@ import oauth from './services/oauth';
 import plans from './services/plans';
 import usage from './services/usage';
 import { accessApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access };
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Who may call the API and how much: consumers and the administrator role, API keys with
@@ -96,7 +103,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access },
+  services,
   controllers: {
     consumers: consumersController,
     keys: keysController,

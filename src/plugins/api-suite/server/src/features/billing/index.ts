@@ -1,6 +1,6 @@
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
-import { getService } from '../../utils';
+import { getService, type ServicesOf } from '../../utils';
 import { registerBillingTables } from './content-types/tables';
 import adminBillingController from './controllers/admin';
 import billingController from './controllers/billing';
@@ -14,6 +14,19 @@ import { billingApi } from './validation/openapi';
 
 const SWEEP_INTERVAL_MS = 60_000;
 let sweeper: NodeJS.Timeout | null = null;
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = {
+  'billing-catalog': catalog,
+  'billing-account': account,
+  'billing-subscriptions': subscriptions,
+  'billing-events': events,
+  'billing-metering': metering,
+};
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Self-serve plans with Stripe Billing (docs/billing.md): plans provisioned as Stripe products and
@@ -63,13 +76,7 @@ const feature: FeatureModule = {
     getService(strapi, 'billing-catalog').stop();
     await getService(strapi, 'billing-metering').stop();
   },
-  services: {
-    'billing-catalog': catalog,
-    'billing-account': account,
-    'billing-subscriptions': subscriptions,
-    'billing-events': events,
-    'billing-metering': metering,
-  },
+  services,
   controllers: { billing: billingController, 'admin-billing': adminBillingController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: billingApi,

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../types';
+import type { ServicesOf } from '../../utils';
 import contentTypes from './content-types';
 import contentManager from './content-types/views';
 import adminSalesController from './controllers/admin';
@@ -14,6 +15,13 @@ import salesReports from './services/sales-reports';
 import stripe from './services/stripe';
 import stripeEvents from './services/stripe-events';
 
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
+
 /**
  * Commerce (docs/commerce.md): checkout with an atomic stock reservation and a Stripe Checkout
  * Session, Stripe's payment notifications applied once each, the administrators' sales report,
@@ -26,7 +34,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports },
+  services,
   controllers: {
     checkout: checkoutController,
     'stripe-webhook': stripeWebhookController,

@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import { getConfig, getService } from '../../utils';
+import { getConfig, getService, type ServicesOf } from '../../utils';
 import health from './controllers/health';
 import { registerContentStatusBridge } from './services/content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
@@ -12,6 +12,13 @@ import http from './services/http';
 import openapi from './services/openapi';
 import openapiController from './controllers/openapi';
 import platform from './services/platform';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews };
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /** Shared infrastructure (jobs port, outbound client) and the plugin's health route. */
 const feature: FeatureModule = {
@@ -39,7 +46,7 @@ const feature: FeatureModule = {
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();
   },
-  services: { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews },
+  services,
   controllers: { health, openapi: openapiController },
   middlewares: { 'input-guard': inputGuard },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },

@@ -1,8 +1,15 @@
 import type { FeatureModule } from '../types';
-import { getConfig } from '../../utils';
+import { getConfig, type ServicesOf } from '../../utils';
 import portalController from './controllers/portal';
 import { portalRoutes } from './routes';
 import portal from './services/portal';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { portal };
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * The consumer portal: a client-side app (the plugin package's `portal/`, built into
@@ -15,7 +22,7 @@ const feature: FeatureModule = {
     const { portal: settings } = getConfig(strapi);
     if (settings.enabled) strapi.server.routes(portalRoutes(settings.path));
   },
-  services: { portal },
+  services,
   controllers: { portal: portalController },
 };
 

@@ -1,6 +1,6 @@
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
-import { getConfig, getService } from '../../utils';
+import { getConfig, getService, type ServicesOf } from '../../utils';
 import contentTypes from './content-types';
 import { registerChangeDetectionTables } from './content-types/tables';
 import contentManager from './content-types/views';
@@ -11,6 +11,13 @@ import changeDetection from './services/change-detection';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
 import { scrapersApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection };
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Scraper control: registered scrapers crawled on demand and on schedule through the jobs port,
@@ -41,7 +48,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection },
+  services,
   controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: scrapersApi,

@@ -1,8 +1,15 @@
 import type { FeatureModule } from '../types';
-import { getService } from '../../utils';
+import { getService, type ServicesOf } from '../../utils';
 import searchController from './controllers/search';
 import { contentApiRoutes } from './routes';
 import search from './services/search';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { search };
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /** Search across the site's published content (docs/search-feed-cors.md#search), collections from the plugin config. */
 const feature: FeatureModule = {
@@ -10,7 +17,7 @@ const feature: FeatureModule = {
   bootstrap({ strapi }) {
     getService(strapi, 'search').prepare();
   },
-  services: { search },
+  services,
   controllers: { search: searchController },
   routes: { 'content-api': contentApiRoutes },
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
-import { getConfig, getService } from '../../utils';
+import { getConfig, getService, type ServicesOf } from '../../utils';
 import contentTypes from './content-types';
 import { ensurePendingIndex, registerDeliveryTables } from './content-types/tables';
 import contentManager from './content-types/views';
@@ -18,6 +18,18 @@ import subscriptions from './services/subscriptions';
 import webhooks from './services/webhooks';
 import { generateSecret } from './services/signing';
 import { webhooksApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = {
+  webhooks,
+  'webhook-subscriptions': subscriptions,
+  'webhook-event-types': eventTypes,
+  'webhook-deliveries': deliveries,
+};
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Signed webhook subscriptions and the delivery engine (docs/webhooks.md): publishing writes
@@ -85,12 +97,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: {
-    webhooks,
-    'webhook-subscriptions': subscriptions,
-    'webhook-event-types': eventTypes,
-    'webhook-deliveries': deliveries,
-  },
+  services,
   controllers: {
     'webhook-subscriptions': subscriptionsController,
     'webhook-deliveries': deliveriesController,

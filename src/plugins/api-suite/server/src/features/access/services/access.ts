@@ -6,23 +6,11 @@ import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from './credentials';
 import { UNLIMITED, type QuotaDecision } from './quota';
 import { rateLimitHeaders } from './quota/headers';
-import { effectiveStatus, type KeyEntry, type Scope } from './keys';
+import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
+import type { AccessState, Principal, Scope } from '../../../http/principal';
 
-/** Who is calling, once the access middleware has let a request through. */
-export interface Principal {
-  kind: 'key' | 'oauth' | 'user' | 'shared';
-  userId: number | null;
-  consumerId: string | null;
-  isAdmin: boolean;
-  scopes: Scope[];
-  keyId: number | null;
-}
-
-export interface AccessState {
-  /** null on the open routes (token endpoint, plans), which need no credential. */
-  principal: Principal | null;
-}
+export type { AccessState, Principal };
 
 type Credential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string } | { kind: 'shared' } | { kind: 'unknown-key' };
 

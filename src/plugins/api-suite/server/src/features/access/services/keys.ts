@@ -5,8 +5,9 @@ import { ApiError, notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from './credentials';
 import type { ApiKey } from '../validation/responses';
+import type { Scope } from '../../../http/principal';
 
-export type Scope = 'read' | 'write';
+export type { Scope };
 export type KeyStatus = 'active' | 'revoked' | 'expired';
 
 /** What the access middleware needs to know about a key, cached so a hot key costs no query. */
