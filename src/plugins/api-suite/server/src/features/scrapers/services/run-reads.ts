@@ -3,7 +3,7 @@ import { UIDS } from '../../../constants';
 import { fromJson, tableOf, toCount, toIso, toIsoRequired } from '../../../db';
 import type { ScraperResult, ScraperRun } from '../validation/responses';
 import type { Change } from './change-detection';
-import type { RunRow } from './runs';
+import type { RunRow } from '../runs/rows';
 
 /**
  * The read side of runs: a run, a scraper's runs, and its results as the API and the admin panel

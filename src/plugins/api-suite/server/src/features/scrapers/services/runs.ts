@@ -6,6 +6,7 @@ import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import { changedPayload } from './change-detection';
 import { createRunReads } from './run-reads';
+import type { RunOutcome, RunRow, RunStatus } from '../runs/rows';
 import { crawl, type CrawlSummary } from './crawler';
 import type { ScraperSelectors } from '../validation';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
@@ -26,25 +27,6 @@ const TURN_RETRY_MS = 500;
 /** The first key of the per-consumer advisory locks (PostgreSQL), so they meet no other lock of the database. */
 const TURN_LOCK_CLASS = 0x534352; // "SCR"
 const INTERRUPTED = 'interrupted: the process running this run stopped before it finished (crash or restart)';
-
-export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
-
-export interface RunRow {
-  id: number;
-  scraper_id: number;
-  status: RunStatus;
-  trigger: 'manual' | 'schedule';
-  started_at: unknown;
-  finished_at: unknown;
-  items_collected: number | null;
-  pages_fetched: number | null;
-  pages_failed: number | null;
-  items_new: number | null;
-  items_changed: number | null;
-  items_removed: number | null;
-  error: string | null;
-  created_at: unknown;
-}
 
 export class AlreadyRunningError extends Error {
   constructor(readonly runId: number | null) {
@@ -352,12 +334,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Record the end of a run (unless a stop already did) and make its scraper idle again; `onCompleted` joins the transaction when this call completes the run. */
-    async finish(
-      runId: number,
-      scraperId: number,
-      outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number },
-      onCompleted?: (trx: Knex) => Promise<void>
-    ): Promise<void> {
+    async finish(runId: number, scraperId: number, outcome: RunOutcome, onCompleted?: (trx: Knex) => Promise<void>): Promise<void> {
       const now = new Date();
       const counts = Object.fromEntries(
         Object.entries({
