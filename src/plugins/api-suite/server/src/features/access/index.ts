@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
-import { getService, type ServicesOf } from '../../utils';
+import { getService } from '../../utils';
 import contentTypes from './content-types';
 import { registerAccessTables } from './content-types/tables';
 import contentManager from './content-types/views';
@@ -28,6 +29,7 @@ import { accessApi } from './validation/openapi';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }
@@ -116,10 +118,7 @@ const feature: FeatureModule = {
   policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: accessApi,
-  adminActions: [
-    { uid: 'access.read', displayName: 'Read plans, keys and usage', subCategory: 'api access' },
-    { uid: 'access.manage', displayName: 'Create and edit plans, issue and revoke keys', subCategory: 'api access' },
-  ],
+  adminActions: adminActionsOf('access'),
 };
 
 export default feature;

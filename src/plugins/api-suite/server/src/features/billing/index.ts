@@ -1,6 +1,6 @@
 import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
-import { getService, type ServicesOf } from '../../utils';
+import { getService } from '../../utils';
 import { registerBillingTables } from './content-types/tables';
 import adminBillingController from './controllers/admin';
 import billingController from './controllers/billing';
@@ -24,6 +24,7 @@ const services = {
   'billing-metering': metering,
 };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }

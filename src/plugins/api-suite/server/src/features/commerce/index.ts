@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import type { ServicesOf } from '../../utils';
+import { adminActionsOf } from '../../../../shared/permissions';
 import contentTypes from './content-types';
 import contentManager from './content-types/views';
 import adminSalesController from './controllers/admin';
@@ -18,6 +18,7 @@ import stripeEvents from './services/stripe-events';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }
@@ -43,11 +44,7 @@ const feature: FeatureModule = {
   },
   middlewares: { 'commerce-body': commerceBody },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
-  adminActions: [
-    { uid: 'sales.read', displayName: 'Read the sales report and orders', subCategory: 'sales' },
-    // Orders are changed in the Content Manager (status), which needs this beside its own permissions.
-    { uid: 'sales.manage', displayName: 'Change orders in the Content Manager', subCategory: 'sales' },
-  ],
+  adminActions: adminActionsOf('sales'),
 };
 
 export default feature;

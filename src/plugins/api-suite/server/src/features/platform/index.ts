@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import { getConfig, getService, type ServicesOf } from '../../utils';
+import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
 import { registerContentStatusBridge } from './services/content-status';
 import { adminRoutes, contentApiRoutes } from './routes';
@@ -16,6 +16,7 @@ import platform from './services/platform';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }

@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import { getConfig, type ServicesOf } from '../../utils';
+import { getConfig } from '../../utils';
 import portalController from './controllers/portal';
 import { portalRoutes } from './routes';
 import portal from './services/portal';
@@ -7,6 +7,7 @@ import portal from './services/portal';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { portal };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }

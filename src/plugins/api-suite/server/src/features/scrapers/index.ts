@@ -1,6 +1,7 @@
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
-import { getConfig, getService, type ServicesOf } from '../../utils';
+import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
 import { registerChangeDetectionTables } from './content-types/tables';
 import contentManager from './content-types/views';
@@ -15,6 +16,7 @@ import { scrapersApi } from './validation/openapi';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }
@@ -52,10 +54,7 @@ const feature: FeatureModule = {
   controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: scrapersApi,
-  adminActions: [
-    { uid: 'scrapers.read', displayName: 'Read scrapers, runs and results', subCategory: 'scrapers' },
-    { uid: 'scrapers.manage', displayName: 'Create, edit, delete, run and stop scrapers', subCategory: 'scrapers' },
-  ],
+  adminActions: adminActionsOf('scrapers'),
 };
 
 export default feature;

@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import { getService, type ServicesOf } from '../../utils';
+import { getService } from '../../utils';
 import searchController from './controllers/search';
 import { contentApiRoutes } from './routes';
 import search from './services/search';
@@ -7,6 +7,7 @@ import search from './services/search';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { search };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }

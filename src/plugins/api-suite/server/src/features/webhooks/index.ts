@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
-import { getConfig, getService, type ServicesOf } from '../../utils';
+import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
 import { ensurePendingIndex, registerDeliveryTables } from './content-types/tables';
 import contentManager from './content-types/views';
@@ -27,6 +28,7 @@ const services = {
   'webhook-deliveries': deliveries,
 };
 
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }
@@ -106,10 +108,7 @@ const feature: FeatureModule = {
   },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: webhooksApi,
-  adminActions: [
-    { uid: 'webhooks.read', displayName: 'Read subscriptions, deliveries and event types', subCategory: 'webhooks' },
-    { uid: 'webhooks.manage', displayName: 'Test, retry, re-enable and edit event types', subCategory: 'webhooks' },
-  ],
+  adminActions: adminActionsOf('webhooks'),
 };
 
 /**

@@ -275,7 +275,7 @@ function asApiError(caught: unknown): ApiError | undefined {
 }
 
 /** Who a request's usage record names: a key (with its owner), or a consumer's JWT on a plan-governed route. */
-interface Counted {
+export interface Counted {
   keyId: number | null;
   userId: number | null;
   overage: boolean;
