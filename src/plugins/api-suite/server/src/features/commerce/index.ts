@@ -12,11 +12,10 @@ import { adminRoutes, contentApiRoutes } from './routes';
 import checkout from './services/checkout';
 import orders from './services/orders';
 import salesReports from './services/sales-reports';
-import stripe from './services/stripe';
 import stripeEvents from './services/stripe-events';
 
 /** What this feature registers; `getService` knows each one's type from here. */
-const services = { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
+const services = { orders, checkout, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
 
 // Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {

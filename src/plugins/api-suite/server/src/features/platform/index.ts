@@ -12,16 +12,24 @@ import http from './services/http';
 import openapi from './services/openapi';
 import openapiController from './controllers/openapi';
 import platform from './services/platform';
+import stripe from '../../stripe';
 
 /** What this feature registers; `getService` knows each one's type from here. */
-const services = { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews };
+const services = {
+  platform,
+  http,
+  openapi,
+  'content-changes': contentChanges,
+  'content-manager-views': contentManagerViews,
+  stripe,
+};
 
 // Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
 declare module '../../utils' {
   interface Services extends ServicesOf<typeof services> {}
 }
 
-/** Shared infrastructure (jobs port, outbound client) and the plugin's health route. */
+/** Shared infrastructure (jobs port, outbound client, Stripe client) and the plugin's health route. */
 const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { ApiError, respondErrorMessage } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { rawBodyOf } from '../middlewares/commerce-body';
-import { StripeUnavailableError } from '../services/stripe';
+import { StripeUnavailableError } from '../../../stripe';
 
 /**
  * `POST /api/webhook/stripe` (docs/commerce.md#the-stripe-webhook): Stripe's notifications,

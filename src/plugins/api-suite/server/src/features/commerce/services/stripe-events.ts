@@ -5,7 +5,7 @@ import { tableOf, type Knex } from '../../../db';
 import { documentId } from '../../../random';
 import { getService } from '../../../utils';
 import type { Announcement } from './orders';
-import { toMinorUnits } from './stripe';
+import { toMinorUnits } from '../../../stripe';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
 
