@@ -6,7 +6,7 @@ import {
   parseSelector,
   validateSelectors,
   type CrawlOptions,
-} from '../../src/plugins/api-suite/server/src/features/scrapers/services/crawler';
+} from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
 import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
 import { startSite, type TestSite } from '../helpers/site';
 

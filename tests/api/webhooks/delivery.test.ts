@@ -5,7 +5,7 @@ import { makeAdministrator, registerUser, type TestUser } from '../../helpers/us
 import { articleData, eventOf, eventually, orderData, posts, productData, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 import type { Job, JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
-import type { DeliveryJobData } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/types';
+import type { DeliveryJobData } from '../../../src/plugins/api-suite/server/src/features/webhooks/delivery/types';
 import { DELIVERY_QUEUE, packSends } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
 
 /**

@@ -7,7 +7,7 @@ import checkoutController from './controllers/checkout';
 import reportsController from './controllers/reports';
 import stripeWebhookController from './controllers/stripe-webhook';
 import { commerceBody } from './middlewares/commerce-body';
-import { registerOrderEvents } from './services/order-events';
+import { registerOrderEvents } from './events/order-events';
 import { adminRoutes, contentApiRoutes } from './routes';
 import checkout from './services/checkout';
 import orders from './services/orders';

@@ -1,11 +1,11 @@
 import type { FeatureModule } from '../types';
 import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
-import { registerContentStatusBridge } from './services/content-status';
+import { registerContentStatusBridge } from './content-manager/status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
 import contentManagerViews from './services/content-manager-views';
-import { contentWebhookListener } from './services/content-webhook';
+import { contentWebhookListener } from './content-webhook';
 import { redactLogs } from '../../http/redact';
 import { inputGuard } from './middlewares/input-guard';
 import http from './services/http';

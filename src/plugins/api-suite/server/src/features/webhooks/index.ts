@@ -12,12 +12,12 @@ import deliveriesController from './controllers/deliveries';
 import eventsController from './controllers/events';
 import subscriptionsController from './controllers/subscriptions';
 import { adminRoutes, contentApiRoutes } from './routes';
-import { contentEventsListener } from './services/content-events';
+import { contentEventsListener } from './events/content-events';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
 import webhooks from './services/webhooks';
-import { generateSecret } from './services/signing';
+import { generateSecret } from './signing';
 import { webhooksApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */

@@ -3,7 +3,7 @@ import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { ApiError, notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
-import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from './credentials';
+import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
 import type { ApiKey } from '../validation/responses';
 import type { Scope } from '../../../http/principal';
 

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { ALL_CONSUMERS, UIDS } from '../../../constants';
 import { ApiError, respondStrapiError } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { checkScraperConfig, proxyPoolNames } from '../services/check-config';
+import { checkScraperConfig, proxyPoolNames } from '../check-config';
 import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { adminCreateScraperBody, listQuery, resultsQuery, updateScraperBody } from '../validation';

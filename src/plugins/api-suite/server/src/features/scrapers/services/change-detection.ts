@@ -2,7 +2,7 @@ import type { ResultsChangedEventData } from '../../webhooks/validation/event-da
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, fromJson, INSERT_CHUNK, tableOf, type Knex } from '../../../db';
-import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from './content-hash';
+import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from '../content-hash';
 import { getService } from '../../../utils';
 import type { RunOutcome, RunRow } from '../runs/rows';
 import type { ScraperRow } from './scrapers';

@@ -5,9 +5,9 @@ import { DeferJobError, type Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import { changedPayload } from './change-detection';
-import { createRunReads } from './run-reads';
+import { createRunReads } from '../runs/reads';
 import type { RunOutcome, RunRow, RunStatus } from '../runs/rows';
-import { crawl, type CrawlSummary } from './crawler';
+import { crawl, type CrawlSummary } from '../crawler';
 import type { ScraperSelectors } from '../validation';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
 import type { RUN_EVENTS } from '../validation/responses';
@@ -67,7 +67,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const service = {
-    // Reading runs and results (`run-reads.ts`).
+    // Reading runs and results (`runs/reads.ts`).
     ...createRunReads(strapi),
 
     /** Start the worker, fail runs whose process died, restore schedules, and keep sweeping. */
@@ -411,7 +411,7 @@ function runPayload(run: RunRow): RunEventData {
   };
 }
 
-export { presentRun, type ResultFilter } from './run-reads';
+export { presentRun, type ResultFilter } from '../runs/reads';
 
 export type ScraperRunsService = ReturnType<typeof runsService>;
 export default runsService;

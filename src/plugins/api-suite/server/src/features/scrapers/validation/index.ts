@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpUrl, outboundHeaders, MAX_ID, pageLimit, pageNumber, pageQuery, requireAChange, rowIdParam } from '../../../http/validation';
 import { assertValidCronSchedule } from '../../../jobs';
 import { createSubscriptionBody } from '../../webhooks/validation';
-import { validateSelectors } from '../services/crawler';
+import { validateSelectors } from '../crawler';
 import { CHANGES } from './responses';
 
 /** Bodies and queries of the scraper routes (docs/scrapers.md), validated at the edge. */

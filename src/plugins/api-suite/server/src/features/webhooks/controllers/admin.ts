@@ -6,7 +6,7 @@ import { toBool } from '../../../db';
 import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { sendTestEvent } from '../services/test-event';
+import { sendTestEvent } from '../delivery/test-event';
 import { payloadProblems } from '../validation/event-data';
 import {
   adminSubscriptionUpdateBody,

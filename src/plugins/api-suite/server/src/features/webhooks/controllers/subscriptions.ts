@@ -3,10 +3,10 @@ import type { Context } from 'koa';
 import { ApiError, respondFlatError } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
-import { ROTATION_WINDOW_MS } from '../services/signing';
+import { ROTATION_WINDOW_MS } from '../signing';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { checkEndpoint, checkEvents, createSubscription } from '../services/create-subscription';
-import { sendTestEvent } from '../services/test-event';
+import { checkEndpoint, checkEvents, createSubscription } from '../subscriptions/create';
+import { sendTestEvent } from '../delivery/test-event';
 import { createSubscriptionBody, listQuery, updateSubscriptionBody, uuidParam } from '../validation';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */

@@ -4,9 +4,9 @@ import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool, toCount, toDate, toIso, toIsoRequired, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { createSecretBox, type SecretBox } from './secret-box';
-import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from './signing';
-import { WILDCARD } from './event-catalog';
+import { createSecretBox, type SecretBox } from '../secret-box';
+import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from '../signing';
+import { WILDCARD } from '../events/catalog';
 import type { Subscription } from '../validation/responses';
 import { isReservedHeader } from '../../../http/reserved-headers';
 

@@ -3,8 +3,8 @@ import type { Core } from '@strapi/strapi';
 import { ApiError } from '../../../http/errors';
 import { EndpointNotAllowedError } from '../../../outbound';
 import { getService } from '../../../utils';
-import { TEST_EVENT_TYPE } from './event-catalog';
-import type { SubscriptionInput, SubscriptionRow } from './subscriptions';
+import { TEST_EVENT_TYPE } from '../events/catalog';
+import type { SubscriptionInput, SubscriptionRow } from '../services/subscriptions';
 
 /**
  * Creating a subscription (docs/webhooks.md#creating-and-changing-a-subscription), shared by
