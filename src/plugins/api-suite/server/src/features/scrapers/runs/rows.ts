@@ -1,3 +1,6 @@
+import { toIso } from '../../../db';
+import type { RunEventData } from '../../webhooks/validation/event-data';
+
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
 
 /** A scraper run's row as its table holds it: read by the runs service, its read side and change detection. */
@@ -25,4 +28,17 @@ export interface RunOutcome {
   items_collected?: number;
   pages_fetched?: number;
   pages_failed?: number;
+}
+
+/** The payload of every run event (docs/scrapers.md#events). */
+export function runPayload(run: RunRow): RunEventData {
+  return {
+    run_id: run.id,
+    scraper_id: run.scraper_id,
+    status: run.status,
+    started_at: toIso(run.started_at),
+    finished_at: toIso(run.finished_at),
+    items_collected: run.items_collected ?? 0,
+    error: run.error ?? null,
+  };
 }
