@@ -11,6 +11,7 @@ import {
   type TestBrowser,
 } from '../helpers/browser';
 import { registerUser, type TestUser } from '../helpers/users';
+import { eventually } from '../helpers/wait';
 
 /**
  * The API access page in a real browser: plans created and edited (server messages under the
@@ -139,11 +140,11 @@ it("draws the last hour of usage and follows the key's requests live", async () 
   const before = Number(await chart.getAttribute('data-total'));
   for (let i = 0; i < 4; i += 1) expect((await app.request().get('/api/v1/articles').set('X-API-Key', issuedKey)).status).toBe(200);
   // The stream sends a new figure every 5 s: wait for one that counts the four requests.
-  const deadline = Date.now() + UI_TIMEOUT_MS;
-  while (Number(await chart.getAttribute('data-total')) < before + 4) {
-    if (Date.now() > deadline) throw new Error(`the chart did not count the 4 requests within ${UI_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await eventually(
+    async () => (Number(await chart.getAttribute('data-total')) >= before + 4 ? true : undefined),
+    UI_TIMEOUT_MS,
+    'the chart counting the 4 requests'
+  );
   // The previous test's request may be recorded after `before` was read, so the
   // total can be one more than before + 4; the figure beside the chart must say
   // the same as the chart, whichever it is.

@@ -6,7 +6,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver';
 import { startSite, type TestSite } from '../helpers/site';
 import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
 import { grantPlan } from '../helpers/users';
-import { eventually } from '../helpers/webhooks';
+import { eventually } from '../helpers/wait';
 
 /**
  * The consumer portal in a real browser, over the public API only: a consumer signs up, sees the

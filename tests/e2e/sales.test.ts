@@ -12,7 +12,7 @@ import {
 } from '../helpers/browser';
 import { checkout, createProduct, sendStripeEvent, sessionEvent, stripeEnv, STRIPE_WEBHOOK_SECRET } from '../helpers/commerce';
 import { planId } from '../helpers/keys';
-import { eventually } from '../helpers/webhooks';
+import { eventually } from '../helpers/wait';
 import { startStripeStub, type StripeStub } from '../helpers/stripe-stub';
 import { registerUser, type TestUser } from '../helpers/users';
 

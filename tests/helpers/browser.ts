@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { APP_DIR } from './paths';
+import { eventually } from './wait';
 
 /**
  * Debian's chromium driven by playwright-core, headless, for the admin panel's browser tests.
@@ -139,22 +140,24 @@ export async function waitForCount(
   count: number,
   options: { atLeast?: boolean; timeoutMs?: number } = {}
 ): Promise<void> {
-  const deadline = Date.now() + (options.timeoutMs ?? UI_TIMEOUT_MS);
-  for (;;) {
-    const found = await locator.count();
-    if (options.atLeast ? found >= count : found === count) return;
-    if (Date.now() > deadline) throw new Error(`expected ${options.atLeast ? 'at least ' : ''}${count} of ${locator}, found ${found}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  let found = 0;
+  await eventually(
+    async () => {
+      found = await locator.count();
+      return (options.atLeast ? found >= count : found === count) ? true : undefined;
+    },
+    options.timeoutMs ?? UI_TIMEOUT_MS,
+    () => `${options.atLeast ? 'at least ' : ''}${count} of ${locator} (found ${found})`
+  );
 }
 
 /** Wait until an element's attribute reads `value` (a page that reloads after a change). */
 export async function waitForAttribute(locator: Locator, name: string, value: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await locator.getAttribute(name)) !== value) {
-    if (Date.now() > deadline) throw new Error(`${locator} never had ${name}="${value}"`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    async () => ((await locator.getAttribute(name)) === value ? true : undefined),
+    timeoutMs,
+    `${locator} having ${name}="${value}"`
+  );
 }
 
 /**

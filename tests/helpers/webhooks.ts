@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import type { TestApp } from './app';
 import type { ReceivedRequest, Receiver } from './receiver';
 import type { TestUser } from './users';
+import { eventually } from './wait';
 
 export interface CreatedSubscription {
   id: string;
@@ -25,19 +26,20 @@ export function posts(receiver: Receiver): ReceivedRequest[] {
 }
 
 /** Resolve once the receiver holds `count` POSTs matching `filter`. */
-export async function waitForPosts(
+export function waitForPosts(
   receiver: Receiver,
   count: number,
   filter: (request: ReceivedRequest) => boolean = () => true,
   timeoutMs = 15_000
 ): Promise<ReceivedRequest[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const matching = posts(receiver).filter(filter);
-    if (matching.length >= count) return matching;
-    if (Date.now() > deadline) throw new Error(`receiver got ${matching.length} matching POSTs, expected ${count} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return eventually(
+    () => {
+      const matching = posts(receiver).filter(filter);
+      return matching.length >= count ? matching : undefined;
+    },
+    timeoutMs,
+    () => `${count} matching POSTs (the receiver got ${posts(receiver).filter(filter).length})`
+  );
 }
 
 export function eventOf(request: ReceivedRequest): { type: string; timestamp: string; data: Record<string, unknown> } {
@@ -51,17 +53,6 @@ export function verify(secret: string, request: ReceivedRequest): unknown {
     'webhook-timestamp': String(request.headers['webhook-timestamp']),
     'webhook-signature': String(request.headers['webhook-signature']),
   });
-}
-
-/** Poll until `check` returns a value other than undefined. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** An order event's data as the event catalog's schema has it (administrators' publishes are checked against it). */

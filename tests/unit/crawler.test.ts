@@ -9,6 +9,7 @@ import {
 } from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
 import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
 import { startSite, type TestSite } from '../helpers/site';
+import { eventually } from '../helpers/wait';
 
 /** The scraper crawler with the real outbound client against a local site (and local proxies). */
 let site: TestSite;
@@ -152,8 +153,13 @@ describe('crawl', () => {
 
   it('stops within a second while a request hangs', async () => {
     const controller = new AbortController();
+    const asked = site.hits.filter((hit) => hit.path === '/hang').length;
     const running = crawl(options({ startUrl: `${site.url}/hang`, signal: controller.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await eventually(
+      () => (site.hits.filter((hit) => hit.path === '/hang').length > asked ? true : undefined),
+      5_000,
+      'the hanging request'
+    );
     const stoppedAt = Date.now();
     controller.abort();
     const summary = await running;

@@ -5,6 +5,7 @@ import {
   memoryLeaseBook,
   type LeaseBook,
 } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/endpoint-leases';
+import { eventually, timePasses } from '../helpers/wait';
 
 /**
  * An endpoint's request slots shared by processes. The memory book always; the Redis book, two
@@ -42,6 +43,8 @@ if (process.env.REDIS_URL) {
       return made;
     };
     const tick = () => new Promise((resolve) => setImmediate(resolve));
+    /** The sorted set of an endpoint's leases, one member a slot. */
+    const keyOf = (endpoint: string) => `${prefix}:webhooks:endpoint:${createHash('sha1').update(endpoint).digest('hex').slice(0, 24)}`;
 
     beforeAll(() => {
       redis = new Redis(process.env.REDIS_URL as string);
@@ -72,7 +75,11 @@ if (process.env.REDIS_URL) {
       // Given back (written once the event loop turns): the other process may take them.
       first.release('https://a.example/hook', 3);
       await tick();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(
+        async () => ((await redis.zcard(keyOf('https://a.example/hook'))) === 7 ? true : undefined),
+        2_000,
+        'three slots given back'
+      );
       expect(await second.acquire([{ endpoint: 'https://a.example/hook', count: 5, cap: 10 }])).toEqual([3]);
       // Closing gives back everything it held.
       await first.close();
@@ -82,13 +89,14 @@ if (process.env.REDIS_URL) {
     it('lets the slots of a process that died run out after their lease, and not before', async () => {
       // What a killed process leaves: three leases of the endpoint, running out in a second, never renewed.
       const endpoint = 'https://c.example/hook';
-      const key = `${prefix}:webhooks:endpoint:${createHash('sha1').update(endpoint).digest('hex').slice(0, 24)}`;
+      const key = keyOf(endpoint);
       const [seconds, micros] = await redis.time();
       const runsOut = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) + 1_000;
       await redis.zadd(key, runsOut, 'dead-1', runsOut, 'dead-2', runsOut, 'dead-3');
       const alive = book();
       expect(await alive.acquire([{ endpoint, count: 3, cap: 3 }])).toEqual([0]);
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      // A lease runs out by the clock: the time must pass.
+      await timePasses(1_200);
       expect(await alive.acquire([{ endpoint, count: 3, cap: 3 }])).toEqual([3]);
       expect(await redis.zrange(key, 0, -1)).not.toContain('dead-1');
     });
@@ -97,7 +105,8 @@ if (process.env.REDIS_URL) {
       const endpoint = 'https://d.example/hook';
       const holder = book(1_000);
       expect(await holder.acquire([{ endpoint, count: 2, cap: 2 }])).toEqual([2]);
-      await new Promise((resolve) => setTimeout(resolve, 1_700));
+      // Past the 1 s lease by the clock: the time must pass.
+      await timePasses(1_700);
       expect(await book().acquire([{ endpoint, count: 1, cap: 2 }])).toEqual([0]);
     });
   });

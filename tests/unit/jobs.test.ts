@@ -14,6 +14,7 @@ import {
   type Logger,
 } from '../../src/plugins/api-suite/server/src/jobs';
 import { assertRedisReachable } from '../helpers/services';
+import { eventually, quietFor, timePasses } from '../helpers/wait';
 
 /**
  * One suite, both drivers: features only see the port, so the drivers must behave the same.
@@ -101,8 +102,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     await jobs.enqueue('later', 'remind', {}, { delayMs: 800 });
     expect(await jobs.counts('later')).toEqual({ waiting: 0, delayed: 1, active: 0 });
 
-    await sleep(400);
-    expect(ranAt).toHaveLength(0);
+    // Half the delay: a run before it would be too early.
+    expect(await quietFor(400, () => ranAt.length, 'runs before the delay')).toBe(0);
     await waitFor(() => ranAt.length === 1, 3_000);
     expect(ranAt[0] - enqueuedAt).toBeGreaterThanOrEqual(790);
   });
@@ -124,8 +125,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     expect(tries[1].at - tries[0].at).toBeGreaterThanOrEqual(140);
     expect(tries[2].at - tries[1].at).toBeGreaterThanOrEqual(140);
     await waitFor(async () => isEmpty(await jobs.counts('flaky')));
-    await sleep(300);
-    expect(tries).toHaveLength(3);
+    // Twice the 150 ms backoff: a fourth try would have come within it.
+    expect(await quietFor(300, () => tries.length, 'tries')).toBe(3);
     expect(logger.lines.filter((line) => line.startsWith('warn'))).toHaveLength(2);
   });
 
@@ -173,8 +174,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     const id = await jobs.enqueue('hopeless', 'sync', {}, { attempts: 5, backoff: { type: 'fixed', delayMs: 50 } });
 
     await waitFor(() => logger.lines.some((line) => line.startsWith('error') && line.includes(id)));
-    await sleep(400);
-    expect(calls).toBe(1);
+    // Eight times the 50 ms backoff: a retry would have come within it.
+    expect(await quietFor(400, () => calls, 'calls')).toBe(1);
     expect(await jobs.counts('hopeless')).toEqual({ waiting: 0, delayed: 0, active: 0 });
     expect(logger.lines.find((line) => line.includes(id))).toMatch(/unrecoverable.*the account is gone/);
   });
@@ -222,7 +223,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
       async (job) => {
         running += 1;
         peak = Math.max(peak, running);
-        await sleep(2);
+        // Each job takes a moment, so that the jobs overlap up to the concurrency.
+        await timePasses(2);
         runs.set(job.data.i, (runs.get(job.data.i) ?? 0) + 1);
         running -= 1;
       },
@@ -260,7 +262,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     release.open();
     await waitFor(() => seen.length === 2);
     await waitFor(async () => isEmpty(await jobs.counts('dedupe')));
-    await sleep(200);
+    // The duplicate order-42 (v: 6), enqueued while the first was active, must never run: nothing is waiting, so it would at once.
+    await quietFor(200, () => seen.length, 'jobs run');
     expect(seen).toEqual([
       { id: 'order-42', v: 1 },
       { id: 'order-43', v: 4 },
@@ -310,8 +313,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     release.open();
     await waitFor(async () => isEmpty(await jobs.counts('cancel')));
 
-    await sleep(500);
-    expect(ran).toEqual(['busy-1']);
+    // Longer than delayed-1's 400 ms delay: the cancelled job would have run within it.
+    expect(await quietFor(500, () => [...ran], 'jobs run')).toEqual(['busy-1']);
   });
 
   it('enqueues a job at every cron tick until unscheduled', async () => {
@@ -329,9 +332,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
 
     expect(await jobs.unschedule('cron', 'every-second')).toBe(true);
     const seenAtUnschedule = ticks.length;
-    await sleep(1_500);
-    // A tick already handed to the worker may still land; no new ones may.
-    expect(ticks.length).toBeLessThanOrEqual(seenAtUnschedule + 1);
+    // A tick already handed to the worker may still land; no new ones may, within one and a half cron intervals.
+    expect(await quietFor(1_500, () => ticks.length > seenAtUnschedule + 1, 'a second tick after unscheduling')).toBe(false);
     expect(await jobs.unschedule('cron', 'every-second')).toBe(false);
   });
 
@@ -378,7 +380,8 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     let finished = false;
     jobs.process('slow', async () => {
       started = true;
-      await sleep(600);
+      // A job that takes its time: close must wait for it.
+      await timePasses(600);
       finished = true;
     });
     await jobs.enqueue('slow', 'sync', {});
@@ -396,9 +399,11 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
   it('stops waiting for an active job after the close timeout', async () => {
     const release = gate();
     let started = false;
+    let returned = false;
     jobs.process('stuck', async () => {
       started = true;
       await release.promise;
+      returned = true;
     });
     await jobs.enqueue('stuck', 'sync', {});
     await waitFor(() => started);
@@ -411,7 +416,7 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     // The closed port cannot report counts: let the BullMQ worker finish the job before the keys go.
     const client = redis;
     if (client) await waitFor(async () => (await client.llen(`${prefix}:stuck:active`)) === 0);
-    else await sleep(50);
+    else await waitFor(() => returned);
   });
 });
 
@@ -446,16 +451,8 @@ function isEmpty(counts: { waiting: number; delayed: number; active: number }): 
   return counts.waiting === 0 && counts.delayed === 0 && counts.active === 0;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(15);
-  }
+  await eventually(async () => ((await condition()) ? true : undefined), timeoutMs);
 }
 
 function gate(): { promise: Promise<void>; open: () => void } {

@@ -1,5 +1,6 @@
 import { createLanes, type LanesOptions } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/lanes';
 import { memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/endpoint-leases';
+import { eventually } from '../helpers/wait';
 
 /** A task whose end the test decides: `finish(name)` resolves it, `fail(name)` rejects it. */
 function controlled() {
@@ -184,7 +185,7 @@ describe('request slots shared between endpoints (createLanes)', () => {
     await tick();
     expect(run.started).toEqual(['x1']);
     elsewhere.release('x', 2);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await eventually(() => (run.started.length === 3 ? true : undefined), 2_000, 'the waiting sends started');
     expect(run.started).toEqual(['x1', 'x2', 'x3']);
     for (const name of ['x1', 'x2', 'x3']) await run.finish(name);
     await expect(done).resolves.toEqual([]);

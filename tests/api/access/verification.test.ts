@@ -1,6 +1,7 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { awayFromMinuteEdge, createPlan, issueKey, planId, type IssuedKey } from '../../helpers/keys';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { timePasses } from '../../helpers/wait';
 
 /**
  * The access middleware's verification order (docs/access.md#the-access-middleware), outcome by
@@ -62,9 +63,11 @@ describe('refusals, in order', () => {
   });
 
   it('403 key_expired once expires_at has passed', async () => {
-    const soon = await issueKey(app, alice, { expires_at: new Date(Date.now() + 1500).toISOString() });
+    const expiresAt = Date.now() + 1500;
+    const soon = await issueKey(app, alice, { expires_at: new Date(expiresAt).toISOString() });
     expect((await app.request().get('/api/v1/keys').set('X-API-Key', soon.key)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    // Expiry is the clock's: the time must pass.
+    await timePasses(expiresAt - Date.now() + 100);
     const response = await app.request().get('/api/v1/keys').set('X-API-Key', soon.key);
     expect(response.status).toBe(403);
     expect(response.body).toEqual(refusal('key_expired', 'The API key has expired'));
@@ -81,12 +84,14 @@ describe('refusals, in order', () => {
   });
 
   it('403 key_expired, not key_revoked, for a key both expired and revoked (expired is checked first)', async () => {
-    const both = await issueKey(app, alice, { expires_at: new Date(Date.now() + 1500).toISOString() });
+    const expiresAt = Date.now() + 1500;
+    const both = await issueKey(app, alice, { expires_at: new Date(expiresAt).toISOString() });
     await app.request().delete(`/api/v1/keys/${both.id}`).set('Authorization', `Bearer ${alice.jwt}`).expect(204);
     expect((await app.request().get('/api/v1/keys').set('X-API-Key', both.key)).body).toEqual(
       refusal('key_revoked', 'The API key has been revoked')
     );
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    // Expiry is the clock's: the time must pass.
+    await timePasses(expiresAt - Date.now() + 100);
     const response = await app.request().get('/api/v1/keys').set('X-API-Key', both.key);
     expect(response.status).toBe(403);
     expect(response.body).toEqual(refusal('key_expired', 'The API key has expired'));

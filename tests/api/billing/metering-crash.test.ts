@@ -4,7 +4,7 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { awayFromMinuteEdge, createPlan, issueKey } from '../../helpers/keys';
 import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventually } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Overage reports survive a crash between sending and recording

@@ -2,7 +2,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { stripeEnv } from '../../helpers/commerce';
 import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
 import { adminSession } from '../../helpers/users';
-import { eventually } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Stripe unreachable or refusing at boot (docs/billing.md#plans-in-stripe): the app boots and

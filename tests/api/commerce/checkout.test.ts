@@ -3,7 +3,8 @@ import { checkout, createProduct, orderOf, stockOf, stripeEnv, type TestProduct 
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startStripeStub, type StripeStub } from '../../helpers/stripe-stub';
 import { fullAccessToken, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, subscribe, verify, waitForPosts, type CreatedSubscription } from '../../helpers/webhooks';
+import { eventOf, subscribe, verify, waitForPosts, type CreatedSubscription } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * POST /api/checkout (docs/commerce.md#checkout) against the official Stripe SDK talking to a local

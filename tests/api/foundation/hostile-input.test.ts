@@ -3,6 +3,7 @@ import { transports } from 'winston';
 import { startApp, type TestApp } from '../../helpers/app';
 import { issueKey } from '../../helpers/keys';
 import { fullAccessToken, registerUser, type TestUser } from '../../helpers/users';
+import { eventually } from '../../helpers/wait';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**
@@ -199,7 +200,12 @@ describe('the request log', () => {
     const issued = await issueKey(app, alice);
     expect((await app.request().get(`/api/v1/keys?api_key=${issued.key}`)).status).toBe(200);
     await app.request().get('/api/v1/keys?api_key=sk_not_a_real_key_but_secret_anyway');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Both requests' lines, however their query reads.
+    await eventually(
+      () => ((log.match(/GET \/api\/v1\/keys\?api_key=/g) ?? []).length >= 2 ? true : undefined),
+      5_000,
+      'both requests logged'
+    );
     expect(log).toContain(`GET /api/v1/keys?api_key=[redacted]`);
     expect(log).not.toContain(issued.key);
     expect(log).not.toContain(issued.key.slice(8));

@@ -22,6 +22,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { orderData } from '../../helpers/webhooks';
 import { startSite, type TestSite } from '../../helpers/site';
 import { allowArticleWrites, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { eventually } from '../../helpers/wait';
 
 /**
  * The OpenAPI document of /api/v1: served, valid (Redocly's recommended ruleset, offline), and
@@ -417,14 +418,15 @@ describe('scrapers', () => {
     await site?.close();
   });
 
-  const waitForRun = async (id: number, runId: number) => {
-    for (let tries = 0; tries < 200; tries += 1) {
-      const run = await app.request().get(`/api/v1/scrapers/${id}/runs/${runId}`).set('X-API-Key', readKey.key);
-      if (['completed', 'failed', 'stopped'].includes(run.body.status)) return run;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the run did not end');
-  };
+  const waitForRun = (id: number, runId: number) =>
+    eventually(
+      async () => {
+        const run = await app.request().get(`/api/v1/scrapers/${id}/runs/${runId}`).set('X-API-Key', readKey.key);
+        return ['completed', 'failed', 'stopped'].includes(run.body.status) ? run : undefined;
+      },
+      30_000,
+      'the run to end'
+    );
 
   it('creates, reads, runs, stops, lists and deletes, as documented', async () => {
     const key = writeKey.key;

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually, quietFor } from '../../helpers/wait';
 
 /** Change detection between completed runs: keyed hashes, run counts, each result's change, the filter, and results.changed. */
 let app: TestApp;
@@ -17,18 +18,21 @@ interface Shop {
   products: Map<string, string>;
   /** Answer the page after this long (to stop a run while it waits). */
   delayMs: number;
+  /** How many times the page was asked for. */
+  readonly pageRequests: number;
   close(): Promise<void>;
 }
 
 /** One page listing the current catalogue, which the test changes between runs. */
 async function startShop(): Promise<Shop> {
   const products = new Map<string, string>();
-  const state = { delayMs: 0 };
+  const state = { delayMs: 0, pageRequests: 0 };
   const server = http.createServer((req, res) => {
     if ((req.url ?? '/').startsWith('/robots.txt')) {
       res.writeHead(404).end();
       return;
     }
+    state.pageRequests += 1;
     const items = [...products]
       .map(([sku, price]) => `<div class="p"><span class="sku">${sku}</span><span class="price">${price}</span></div>`)
       .join('');
@@ -46,6 +50,9 @@ async function startShop(): Promise<Shop> {
     },
     set delayMs(value: number) {
       state.delayMs = value;
+    },
+    get pageRequests() {
+      return state.pageRequests;
     },
     close: () => {
       server.closeAllConnections();
@@ -212,8 +219,12 @@ describe('change detection', () => {
       1,
       (request) => request.path === '/changes' && eventOf(request).type === 'run.completed' && eventOf(request).data.run_id === third.id
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(changedEvents('/changes').map((request) => eventOf(request).data.run_id)).toEqual([first.id, second.id]);
+    const changedRuns = await quietFor(
+      1_000,
+      () => changedEvents('/changes').map((request) => eventOf(request).data.run_id),
+      'the runs announced as changed'
+    );
+    expect(changedRuns).toEqual([first.id, second.id]);
   });
 
   it("answers 400 to a change filter it does not know, in the API's error body", async () => {
@@ -298,8 +309,9 @@ describe('change detection', () => {
     expect(await runToEnd(watched.id)).toMatchObject({ items_new: 1 });
     stock([['B', '20']]);
     shop.delayMs = 3_000;
+    const asked = shop.pageRequests;
     const started = await app.request().post(`/api/v1/scrapers/${watched.id}/run`).set(as(alice));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await eventually(() => (shop.pageRequests > asked ? true : undefined), 10_000, 'the run asking for the page');
     expect((await app.request().post(`/api/v1/scrapers/${watched.id}/stop`).set(as(alice))).status).toBe(200);
     shop.delayMs = 0;
     const stopped = (await app.request().get(`/api/v1/scrapers/${watched.id}/runs/${started.body.run_id}`).set(as(alice))).body;
@@ -325,8 +337,9 @@ describe('change detection', () => {
     stock([['A', '10']]);
     const scraper = await createScraper({ change_detection: { key: 'sku' } });
     shop.delayMs = 1_500;
+    const asked = shop.pageRequests;
     const started = await app.request().post(`/api/v1/scrapers/${scraper.id}/run`).set(as(alice));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => (shop.pageRequests > asked ? true : undefined), 10_000, 'the run asking for the page');
     expect(
       (
         await app

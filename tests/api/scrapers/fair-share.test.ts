@@ -3,7 +3,7 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { redisUrl } from '../../helpers/services';
 import { startSite, type TestSite } from '../../helpers/site';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventually } from '../../helpers/webhooks';
+import { eventually, quietFor } from '../../helpers/wait';
 
 /**
  * One consumer's scrapers cannot take every run slot: with SCRAPER_RUNS_PER_CONSUMER at its
@@ -18,6 +18,8 @@ let bob: TestUser;
 let other: Instance | undefined;
 
 const CAP = 2;
+/** A waiting run's job is deferred for 500 ms at a time: within four such turns a stopped one would have come back. */
+const STOPPED_JOB_RETURNS_MS = 2_000;
 
 beforeAll(async () => {
   site = await startSite();
@@ -82,17 +84,21 @@ it(`runs at most ${CAP} of one consumer's runs at once${redisUrl ? ' across two 
 
   let mostRunning = 0;
   let completedWhenBobStarted: number | undefined;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const [runs, bobs] = await Promise.all([Promise.all(mine.map(readRun)), readRun(theirs)]);
-    mostRunning = Math.max(mostRunning, runs.filter((run) => run.status === 'running').length);
-    if (completedWhenBobStarted === undefined && ['running', 'completed'].includes(bobs.status)) {
-      completedWhenBobStarted = runs.filter((run) => run.status === 'completed').length;
-    }
-    if (runs.every(ended) && ended(bobs)) break;
-    if (Date.now() > deadline) throw new Error(`runs still going after 60 s: ${JSON.stringify([...runs, bobs].map((run) => run.status))}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let statuses: string[] = [];
+  // Every poll is also a sample of how many run at once.
+  await eventually(
+    async () => {
+      const [runs, bobs] = await Promise.all([Promise.all(mine.map(readRun)), readRun(theirs)]);
+      mostRunning = Math.max(mostRunning, runs.filter((run) => run.status === 'running').length);
+      if (completedWhenBobStarted === undefined && ['running', 'completed'].includes(bobs.status)) {
+        completedWhenBobStarted = runs.filter((run) => run.status === 'completed').length;
+      }
+      statuses = [...runs, bobs].map((run) => run.status);
+      return runs.every(ended) && ended(bobs) ? true : undefined;
+    },
+    60_000,
+    () => `every run ended (still: ${JSON.stringify(statuses)})`
+  );
 
   const runs = await Promise.all(mine.map(readRun));
   const bobs = await readRun(theirs);
@@ -146,9 +152,13 @@ it("stops a run that waits for its consumer's turn: stopped, and it never runs",
     5_000,
     'the scraper idle'
   );
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const run = await readRun(waiting);
+  // Time for the stopped run's job to come back and be dropped: it must change nothing.
+  const { run, hits } = await quietFor(
+    STOPPED_JOB_RETURNS_MS,
+    async () => ({ run: await readRun(waiting), hits: site.pageHits().filter((hit) => hit.path === waiting.path) }),
+    'the stopped run and its pages'
+  );
   expect(run).toMatchObject({ status: 'stopped', started_at: null, pages_fetched: 0, items_collected: 0 });
-  expect(site.pageHits().filter((hit) => hit.path === waiting.path)).toEqual([]);
+  expect(hits).toEqual([]);
   expect(site.pageHits().filter((hit) => others.some((run) => run.path === hit.path))).toHaveLength(2);
 }, 60_000);

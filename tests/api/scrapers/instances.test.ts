@@ -3,7 +3,7 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { redisUrl } from '../../helpers/services';
 import { startSite, type TestSite } from '../../helpers/site';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventually } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Scraper runs across processes: the compare-and-set start holds across two instances, and a run

@@ -3,7 +3,11 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSite, type TestSite } from '../../helpers/site';
 import { registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, posts, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually, quietFor } from '../../helpers/wait';
+import type { JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
+import { RUN_QUEUE } from '../../../src/plugins/api-suite/server/src/features/scrapers/services/runs';
+import { TICK_QUEUE } from '../../../src/plugins/api-suite/server/src/features/scrapers/services/scrapers';
 
 /** Scraper control (docs/scrapers.md) against a local site: CRUD, runs, stop, schedules, results, run events. */
 let app: TestApp;
@@ -297,10 +301,19 @@ describe('runs', () => {
     expect(runs.data.every((run: { trigger: string }) => run.trigger === 'schedule')).toBe(true);
     expect((await app.request().delete(`/api/v1/scrapers/${scraper.id}`).set(as(alice))).status).toBe(204);
     const homeHits = () => site.hits.filter((hit) => hit.path === '/').length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const after = homeHits();
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(homeHits()).toBe(after);
+    // A tick or a run already under way when the scraper went may still finish (ticks first: a tick enqueues a run).
+    const jobs = (app.strapi.plugin('api-suite').service('platform') as { jobs(): JobsPort }).jobs();
+    const busy = async (queue: string) => {
+      const counts = await jobs.counts(queue);
+      return counts.waiting + counts.active > 0;
+    };
+    await eventually(
+      async () => ((await busy(TICK_QUEUE)) || (await busy(RUN_QUEUE)) ? undefined : true),
+      15_000,
+      'no tick or run under way'
+    );
+    // Then no run fetches the page again for more than two seconds of the every-second schedule.
+    await quietFor(2_500, homeHits, 'fetches of the start page');
   });
 });
 
@@ -374,10 +387,13 @@ describe('run events and exports', () => {
       (request) => request.path === '/runs/alice' && eventOf(request).type === 'run.started' && eventOf(request).data.run_id === run.id
     );
     expect(startedEvent).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(
-      posts(receiver).filter((request) => request.path === '/runs/bob' && request.headers['x-webhook-event'] === 'run.failed')
-    ).toHaveLength(0);
+    // Both subscriptions would have been sent run.failed at once: bob's would arrive within this of alice's.
+    const bobs = await quietFor(
+      300,
+      () => posts(receiver).filter((request) => request.path === '/runs/bob' && request.headers['x-webhook-event'] === 'run.failed').length,
+      "run.failed deliveries to bob's subscription"
+    );
+    expect(bobs).toBe(0);
   });
 
   it('announces results.created and run.completed, and exports results as NDJSON and CSV', async () => {

@@ -3,7 +3,8 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, orderData, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { orderData, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Publishing caches who subscribes to what. A change made through one instance must reach the

@@ -3,7 +3,8 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually, quietFor } from '../../helpers/wait';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**
@@ -16,6 +17,8 @@ const CAP = 10;
 const SLOW_MS = 5_000;
 /** Short leases, so that a killed worker's slots free within the test. */
 const LEASE_SECONDS = 3;
+/** A job run twice, or a send taken twice, would repeat a delivery within this of the last one. */
+const DUPLICATE_WINDOW_MS = 500;
 const workerEnv = {
   WEBHOOK_WORKER: 'true',
   WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP),
@@ -103,9 +106,9 @@ it(`delivers another consumer's events within 2 s while an endpoint answering af
   expect(worst).toBeLessThan(2_000);
   for (const request of arrived) verify(healthy.secret, request);
 
-  // The slow endpoint never had more than its share open, across every process.
-  await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 500));
-  const slowSoFar = posts(receiver).filter(at('/slow'));
+  // The slow endpoint never had more than its share open, across every process: its second round
+  // goes out only as the first is answered, SLOW_MS later.
+  const slowSoFar = await waitForPosts(receiver, 2 * CAP, at('/slow'), SLOW_MS + 10_000);
   expect(slowSoFar.length).toBeGreaterThanOrEqual(2 * CAP);
   expect(mostOpenAtOnce(slowSoFar, SLOW_MS)).toBeLessThanOrEqual(CAP);
 
@@ -118,7 +121,7 @@ it(`delivers another consumer's events within 2 s while an endpoint answering af
   // The endpoint answers at once again: every one of the 300 arrives, once, signed.
   delays.set('/slow', 0);
   const all = await waitForPosts(receiver, 300, at('/slow'), 60_000);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await quietFor(DUPLICATE_WINDOW_MS, () => posts(receiver).filter(at('/slow')).length, 'deliveries to /slow');
   const ids = posts(receiver)
     .filter(at('/slow'))
     .map((request) => String(request.headers['webhook-id']));
@@ -147,7 +150,8 @@ it('delivers 1,000 sends to one saturated endpoint, every one once and none fail
     expect(response.status).toBe(202);
   }
   const arrived = await waitForPosts(receiver, 1000, at('/saturated'), 90_000);
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // Twice the window above: each of the 1,000 sends waited its turn at the endpoint, a repeat would too.
+  await quietFor(2 * DUPLICATE_WINDOW_MS, () => posts(receiver).filter(at('/saturated')).length, 'deliveries to /saturated');
   const ids = posts(receiver)
     .filter(at('/saturated'))
     .map((request) => String(request.headers['webhook-id']));
@@ -175,9 +179,8 @@ if (redisUrl) {
     });
     await publish('order.updated', 2 * CAP, 'hung');
     await waitForPosts(receiver, CAP, at('/hung'), 15_000);
-    // Its share is taken: nothing more goes out to the endpoint.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(posts(receiver).filter(at('/hung'))).toHaveLength(CAP);
+    // Its share is taken: nothing more goes out to the endpoint (a send with a free slot would go out at once).
+    expect(await quietFor(2 * DUPLICATE_WINDOW_MS, () => posts(receiver).filter(at('/hung')).length, 'deliveries to /hung')).toBe(CAP);
 
     const next = await startInstance(app, workerEnv);
     instances.push(next);

@@ -1,7 +1,8 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually, quietFor, timePasses } from '../../helpers/wait';
 
 /**
  * Recover (Svix's "recover failed messages since"): a receiver that was down catches up on a
@@ -82,10 +83,11 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
     down = true;
     expect((await publish(1)).status).toBe(202);
     await settled(created.id, 'failed', 1);
-    // Created timestamps are stored to the millisecond: a moment between the first event and the next two.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Created timestamps are stored to the millisecond: a moment between the first event and the next two,
+    // a little clock time away from either.
+    await timePasses(20);
     const between = new Date().toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await timePasses(20);
     expect((await publish(2, 1)).status).toBe(202);
     const failed = await settled(created.id, 'failed', 3);
     expect(failed.every((row) => row.attempts === 2)).toBe(true);
@@ -112,8 +114,8 @@ describe('POST /api/webhooks/subscriptions/{id}/recover', () => {
 
     // Nothing failed is left: a second recovery queues nothing and sends nothing.
     expect((await recover(created.id, { since: minutesAgo(5) })).body).toEqual({ deliveries: 0 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(posts(receiver).filter(orders)).toHaveLength(before + 3);
+    // A recovered delivery goes out at once: one would arrive within this.
+    expect(await quietFor(300, () => posts(receiver).filter(orders).length, 'order deliveries')).toBe(before + 3);
   });
 
   it('takes up deliveries cancelled by disabling the subscription, once it is enabled again', async () => {

@@ -3,7 +3,8 @@ import addFormats from 'ajv-formats';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventOf, eventually, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /** Webhook subscriptions (docs/webhooks.md): create, list, read, change, delete, test, rotate. */

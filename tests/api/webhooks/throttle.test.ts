@@ -3,7 +3,8 @@ import { startInstance, type Instance } from '../../helpers/instance';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
-import { eventually, posts, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { posts, subscribe, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 
 /**
  * Per-subscription throttle: `rate_limit` deliveries a second at most. Deliveries beyond it wait

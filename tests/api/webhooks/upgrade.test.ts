@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { usingPostgres } from '../../helpers/services';
-import { eventOf, eventually, orderData, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventOf, orderData, verify, waitForPosts } from '../../helpers/webhooks';
+import { eventually } from '../../helpers/wait';
 import { expectationsFile, FIXTURE_ENV, FIXTURE_FILES, FIXTURE_USER, type FixtureExpectations } from '../../fixtures/upgrade/release';
 
 /**

@@ -1,17 +1,21 @@
-import { useFetchClient } from '@strapi/strapi/admin';
+import { isFetchError, useFetchClient } from '@strapi/strapi/admin';
 import { useMemo } from 'react';
-import type * as Contract from '../../server/src/contract';
+import type * as Contract from '../../shared/api-types';
+import { pathWith, problemOf, type Page } from '../../shared/http';
 import { PLUGIN_ID } from './pluginId';
 
 /**
  * The one typed client for the plugin's admin routes (`/api-suite/*`, server `routes.admin` of
  * each feature). Every call goes through the admin's fetch client, which sends the session's
- * token and refreshes it; failures throw its FetchError, read by `utils/errors`.
+ * token and refreshes it; a failure is thrown as the shared ApiProblem, read from the admin
+ * routes' error body.
  *
- * Resources the public API also answers (scrapers, runs, results, keys, plans, usage) take their
- * types from the server's contract (the zod schemas the routes answer in), extended by what the
- * admin routes add; a field changed there breaks this type check, not the screen.
+ * Answers and bodies take their types from the shared API types (the zod schemas the routes
+ * validate with and answer in), extended by what the admin routes add; a field changed there
+ * breaks this type check, not the screen.
  */
+
+export type { Page } from '../../shared/http';
 
 export interface Overview {
   jobs: { driver: 'bullmq' | 'in-process' };
@@ -21,17 +25,15 @@ export interface Overview {
   commerce: { currency: string };
 }
 
-export interface Page<T> {
-  data: T[];
-  meta: { page: number; limit: number; total: number };
-}
-
 export interface Consumer {
   id: number;
   username: string;
   email: string;
   consumer_id: string;
 }
+
+/** A body as a form sends it: a choice left empty goes as null, and the server says what is missing. */
+type LeftEmpty<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> | null };
 
 /* Webhooks -------------------------------------------------------------------------------- */
 
@@ -51,14 +53,11 @@ export interface EventType extends Contract.EventType {
   is_active: boolean;
 }
 
-export type EventTypePatch = Partial<Pick<EventType, 'description' | 'example_payload' | 'is_active'>>;
-
 /* Scrapers -------------------------------------------------------------------------------- */
 
 export type Run = Contract.ScraperRun;
 export type RunStatus = Run['status'];
 export type Selectors = NonNullable<Contract.Scraper['selectors']>;
-export type ChangeDetection = NonNullable<Contract.Scraper['change_detection']>;
 export type Change = NonNullable<Contract.ScraperResult['change']>;
 
 /** A scraper as the admin routes answer it: the API's, with its owner and latest run. */
@@ -67,20 +66,8 @@ export interface Scraper extends Contract.Scraper {
   latest_run: Run | null;
 }
 
-export interface ScraperInput {
-  name: string;
-  url: string;
-  schedule: string | null;
-  proxy_pool: string | null;
-  /** Left out: the server's default (on create) or unchanged (on edit). */
-  rate_limit?: number;
-  headers: Record<string, string>;
-  max_pages?: number;
-  follow_links: boolean;
-  selectors: Selectors | null;
-  respect_robots_txt: boolean;
-  change_detection: ChangeDetection | null;
-}
+/** A number left out is the server's default (on create) or unchanged (on edit). */
+export type ScraperInput = Contract.CreateScraperInput;
 
 export type ScrapeResult = Contract.ScraperResult;
 
@@ -99,17 +86,7 @@ export interface Plan extends Contract.Plan {
   keys: number;
 }
 
-/** A plan as the form sends it: a number left empty is null, and the server says what is missing. */
-export interface PlanInput {
-  name: string;
-  requests_per_month: number | null;
-  requests_per_minute: number | null;
-  endpoints: string[];
-  price_monthly: number | null;
-  is_default: boolean;
-  currency: string | null;
-  overage_unit_amount: number | null;
-}
+export type PlanInput = LeftEmpty<Contract.PlanInput, 'requests_per_month' | 'requests_per_minute' | 'price_monthly'>;
 
 export type Scope = Contract.ApiKey['scopes'][number];
 
@@ -118,21 +95,11 @@ export type ApiKey = Contract.AdminApiKey;
 export type PlanSource = Contract.AdminApiKey['plan_source'];
 export type OwnerPlanSource = Contract.ConsumerPlanAnswer['plan_source'];
 
-export interface KeyLimitsInput {
-  requests_per_minute: number | null;
-  requests_per_month: number | null;
-}
-
 /** The answer to issuing a key: the only time the key itself is seen. */
 export type IssuedKey = Contract.NewApiKey;
 
-export interface IssueKeyInput {
-  user_id: number | null;
-  /** Left out: the key follows its owner's plan. */
-  plan_id?: number;
-  name?: string;
-  scopes: Scope[];
-}
+/** Without `plan_id` the key follows its owner's plan. */
+export type IssueKeyInput = LeftEmpty<Contract.IssueKeyInput, 'user_id'>;
 
 /** Usage as the admin routes answer it: the API's report, for one key or all, with its range. */
 export interface Usage extends Omit<Contract.UsageReport, 'month'> {
@@ -146,9 +113,9 @@ export interface Usage extends Omit<Contract.UsageReport, 'month'> {
 
 export type BillingSubscription = Contract.AdminBillingSubscription;
 export type BillingState = Contract.BillingState;
-export type BillingSubscriptionStatus = BillingSubscription['status'];
+export type BillingSubscriptionStatus = NonNullable<Contract.AdminSubscriptionsQuery['status']>;
 
-export type SalesPeriod = 'day' | 'week' | 'month';
+export type SalesPeriod = Contract.ReportPeriod;
 
 export interface SalesFigures {
   count: number;
@@ -162,7 +129,7 @@ export interface SalesReport {
   periods: Record<SalesPeriod, SalesFigures>;
 }
 
-export type OrderStatus = 'pending' | 'paid' | 'shipped' | 'delivered' | 'cancelled';
+export type OrderStatus = NonNullable<Contract.AdminOrdersQuery['status']>;
 
 export interface OrderListing {
   id: string;
@@ -178,58 +145,65 @@ export interface OrderListing {
 }
 
 const base = `/${PLUGIN_ID}`;
-const query = (params: Record<string, string | number | undefined>) => {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : '';
-};
 
 export function useApiSuiteClient() {
-  const { get, post, put, del } = useFetchClient();
+  const { get: fetchGet, post: fetchPost, put: fetchPut, del: fetchDel } = useFetchClient();
   return useMemo(() => {
+    // The fetch client's FetchError carries the body: failures leave here as ApiProblems.
+    const get = failingWithProblems(fetchGet);
+    const post = failingWithProblems(fetchPost);
+    const put = failingWithProblems(fetchPut);
+    const del = failingWithProblems(fetchDel);
     const data = async <T>(request: Promise<{ data: { data: T } }>): Promise<T> => (await request).data.data;
     return {
       getOverview: () => data<Overview>(get(`${base}/overview`)),
       consumers: async (search: string): Promise<Page<Consumer>> =>
-        (await get<Page<Consumer>>(`${base}/consumers${query({ q: search, limit: 20 })}`)).data,
+        (await get<Page<Consumer>>(pathWith(`${base}/consumers`, { q: search, limit: 20 }))).data,
 
       webhooks: {
         subscriptions: async (page: number): Promise<Page<Subscription>> =>
-          (await get<Page<Subscription>>(`${base}/webhooks/subscriptions${query({ page, limit: 20 })}`)).data,
+          (await get<Page<Subscription>>(pathWith(`${base}/webhooks/subscriptions`, { page, limit: 20 }))).data,
         subscription: (id: string) => data<Subscription>(get(`${base}/webhooks/subscriptions/${id}`)),
         setActive: (id: string, isActive: boolean) =>
-          data<Subscription>(put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive })),
+          data<Subscription>(
+            put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive } satisfies Contract.AdminSubscriptionUpdateInput)
+          ),
         sendTest: (id: string) => data<TestOutcome>(post(`${base}/webhooks/subscriptions/${id}/test`)),
         deliveries: async (id: string, page: number, status?: DeliveryStatus): Promise<Page<Delivery>> =>
-          (await get<Page<Delivery>>(`${base}/webhooks/subscriptions/${id}/deliveries${query({ page, limit: 20, status })}`)).data,
+          (await get<Page<Delivery>>(pathWith(`${base}/webhooks/subscriptions/${id}/deliveries`, { page, limit: 20, status }))).data,
         delivery: (id: string) => data<DeliveryDetail>(get(`${base}/webhooks/deliveries/${id}`)),
         retry: (id: string) => data<{ delivery_id: string; status: 'queued' }>(post(`${base}/webhooks/deliveries/${id}/retry`)),
-        recover: (id: string, range: { since: string; until?: string }) =>
+        recover: (id: string, range: Contract.RecoverInput) =>
           data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
         eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
-        updateEventType: (name: string, patch: EventTypePatch) => data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
+        updateEventType: (name: string, patch: Contract.EventTypeUpdateInput) =>
+          data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
       },
 
       scrapers: {
         list: async (page: number): Promise<Page<Scraper>> =>
-          (await get<Page<Scraper>>(`${base}/scrapers${query({ page, limit: 20 })}`)).data,
+          (await get<Page<Scraper>>(pathWith(`${base}/scrapers`, { page, limit: 20 }))).data,
         options: () => data<{ proxy_pools: string[] }>(get(`${base}/scrapers/options`)),
         get: (id: number) => data<Scraper>(get(`${base}/scrapers/${id}`)),
-        create: (input: ScraperInput & { user_id: number | null }) => data<Scraper>(post(`${base}/scrapers`, input)),
-        update: (id: number, input: Partial<ScraperInput>) => data<Scraper>(put(`${base}/scrapers/${id}`, input)),
+        create: (input: LeftEmpty<Contract.AdminCreateScraperInput, 'user_id'>) => data<Scraper>(post(`${base}/scrapers`, input)),
+        update: (id: number, input: Contract.UpdateScraperInput) => data<Scraper>(put(`${base}/scrapers/${id}`, input)),
         remove: async (id: number): Promise<void> => {
           await del(`${base}/scrapers/${id}`);
         },
         run: (id: number) => data<{ run_id: number; status: 'started' }>(post(`${base}/scrapers/${id}/run`)),
         stop: (id: number) => data<{ run_id: number; status: 'stopped' }>(post(`${base}/scrapers/${id}/stop`)),
         runs: async (id: number, page: number): Promise<Page<Run>> =>
-          (await get<Page<Run>>(`${base}/scrapers/${id}/runs${query({ page, limit: 10 })}`)).data,
+          (await get<Page<Run>>(pathWith(`${base}/scrapers/${id}/runs`, { page, limit: 10 }))).data,
         /** `change` narrows to results with one of these changes (none: every result). */
         results: async (id: number, runId: number, page: number, change: Change[] = []): Promise<Page<ScrapeResult>> =>
           (
             await get<Page<ScrapeResult>>(
-              `${base}/scrapers/${id}/results${query({ run_id: runId, page, limit: 20, change: change.length > 0 ? change.join(',') : undefined })}`
+              pathWith(`${base}/scrapers/${id}/results`, {
+                run_id: runId,
+                page,
+                limit: 20,
+                change: change.length > 0 ? change.join(',') : undefined,
+              })
             )
           ).data,
       },
@@ -239,18 +213,20 @@ export function useApiSuiteClient() {
         createPlan: (input: PlanInput) => data<Plan>(post(`${base}/access/plans`, input)),
         updatePlan: (id: number, input: Partial<PlanInput>) => data<Plan>(put(`${base}/access/plans/${id}`, input)),
         keys: async (page: number): Promise<Page<ApiKey>> =>
-          (await get<Page<ApiKey>>(`${base}/access/keys${query({ page, limit: 20 })}`)).data,
+          (await get<Page<ApiKey>>(pathWith(`${base}/access/keys`, { page, limit: 20 }))).data,
         issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
         /** Grant a consumer a plan, or take the grant back (null): their keys without a plan of their own follow it. */
         grantPlan: (userId: number, planId: number | null) =>
-          data<Contract.ConsumerPlanAnswer>(put(`${base}/access/consumers/${userId}/plan`, { plan_id: planId })),
-        setKeyLimits: (id: number, input: KeyLimitsInput) => data<Contract.KeyWithLimits>(put(`${base}/access/keys/${id}`, input)),
+          data<Contract.ConsumerPlanAnswer>(
+            put(`${base}/access/consumers/${userId}/plan`, { plan_id: planId } satisfies Contract.GrantPlanInput)
+          ),
+        setKeyLimits: (id: number, input: Contract.KeyLimitsInput) => data<Contract.KeyWithLimits>(put(`${base}/access/keys/${id}`, input)),
         revokeKey: async (id: number): Promise<void> => {
           await del(`${base}/access/keys/${id}`);
         },
-        usage: (keyId?: number) => data<Usage>(get(`${base}/access/usage${query({ key_id: keyId })}`)),
-        /** The path of the usage stream, read with `streamEvents` (an SSE body over fetch). */
-        usageStreamPath: (keyId?: number) => `${base}/access/usage/stream${query({ key_id: keyId })}`,
+        usage: (keyId?: number) => data<Usage>(get(pathWith(`${base}/access/usage`, { key_id: keyId }))),
+        /** The path of the usage stream (an SSE body read over fetch). */
+        usageStreamPath: (keyId?: number) => pathWith(`${base}/access/usage/stream`, { key_id: keyId }),
       },
 
       billing: {
@@ -260,7 +236,7 @@ export function useApiSuiteClient() {
         ): Promise<Page<BillingSubscription> & { meta: { billing: BillingState } }> =>
           (
             await get<Page<BillingSubscription> & { meta: { billing: BillingState } }>(
-              `${base}/billing/subscriptions${query({ page, limit: 20, status })}`
+              pathWith(`${base}/billing/subscriptions`, { page, limit: 20, status })
             )
           ).data,
       },
@@ -268,10 +244,23 @@ export function useApiSuiteClient() {
       sales: {
         report: () => data<SalesReport>(get(`${base}/sales/report`)),
         orders: async (page: number, status?: OrderStatus): Promise<Page<OrderListing>> =>
-          (await get<Page<OrderListing>>(`${base}/sales/orders${query({ page, limit: 20, status })}`)).data,
+          (await get<Page<OrderListing>>(pathWith(`${base}/sales/orders`, { page, limit: 20, status }))).data,
       },
     };
-  }, [get, post, put, del]);
+  }, [fetchGet, fetchPost, fetchPut, fetchDel]);
 }
 
 export type ApiSuiteClient = ReturnType<typeof useApiSuiteClient>;
+
+/** A fetch client method that fails with an ApiProblem. */
+function failingWithProblems<F extends (...args: never[]) => Promise<unknown>>(method: F): F {
+  return ((...args: Parameters<F>) => method(...args).catch((error: unknown) => Promise.reject(toProblem(error)))) as F;
+}
+
+/** A FetchError carries the admin routes' error body (`{ error: { status, name, message, details.errors } }`). */
+function toProblem(error: unknown): unknown {
+  if (!isFetchError(error)) return error;
+  const body = error.response?.data as { error?: { status?: unknown } } | undefined;
+  const status = typeof body?.error?.status === 'number' ? body.error.status : (error.status ?? 0);
+  return problemOf(status, body, error.message);
+}

@@ -1,12 +1,12 @@
-import type * as Contract from '../../server/src/contract';
+import type * as Contract from '../../shared/api-types';
+import type { Page } from '../../shared/http';
 import { download, pathWith, request } from './http';
 
 /**
  * The one typed client of the portal: only the public routes a customer's own code calls
  * (users-permissions sign-in, /api/v1 keys, usage, plans, billing, scrapers, /api/webhooks).
- * Answers take their types from the plugin's contract module, the zod schemas the routes answer
- * in; request bodies from the schemas the routes validate them with (zod's input types), except
- * the scrapers', written here.
+ * Answers and request bodies take their types from the shared API types: the zod schemas the
+ * routes answer in and validate with.
  */
 export type ApiKey = Contract.ApiKey;
 export type NewApiKey = Contract.NewApiKey;
@@ -25,31 +25,14 @@ export type EventType = Contract.EventType & { schema?: unknown };
 export type Scraper = Contract.Scraper;
 export type ScraperRun = Contract.ScraperRun;
 
-export interface PageOf<T> {
-  data: T[];
-  meta: { page: number; limit: number; total: number };
-}
-
 export interface SignedIn {
   jwt: string;
   user: { id: number; username: string; email: string };
 }
 
-/** Request bodies come from the routes' own zod schemas (the scrapers' cannot be followed here, see below). */
 export type KeyInput = Contract.CreateKeyInput;
 export type EndpointInput = Contract.CreateSubscriptionInput;
-
-/** Written here by hand: the scrapers' request schemas use server-side checks (cron, selectors) this browser-only build cannot follow. */
-export interface ScraperInput {
-  name: string;
-  url: string;
-  schedule?: string | null;
-  max_pages?: number;
-  follow_links?: boolean;
-  selectors?: { item?: string; fields: Record<string, string> } | null;
-  /** Compare each completed run with the last by this field (or the item's url). */
-  change_detection?: { key?: string } | null;
-}
+export type ScraperInput = Contract.CreateScraperInput;
 
 export const PAGE_SIZE = 10;
 
@@ -59,7 +42,7 @@ export const api = {
   signUp: (username: string, email: string, password: string) =>
     request<SignedIn>('POST', '/api/auth/local/register', { username, email, password }, { anonymous: true }),
 
-  keys: (page: number) => request<PageOf<ApiKey>>('GET', pathWith('/api/v1/keys', { page, limit: PAGE_SIZE })),
+  keys: (page: number) => request<Page<ApiKey>>('GET', pathWith('/api/v1/keys', { page, limit: PAGE_SIZE })),
   createKey: (input: KeyInput) => request<{ data: NewApiKey }>('POST', '/api/v1/keys', input),
   revokeKey: (id: number) => request<void>('DELETE', `/api/v1/keys/${id}`),
   rerollKey: (id: number, graceSeconds: number) =>
@@ -74,11 +57,14 @@ export const api = {
   billingPlans: () => request<{ data: BillingPlan[] }>('GET', '/api/v1/billing/plans'),
   billingSubscription: () => request<{ data: BillingSubscription }>('GET', '/api/v1/billing/subscription'),
   checkout: (planId: number) =>
-    request<{ data: { session_id: string; url: string } }>('POST', '/api/v1/billing/checkout', { plan_id: planId }),
-  changePlan: (planId: number) => request<{ data: BillingSubscription }>('POST', '/api/v1/billing/change-plan', { plan_id: planId }),
+    request<{ data: { session_id: string; url: string } }>('POST', '/api/v1/billing/checkout', {
+      plan_id: planId,
+    } satisfies Contract.PlanChoiceInput),
+  changePlan: (planId: number) =>
+    request<{ data: BillingSubscription }>('POST', '/api/v1/billing/change-plan', { plan_id: planId } satisfies Contract.PlanChoiceInput),
   billingPortal: () => request<{ data: { url: string } }>('POST', '/api/v1/billing/portal'),
 
-  endpoints: (page: number) => request<PageOf<Subscription>>('GET', pathWith('/api/webhooks/subscriptions', { page, limit: PAGE_SIZE })),
+  endpoints: (page: number) => request<Page<Subscription>>('GET', pathWith('/api/webhooks/subscriptions', { page, limit: PAGE_SIZE })),
   endpoint: (id: string) => request<Subscription>('GET', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
   createEndpoint: (input: EndpointInput) => request<Subscription & { secret: string }>('POST', '/api/webhooks/subscriptions', input),
   updateEndpoint: (id: string, patch: Contract.UpdateSubscriptionInput) =>
@@ -97,7 +83,7 @@ export const api = {
       (until ? { since, until } : { since }) satisfies Contract.RecoverInput
     ),
   deliveries: (id: string, page: number, status?: DeliveryStatus) =>
-    request<PageOf<Delivery>>(
+    request<Page<Delivery>>(
       'GET',
       pathWith(`/api/webhooks/subscriptions/${encodeURIComponent(id)}/deliveries`, { page, limit: PAGE_SIZE, status })
     ),
@@ -106,14 +92,13 @@ export const api = {
     request<{ delivery_id: string; status: 'queued' }>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
   eventTypes: () => request<{ data: EventType[] }>('GET', '/api/webhooks/event-types'),
 
-  scrapers: (page: number) => request<PageOf<Scraper>>('GET', pathWith('/api/v1/scrapers', { page, limit: PAGE_SIZE })),
+  scrapers: (page: number) => request<Page<Scraper>>('GET', pathWith('/api/v1/scrapers', { page, limit: PAGE_SIZE })),
   scraper: (id: number) => request<Scraper>('GET', `/api/v1/scrapers/${id}`),
   createScraper: (input: ScraperInput) => request<Scraper>('POST', '/api/v1/scrapers', input),
   deleteScraper: (id: number) => request<void>('DELETE', `/api/v1/scrapers/${id}`),
   runScraper: (id: number) => request<{ run_id: number; status: 'started' }>('POST', `/api/v1/scrapers/${id}/run`),
   stopScraper: (id: number) => request<{ run_id: number; status: 'stopped' }>('POST', `/api/v1/scrapers/${id}/stop`),
-  runs: (id: number, page: number) =>
-    request<PageOf<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
+  runs: (id: number, page: number) => request<Page<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
   downloadResults: (id: number, runId: number, format: 'csv' | 'ndjson', change?: 'new,changed') =>
     download(
       pathWith(`/api/v1/scrapers/${id}/results`, { run_id: runId, format, change }),

@@ -1,7 +1,7 @@
 import { Box, Grid, Typography } from '@strapi/design-system';
 import { BackButton, Layouts, Page } from '@strapi/strapi/admin';
 import type { ReactNode } from 'react';
-import type { ServerProblem } from '../utils/errors';
+import type { ApiProblem } from '../../../shared/http';
 import { ProblemAlert } from './ProblemAlert';
 
 /** The frame of every detail page (a subscription, a scraper): title, back button, actions, content. */
@@ -34,7 +34,7 @@ export function DetailPage({
 }
 
 /** A detail page before its record is there: the problem that stopped it loading, or the loader. */
-export function DetailPending({ title, problem }: { title: string; problem?: ServerProblem }) {
+export function DetailPending({ title, problem }: { title: string; problem?: ApiProblem }) {
   if (!problem) return <Page.Loading />;
   return (
     <Page.Main>

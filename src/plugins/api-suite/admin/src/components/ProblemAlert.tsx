@@ -1,9 +1,9 @@
 import { Alert, Box } from '@strapi/design-system';
-import type { ServerProblem } from '../utils/errors';
+import type { ApiProblem } from '../../../shared/http';
 import { useT } from '../utils/useT';
 
 /** A server error shown where it happened, with the server's message. */
-export function ProblemAlert({ problem, onRetry }: { problem: ServerProblem; onRetry?: () => void }) {
+export function ProblemAlert({ problem, onRetry }: { problem: ApiProblem; onRetry?: () => void }) {
   const t = useT();
   return (
     <Box paddingBottom={4}>

@@ -1,6 +1,6 @@
 import { useNotification } from '@strapi/strapi/admin';
-import { useCallback, useState } from 'react';
-import { toProblem, type ServerProblem } from '../utils/errors';
+import { useCallback } from 'react';
+import { useRunner } from '../../../shared/hooks';
 import { useT } from '../utils/useT';
 
 export interface ActionOptions {
@@ -17,28 +17,20 @@ export interface ActionOptions {
 export function useAction() {
   const { toggleNotification } = useNotification();
   const t = useT();
-  const [busy, setBusy] = useState<string | null>(null);
-  const [problem, setProblem] = useState<ServerProblem | null>(null);
+  const { run: runNamed, busy, problem, clear } = useRunner(t('error.generic'));
 
   const run = useCallback(
-    async <T>(name: string, action: () => Promise<T>, options: ActionOptions = {}): Promise<T | undefined> => {
-      setBusy(name);
-      setProblem(null);
-      try {
-        const result = await action();
-        if (options.success) toggleNotification({ type: 'success', message: t(options.success) });
-        return result;
-      } catch (error) {
-        const found = toProblem(error, t('error.generic'));
-        setProblem(found);
-        if (!options.quiet) toggleNotification({ type: 'danger', title: t('error.title'), message: found.message });
-        return undefined;
-      } finally {
-        setBusy(null);
-      }
-    },
-    [t, toggleNotification]
+    <T>(name: string, action: () => Promise<T>, options: ActionOptions = {}): Promise<T | undefined> =>
+      runNamed(name, action, {
+        onDone: () => {
+          if (options.success) toggleNotification({ type: 'success', message: t(options.success) });
+        },
+        onProblem: (found) => {
+          if (!options.quiet) toggleNotification({ type: 'danger', title: t('error.title'), message: found.message });
+        },
+      }),
+    [runNamed, t, toggleNotification]
   );
 
-  return { run, busy, problem, clearProblem: () => setProblem(null) };
+  return { run, busy, problem, clearProblem: clear };
 }

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
+import { asProblem, type ApiProblem } from '../../../shared/http';
 import { useApiSuiteClient, type Overview } from '../api';
-import { toProblem, type ServerProblem } from '../utils/errors';
 import { useT } from '../utils/useT';
 
-export type OverviewState = { status: 'loading' } | { status: 'error'; problem: ServerProblem } | { status: 'ready'; overview: Overview };
+export type OverviewState = { status: 'loading' } | { status: 'error'; problem: ApiProblem } | { status: 'ready'; overview: Overview };
 
 export function useOverview(): OverviewState {
   const { getOverview } = useApiSuiteClient();
@@ -13,7 +13,7 @@ export function useOverview(): OverviewState {
     let cancelled = false;
     getOverview().then(
       (overview) => !cancelled && setState({ status: 'ready', overview }),
-      (error: unknown) => !cancelled && setState({ status: 'error', problem: toProblem(error, t('overview.error')) })
+      (error: unknown) => !cancelled && setState({ status: 'error', problem: asProblem(error, t('overview.error')) })
     );
     return () => {
       cancelled = true;

@@ -18,7 +18,7 @@ export function Notice({
 }
 
 /** A load that failed: the server's message and a way to try again. */
-export function LoadProblem({ problem, retry }: { problem: ApiProblem | null; retry?: () => void }) {
+export function LoadProblem({ problem, retry }: { problem?: ApiProblem | null; retry?: () => void }) {
   if (!problem) return null;
   return (
     <Notice tone="error">

@@ -1,6 +1,6 @@
 import { api, type BillingPlan, type Plan, type UsageReport } from '../api';
 import { ApiProblem } from '../http';
-import { useLoad, type Loaded } from '../hooks/useLoad';
+import { useLoad, type Loaded } from '../../../shared/hooks';
 
 /** A plan as offered: the billing price list's when the site sells plans, else the public list's (no currency or overage). */
 export type OfferedPlan = Plan & Partial<Pick<BillingPlan, 'currency' | 'overage_unit_amount'>>;

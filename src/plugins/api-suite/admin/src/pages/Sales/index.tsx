@@ -1,7 +1,7 @@
 import { Box, Button, Flex } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { Layouts, Page } from '@strapi/strapi/admin';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useApiSuiteClient } from '../../api';
 import { useLoad } from '../../hooks/useLoad';
 import { useT } from '../../utils/useT';
@@ -16,10 +16,7 @@ const REFRESH_MS = 30_000;
 export function SalesPage() {
   const t = useT();
   const client = useApiSuiteClient();
-  const report = useLoad(
-    useCallback(() => client.sales.report(), [client]),
-    { refreshMs: REFRESH_MS }
-  );
+  const report = useLoad(() => client.sales.report(), [client], { refreshMs: REFRESH_MS });
   // Bumped by the refresh button so the orders table loads again too.
   const [generation, setGeneration] = useState(0);
   const [refreshing, setRefreshing] = useState(false);

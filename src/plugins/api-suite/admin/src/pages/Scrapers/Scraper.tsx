@@ -2,7 +2,7 @@ import { Box, Button, Flex, Grid, Loader, ProgressBar, Typography } from '@strap
 import { Pencil, Play, Stop, Trash } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Dialog } from '@strapi/design-system';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useApiSuiteClient, type Run } from '../../api';
 import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
@@ -30,10 +30,7 @@ export function ScraperPage() {
   const proxyPools = useProxyPools();
   const { canManage } = useFeaturePermissions('scrapers');
   const [running, setRunning] = useState(false);
-  const scraper = useLoad(
-    useCallback(() => client.scrapers.get(id), [client, id]),
-    { refreshMs: running ? PROGRESS_MS : null }
-  );
+  const scraper = useLoad(() => client.scrapers.get(id), [client, id], { refreshMs: running ? PROGRESS_MS : null });
   const [selectedRun, setSelectedRun] = useState<number | null>(null);
   const [editing, setEditing] = useState(false);
   const { run, busy } = useAction();

@@ -1,7 +1,7 @@
 import { Box, Button, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { Layouts, Page } from '@strapi/strapi/admin';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
@@ -29,10 +29,7 @@ export function ScrapersPage() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [live, setLive] = useState(false);
-  const list = useLoad(
-    useCallback(() => client.scrapers.list(page), [client, page]),
-    { refreshMs: live ? LIVE_REFRESH_MS : null }
-  );
+  const list = useLoad(() => client.scrapers.list(page), [client, page], { refreshMs: live ? LIVE_REFRESH_MS : null });
   const running = Boolean(list.data?.data.some((scraper) => scraper.status === 'running'));
   useEffect(() => setLive(running), [running]);
 

@@ -1,7 +1,7 @@
 import { Box, Button, Flex, Grid, Loader, Typography } from '@strapi/design-system';
 import { ArrowClockwise, ClockCounterClockwise, PaperPlane } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
 import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
@@ -22,7 +22,7 @@ export function SubscriptionPage() {
   const client = useApiSuiteClient();
   const { toggleNotification } = useNotification();
   const { canManage } = useFeaturePermissions('webhooks');
-  const subscription = useLoad(useCallback(() => client.webhooks.subscription(id), [client, id]));
+  const subscription = useLoad(() => client.webhooks.subscription(id), [client, id]);
   const { run, busy } = useAction();
   const [recovering, setRecovering] = useState(false);
   const [recoveries, setRecoveries] = useState(0);

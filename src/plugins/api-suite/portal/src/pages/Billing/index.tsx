@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, type BillingSubscription } from '../../api';
 import { Badge, formatDate, formatNumber, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button } from '../../components/form';
-import { useAction, useLoad } from '../../hooks/useLoad';
+import { useAction, useLoad } from '../../../../shared/hooks';
 import { PlanCard } from '../../plans/PlanCard';
 import { useMyPlan, usePlanCatalog, type OfferedPlan } from '../../plans/usePlans';
 
@@ -76,7 +76,7 @@ function PlansForSale({ plans }: { plans: OfferedPlan[] }) {
   });
   const portal = useAction(async () => go((await api.billingPortal()).data.url, 'Opening the billing portal…'));
 
-  const current = subscription.data;
+  const current = subscription.data ?? null;
   const live = current !== null && ['active', 'past_due', 'unpaid'].includes(current.status);
   const problem = buy.problem ?? change.problem ?? portal.problem;
   return (

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, type NewApiKey } from '../../api';
 import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/form';
-import { useAction } from '../../hooks/useLoad';
+import { useAction } from '../../../../shared/hooks';
 
 /** Name, scopes and an optional expiry; the server's messages beside each. */
 export function CreateKeyForm({ onCreated, onCancel }: { onCreated(key: NewApiKey): void; onCancel(): void }) {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, type ApiKey, type NewApiKey } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
 import { Button, SecretOnce, SelectField } from '../../components/form';
-import { useAction, useLoad } from '../../hooks/useLoad';
+import { useAction, useLoad } from '../../../../shared/hooks';
 import { CreateKeyForm } from './CreateKeyForm';
 
 /** The consumer's API keys: create (the key shown once), revoke, reroll with a grace period. */

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { api, type BillingSubscription, type Plan, type UsageReport } from '../../api';
 import { Badge, formatDate, formatNumber, Loading, Notice } from '../../components/feedback';
-import { useLoad } from '../../hooks/useLoad';
+import { useLoad } from '../../../../shared/hooks';
 import { monthly } from '../../plans/PlanCard';
 import { includedFeatures } from '../../plans/reach';
 import { UsageChart } from './UsageChart';
@@ -28,7 +28,7 @@ export function Overview() {
 
   const billingOff = billing.problem?.code === 'billing_not_configured';
   // The stream carries the plan the server holds the consumer to and the pool's month, so both follow a purchase or a grant live.
-  const usage = stream.usage;
+  const usage = stream.value;
   const plan = usage?.plan ? (plans.data?.data.find((candidate) => candidate.id === usage.plan?.id) ?? null) : null;
 
   return (
@@ -40,7 +40,7 @@ export function Overview() {
         </Notice>
       )}
       {returnedFromCheckout === 'cancelled' && <Notice>Checkout was cancelled; nothing was charged.</Notice>}
-      <StatusBanner subscription={billing.data} />
+      <StatusBanner subscription={billing.data ?? null} />
 
       <section className="cards">
         <div className="card" data-testid="plan-card">
@@ -52,7 +52,7 @@ export function Overview() {
               <Loading />
             )
           ) : (
-            <PlanSummary held={usage.plan} plan={plan} month={usage.month} subscription={billing.data} billingOff={billingOff} />
+            <PlanSummary held={usage.plan} plan={plan} month={usage.month} subscription={billing.data ?? null} billingOff={billingOff} />
           )}
         </div>
         <div className="card" data-testid="quota-card">
@@ -71,8 +71,8 @@ export function Overview() {
             No key yet: <Link to="/keys">create an API key</Link> and send it in the <code>X-API-Key</code> header.
           </p>
         )}
-        {stream.usage ? (
-          <UsageChart usage={stream.usage} />
+        {stream.value ? (
+          <UsageChart usage={stream.value} />
         ) : stream.problem ? (
           <Notice tone="error">{stream.problem.message}</Notice>
         ) : (

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, type ScraperRun } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
 import { Button } from '../../components/form';
-import { useAction, useLoad } from '../../hooks/useLoad';
+import { useAction, useLoad } from '../../../../shared/hooks';
 import { NotInPlan } from '../../plans/NotInPlan';
 
 /** One scraper: run and stop it, follow its runs while they go, and download what a run collected. */

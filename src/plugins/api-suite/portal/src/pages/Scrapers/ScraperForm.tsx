@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { api, type Scraper } from '../../api';
 import { Button, FormProblem, TextAreaField, TextField } from '../../components/form';
-import { useAction } from '../../hooks/useLoad';
-import { ApiProblem } from '../../http';
+import { useAction } from '../../../../shared/hooks';
+import { parseSelectorFields } from '../../../../shared/named-lines';
 
 /** A new scraper: start URL, optional schedule, page limit, selectors and change detection; the server's messages beside each field. */
 export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scraper): void; onCancel(): void }) {
@@ -16,7 +16,7 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
   const [detectChanges, setDetectChanges] = useState(false);
   const [changeKey, setChangeKey] = useState('');
   const create = useAction(async () => {
-    const fields = parseFields(fieldLines);
+    const fields = parseSelectorFields(fieldLines);
     onCreated(
       await api.createScraper({
         name: name.trim(),
@@ -85,11 +85,11 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
         label="Fields (optional)"
         name="fields"
         rows={3}
-        placeholder={'title=h2\nlink=a@href'}
+        placeholder={'title: h2\nlink: a@href'}
         value={fieldLines}
         onChange={(event) => setFieldLines(event.target.value)}
         error={selectorProblem}
-        hint="One a line: name=CSS selector, or name=selector@attribute. Empty: each page's URL and title."
+        hint="One a line: name: CSS selector, or name: selector@attribute (name=selector works too). Empty: each page's URL and title."
       />
       <label className="checkbox">
         <input type="checkbox" checked={detectChanges} onChange={(event) => setDetectChanges(event.target.checked)} />{' '}
@@ -114,17 +114,4 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
       </div>
     </form>
   );
-}
-
-function parseFields(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const line of text
-    .split('\n')
-    .map((entry) => entry.trim())
-    .filter(Boolean)) {
-    const equals = line.indexOf('=');
-    if (equals <= 0) throw new ApiProblem(400, 'validation_error', 'Check the fields', { selectors: `"${line}" is not name=selector` });
-    fields[line.slice(0, equals).trim()] = line.slice(equals + 1).trim();
-  }
-  return fields;
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { api } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Pager } from '../../components/feedback';
 import { Button } from '../../components/form';
-import { useLoad } from '../../hooks/useLoad';
+import { useLoad } from '../../../../shared/hooks';
 import { NotInPlan } from '../../plans/NotInPlan';
 import { ScraperForm } from './ScraperForm';
 
@@ -26,7 +26,7 @@ export function Scrapers() {
     <>
       <div className="page-heading">
         <h1>Scrapers</h1>
-        {scrapers.data !== null && !creating && (
+        {scrapers.data !== undefined && !creating && (
           <Button variant="primary" onClick={() => setCreating(true)}>
             New scraper
           </Button>

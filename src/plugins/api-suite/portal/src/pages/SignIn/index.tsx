@@ -4,7 +4,7 @@ import { api } from '../../api';
 import { useAuth } from '../../auth';
 import { Notice } from '../../components/feedback';
 import { Button, FormProblem, TextField } from '../../components/form';
-import { useAction } from '../../hooks/useLoad';
+import { useAction } from '../../../../shared/hooks';
 import type { PortalSettings } from '../../settings';
 
 /** Sign in, or sign up where the site takes sign-ups, with users-permissions' own routes. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { api, type Delivery, type DeliveryStatus } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
 import { Button, SelectField } from '../../components/form';
-import { useAction, useLoad } from '../../hooks/useLoad';
+import { useAction, useLoad } from '../../../../shared/hooks';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'retrying', 'cancelled'];
 
@@ -29,7 +29,7 @@ export function Deliveries({ endpointId, round }: { endpointId: string; round: n
               </option>
             ))}
           </SelectField>
-          <Button busy={deliveries.loading && deliveries.data !== null} onClick={() => setMine((value) => value + 1)}>
+          <Button busy={deliveries.loading && deliveries.data !== undefined} onClick={() => setMine((value) => value + 1)}>
             Refresh
           </Button>
         </div>

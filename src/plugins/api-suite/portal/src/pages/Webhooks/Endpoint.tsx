@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, type TestOutcome } from '../../api';
 import { Badge, formatDate, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
-import { useAction, useLoad } from '../../hooks/useLoad';
+import { useAction, useLoad } from '../../../../shared/hooks';
 import { Deliveries } from './Deliveries';
 import { EndpointForm } from './EndpointForm';
 import { NotInPlan } from '../../plans/NotInPlan';

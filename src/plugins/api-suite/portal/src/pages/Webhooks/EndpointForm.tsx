@@ -2,7 +2,7 @@ import { Fragment, useState, type FormEvent } from 'react';
 import { api, type Subscription } from '../../api';
 import { Loading } from '../../components/feedback';
 import { Button, CheckboxGroup, FormProblem, TextField } from '../../components/form';
-import { useAction, useLoad } from '../../hooks/useLoad';
+import { useAction, useLoad } from '../../../../shared/hooks';
 
 /** Create an endpoint, or edit one's URL, description, rate limit and events; the server's messages beside each field. */
 export function EndpointForm({

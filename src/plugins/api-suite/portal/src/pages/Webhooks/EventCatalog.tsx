@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
 import { EmptyState, LoadProblem, Loading } from '../../components/feedback';
-import { useLoad } from '../../hooks/useLoad';
+import { useLoad } from '../../../../shared/hooks';
 
 /** Every event type an endpoint can get: what it means and, opened, the JSON Schema of its `data` (where the server gives one) and an example. */
 export function EventCatalog() {

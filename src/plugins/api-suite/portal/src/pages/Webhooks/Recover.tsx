@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
 import { formatDate, Notice } from '../../components/feedback';
 import { Button, FormProblem, TextField } from '../../components/form';
-import { useAction } from '../../hooks/useLoad';
+import { useAction } from '../../../../shared/hooks';
 
 /**
  * Send again every failed or cancelled delivery of a time range (at most 14 days back), as after an

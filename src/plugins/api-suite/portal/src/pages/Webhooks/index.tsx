@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { api } from '../../api';
 import { Badge, EmptyState, formatDate, formatNumber, LoadProblem, Loading, Pager } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
-import { useLoad } from '../../hooks/useLoad';
+import { useLoad } from '../../../../shared/hooks';
 import { NotInPlan } from '../../plans/NotInPlan';
 import { EndpointForm } from './EndpointForm';
 
@@ -25,7 +25,7 @@ export function Webhooks() {
     );
   }
   // Until the list answers, offer no action the plan might not allow.
-  const ready = endpoints.data !== null;
+  const ready = endpoints.data !== undefined;
 
   return (
     <>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey, type Consumer } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../utils/errors';
+import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanSelect } from './PlanSelect';

@@ -4,7 +4,7 @@ import { useApiSuiteClient, type IssuedKey, type Scope } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../utils/errors';
+import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanSelect } from './PlanSelect';

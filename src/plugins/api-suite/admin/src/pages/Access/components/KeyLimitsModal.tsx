@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../utils/errors';
+import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 
 /** A key's own minute and month limits; an empty field goes back to the plan's. The server's messages appear under each field. */

@@ -1,7 +1,7 @@
 import { Box, Button, Dialog, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey, type IssuedKey } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
@@ -36,7 +36,7 @@ export function KeysTab() {
   const [granting, setGranting] = useState<ApiKey | null>(null);
   const limit = (value: number | null) =>
     value === null ? t('access.keys.planLimit') : value === -1 ? t('access.plans.unlimited') : format.number(value);
-  const keys = useLoad(useCallback(() => client.access.keys(page), [client, page]));
+  const keys = useLoad(() => client.access.keys(page), [client, page]);
   const { run, busy } = useAction();
 
   const revoke = async (id: number) => {

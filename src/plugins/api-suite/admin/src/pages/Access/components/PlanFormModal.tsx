@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApiSuiteClient, type Plan, type PlanInput } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../utils/errors';
+import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 
 /** Create or edit a plan; the server validates and its messages appear under each field. */

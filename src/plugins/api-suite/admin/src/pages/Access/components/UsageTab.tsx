@@ -1,5 +1,5 @@
 import { Badge, Box, Flex, Grid, Loader, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useLoad } from '../../../hooks/useLoad';
@@ -15,7 +15,7 @@ export function UsageTab() {
   const format = useFormat();
   const client = useApiSuiteClient();
   const [key, setKey] = useState<string>(ALL);
-  const keys = useLoad(useCallback(() => client.access.keys(1), [client]));
+  const keys = useLoad(() => client.access.keys(1), [client]);
   const keyId = key === ALL ? undefined : Number(key);
   const stream = useUsageStream(keyId);
 
@@ -33,8 +33,8 @@ export function UsageTab() {
           </SingleSelect>
         </Box>
         <Flex gap={2}>
-          <Badge variant={stream.connected ? 'success' : 'neutral'} data-testid="usage-live">
-            {t(stream.connected ? 'access.usage.live' : 'access.usage.connecting')}
+          <Badge variant={stream.live ? 'success' : 'neutral'} data-testid="usage-live">
+            {t(stream.live ? 'access.usage.live' : 'access.usage.connecting')}
           </Badge>
           {stream.updatedAt && (
             <Typography variant="pi" textColor="neutral600">
@@ -44,15 +44,15 @@ export function UsageTab() {
         </Flex>
       </Flex>
       {stream.problem && <ProblemAlert problem={stream.problem} />}
-      {!stream.usage && !stream.problem && <Loader>{t('state.loading')}</Loader>}
-      {stream.usage && (
+      {!stream.value && !stream.problem && <Loader>{t('state.loading')}</Loader>}
+      {stream.value && (
         <>
           <Grid.Root gap={4}>
-            <Figure label={t('access.usage.total')} value={format.number(stream.usage.total)} testId="usage-total" />
+            <Figure label={t('access.usage.total')} value={format.number(stream.value.total)} testId="usage-total" />
             <Figure
               label={t('access.usage.byStatus')}
               value={
-                Object.entries(stream.usage.by_status)
+                Object.entries(stream.value.by_status)
                   .map(([status, count]) => `${status}: ${format.number(count)}`)
                   .join(' · ') || '—'
               }
@@ -60,26 +60,26 @@ export function UsageTab() {
             <Figure
               label={t('access.usage.month')}
               value={
-                stream.usage.month
-                  ? stream.usage.month.quota === -1
-                    ? t('access.usage.monthUnlimited', { used: format.number(stream.usage.month.used) })
+                stream.value.month
+                  ? stream.value.month.quota === -1
+                    ? t('access.usage.monthUnlimited', { used: format.number(stream.value.month.used) })
                     : t('access.usage.monthOf', {
-                        used: format.number(stream.usage.month.used),
-                        quota: format.number(stream.usage.month.quota),
+                        used: format.number(stream.value.month.used),
+                        quota: format.number(stream.value.month.quota),
                       })
                   : undefined
               }
-              note={stream.usage.month ? undefined : t('access.usage.monthChooseKey')}
+              note={stream.value.month ? undefined : t('access.usage.monthChooseKey')}
               detail={
-                stream.usage.plan
-                  ? t(stream.usage.plan.own_limits ? 'access.usage.poolOwnLimits' : 'access.usage.pool', { plan: stream.usage.plan.name })
+                stream.value.plan
+                  ? t(stream.value.plan.own_limits ? 'access.usage.poolOwnLimits' : 'access.usage.pool', { plan: stream.value.plan.name })
                   : undefined
               }
               testId="usage-month"
               detailTestId="usage-plan"
             />
           </Grid.Root>
-          <UsageChart usage={stream.usage} />
+          <UsageChart usage={stream.value} />
         </>
       )}
     </Flex>

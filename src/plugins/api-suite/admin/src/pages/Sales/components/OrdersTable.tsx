@@ -1,5 +1,5 @@
 import { Box, Flex, Link, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useApiSuiteClient, type OrderStatus } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -26,10 +26,7 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<string>(ALL_STATUSES);
   const filter = STATUSES.find((candidate) => candidate === status);
-  const orders = useLoad(
-    useCallback(() => client.sales.orders(page, filter), [client, page, filter]),
-    { refreshMs }
-  );
+  const orders = useLoad(() => client.sales.orders(page, filter), [client, page, filter], { refreshMs });
   useReloadWhen(generation, orders.reload);
 
   return (

@@ -10,7 +10,7 @@ const PERIODS: SalesPeriod[] = ['day', 'week', 'month'];
  * The sales report for the last day, 7 days and 30 days: paid, shipped and delivered orders
  * placed in the period, their revenue and the mean order.
  */
-export function SalesFigures({ report }: { report: Loaded<SalesReport> & { reload: () => Promise<void> } }) {
+export function SalesFigures({ report }: { report: Loaded<SalesReport> }) {
   const t = useT();
   const format = useFormat();
   const data = report.data;

@@ -1,5 +1,5 @@
 import { Alert, Box, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useApiSuiteClient, type BillingSubscriptionStatus } from '../../../api';
 import { DataTable } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
@@ -24,10 +24,7 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<string>(ALL_STATUSES);
   const filter = STATUSES.find((candidate) => candidate === status);
-  const subscriptions = useLoad(
-    useCallback(() => client.billing.subscriptions(page, filter), [client, page, filter]),
-    { refreshMs }
-  );
+  const subscriptions = useLoad(() => client.billing.subscriptions(page, filter), [client, page, filter], { refreshMs });
   useReloadWhen(generation, subscriptions.reload);
   const billing = subscriptions.data?.meta.billing;
 

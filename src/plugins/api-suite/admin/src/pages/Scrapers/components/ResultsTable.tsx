@@ -1,6 +1,6 @@
 import { Badge, Box, Field, Loader, SingleSelect, SingleSelectOption, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { CellText } from '../../../components/CellText';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApiSuiteClient, type Change, type Selectors } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
@@ -36,10 +36,8 @@ export function ResultsTable({
   const [filter, setFilter] = useState<(typeof FILTERS)[number]>('');
   useEffect(() => setPage(1), [runId, filter]);
   const results = useLoad(
-    useCallback(
-      () => client.scrapers.results(scraperId, runId, page, filter === '' ? [] : (filter.split(',') as Change[])),
-      [client, scraperId, runId, page, filter]
-    )
+    () => client.scrapers.results(scraperId, runId, page, filter === '' ? [] : (filter.split(',') as Change[])),
+    [client, scraperId, runId, page, filter]
   );
   useReloadWhen(version, results.reload);
 

@@ -1,5 +1,5 @@
 import { Box, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
@@ -28,7 +28,7 @@ export function RunsTable({
   const format = useFormat();
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
-  const runs = useLoad(useCallback(() => client.scrapers.runs(scraperId, page), [client, scraperId, page]));
+  const runs = useLoad(() => client.scrapers.runs(scraperId, page), [client, scraperId, page]);
   useReloadWhen(version, runs.reload);
 
   if (runs.status === 'error' && !runs.data) return <ProblemAlert problem={runs.problem} onRetry={() => void runs.reload()} />;

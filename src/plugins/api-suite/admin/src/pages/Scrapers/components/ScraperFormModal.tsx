@@ -18,7 +18,8 @@ import { useApiSuiteClient, type Scraper, type ScraperInput } from '../../../api
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../utils/errors';
+import { fieldError } from '../../../../../shared/http';
+import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../../../../shared/named-lines';
 import { useT } from '../../../utils/useT';
 
 /** The select's value for "no proxy pool" (its options need a non-empty value). */
@@ -312,36 +313,16 @@ function initial(scraper?: Scraper): FormState {
     follow_links: scraper?.follow_links ?? false,
     respect_robots_txt: scraper?.respect_robots_txt ?? true,
     item: scraper?.selectors?.item ?? '',
-    fields: scraper?.selectors
-      ? Object.entries(scraper.selectors.fields)
-          .map(([name, css]) => `${name}: ${css}`)
-          .join('\n')
-      : '',
-    headers: scraper
-      ? Object.entries(scraper.headers)
-          .map(([name, value]) => `${name}: ${value}`)
-          .join('\n')
-      : '',
+    fields: scraper?.selectors ? formatNamedLines(scraper.selectors.fields) : '',
+    headers: scraper ? formatNamedLines(scraper.headers) : '',
     change_detection: Boolean(scraper?.change_detection),
     change_key: scraper?.change_detection?.key ?? '',
   };
 }
 
-/** "name: value" lines to an object; the first colon separates, so CSS pseudo-classes survive. */
-function lines(text: string): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    const colon = line.indexOf(':');
-    if (colon === -1) result[line.trim()] = '';
-    else result[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
-  }
-  return result;
-}
-
 /** The form as the server's body; numbers left empty are left out (the server's default, or unchanged). */
 function toInput(form: FormState): ScraperInput {
-  const fields = lines(form.fields);
+  const fields = parseSelectorFields(form.fields);
   const hasSelectors = form.item.trim() !== '' || Object.keys(fields).length > 0;
   return {
     name: form.name,
@@ -352,7 +333,7 @@ function toInput(form: FormState): ScraperInput {
     max_pages: form.max_pages,
     follow_links: form.follow_links,
     respect_robots_txt: form.respect_robots_txt,
-    headers: lines(form.headers),
+    headers: parseHeaderLines(form.headers),
     selectors: hasSelectors ? { ...(form.item.trim() === '' ? {} : { item: form.item.trim() }), fields } : null,
     // An empty key field means the item's URL, which the server takes as no key at all.
     change_detection: form.change_detection ? (form.change_key.trim() === '' ? {} : { key: form.change_key.trim() }) : null,

@@ -1,5 +1,5 @@
 import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApiSuiteClient, type Delivery } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
@@ -31,12 +31,9 @@ export function DeliveriesTable({
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Delivery | null>(null);
   const [live, setLive] = useState(false);
-  const list = useLoad(
-    useCallback(() => client.webhooks.deliveries(subscriptionId, page), [client, subscriptionId, page]),
-    {
-      refreshMs: live ? LIVE_REFRESH_MS : null,
-    }
-  );
+  const list = useLoad(() => client.webhooks.deliveries(subscriptionId, page), [client, subscriptionId, page], {
+    refreshMs: live ? LIVE_REFRESH_MS : null,
+  });
   useReloadWhen(refreshKey, list.reload);
   useEffect(() => {
     setLive(Boolean(list.data?.data.some((delivery) => delivery.status === 'pending' || delivery.status === 'retrying')));

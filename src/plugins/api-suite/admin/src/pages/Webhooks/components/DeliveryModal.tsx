@@ -1,6 +1,6 @@
 import { Box, Button, Flex, Loader, Modal, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { JsonBlock } from '../../../components/JsonBlock';
 import { ProblemAlert } from '../../../components/ProblemAlert';
@@ -33,10 +33,7 @@ export function DeliveryModal({
   const client = useApiSuiteClient();
   const { canManage } = useFeaturePermissions('webhooks');
   const [watching, setWatching] = useState<{ attempts: number; since: number } | null>(null);
-  const delivery = useLoad(
-    useCallback(() => client.webhooks.delivery(deliveryId), [client, deliveryId]),
-    { refreshMs: watching ? WATCH_MS : null }
-  );
+  const delivery = useLoad(() => client.webhooks.delivery(deliveryId), [client, deliveryId], { refreshMs: watching ? WATCH_MS : null });
   const { run, busy } = useAction();
 
   // A retry is sent by the worker: keep reading until its attempt is recorded.

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../utils/errors';
+import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 
 /** Describe an event type, change its example payload (which must fit the type's schema, shown below it), switch it on or off (or only read them). */

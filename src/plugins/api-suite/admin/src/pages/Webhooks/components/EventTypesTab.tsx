@@ -1,7 +1,7 @@
 import { Box, Button, Dialog, Flex, Loader, Switch, Tbody, Td, Tr, Typography } from '@strapi/design-system';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Eye, Pencil } from '@strapi/icons';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { ProblemAlert } from '../../../components/ProblemAlert';
@@ -19,7 +19,7 @@ export function EventTypesTab() {
   const t = useT();
   const client = useApiSuiteClient();
   const { canManage } = useFeaturePermissions('webhooks');
-  const types = useLoad(useCallback(() => client.webhooks.eventTypes(), [client]));
+  const types = useLoad(() => client.webhooks.eventTypes(), [client]);
   const [editing, setEditing] = useState<EventType | null>(null);
   // Switching a type off asks first (nothing of that type is published meanwhile); on is immediate.
   const [switchingOff, setSwitchingOff] = useState<EventType | null>(null);

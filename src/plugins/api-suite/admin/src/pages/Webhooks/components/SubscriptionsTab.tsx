@@ -1,5 +1,5 @@
 import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useApiSuiteClient, type Subscription } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -23,7 +23,7 @@ export function SubscriptionsTab() {
   const navigate = useNavigate();
   const client = useApiSuiteClient();
   const [page, setPage] = useState(1);
-  const list = useLoad(useCallback(() => client.webhooks.subscriptions(page), [client, page]));
+  const list = useLoad(() => client.webhooks.subscriptions(page), [client, page]);
 
   if (list.status === 'error' && !list.data) return <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />;
   if (!list.data) return <Loader>{t('state.loading')}</Loader>;

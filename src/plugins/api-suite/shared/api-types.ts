@@ -1,0 +1,63 @@
+/**
+ * The API's types for the plugin's two browsers (the admin panel and the consumer portal): what
+ * the routes answer (`validation/responses.ts` of each feature) and the bodies they take, as
+ * clients send them (zod's input types of the routes' own schemas). Nothing here is written by
+ * hand, so a field changed on the server breaks the browsers' type check, not their screens.
+ *
+ * Type-only: the browsers' bundles take nothing from the server's modules. The schemas behind
+ * these import only zod and pure modules; the checks only the server can make are added where
+ * the routes validate (see `features/scrapers/validation/index.ts`).
+ */
+import type { z } from 'zod';
+import type * as access from '../server/src/features/access/validation';
+import type * as billing from '../server/src/features/billing/validation';
+import type * as commerce from '../server/src/features/commerce/validation';
+import type * as webhooks from '../server/src/features/webhooks/validation';
+
+export type {
+  AdminApiKey,
+  ApiKey,
+  ConsumerPlanAnswer,
+  KeyWithLimits,
+  NewApiKey,
+  Plan,
+  RerolledKey,
+  UsageReport,
+} from '../server/src/features/access/validation/responses';
+export type {
+  AdminBillingSubscription,
+  BillingPlan,
+  BillingState,
+  BillingSubscription,
+} from '../server/src/features/billing/validation/responses';
+export type { Scraper, ScraperResult, ScraperRun } from '../server/src/features/scrapers/validation/responses';
+export type {
+  Attempt,
+  Delivery,
+  DeliveryDetail,
+  EventType,
+  Recovered,
+  Subscription,
+  TestOutcome,
+} from '../server/src/features/webhooks/validation/responses';
+
+/* Request bodies and queries, as clients send them. */
+
+export type { CreateKeyInput, RerollInput } from '../server/src/features/access/validation';
+export type PlanInput = z.input<typeof access.planBody>;
+export type IssueKeyInput = z.input<typeof access.adminIssueKeyBody>;
+export type KeyLimitsInput = z.input<typeof access.keyLimitsBody>;
+export type GrantPlanInput = z.input<typeof access.grantPlanBody>;
+
+export type PlanChoiceInput = z.input<typeof billing.planChoiceBody>;
+export type AdminSubscriptionsQuery = z.input<typeof billing.adminSubscriptionsQuery>;
+
+export type AdminOrdersQuery = z.input<typeof commerce.adminOrdersQuery>;
+export type { ReportPeriod } from '../server/src/features/commerce/validation';
+
+export type { CreateSubscriptionInput, RecoverInput, UpdateSubscriptionInput } from '../server/src/features/webhooks/validation';
+export type AdminSubscriptionUpdateInput = z.input<typeof webhooks.adminSubscriptionUpdateBody>;
+export type EventTypeUpdateInput = z.input<typeof webhooks.eventTypeUpdateBody>;
+export type DeliveriesQuery = z.input<typeof webhooks.deliveriesQuery>;
+
+export type { AdminCreateScraperInput, CreateScraperInput, UpdateScraperInput } from '../server/src/features/scrapers/validation/requests';

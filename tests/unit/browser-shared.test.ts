@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { build } from 'esbuild';
+import { z } from 'zod';
+import { createScraperBody } from '../../src/plugins/api-suite/server/src/features/scrapers/validation';
+import { scraperBodies } from '../../src/plugins/api-suite/server/src/features/scrapers/validation/requests';
+import { ApiProblem, asProblem, fieldError, pathWith, problemOf } from '../../src/plugins/api-suite/shared/http';
+import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../src/plugins/api-suite/shared/named-lines';
+
+/** The browsers' shared layer (shared/): the input grammars, the error-body reader, and the browser-safe scraper schemas. */
+
+describe('selector fields', () => {
+  it('reads both `name: selector` and `name=selector`, the first separator of a line separating', () => {
+    expect(parseSelectorFields('title: h2\nlink=a@href\n\n  price : .price \nfirst: li:first-child\nnext=a[rel=next]@href')).toEqual({
+      title: 'h2',
+      link: 'a@href',
+      price: '.price',
+      first: 'li:first-child',
+      next: 'a[rel=next]@href',
+    });
+  });
+
+  it('keeps a line without a separator as a name without a selector, for the server to name', () => {
+    expect(parseSelectorFields('title')).toEqual({ title: '' });
+  });
+
+  it('writes `name: selector`, which reads back the same', () => {
+    const fields = { title: 'h2', first: 'li:first-child', next: 'a[rel=next]@href' };
+    expect(formatNamedLines(fields)).toBe('title: h2\nfirst: li:first-child\nnext: a[rel=next]@href');
+    expect(parseSelectorFields(formatNamedLines(fields))).toEqual(fields);
+  });
+
+  it('splits headers at the first colon only, so a value may hold `=`', () => {
+    expect(parseHeaderLines('x-token: a=b\naccept-language: en')).toEqual({ 'x-token': 'a=b', 'accept-language': 'en' });
+  });
+});
+
+describe('error bodies', () => {
+  it('reads the /api/v1 family', () => {
+    const problem = problemOf(400, {
+      error: { code: 'validation_error', message: 'Invalid', details: [{ field: 'name', message: 'must not be empty' }] },
+    });
+    expect(problem).toBeInstanceOf(ApiProblem);
+    expect([problem.status, problem.code, problem.message, problem.fields]).toEqual([
+      400,
+      'validation_error',
+      'Invalid',
+      { name: 'must not be empty' },
+    ]);
+  });
+
+  it('reads the admin routes and users-permissions family, first message per field, none for the body as a whole', () => {
+    const problem = problemOf(400, {
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: '2 errors',
+        details: {
+          errors: [
+            { path: ['selectors', 'fields', 'title'], message: 'bad' },
+            { path: ['selectors', 'fields', 'title'], message: 'worse' },
+            { path: [], message: 'the body' },
+          ],
+        },
+      },
+    });
+    expect([problem.code, problem.fields]).toEqual(['ValidationError', { 'selectors.fields.title': 'bad' }]);
+    expect(fieldError(problem, 'selectors')).toBe('fields.title: bad');
+    expect(fieldError(problem, 'name')).toBeUndefined();
+  });
+
+  it('reads the /api/webhooks family, naming the unknown events', () => {
+    const problem = problemOf(422, { error: 'Unknown events', code: 'invalid_events', invalid_events: ['a.b', 'c.d'] });
+    expect([problem.code, problem.message, problem.fields]).toEqual([
+      'invalid_events',
+      'Unknown events',
+      { events: 'unknown or inactive: a.b, c.d' },
+    ]);
+  });
+
+  it('reads the checkout family, and falls back when a body says nothing', () => {
+    expect(problemOf(400, { errors: [{ message: 'Cart is empty' }] }).message).toBe('Cart is empty');
+    expect(problemOf(502, 'Bad gateway').message).toBe('The server answered 502.');
+    expect(problemOf(500, null, 'Request failed').message).toBe('Request failed');
+  });
+
+  it('turns anything thrown into a problem', () => {
+    const problem = new ApiProblem(404, 'not_found', 'Not found');
+    expect(asProblem(problem, 'x')).toBe(problem);
+    expect(asProblem(new Error('boom'), 'x').message).toBe('boom');
+    expect(asProblem('boom', 'Something went wrong.').message).toBe('Something went wrong.');
+  });
+});
+
+it('builds a query string of the parameters that are set', () => {
+  expect(pathWith('/api/v1/keys', { page: 2, limit: 10, status: undefined, q: '' })).toBe('/api/v1/keys?page=2&limit=10');
+  expect(pathWith('/api/v1/keys')).toBe('/api/v1/keys');
+});
+
+describe('scraper request schemas', () => {
+  const browser = scraperBodies().createScraperBody;
+
+  it('leave the server-only checks (cron, CSS) to the server, which words them as before', () => {
+    const body = { name: 'Shop', url: 'https://example.com/', schedule: 'every minute', selectors: { fields: { title: 'h2[' } } };
+    expect(browser.safeParse(body).success).toBe(true);
+    const refused = createScraperBody.safeParse(body);
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['schedule', 'must be a cron expression of 5 fields (minute first) or 6 (second first)'],
+      ['selectors', 'fields.title: "h2[" is not a valid CSS selector'],
+    ]);
+  });
+
+  it('describe the same body to the OpenAPI document', () => {
+    expect(z.toJSONSchema(browser, { io: 'input', unrepresentable: 'any' })).toEqual(
+      z.toJSONSchema(createScraperBody, { io: 'input', unrepresentable: 'any' })
+    );
+  });
+
+  it('bundle for a browser with nothing but zod and pure modules', async () => {
+    const plugin = path.resolve(__dirname, '../../src/plugins/api-suite');
+    const result = await build({
+      entryPoints: [path.join(plugin, 'server/src/features/scrapers/validation/requests.ts')],
+      bundle: true,
+      write: false,
+      platform: 'browser',
+      format: 'esm',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => input.includes('node_modules') && !/node_modules\/zod\//.test(input))).toEqual([]);
+    expect(inputs.filter((input) => /\/(jobs|services|outbound)\//.test(input))).toEqual([]);
+  });
+});
