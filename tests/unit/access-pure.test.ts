@@ -7,8 +7,8 @@ import {
   keyPrefixOf,
   randomAlphanumeric,
   safeEqual,
-} from '../../src/plugins/api-suite/server/src/features/access/services/credentials';
-import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/services/endpoints';
+} from '../../src/plugins/api-suite/server/src/features/access/credentials';
+import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/endpoints';
 import { effectiveStatus } from '../../src/plugins/api-suite/server/src/features/access/services/keys';
 
 describe('API key credentials', () => {

@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import config from '../../src/plugins/api-suite/server/src/config';
 import { RAW_BODY, rawBodyOf } from '../../src/plugins/api-suite/server/src/features/commerce/middlewares/commerce-body';
 import { inLockOrder, mergeLines } from '../../src/plugins/api-suite/server/src/features/commerce/services/orders';
-import { toMinorUnits } from '../../src/plugins/api-suite/server/src/features/commerce/services/stripe';
+import { toMinorUnits } from '../../src/plugins/api-suite/server/src/stripe';
 import { parseCheckout, parsePeriod } from '../../src/plugins/api-suite/server/src/features/commerce/validation';
 import { ApiError, bodyParserError, errorListBody, fromZod } from '../../src/plugins/api-suite/server/src/http/errors';
 import { envFrom } from '../helpers/env';

@@ -4,7 +4,7 @@ import {
   combineHashes,
   contentHash,
   itemKeyHash,
-} from '../../src/plugins/api-suite/server/src/features/scrapers/services/content-hash';
+} from '../../src/plugins/api-suite/server/src/features/scrapers/content-hash';
 
 /** Change detection's hashes: stable across key order, exact about values, and the key an item is compared by. */
 describe('canonicalJson', () => {

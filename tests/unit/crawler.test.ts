@@ -6,7 +6,7 @@ import {
   parseSelector,
   validateSelectors,
   type CrawlOptions,
-} from '../../src/plugins/api-suite/server/src/features/scrapers/services/crawler';
+} from '../../src/plugins/api-suite/server/src/features/scrapers/crawler';
 import { createOutbound, type Outbound } from '../../src/plugins/api-suite/server/src/outbound';
 import { startSite, type TestSite } from '../helpers/site';
 import { eventually } from '../helpers/wait';
@@ -130,7 +130,10 @@ describe('crawl', () => {
       most = Math.max(most, inFlight);
       setTimeout(() => {
         inFlight -= 1;
-        if (req.url === '/robots.txt') return res.writeHead(404).end();
+        if (req.url === '/robots.txt') {
+          res.writeHead(404).end();
+          return;
+        }
         const links = req.url === '/' ? Array.from({ length: 19 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('') : '';
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${req.url}</title></head><body>${links}</body></html>`);
       }, 100);

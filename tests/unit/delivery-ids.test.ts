@@ -1,4 +1,4 @@
-import { newDeliveryId } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/ids';
+import { newDeliveryId } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/ids';
 
 describe('delivery ids (newDeliveryId)', () => {
   it('are UUIDs of version 7 that begin with the time they were made, distinct across refills of the random pool', () => {

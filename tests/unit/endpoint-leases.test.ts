@@ -4,7 +4,7 @@ import {
   createLeaseBook,
   memoryLeaseBook,
   type LeaseBook,
-} from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
+} from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/endpoint-leases';
 import { eventually, timePasses } from '../helpers/wait';
 
 /**

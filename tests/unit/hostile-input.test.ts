@@ -1,5 +1,5 @@
 import { badCharacterAt, badFilterAt } from '../../src/plugins/api-suite/server/src/features/platform/middlewares/hostile-input';
-import { csvCell } from '../../src/plugins/api-suite/server/src/features/scrapers/services/csv-cells';
+import { csvCell } from '../../src/plugins/api-suite/server/src/features/scrapers/csv-cells';
 import { redactSecrets } from '../../src/plugins/api-suite/server/src/http/redact';
 import { isReservedHeader } from '../../src/plugins/api-suite/server/src/http/reserved-headers';
 

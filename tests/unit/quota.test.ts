@@ -8,8 +8,8 @@ import {
   QuotaCounterClosedError,
   type QuotaCounter,
   type QuotaDecision,
-} from '../../src/plugins/api-suite/server/src/features/access/services/quota';
-import { rateLimitHeaders } from '../../src/plugins/api-suite/server/src/features/access/services/quota/headers';
+} from '../../src/plugins/api-suite/server/src/features/access/quota';
+import { rateLimitHeaders } from '../../src/plugins/api-suite/server/src/features/access/quota/headers';
 import { assertRedisReachable } from '../helpers/services';
 
 /**

@@ -1,8 +1,5 @@
-import { createLanes, type LanesOptions } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/lanes';
-import {
-  memoryLeaseBook,
-  type LeaseBook,
-} from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/endpoint-leases';
+import { createLanes, type LanesOptions } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/lanes';
+import { memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/endpoint-leases';
 import { eventually } from '../helpers/wait';
 
 /** A task whose end the test decides: `finish(name)` resolves it, `fail(name)` rejects it. */

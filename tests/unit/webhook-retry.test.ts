@@ -2,7 +2,7 @@ import {
   honoursRetryAfter,
   parseRetryAfter,
   retryDelaySeconds,
-} from '../../src/plugins/api-suite/server/src/features/webhooks/services/retry';
+} from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/retry';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../src/plugins/api-suite/server/src/config';
 
 /** The webhook retry schedule (docs/webhooks.md#outcome-retries-and-failure-accounting), and Retry-After honoured within it. */

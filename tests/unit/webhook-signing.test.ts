@@ -1,12 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import { createSecretBox } from '../../src/plugins/api-suite/server/src/features/webhooks/services/secret-box';
+import { createSecretBox } from '../../src/plugins/api-suite/server/src/features/webhooks/secret-box';
 import {
   generateSecret,
   isValidSecret,
   ROTATION_WINDOW_MS,
   sign,
   signatureHeader,
-} from '../../src/plugins/api-suite/server/src/features/webhooks/services/signing';
+} from '../../src/plugins/api-suite/server/src/features/webhooks/signing';
 
 /** Our signatures verify with the public standardwebhooks library, as a receiver would check them. */
 const body = JSON.stringify({

@@ -1,4 +1,4 @@
-import { memorySlotBook, slotWaits } from '../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/throttle';
+import { memorySlotBook, slotWaits } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/throttle';
 
 describe("the throttle's slot book", () => {
   it('spaces slots 1/rate apart from the first free one', () => {

@@ -6,7 +6,7 @@ import { articleData, eventOf, orderData, posts, productData, subscribe, verify,
 import { eventually, quietFor } from '../../helpers/wait';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 import type { Job, JobsPort } from '../../../src/plugins/api-suite/server/src/jobs';
-import type { DeliveryJobData } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/delivery/types';
+import type { DeliveryJobData } from '../../../src/plugins/api-suite/server/src/features/webhooks/delivery/types';
 import { DELIVERY_QUEUE, packSends } from '../../../src/plugins/api-suite/server/src/features/webhooks/services/deliveries';
 
 /**

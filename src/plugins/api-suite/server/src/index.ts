@@ -9,7 +9,7 @@ import portal from './features/portal';
 import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
-import { withholdContentManagerWrites } from './features/platform/services/content-manager-access';
+import { withholdContentManagerWrites } from './features/platform/content-manager/access';
 import { enforceRecordPermissions } from './features/platform/record-permissions/enforce';
 import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
 import { getService } from './utils';

@@ -1,4 +1,4 @@
-import { compileEndpoints } from '../../../server/src/features/access/services/endpoints';
+import { compileEndpoints } from '../../../server/src/features/access/endpoints';
 
 /**
  * What a plan lets a consumer use, in the words of the portal's pages. A plan lists resolved

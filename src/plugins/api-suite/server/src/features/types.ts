@@ -1,5 +1,4 @@
 import type { ApiDescription } from '../contract/openapi';
-import type { ContentManagerView } from './platform/services/content-manager-views';
 import type { Core } from '@strapi/strapi';
 
 export type Factory<T> = (context: { strapi: Core.Strapi }) => T;
@@ -45,4 +44,26 @@ export interface FeatureModule {
   contentManager?: Record<string, ContentManagerView>;
   /** Registered with the admin's permission system at bootstrap, before any feature's own bootstrap. */
   adminActions?: AdminAction[];
+}
+
+/**
+ * How the Content Manager shows one of a feature's content types (see the platform's
+ * `content-manager-views` service, which writes it into Strapi's stored configuration).
+ */
+export interface ContentManagerView {
+  /** The field that names an entry: the list's link, the edit view's title and every relation picker pointing here. */
+  mainField: string;
+  /** The list's default order. */
+  sort: { by: string; order: 'ASC' | 'DESC' };
+  /** The list's columns, in order (Strapi adds the status column of draft-and-publish types itself). */
+  list: string[];
+  /** The edit form's rows: a field at its default width, or `[field, width]` out of 12. Fields left out are not shown. */
+  edit: Array<Array<string | [string, number]>>;
+  /** Labels of fields, in the list and the form. */
+  labels?: Record<string, string>;
+  /** Help under a field in the form. */
+  descriptions?: Record<string, string>;
+  /** Fields shown in the form but not editable (the plugin or the engine writes them). */
+  readOnlyFields?: string[];
+  pageSize?: 10 | 20 | 50 | 100;
 }

@@ -1,21 +1,18 @@
 import type { FeatureRoute } from '../features/types';
 import { PLUGIN_ID } from '../constants';
+import { adminPermission } from '../../../shared/permissions';
 import { validate, type RouteInput } from './input';
 
-/**
- * The plugin's admin-panel permissions, as the admin's permission system names them. Reads and
- * writes are separate actions so a site can let editors look without letting them change.
- */
+/** The plugin's admin-panel permissions by name, as its admin routes check them (listed in shared/permissions.ts). */
 export const ADMIN_PERMISSIONS = {
-  webhooksRead: `plugin::${PLUGIN_ID}.webhooks.read`,
-  webhooksManage: `plugin::${PLUGIN_ID}.webhooks.manage`,
-  scrapersRead: `plugin::${PLUGIN_ID}.scrapers.read`,
-  scrapersManage: `plugin::${PLUGIN_ID}.scrapers.manage`,
-  accessRead: `plugin::${PLUGIN_ID}.access.read`,
-  accessManage: `plugin::${PLUGIN_ID}.access.manage`,
-  salesRead: `plugin::${PLUGIN_ID}.sales.read`,
-  // No page of the plugin changes orders; this lets a role change them in the Content Manager.
-  salesManage: `plugin::${PLUGIN_ID}.sales.manage`,
+  webhooksRead: adminPermission('webhooks.read'),
+  webhooksManage: adminPermission('webhooks.manage'),
+  scrapersRead: adminPermission('scrapers.read'),
+  scrapersManage: adminPermission('scrapers.manage'),
+  accessRead: adminPermission('access.read'),
+  accessManage: adminPermission('access.manage'),
+  salesRead: adminPermission('sales.read'),
+  salesManage: adminPermission('sales.manage'),
 } as const;
 
 export type AdminPermission = (typeof ADMIN_PERMISSIONS)[keyof typeof ADMIN_PERMISSIONS];

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { AccessState, Principal } from '../features/access/services/access';
+import type { AccessState, Principal } from './principal';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 
 /** The consumer behind the request; the shared key has none, so routes that own resources refuse it. */

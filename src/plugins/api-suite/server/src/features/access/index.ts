@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import contentTypes from './content-types';
@@ -25,6 +26,14 @@ import oauth from './services/oauth';
 import plans from './services/plans';
 import usage from './services/usage';
 import { accessApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access };
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Who may call the API and how much: consumers and the administrator role, API keys with
@@ -97,7 +106,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access },
+  services,
   controllers: {
     consumers: consumersController,
     keys: keysController,
@@ -110,10 +119,7 @@ const feature: FeatureModule = {
   policies: { 'has-any-permission': hasAnyPermission as Core.Policy },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: accessApi,
-  adminActions: [
-    { uid: 'access.read', displayName: 'Read plans, keys and usage', subCategory: 'api access' },
-    { uid: 'access.manage', displayName: 'Create and edit plans, issue and revoke keys', subCategory: 'api access' },
-  ],
+  adminActions: adminActionsOf('access'),
 };
 
 export default feature;

@@ -15,6 +15,20 @@ import { billingApi } from './validation/openapi';
 const SWEEP_INTERVAL_MS = 60_000;
 let sweeper: NodeJS.Timeout | null = null;
 
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = {
+  'billing-catalog': catalog,
+  'billing-account': account,
+  'billing-subscriptions': subscriptions,
+  'billing-events': events,
+  'billing-metering': metering,
+};
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
+
 /**
  * Self-serve plans with Stripe Billing (docs/billing.md): plans provisioned as Stripe products and
  * prices, Checkout in subscription mode, plan changes, the Stripe Billing Portal, Stripe's
@@ -63,13 +77,7 @@ const feature: FeatureModule = {
     getService(strapi, 'billing-catalog').stop();
     await getService(strapi, 'billing-metering').stop();
   },
-  services: {
-    'billing-catalog': catalog,
-    'billing-account': account,
-    'billing-subscriptions': subscriptions,
-    'billing-events': events,
-    'billing-metering': metering,
-  },
+  services,
   controllers: { billing: billingController, 'admin-billing': adminBillingController },
   middlewares: { 'billing-errors': billingErrors },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },

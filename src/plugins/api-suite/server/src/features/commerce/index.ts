@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import contentTypes from './content-types';
 import contentManager from './content-types/views';
 import adminSalesController from './controllers/admin';
@@ -6,13 +7,20 @@ import checkoutController, { checkoutErrors } from './controllers/checkout';
 import reportsController, { reportErrors } from './controllers/reports';
 import stripeWebhookController, { stripeWebhookErrors } from './controllers/stripe-webhook';
 import { commerceBody } from './middlewares/commerce-body';
-import { registerOrderEvents } from './services/order-events';
+import { registerOrderEvents } from './events/order-events';
 import { adminRoutes, contentApiRoutes } from './routes';
 import checkout from './services/checkout';
 import orders from './services/orders';
 import salesReports from './services/sales-reports';
-import stripe from './services/stripe';
 import stripeEvents from './services/stripe-events';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { orders, checkout, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Commerce (docs/commerce.md): checkout with an atomic stock reservation and a Stripe Checkout
@@ -26,7 +34,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { orders, checkout, stripe, 'stripe-events': stripeEvents, 'sales-reports': salesReports },
+  services,
   controllers: {
     checkout: checkoutController,
     'stripe-webhook': stripeWebhookController,
@@ -40,11 +48,7 @@ const feature: FeatureModule = {
     'stripe-webhook-errors': stripeWebhookErrors,
   },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
-  adminActions: [
-    { uid: 'sales.read', displayName: 'Read the sales report and orders', subCategory: 'sales' },
-    // Orders are changed in the Content Manager (status), which needs this beside its own permissions.
-    { uid: 'sales.manage', displayName: 'Change orders in the Content Manager', subCategory: 'sales' },
-  ],
+  adminActions: adminActionsOf('sales'),
 };
 
 export default feature;

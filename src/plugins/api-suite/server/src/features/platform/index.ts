@@ -1,11 +1,11 @@
 import type { FeatureModule } from '../types';
 import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
-import { registerContentStatusBridge } from './services/content-status';
+import { registerContentStatusBridge } from './content-manager/status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
 import contentManagerViews from './services/content-manager-views';
-import { contentWebhookListener } from './services/content-webhook';
+import { contentWebhookListener } from './content-webhook';
 import { errorMiddlewares } from '../../http/errors';
 import { redactLogs } from '../../http/redact';
 import { inputGuard } from './middlewares/input-guard';
@@ -13,8 +13,24 @@ import http from './services/http';
 import openapi from './services/openapi';
 import openapiController from './controllers/openapi';
 import platform from './services/platform';
+import stripe from '../../stripe';
 
-/** Shared infrastructure (jobs port, outbound client) and the plugin's health route. */
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = {
+  platform,
+  http,
+  openapi,
+  'content-changes': contentChanges,
+  'content-manager-views': contentManagerViews,
+  stripe,
+};
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
+
+/** Shared infrastructure (jobs port, outbound client, Stripe client) and the plugin's health route. */
 const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {
@@ -40,7 +56,7 @@ const feature: FeatureModule = {
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();
   },
-  services: { platform, http, openapi, 'content-changes': contentChanges, 'content-manager-views': contentManagerViews },
+  services,
   controllers: { health, openapi: openapiController },
   middlewares: { 'input-guard': inputGuard, ...errorMiddlewares },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },

@@ -4,6 +4,14 @@ import portalController from './controllers/portal';
 import { portalRoutes } from './routes';
 import portal from './services/portal';
 
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { portal };
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
+
 /**
  * The consumer portal: a client-side app (the plugin package's `portal/`, built into
  * `dist/portal/`) served at the configured path, calling only the public API. Turned off, its
@@ -15,7 +23,7 @@ const feature: FeatureModule = {
     const { portal: settings } = getConfig(strapi);
     if (settings.enabled) strapi.server.routes(portalRoutes(settings.path));
   },
-  services: { portal },
+  services,
   controllers: { portal: portalController },
 };
 

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
@@ -11,6 +12,14 @@ import changeDetection from './services/change-detection';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
 import { scrapersApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection };
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Scraper control: registered scrapers crawled on demand and on schedule through the jobs port,
@@ -41,14 +50,11 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection },
+  services,
   controllers: { scrapers: scrapersController, 'admin-scrapers': adminController },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: scrapersApi,
-  adminActions: [
-    { uid: 'scrapers.read', displayName: 'Read scrapers, runs and results', subCategory: 'scrapers' },
-    { uid: 'scrapers.manage', displayName: 'Create, edit, delete, run and stop scrapers', subCategory: 'scrapers' },
-  ],
+  adminActions: adminActionsOf('scrapers'),
 };
 
 export default feature;

@@ -4,13 +4,21 @@ import searchController from './controllers/search';
 import { contentApiRoutes } from './routes';
 import search from './services/search';
 
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { search };
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
+
 /** Search across the site's published content (docs/search-feed-cors.md#search), collections from the plugin config. */
 const feature: FeatureModule = {
   name: 'search',
   bootstrap({ strapi }) {
     getService(strapi, 'search').prepare();
   },
-  services: { search },
+  services,
   controllers: { search: searchController },
   routes: { 'content-api': contentApiRoutes },
 };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
+import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
@@ -11,13 +12,26 @@ import deliveriesController from './controllers/deliveries';
 import eventsController from './controllers/events';
 import subscriptionsController from './controllers/subscriptions';
 import { adminRoutes, contentApiRoutes } from './routes';
-import { contentEventsListener } from './services/content-events';
+import { contentEventsListener } from './events/content-events';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
 import webhooks from './services/webhooks';
-import { generateSecret } from './services/signing';
+import { generateSecret } from './signing';
 import { webhooksApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = {
+  webhooks,
+  'webhook-subscriptions': subscriptions,
+  'webhook-event-types': eventTypes,
+  'webhook-deliveries': deliveries,
+};
+
+// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
 
 /**
  * Signed webhook subscriptions and the delivery engine (docs/webhooks.md): publishing writes
@@ -85,12 +99,7 @@ const feature: FeatureModule = {
   },
   contentTypes,
   contentManager,
-  services: {
-    webhooks,
-    'webhook-subscriptions': subscriptions,
-    'webhook-event-types': eventTypes,
-    'webhook-deliveries': deliveries,
-  },
+  services,
   controllers: {
     'webhook-subscriptions': subscriptionsController,
     'webhook-deliveries': deliveriesController,
@@ -99,10 +108,7 @@ const feature: FeatureModule = {
   },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
   api: webhooksApi,
-  adminActions: [
-    { uid: 'webhooks.read', displayName: 'Read subscriptions, deliveries and event types', subCategory: 'webhooks' },
-    { uid: 'webhooks.manage', displayName: 'Test, retry, re-enable and edit event types', subCategory: 'webhooks' },
-  ],
+  adminActions: adminActionsOf('webhooks'),
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { ContentManagerView } from '../../platform/services/content-manager-views';
+import type { ContentManagerView } from '../../types';
 
 /** Plans and keys in the Content Manager; usage records are not shown there (the Usage tab is). */
 export default {

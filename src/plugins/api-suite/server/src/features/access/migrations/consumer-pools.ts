@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { PLUGIN_ID, UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { monthWindow } from '../services/quota';
+import { monthWindow } from '../quota';
 
 const STORE_KEY = 'access-model';
 const VERSION = 2;

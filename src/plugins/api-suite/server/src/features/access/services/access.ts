@@ -3,27 +3,15 @@ import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { ApiError, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
-import { API_KEY_PATTERN, safeEqual } from './credentials';
-import { UNLIMITED, type QuotaDecision } from './quota';
-import { rateLimitHeaders } from './quota/headers';
-import { effectiveStatus, type KeyEntry, type Scope } from './keys';
+import { API_KEY_PATTERN, safeEqual } from '../credentials';
+import { UNLIMITED, type QuotaDecision } from '../quota';
+import { rateLimitHeaders } from '../quota/headers';
+import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
 import { ForbiddenError, InvalidError, UnauthenticatedError } from '../../../errors';
+import type { AccessState, Principal, Scope } from '../../../http/principal';
 
-/** Who is calling, once the access middleware has let a request through. */
-export interface Principal {
-  kind: 'key' | 'oauth' | 'user' | 'shared';
-  userId: number | null;
-  consumerId: string | null;
-  isAdmin: boolean;
-  scopes: Scope[];
-  keyId: number | null;
-}
-
-export interface AccessState {
-  /** null on the open routes (token endpoint, plans), which need no credential. */
-  principal: Principal | null;
-}
+export type { AccessState, Principal };
 
 type Credential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string } | { kind: 'shared' } | { kind: 'unknown-key' };
 
@@ -288,7 +276,7 @@ function asApiError(caught: unknown): ApiError | undefined {
 }
 
 /** Who a request's usage record names: a key (with its owner), or a consumer's JWT on a plan-governed route. */
-interface Counted {
+export interface Counted {
   keyId: number | null;
   userId: number | null;
   overage: boolean;

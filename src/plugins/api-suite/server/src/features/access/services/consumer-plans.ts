@@ -2,11 +2,11 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { compileEndpoints, resolveEndpoints } from './endpoints';
+import { compileEndpoints, resolveEndpoints } from '../endpoints';
 import type { KeyEntry } from './keys';
 import type { PlanRow } from './plans';
-import { consumerPool, keyPool } from './pools';
-import type { QuotaLimits } from './quota';
+import { consumerPool, keyPool } from '../quota/pools';
+import type { QuotaLimits } from '../quota';
 import type { ConsumerPlanAnswer } from '../validation/responses';
 
 /** A plan as the access checks apply it: its limits and a compiled endpoint matcher. */

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import jwt from 'jsonwebtoken';
 import { getService } from '../../../utils';
-import { safeEqual, hashApiKey } from './credentials';
+import { safeEqual, hashApiKey } from '../credentials';
 import { effectiveStatus, type Scope } from './keys';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { getConfig } from '../../../utils';
-import { resolveEndpoints } from './endpoints';
+import { resolveEndpoints } from '../endpoints';
 import type { Plan } from '../validation/responses';
 
 /** The three tiers every site starts with (docs/access.md#keys-and-plans); editors change them in the admin panel. */

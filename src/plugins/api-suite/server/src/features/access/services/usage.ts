@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { createMemoryQuotaCounter, createRedisQuotaCounter, monthWindow, UNLIMITED, type QuotaCounter } from './quota';
+import { createMemoryQuotaCounter, createRedisQuotaCounter, monthWindow, UNLIMITED, type QuotaCounter } from '../quota';
 import type { KeyEntry } from './keys';
-import { consumerPool } from './pools';
+import { consumerPool } from '../quota/pools';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';

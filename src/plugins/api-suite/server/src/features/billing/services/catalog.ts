@@ -4,7 +4,7 @@ import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import type { PlanRow } from '../../access/services/plans';
-import { toMinorUnits } from '../../commerce/services/stripe';
+import { toMinorUnits } from '../../../stripe';
 
 /** The `lookup_key` of a plan's flat monthly price and of its metered overage price. */
 export const lookupKeyOf = (planId: number, kind: 'flat' | 'metered') => `api-suite:${planId}:${kind}`;

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
-import { recordStripeEvent } from '../../commerce/services/stripe-events';
+import { recordStripeEvent } from '../../../stripe/ledger';
 import { getService } from '../../../utils';
 import type { BillingAnnouncement } from './subscriptions';
 

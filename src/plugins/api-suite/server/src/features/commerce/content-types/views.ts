@@ -1,4 +1,4 @@
-import type { ContentManagerView } from '../../platform/services/content-manager-views';
+import type { ContentManagerView } from '../../types';
 
 /** Orders in the Content Manager, where editors change their status; Stripe events are not shown. */
 export default {

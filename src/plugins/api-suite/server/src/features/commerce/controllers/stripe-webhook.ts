@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { errorFamily, errorMessageBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { rawBodyOf } from '../middlewares/commerce-body';
-import { StripeUnavailableError } from '../services/stripe';
+import { StripeUnavailableError } from '../../../stripe';
 import { FailedError } from '../../../errors';
 
 /**

@@ -7,7 +7,7 @@ import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import type { CheckoutInput } from '../validation';
 import { inLockOrder, mergeLines, type Announcement, type Order, type OrderItem } from './orders';
-import { toMinorUnits } from './stripe';
+import { toMinorUnits } from '../../../stripe';
 import { ConflictError, FailedError, InvalidError } from '../../../errors';
 
 export interface CheckoutResult {

@@ -4,7 +4,7 @@ import type { Core, UID } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { productPayload } from './product-payload';
+import { productPayload } from '../events/product-payload';
 import type { OrderStatus } from '../content-types';
 
 export interface OrderItem {

@@ -2,10 +2,10 @@ import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf, type Knex } from '../../../db';
-import { documentId } from '../../../random';
 import { getService } from '../../../utils';
 import type { Announcement } from './orders';
-import { toMinorUnits } from './stripe';
+import { toMinorUnits } from '../../../stripe';
+import { recordStripeEvent } from '../../../stripe/ledger';
 
 export type EventOutcome = 'applied' | 'duplicate' | 'ignored';
 
@@ -85,29 +85,6 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-/**
- * Record a Stripe event's id in the table of applied events (unique on `event_id`); false when
- * it was there already. Orders claim the id in the transaction that applies the event; billing
- * records it once the event is applied.
- */
-export async function recordStripeEvent(knex: Knex, table: string, event: Stripe.Event, orderUuid: string | null = null): Promise<boolean> {
-  const now = new Date();
-  const inserted = (await knex(table)
-    .insert({
-      document_id: documentId(),
-      event_id: event.id,
-      event_type: event.type,
-      order_uuid: orderUuid,
-      created_at: now,
-      updated_at: now,
-      published_at: now,
-    })
-    .onConflict('event_id')
-    .ignore()
-    .returning('id')) as unknown[];
-  return inserted.length === 1;
-}
 
 export type StripeEventsService = ReturnType<typeof stripeEventsService>;
 export default stripeEventsService;

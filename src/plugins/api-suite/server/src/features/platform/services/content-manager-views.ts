@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { PLUGIN_ID } from '../../../constants';
+import type { ContentManagerView } from '../../types';
 
 /**
  * How the Content Manager shows each content type (its list columns and order, the field that
@@ -13,23 +14,7 @@ import { PLUGIN_ID } from '../../../constants';
  * (a hash of each declaration is kept in the plugin's store).
  */
 
-export interface ContentManagerView {
-  /** The field that names an entry: the list's link, the edit view's title and every relation picker pointing here. */
-  mainField: string;
-  /** The list's default order. */
-  sort: { by: string; order: 'ASC' | 'DESC' };
-  /** The list's columns, in order (Strapi adds the status column of draft-and-publish types itself). */
-  list: string[];
-  /** The edit form's rows: a field at its default width, or `[field, width]` out of 12. Fields left out are not shown. */
-  edit: Array<Array<string | [string, number]>>;
-  /** Labels of fields, in the list and the form. */
-  labels?: Record<string, string>;
-  /** Help under a field in the form. */
-  descriptions?: Record<string, string>;
-  /** Fields shown in the form but not editable (the plugin or the engine writes them). */
-  readOnlyFields?: string[];
-  pageSize?: 10 | 20 | 50 | 100;
-}
+export type { ContentManagerView };
 
 interface StoredConfiguration {
   settings: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { ContentManagerView } from '../../platform/services/content-manager-views';
+import type { ContentManagerView } from '../../types';
 
 /**
  * Scrapers and their results in the Content Manager. Results are read-only there (the run

@@ -5,7 +5,7 @@ import { ApiError } from '../../../http/errors';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
-import { checkScraperConfig, proxyPoolNames } from '../services/check-config';
+import { checkScraperConfig, proxyPoolNames } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { resultsPage, scraperActions, scraperFor } from './actions';

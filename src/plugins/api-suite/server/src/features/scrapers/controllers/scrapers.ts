@@ -1,4 +1,4 @@
-import { csvCell } from '../services/csv-cells';
+import { csvCell } from '../csv-cells';
 import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
 import { stringify } from 'csv-stringify';
@@ -6,8 +6,8 @@ import type { Context } from 'koa';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
-import { createSubscription } from '../../webhooks/services/create-subscription';
-import { checkScraperConfig } from '../services/check-config';
+import { createSubscription } from '../../webhooks/subscriptions/create';
+import { checkScraperConfig } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { inputs } from '../routes/inputs';

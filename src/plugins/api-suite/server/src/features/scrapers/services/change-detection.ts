@@ -2,9 +2,9 @@ import type { ResultsChangedEventData } from '../../webhooks/validation/event-da
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, fromJson, INSERT_CHUNK, tableOf, type Knex } from '../../../db';
-import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from './content-hash';
+import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from '../content-hash';
 import { getService } from '../../../utils';
-import type { RunRow, ScraperRunsService } from './runs';
+import type { RunOutcome, RunRow } from '../runs/rows';
 import type { ScraperRow } from './scrapers';
 
 export type Change = 'new' | 'changed' | 'unchanged';
@@ -49,7 +49,7 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
      * run's when this completes it and the scraper has change detection on. Should the comparison
      * fail (the database, not the data), the run still completes, uncompared: counts and changes null.
      */
-    async finishRun(scraper: ScraperRow, runId: number, outcome: Parameters<ScraperRunsService['finish']>[2]): Promise<void> {
+    async finishRun(scraper: ScraperRow, runId: number, outcome: RunOutcome): Promise<void> {
       const runs = getService(strapi, 'scraper-runs');
       const setting = outcome.status === 'completed' ? this.settingOf(scraper) : null;
       if (!setting) return runs.finish(runId, scraper.id, outcome);

@@ -1,16 +1,18 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, insertChunked, fromJson, tableOf, toBool, toIso, type Knex } from '../../../db';
+import { insertChunked, tableOf, type Knex } from '../../../db';
 import { DeferJobError, type Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import { changedPayload } from './change-detection';
-import { createRunReads } from './run-reads';
-import { crawl, type CrawlSummary } from './crawler';
-import type { ScraperSelectors } from '../validation';
+import { createRunReads } from '../runs/reads';
+import { claimRun } from '../runs/claim';
+import { crawlScraper, type CrawlCallbacks } from '../runs/crawl';
+import { runPayload, type RunOutcome, type RunRow, type RunStatus } from '../runs/rows';
+import type { CrawlSummary } from '../crawler';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
 import type { RUN_EVENTS } from '../validation/responses';
-import type { EventData, RunEventData } from '../../webhooks/validation/event-data';
+import type { EventData } from '../../webhooks/validation/event-data';
 
 type RunEventName = (typeof RUN_EVENTS)[number];
 
@@ -23,28 +25,7 @@ const SWEEP_INTERVAL_MS = 10_000;
 const RESULT_BATCH = 200;
 /** How soon a run that waits for its consumer's turn asks again: the delay a freed slot waits at most. */
 const TURN_RETRY_MS = 500;
-/** The first key of the per-consumer advisory locks (PostgreSQL), so they meet no other lock of the database. */
-const TURN_LOCK_CLASS = 0x534352; // "SCR"
 const INTERRUPTED = 'interrupted: the process running this run stopped before it finished (crash or restart)';
-
-export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
-
-export interface RunRow {
-  id: number;
-  scraper_id: number;
-  status: RunStatus;
-  trigger: 'manual' | 'schedule';
-  started_at: unknown;
-  finished_at: unknown;
-  items_collected: number | null;
-  pages_fetched: number | null;
-  pages_failed: number | null;
-  items_new: number | null;
-  items_changed: number | null;
-  items_removed: number | null;
-  error: string | null;
-  created_at: unknown;
-}
 
 export class AlreadyRunningError extends Error {
   constructor(readonly runId: number | null) {
@@ -85,7 +66,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const service = {
-    // Reading runs and results (`run-reads.ts`).
+    // Reading runs and results (`runs/reads.ts`).
     ...createRunReads(strapi),
 
     /** Start the worker, fail runs whose process died, restore schedules, and keep sweeping. */
@@ -282,82 +263,18 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (changed) await publish(scraper, 'results.changed', finished, changed);
     },
 
-    /**
-     * pending → running, unless the run's consumer already has `runsPerConsumer` runs running on
-     * any instance ('wait'); 'gone' when the run is no longer pending. Counting and claiming are one
-     * step: under a per-consumer transaction advisory lock on PostgreSQL (instances share the
-     * database), in one transaction on SQLite, which has one writer.
-     */
-    async claim(runId: number): Promise<'claimed' | 'wait' | 'gone'> {
-      const run = (await knex()(runsTable())
-        .join(scrapersTable(), `${scrapersTable()}.id`, `${runsTable()}.scraper_id`)
-        .select(`${runsTable()}.status as status`, `${scrapersTable()}.consumer_id as consumer_id`)
-        .where(`${runsTable()}.id`, runId)
-        .first()) as { status: RunStatus; consumer_id: string } | undefined;
-      if (!run || run.status !== 'pending') return 'gone';
-      const cap = getConfig(strapi).scrapers.runsPerConsumer;
-      return knex().transaction(async (trx) => {
-        if (dialectOf(strapi) === 'postgres')
-          await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TURN_LOCK_CLASS, run.consumer_id]);
-        const [row] = (await trx(runsTable())
-          .join(scrapersTable(), `${scrapersTable()}.id`, `${runsTable()}.scraper_id`)
-          .where(`${runsTable()}.status`, 'running')
-          .where(`${scrapersTable()}.consumer_id`, run.consumer_id)
-          .count({ count: '*' })) as Array<{ count: number | string }>;
-        if (Number(row?.count ?? 0) >= cap) return 'wait';
-        const startedAt = new Date();
-        const claimed = await trx(runsTable())
-          .where({ id: runId, status: 'pending' })
-          .update({ status: 'running', started_at: startedAt, heartbeat_at: startedAt, updated_at: startedAt });
-        return claimed === 1 ? 'claimed' : 'gone';
-      });
+    /** pending → running, or 'wait' for its consumer's turn, or 'gone' (`runs/claim.ts`). */
+    claim(runId: number): Promise<'claimed' | 'wait' | 'gone'> {
+      return claimRun(strapi, runId);
     },
 
-    /** Crawl with the scraper's settings through the plugin's guarded outbound client. */
-    async crawlFor(
-      scraper: ScraperRow,
-      signal: AbortSignal,
-      callbacks: {
-        onItems: (items: Array<{ url: string; data: Record<string, unknown> }>) => Promise<void>;
-        onPage: (page: { ok: boolean }) => void;
-      }
-    ): Promise<CrawlSummary> {
-      const outbound = getService(strapi, 'platform').outbound();
-      const { proxyPools: pools, pageConcurrency } = getConfig(strapi).scrapers;
-      const proxies = scraper.proxy_pool ? (pools[scraper.proxy_pool] ?? []) : [];
-      if (scraper.proxy_pool && proxies.length === 0) throw new Error(`proxy pool "${scraper.proxy_pool}" is no longer configured`);
-      return crawl({
-        startUrl: scraper.url,
-        maxPages: scraper.max_pages ?? 100,
-        followLinks: toBool(scraper.follow_links),
-        rateLimit: scraper.rate_limit ?? 5,
-        concurrency: pageConcurrency,
-        headers: fromJson<Record<string, string>>(scraper.headers, {}),
-        proxies,
-        respectRobotsTxt: scraper.respect_robots_txt === null ? true : toBool(scraper.respect_robots_txt),
-        selectors: fromJson<ScraperSelectors | null>(scraper.selectors, null) ?? undefined,
-        signal,
-        request: (url, init) =>
-          outbound.request(url, {
-            method: 'GET',
-            headers: init.headers,
-            signal: init.signal,
-            timeoutMs: init.timeoutMs,
-            proxy: init.proxy,
-            maxResponseBytes: 5 * 1024 * 1024,
-          }),
-        onItems: callbacks.onItems,
-        onPage: callbacks.onPage,
-      });
+    /** Crawl with the scraper's settings through the plugin's guarded outbound client (`runs/crawl.ts`). */
+    crawlFor(scraper: ScraperRow, signal: AbortSignal, callbacks: CrawlCallbacks): Promise<CrawlSummary> {
+      return crawlScraper(strapi, scraper, signal, callbacks);
     },
 
     /** Record the end of a run (unless a stop already did) and make its scraper idle again; `onCompleted` joins the transaction when this call completes the run. */
-    async finish(
-      runId: number,
-      scraperId: number,
-      outcome: { status: RunStatus; error?: string | null; items_collected?: number; pages_fetched?: number; pages_failed?: number },
-      onCompleted?: (trx: Knex) => Promise<void>
-    ): Promise<void> {
+    async finish(runId: number, scraperId: number, outcome: RunOutcome, onCompleted?: (trx: Knex) => Promise<void>): Promise<void> {
       const now = new Date();
       const counts = Object.fromEntries(
         Object.entries({
@@ -421,20 +338,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   return service;
 };
 
-/** The payload of every run event (docs/scrapers.md#events). */
-function runPayload(run: RunRow): RunEventData {
-  return {
-    run_id: run.id,
-    scraper_id: run.scraper_id,
-    status: run.status,
-    started_at: toIso(run.started_at),
-    finished_at: toIso(run.finished_at),
-    items_collected: run.items_collected ?? 0,
-    error: run.error ?? null,
-  };
-}
-
-export { presentRun, type ResultFilter } from './run-reads';
+export { presentRun, type ResultFilter } from '../runs/reads';
 
 export type ScraperRunsService = ReturnType<typeof runsService>;
 export default runsService;

@@ -6,7 +6,7 @@ import { fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../
 import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
 import type { Scraper } from '../validation/responses';
-import { canonicalJson, type ChangeDetectionSetting } from './content-hash';
+import { canonicalJson, type ChangeDetectionSetting } from '../content-hash';
 
 export interface ScraperRow {
   id: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageLimit, pageNumber, pageQuery, rowIdParam } from '../../../http/validation';
 import { assertValidCronSchedule } from '../../../jobs';
 import { createSubscriptionBody } from '../../webhooks/validation';
-import { validateSelectors } from '../services/crawler';
+import { validateSelectors } from '../crawler';
 import { scraperBodies } from './requests';
 import { CHANGES } from './responses';
 

@@ -1,4 +1,4 @@
-import type { ContentManagerView } from '../../platform/services/content-manager-views';
+import type { ContentManagerView } from '../../types';
 
 /**
  * Subscriptions and event types in the Content Manager. Deliveries, their attempts and the

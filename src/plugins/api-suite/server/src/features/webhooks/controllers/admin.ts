@@ -6,7 +6,7 @@ import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
 import type { SubscriptionRow } from '../services/subscriptions';
-import { sendTestEvent } from '../services/test-event';
+import { sendTestEvent } from '../delivery/test-event';
 import { payloadProblems } from '../validation/event-data';
 import { eventTypeNameParam } from '../validation';
 import { deliveryActions, subscriptionFor } from './actions';

@@ -3,9 +3,9 @@ import type { Context } from 'koa';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
-import { ROTATION_WINDOW_MS } from '../services/signing';
-import { checkEndpoint, checkEvents, createSubscription } from '../services/create-subscription';
-import { sendTestEvent } from '../services/test-event';
+import { ROTATION_WINDOW_MS } from '../signing';
+import { checkEndpoint, checkEvents, createSubscription } from '../subscriptions/create';
+import { sendTestEvent } from '../delivery/test-event';
 import { inputs } from '../routes/inputs';
 import { subscriptionFor } from './actions';
 

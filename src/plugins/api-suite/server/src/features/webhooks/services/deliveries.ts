@@ -5,19 +5,19 @@ import type { Column } from '../../../db';
 import { tableOf } from '../../../db';
 import type { JobDefinition } from '../../../jobs';
 import { getService } from '../../../utils';
-import { createFailurePolicy } from './delivery/failure-policy';
-import { buildBody, DELIVER_JOB, DELIVERY_QUEUE, jobIdOf, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './delivery/jobs';
-import { createPacer } from './delivery/pacer';
-import { createReadModel } from './delivery/read-model';
-import { createRecoverFailed } from './delivery/recover-failed';
-import { createRecorder } from './delivery/recorder';
-import type { DeliveryJobData, DeliveryRow, DeliverySend } from './delivery/types';
-import { createWorker } from './delivery/worker';
-import { newDeliveryId } from './delivery/ids';
+import { createFailurePolicy } from '../delivery/failure-policy';
+import { buildBody, DELIVER_JOB, DELIVERY_QUEUE, jobIdOf, jobOptions, packSends, sendOf, SENDS_PER_JOB } from '../delivery/jobs';
+import { createPacer } from '../delivery/pacer';
+import { createReadModel } from '../delivery/read-model';
+import { createRecoverFailed } from '../delivery/recover-failed';
+import { createRecorder } from '../delivery/recorder';
+import type { DeliveryJobData, DeliveryRow, DeliverySend } from '../delivery/types';
+import { createWorker } from '../delivery/worker';
+import { newDeliveryId } from '../delivery/ids';
 
 // What publishing (webhooks.ts), the controllers and the tests import from here.
-export { buildBody, DELIVERY_QUEUE, packSends, unpackSends } from './delivery/jobs';
-export type { AttemptOutcome, DeliveryJobData, DeliveryRow, DeliverySend, DeliveryStatus } from './delivery/types';
+export { buildBody, DELIVERY_QUEUE, packSends, unpackSends } from '../delivery/jobs';
+export type { AttemptOutcome, DeliveryJobData, DeliveryRow, DeliverySend, DeliveryStatus } from '../delivery/types';
 
 /** The columns a delivery record is inserted with (publishing). */
 export const DELIVERY_COLUMNS: Column[] = [

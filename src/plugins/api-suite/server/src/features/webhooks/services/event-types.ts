@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool } from '../../../db';
-import { EVENT_CATALOG, WILDCARD } from './event-catalog';
+import { EVENT_CATALOG, WILDCARD } from '../events/catalog';
 import { eventDataJsonSchema, isEventName, payloadProblems } from '../validation/event-data';
 import type { EventType as ContractEventType } from '../validation/responses';
 

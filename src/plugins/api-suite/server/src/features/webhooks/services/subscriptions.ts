@@ -2,66 +2,34 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { fromJson, tableOf, toBool, toCount, toDate, toIso, toIsoRequired, type Knex } from '../../../db';
+import { tableOf, toBool, toCount, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { createSecretBox, type SecretBox } from './secret-box';
-import { generateSecret, ROTATION_WINDOW_MS, type SigningSecrets } from './signing';
-import { WILDCARD } from './event-catalog';
+import { createSecretBox, type SecretBox } from '../secret-box';
+import { generateSecret, ROTATION_WINDOW_MS } from '../signing';
+import { WILDCARD } from '../events/catalog';
 import type { Subscription } from '../validation/responses';
-import { isReservedHeader } from '../../../http/reserved-headers';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  dedupe,
+  deliveryTarget,
+  eventsOf,
+  presentSubscription,
+  type DeliveryTarget,
+  type SubscriptionInput,
+  type SubscriptionPatch,
+  type SubscriptionRow,
+} from '../subscriptions/rows';
 
-/** A subscription row as knex reads it. */
-export interface SubscriptionRow {
-  id: number;
-  uuid: string;
-  consumer_id: string;
-  endpoint_url: string;
-  description: string | null;
-  events: unknown;
-  is_active: unknown;
-  headers: unknown;
-  timeout_seconds: number | null;
-  rate_limit: number | null;
-  last_delivery_at: unknown;
-  failure_count: number | null;
-  disabled_at: unknown;
-  secret: string | null;
-  secret_old: string | null;
-  secret_rotated_at: unknown;
-  created_at: unknown;
-  updated_at: unknown;
-}
+export {
+  DEFAULT_TIMEOUT_SECONDS,
+  eventsOf,
+  ROTATION_RECOMMENDED_AFTER_MS,
+  type DeliveryTarget,
+  type SubscriptionInput,
+  type SubscriptionPatch,
+  type SubscriptionRow,
+} from '../subscriptions/rows';
 
-/** Everything the delivery worker needs about a subscription, with the secrets opened. */
-export interface DeliveryTarget {
-  id: number;
-  uuid: string;
-  consumerId: string;
-  endpointUrl: string;
-  headers: Record<string, string>;
-  timeoutMs: number;
-  /** Deliveries per second at most, or null. */
-  rateLimit: number | null;
-  isActive: boolean;
-  secrets: SigningSecrets;
-}
-
-export interface SubscriptionInput {
-  endpoint_url: string;
-  events: string[];
-  description?: string;
-  headers?: Record<string, string>;
-  timeout_seconds?: number;
-  rate_limit?: number | null;
-}
-
-export interface SubscriptionPatch extends Partial<SubscriptionInput> {
-  is_active?: boolean;
-}
-
-/** Secrets older than this are flagged `rotation_recommended`. */
-export const ROTATION_RECOMMENDED_AFTER_MS = 90 * 24 * 3600 * 1000;
-export const DEFAULT_TIMEOUT_SECONDS = 10;
 /** Targets are cached by the worker; edits clear them on every instance at once, this is only a backstop. */
 const TARGET_TTL_MS = 30_000;
 /** Who subscribes to a type is cached for publishing, cleared like targets; again a backstop. */
@@ -221,28 +189,9 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { secret, validUntil: new Date(now.getTime() + ROTATION_WINDOW_MS) };
     },
 
-    /** The API's view of a subscription: never a secret. */
-    /** A subscription as the API answers it (typed by the response schema, so the two cannot drift). */
+    /** The API's view of a subscription: never a secret (`subscriptions/rows.ts`). */
     present(row: SubscriptionRow): Subscription {
-      const rotatedOrCreated = toDate(row.secret_rotated_at) ?? toDate(row.created_at);
-      return {
-        id: row.uuid,
-        consumer_id: row.consumer_id,
-        endpoint_url: row.endpoint_url,
-        description: row.description ?? '',
-        events: eventsOf(row.events),
-        is_active: toBool(row.is_active),
-        headers: fromJson<Record<string, string>>(row.headers, {}),
-        timeout_seconds: row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
-        rate_limit: row.rate_limit ?? null,
-        created_at: toIsoRequired(row.created_at, 'created_at'),
-        updated_at: toIsoRequired(row.updated_at, 'updated_at'),
-        last_delivery_at: toIso(row.last_delivery_at),
-        failure_count: row.failure_count ?? 0,
-        disabled_at: toIso(row.disabled_at),
-        secret_rotated_at: toIso(row.secret_rotated_at),
-        rotation_recommended: rotatedOrCreated ? Date.now() - rotatedOrCreated.getTime() > ROTATION_RECOMMENDED_AFTER_MS : false,
-      };
+      return presentSubscription(row);
     },
 
     /** The worker's view of subscriptions, cached (null for one that no longer exists): the cached ones, and the others in one query. */
@@ -270,28 +219,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     toTarget(row: SubscriptionRow): DeliveryTarget {
-      const rotatedAt = toDate(row.secret_rotated_at);
-      if (!row.secret) throw new Error(`webhook subscription ${row.uuid} has no secret`);
-      const secrets: SigningSecrets = { current: secretBox().open(row.secret) };
-      if (row.secret_old && rotatedAt && Date.now() - rotatedAt.getTime() < ROTATION_WINDOW_MS) {
-        secrets.previous = { secret: secretBox().open(row.secret_old), rotatedAt };
-      }
-      const headers = Object.fromEntries(
-        Object.entries(fromJson<Record<string, unknown>>(row.headers, {})).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string' && !isReservedHeader(entry[0])
-        )
-      );
-      return {
-        id: row.id,
-        uuid: row.uuid,
-        consumerId: row.consumer_id,
-        endpointUrl: row.endpoint_url,
-        headers,
-        timeoutMs: (row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-        rateLimit: row.rate_limit ?? null,
-        isActive: toBool(row.is_active),
-        secrets,
-      };
+      return deliveryTarget(row, secretBox);
     },
 
     /** Replace a subscription's topics with its events list. */
@@ -390,15 +318,6 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-export function eventsOf(value: unknown): string[] {
-  const events = fromJson<unknown>(value, []);
-  return Array.isArray(events) ? events.filter((event): event is string => typeof event === 'string') : [];
-}
-
-function dedupe(values: string[]): string[] {
-  return [...new Set(values)];
-}
 
 export type WebhookSubscriptionsService = ReturnType<typeof subscriptionsService>;
 export default subscriptionsService;

@@ -5,7 +5,7 @@ import { UIDS } from '../../../constants';
 import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
-import { newDeliveryId } from './delivery/ids';
+import { newDeliveryId } from '../delivery/ids';
 
 export interface WebhookEvent {
   type: string;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { tableOf } from '../../../../db';
-import type { JobDefinition } from '../../../../jobs';
-import { getService } from '../../../../utils';
+import { UIDS } from '../../../constants';
+import { tableOf } from '../../../db';
+import type { JobDefinition } from '../../../jobs';
+import { getService } from '../../../utils';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, SENDS_PER_JOB } from './jobs';
 import type { DeliveryJobData, DeliverySend } from './types';
 

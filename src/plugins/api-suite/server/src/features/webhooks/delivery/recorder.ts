@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { dialectOf, tableOf, writeMany, type Column, type UpdateColumn } from '../../../../db';
+import { UIDS } from '../../../constants';
+import { dialectOf, tableOf, writeMany, type Column, type UpdateColumn } from '../../../db';
 import type { AttemptRecord, DeliveryState } from './types';
 
 const FLUSH_INTERVAL_MS = 100;

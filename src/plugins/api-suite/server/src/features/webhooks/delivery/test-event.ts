@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../../utils';
-import { testPayload } from './create-subscription';
-import { TEST_EVENT_TYPE } from './event-catalog';
-import type { SubscriptionRow } from './subscriptions';
+import { testPayload } from '../subscriptions/create';
+import { TEST_EVENT_TYPE } from '../events/catalog';
+import type { SubscriptionRow } from '../services/subscriptions';
 
 export interface TestOutcome {
   delivery_id: string;

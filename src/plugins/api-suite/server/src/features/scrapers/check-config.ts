@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
-import { getConfig } from '../../../utils';
-import { fromJson } from '../../../db';
-import { checkEndpoint } from '../../webhooks/services/create-subscription';
-import type { ScraperSelectors } from '../validation';
+import { getConfig } from '../../utils';
+import { fromJson } from '../../db';
+import { checkEndpoint } from '../webhooks/subscriptions/create';
+import type { ScraperSelectors } from './validation';
 import type { ChangeDetectionSetting } from './content-hash';
-import type { ScraperRow } from './scrapers';
-import { InvalidError } from '../../../errors';
+import type { ScraperRow } from './services/scrapers';
+import { InvalidError } from '../../errors';
 
 /**
  * What the body's schema cannot know: a proxy pool must be one the site configured, the start URL

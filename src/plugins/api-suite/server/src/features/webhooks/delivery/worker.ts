@@ -1,36 +1,25 @@
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { UNSENT_CONDITION } from '../../content-types/tables';
-import { tableOf, toDate } from '../../../../db';
-import type { Job } from '../../../../jobs';
-import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../../outbound';
-import { getConfig, getService } from '../../../../utils';
-import { TEST_EVENT_TYPE } from '../event-catalog';
-import { honoursRetryAfter, parseRetryAfter, retryDelaySeconds } from '../retry';
-import { signatureHeader } from '../signing';
-import type { DeliveryTarget } from '../subscriptions';
+import { UIDS } from '../../../constants';
+import { tableOf } from '../../../db';
+import type { Job } from '../../../jobs';
+import { getConfig, getService } from '../../../utils';
+import { TEST_EVENT_TYPE } from '../events/catalog';
+import { retryDelaySeconds } from './retry';
+import { sendAttempt } from './attempt';
+import { requeueUnsent } from './requeue';
+import type { DeliveryTarget } from '../services/subscriptions';
 import type { createFailurePolicy } from './failure-policy';
 import { deferSends, lotsBySecond } from './deferral';
 import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
-import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, sendOf, unpackSends } from './jobs';
+import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { createLanes, type Lanes } from './lanes';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
-import {
-  FINAL_STATUSES,
-  type AttemptOutcome,
-  type DeliveryJobData,
-  type DeliveryRow,
-  type DeliverySend,
-  type DeliveryStatus,
-} from './types';
+import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliverySend, type DeliveryStatus } from './types';
 
-/** Response bodies are kept on the attempt up to this size. */
-export const RESPONSE_BODY_LIMIT = 2048;
 /** Pending work older than this with no sign of life is enqueued again (it lost its job). */
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_OVERDUE_MS = 120_000;
-const RECOVERY_PAGE = 1000;
 /** An endpoint answering faster than this is never held back, however many sends it has waiting. */
 const SLOW_MS = 250;
 /** A slow endpoint keeps in the process only the sends that would start within this long; the rest wait in the queue. */
@@ -294,38 +283,9 @@ export function createWorker(
       }
     },
 
-    /** One signed POST to the endpoint; never throws. */
-    async attempt(target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
-      const timestamp = Math.floor(Date.now() / 1000);
-      const headers: Record<string, string> = {
-        ...target.headers,
-        'content-type': 'application/json',
-        'webhook-id': data.delivery,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(target.secrets, data.delivery, timestamp, data.body),
-        'x-webhook-event': data.type,
-      };
-      const started = Date.now();
-      try {
-        const response = await getService(strapi, 'platform').outbound().request(target.endpointUrl, {
-          method: 'POST',
-          headers,
-          body: data.body,
-          timeoutMs: target.timeoutMs,
-          maxResponseBytes: RESPONSE_BODY_LIMIT,
-        });
-        const ok = response.status >= 200 && response.status < 300;
-        return {
-          ok,
-          statusCode: response.status,
-          durationMs: response.durationMs,
-          error: ok ? null : `HTTP ${response.status}`,
-          responseBody: response.body === '' ? null : response.body,
-          retryAfterSeconds: honoursRetryAfter(response.status) ? parseRetryAfter(response.headers['retry-after']) : undefined,
-        };
-      } catch (error) {
-        return { ok: false, statusCode: null, durationMs: Date.now() - started, error: describeFailure(error), responseBody: null };
-      }
+    /** One signed POST to the endpoint; never throws (`attempt.ts`). */
+    attempt(target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
+      return sendAttempt(strapi, target, data);
     },
 
     /**
@@ -373,40 +333,9 @@ export function createWorker(
       return 'retrying';
     },
 
-    /**
-     * Enqueue the deliveries the database says are still to be sent: all of them at boot, or
-     * those overdue since `overdueBefore` (their job was lost). Job ids make this idempotent.
-     */
-    async recover(overdueBefore?: Date): Promise<number> {
-      let lastId = 0;
-      let total = 0;
-      for (;;) {
-        const query = knex()(deliveries())
-          .select('id', 'uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'next_attempt_at', 'created_at')
-          .whereRaw(UNSENT_CONDITION)
-          .where('id', '>', lastId)
-          .orderBy('id', 'asc')
-          .limit(RECOVERY_PAGE);
-        if (overdueBefore) query.where('next_attempt_at', '<', overdueBefore);
-        const rows = (await query) as DeliveryRow[];
-        if (rows.length === 0) return total;
-        lastId = rows[rows.length - 1].id;
-        const now = Date.now();
-        await jobs().enqueueBulk<DeliveryJobData>(
-          DELIVERY_QUEUE,
-          rows.map((row) => {
-            const attempt = (row.attempts ?? 0) + 1;
-            const due = toDate(row.next_attempt_at)?.getTime() ?? now;
-            return {
-              name: DELIVER_JOB,
-              data: packSends([sendOf(row, attempt)]),
-              options: jobOptions(row.uuid, attempt, Math.max(0, due - now)),
-            };
-          })
-        );
-        total += rows.length;
-        if (rows.length < RECOVERY_PAGE) return total;
-      }
+    /** Enqueue the deliveries the database says are still to be sent (`requeue.ts`). */
+    recover(overdueBefore?: Date): Promise<number> {
+      return requeueUnsent(strapi, overdueBefore);
     },
   };
   return worker;
@@ -420,12 +349,4 @@ function displayEndpoint(endpoint: string): string {
   } catch {
     return '(unparsable URL)';
   }
-}
-
-function describeFailure(error: unknown): string {
-  if (error instanceof EndpointNotAllowedError) return `endpoint_not_allowed: ${error.message}`;
-  if (error instanceof OutboundTimeoutError) return `timeout: ${error.message}`;
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }

@@ -1,10 +1,10 @@
 import type { Core, UID } from '@strapi/strapi';
 import { toIso, toText } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { productPayload } from '../../commerce/services/product-payload';
+import { productPayload } from '../../commerce/events/product-payload';
 import type { ContentChange, ContentListener, Row } from '../../platform/services/content-changes';
 import type { ArticleEventData } from '../validation/event-data';
-import type { PublishableEvent } from './webhooks';
+import type { PublishableEvent } from '../services/webhooks';
 
 /**
  * Article and product events, published whatever made the change (the v1 API, the Content

@@ -2,12 +2,12 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { fromJson, tableOf, toCount, toIso, toIsoRequired } from '../../../db';
 import type { ScraperResult, ScraperRun } from '../validation/responses';
-import type { Change } from './change-detection';
-import type { RunRow } from './runs';
+import type { Change } from '../services/change-detection';
+import type { RunRow } from './rows';
 
 /**
  * The read side of runs: a run, a scraper's runs, and its results as the API and the admin panel
- * list and export them. Part of the `scraper-runs` service (runs.ts spreads it in).
+ * list and export them. Part of the `scraper-runs` service (`services/runs.ts` spreads it in).
  */
 export function createRunReads(strapi: Core.Strapi) {
   const runsTable = () => tableOf(strapi, UIDS.scraperRun);

@@ -1,4 +1,4 @@
-import { toIso } from '../../../../db';
+import { toIso } from '../../../db';
 import type { DeliveryJobData, DeliveryRow, DeliverySend } from './types';
 
 /** The queue's side of deliveries: job names, ids and options, and what a job carries. */

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
-import { getConfig, getService } from '../../../../utils';
-import type { DeliveryTarget } from '../subscriptions';
+import { getConfig, getService } from '../../../utils';
+import type { DeliveryTarget } from '../services/subscriptions';
 import { deferSends, lotsBySecond } from './deferral';
 import { createSlotBook, type SlotBook } from './throttle';
 import type { DeliverySend } from './types';

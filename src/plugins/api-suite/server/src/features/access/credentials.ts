@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { randomAlphanumeric } from '../../../random';
+import { randomAlphanumeric } from '../../random';
 
 export { randomAlphanumeric };
 

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { randomAlphanumeric } from '../../../random';
+import { randomAlphanumeric } from '../../random';
 
 /**
  * Standard Webhooks signatures (docs/webhooks.md#the-delivery-request), so receivers can verify

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { getService } from '../../../utils';
-import type { Announcement } from './orders';
+import type { Announcement } from '../services/orders';
 
 /**
  * Orders changed through the document service (the admin panel, scripts): a change of an

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { tableOf, toBool } from '../../../../db';
-import { ApiError } from '../../../../http/errors';
-import type { JobDefinition } from '../../../../jobs';
-import { getService } from '../../../../utils';
+import { UIDS } from '../../../constants';
+import { tableOf, toBool } from '../../../db';
+import { ApiError } from '../../../http/errors';
+import type { JobDefinition } from '../../../jobs';
+import { getService } from '../../../utils';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './jobs';
-import type { SubscriptionRow } from '../subscriptions';
+import type { SubscriptionRow } from '../services/subscriptions';
 import type { Recorder } from './recorder';
 import type { DeliveryJobData, DeliveryRow } from './types';
 

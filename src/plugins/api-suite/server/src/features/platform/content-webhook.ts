@@ -1,7 +1,7 @@
 import { isNativeError } from 'node:util/types';
 import type { Core, UID } from '@strapi/strapi';
-import { getConfig, getService } from '../../../utils';
-import type { ContentChange, ContentListener, Row } from './content-changes';
+import { getConfig, getService } from '../../utils';
+import type { ContentChange, ContentListener, Row } from './services/content-changes';
 
 /**
  * The content-change webhook: when `CONTENT_WEBHOOK_URL` is set, every committed create or update

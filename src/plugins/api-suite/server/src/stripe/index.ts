@@ -1,8 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import Stripe from 'stripe';
-import { getConfig } from '../../../utils';
-import type { OrderItem } from './orders';
-import { InvalidError } from '../../../errors';
+import { getConfig } from '../utils';
+import { InvalidError } from '../errors';
+
+/** One line of a Checkout Session: a product at its captured unit price (an order's item). */
+export interface CheckoutLine {
+  name: string;
+  price: number;
+  quantity: number;
+}
 
 export interface CheckoutSession {
   id: string;
@@ -19,8 +25,9 @@ export class StripeUnavailableError extends Error {
 
 /**
  * The one place that talks to Stripe, through the official SDK: Checkout Sessions for orders,
- * and the signature check of Stripe's webhooks. Host, port and protocol come from the config so
- * that tests point the SDK at a local stub.
+ * the signature check of Stripe's webhooks, and the client billing and access use. Registered by
+ * the platform feature, since commerce, billing and access all use it and none of them owns it.
+ * Host, port and protocol come from the config so that tests point the SDK at a local stub.
  */
 const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
   const settings = () => getConfig(strapi).commerce;
@@ -41,7 +48,7 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
-    /** The configured SDK client, shared with billing; StripeUnavailableError without a secret key. */
+    /** The configured SDK client; StripeUnavailableError without a secret key. */
     client(): Stripe {
       return sdk();
     },
@@ -57,7 +64,7 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
      * idempotency key is the order's, so the SDK's retries (and any retry of this call for the
      * same order) get the session made the first time rather than a second one.
      */
-    async createSession(order: { uuid: string; items: OrderItem[] }): Promise<CheckoutSession> {
+    async createSession(order: { uuid: string; items: CheckoutLine[] }): Promise<CheckoutSession> {
       const { currency, successUrl, cancelUrl, sessionExpiresMinutes } = settings();
       const fill = (template: string) => template.split('{ORDER_ID}').join(encodeURIComponent(order.uuid));
       const params: Stripe.Checkout.SessionCreateParams = {

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { fromJson, tableOf, toCount, toIso, toIsoRequired } from '../../../../db';
-import type { Attempt, Delivery } from '../../validation/responses';
+import { UIDS } from '../../../constants';
+import { fromJson, tableOf, toCount, toIso, toIsoRequired } from '../../../db';
+import type { Attempt, Delivery } from '../validation/responses';
 import type { Recorder } from './recorder';
 import type { AttemptRecord, DeliveryRow, DeliveryStatus } from './types';
 

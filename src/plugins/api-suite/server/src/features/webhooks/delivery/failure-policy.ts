@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { UIDS } from '../../../../constants';
-import { rowsOf, tableOf, toBool } from '../../../../db';
-import { getService } from '../../../../utils';
+import { UIDS } from '../../../constants';
+import { rowsOf, tableOf, toBool } from '../../../db';
+import { getService } from '../../../utils';
 import { DELIVERY_QUEUE, jobIdOf } from './jobs';
 import type { Recorder } from './recorder';
 

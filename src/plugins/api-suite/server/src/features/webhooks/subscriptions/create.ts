@@ -2,8 +2,8 @@ import type { TestEventData } from '../validation/event-data';
 import type { Core } from '@strapi/strapi';
 import { EndpointNotAllowedError } from '../../../outbound';
 import { getService } from '../../../utils';
-import { TEST_EVENT_TYPE } from './event-catalog';
-import type { SubscriptionInput, SubscriptionRow } from './subscriptions';
+import { TEST_EVENT_TYPE } from '../events/catalog';
+import type { SubscriptionInput, SubscriptionRow } from '../services/subscriptions';
 import { UnprocessableError } from '../../../errors';
 
 /**

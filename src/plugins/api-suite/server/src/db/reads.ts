@@ -1,0 +1,53 @@
+// Reading back values whose type differs between PostgreSQL and SQLite (dates, JSON, booleans, counts).
+
+/** The rows of a raw query, whichever driver answered it. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  const rows = (result as { rows?: unknown } | undefined)?.rows;
+  return Array.isArray(rows) ? (rows as T[]) : [];
+}
+
+/** A datetime column as read by knex: a Date (pg), epoch ms (SQLite) or an ISO string. */
+export function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date =
+    value instanceof Date ? value : new Date(typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : (value as string | number));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function toIso(value: unknown): string | null {
+  return toDate(value)?.toISOString() ?? null;
+}
+
+/** A NOT NULL datetime column (a row's created_at): a missing or unreadable value is a fault, not null. */
+export function toIsoRequired(value: unknown, column: string): string {
+  const iso = toIso(value);
+  if (iso === null) throw new Error(`api-suite: the ${column} column held no date: ${String(value)}`);
+  return iso;
+}
+
+/** A JSON column: parsed already by pg, a string in SQLite. */
+export function fromJson<T>(value: unknown, fallback: T): T {
+  if (value === null || value === undefined) return fallback;
+  if (typeof value !== 'string') return value as T;
+  try {
+    return JSON.parse(value) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** A text column that may be empty (null), whatever type the driver read it as. */
+export function toText(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/** A boolean column: true/false in pg, 1/0 in SQLite. */
+export function toBool(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 't';
+}
+
+/** A count from knex, which answers a string on pg for bigint counts. */
+export function toCount(value: unknown): number {
+  return Number(value ?? 0);
+}

@@ -1,0 +1,52 @@
+import type { Core } from '@strapi/strapi';
+import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../outbound';
+import { getService } from '../../../utils';
+import { honoursRetryAfter, parseRetryAfter } from './retry';
+import { signatureHeader } from '../signing';
+import type { DeliveryTarget } from '../services/subscriptions';
+import type { AttemptOutcome, DeliverySend } from './types';
+
+/** Response bodies are kept on the attempt up to this size. */
+export const RESPONSE_BODY_LIMIT = 2048;
+
+/** One signed POST to the endpoint; never throws. */
+export async function sendAttempt(strapi: Core.Strapi, target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    ...target.headers,
+    'content-type': 'application/json',
+    'webhook-id': data.delivery,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(target.secrets, data.delivery, timestamp, data.body),
+    'x-webhook-event': data.type,
+  };
+  const started = Date.now();
+  try {
+    const response = await getService(strapi, 'platform').outbound().request(target.endpointUrl, {
+      method: 'POST',
+      headers,
+      body: data.body,
+      timeoutMs: target.timeoutMs,
+      maxResponseBytes: RESPONSE_BODY_LIMIT,
+    });
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      ok,
+      statusCode: response.status,
+      durationMs: response.durationMs,
+      error: ok ? null : `HTTP ${response.status}`,
+      responseBody: response.body === '' ? null : response.body,
+      retryAfterSeconds: honoursRetryAfter(response.status) ? parseRetryAfter(response.headers['retry-after']) : undefined,
+    };
+  } catch (error) {
+    return { ok: false, statusCode: null, durationMs: Date.now() - started, error: describeFailure(error), responseBody: null };
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof EndpointNotAllowedError) return `endpoint_not_allowed: ${error.message}`;
+  if (error instanceof OutboundTimeoutError) return `timeout: ${error.message}`;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
