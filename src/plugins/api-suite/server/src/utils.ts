@@ -20,6 +20,8 @@ import type { StripeService } from './features/commerce/services/stripe';
 import type { StripeEventsService } from './features/commerce/services/stripe-events';
 import type { ContentChangesService } from './features/platform/services/content-changes';
 import type { HttpService } from './features/platform/services/http';
+import type { MetricsService } from './features/observability/services/metrics';
+import type { ReadinessService } from './features/observability/services/readiness';
 import type { OpenApiService } from './features/platform/services/openapi';
 import type { ContentManagerViewsService } from './features/platform/services/content-manager-views';
 import type { PlatformService } from './features/platform/services/platform';
@@ -66,6 +68,8 @@ export interface Services {
   portal: PortalService;
   'billing-metering': BillingMeteringService;
   search: SearchService;
+  metrics: MetricsService;
+  readiness: ReadinessService;
 }
 
 export function getService<K extends keyof Services>(strapi: Core.Strapi, name: K): Services[K] {

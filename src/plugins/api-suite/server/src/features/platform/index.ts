@@ -6,7 +6,6 @@ import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
 import contentManagerViews from './services/content-manager-views';
 import { contentWebhookListener } from './services/content-webhook';
-import { redactLogs } from '../../http/redact';
 import { inputGuard } from './middlewares/input-guard';
 import http from './services/http';
 import openapi from './services/openapi';
@@ -17,8 +16,6 @@ import platform from './services/platform';
 const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {
-    // API keys sent in query strings never reach a log line (the request log writes URLs).
-    redactLogs(strapi.log as unknown as Parameters<typeof redactLogs>[0]);
     registerContentStatusBridge(strapi);
     // The one subscriber to content changes; the webhooks feature and the content-change webhook listen to it.
     getService(strapi, 'content-changes').subscribe();
