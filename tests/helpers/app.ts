@@ -31,6 +31,8 @@ export interface StartOptions {
    * gzipped plain `pg_dump --inserts` of PostgreSQL, whichever the run uses.
    */
   restore?: { sqlite: string; postgres: string };
+  /** PostgreSQL runs only: reach the new database through another host and port (a test's TCP proxy). */
+  databaseVia?: { host: string; port: number };
   /** Leave the database in place on close (to make such a fixture); `database` says where it is. */
   keepDatabase?: boolean;
   /**
@@ -69,6 +71,12 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   } else if (usingPostgres) {
     const created = await createPostgresDatabase(requireEnv('DATABASE_URL'), id);
     env.DATABASE_URL = database = created.url;
+    if (options.databaseVia) {
+      const via = new URL(created.url);
+      via.hostname = options.databaseVia.host;
+      via.port = String(options.databaseVia.port);
+      env.DATABASE_URL = via.toString();
+    }
     dropDatabase = created.drop;
     if (options.restore) await restorePostgres(created.url, options.restore.postgres);
   } else {

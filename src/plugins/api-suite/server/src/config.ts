@@ -216,6 +216,16 @@ export const configSchema = z
       })
       .strict(),
     frontendOrigin: z.string().url(),
+    observability: z
+      .object({
+        /** `METRICS_TOKEN`: the bearer token `GET /metrics` asks for; unset, the route answers 404. */
+        metricsToken: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+        /** How long `GET /_ready` waits for the database and Redis before calling them down. */
+        readyTimeoutMs: z.number().int().min(50).max(30_000),
+        /** `LOG_FORMAT=json`: every log line one JSON object (else Strapi's own lines). */
+        logFormat: z.enum(['pretty', 'json'], { message: 'LOG_FORMAT must be pretty or json' }),
+      })
+      .strict(),
     /** Where committed content changes are announced (`CONTENT_WEBHOOK_URL`); none: off. */
     contentWebhookUrl: z
       .string()
@@ -318,6 +328,11 @@ export default {
     },
     frontendOrigin: frontendOriginOf(env),
     contentWebhookUrl: env('CONTENT_WEBHOOK_URL')?.trim() || undefined,
+    observability: {
+      metricsToken: env('METRICS_TOKEN') || undefined,
+      readyTimeoutMs: 1_000,
+      logFormat: (env('LOG_FORMAT') || 'pretty').trim().toLowerCase() as 'pretty' | 'json',
+    },
   }),
   validator(config: unknown): void {
     const result = configSchema.safeParse(config);

@@ -180,6 +180,10 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
       };
     },
 
+    queueNames(): string[] {
+      return [...new Set([...queues.keys(), ...workers.keys()])];
+    },
+
     close(timeoutMs = 10_000): Promise<void> {
       closing ??= closeAll(timeoutMs);
       return closing;

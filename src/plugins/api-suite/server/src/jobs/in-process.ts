@@ -246,6 +246,10 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       return { waiting: state.waiting.length, delayed: state.delayed.size, active: state.active.size };
     },
 
+    queueNames(): string[] {
+      return [...queues.keys()];
+    },
+
     close(timeoutMs = 10_000): Promise<void> {
       closing ??= closeAll(timeoutMs);
       return closing;

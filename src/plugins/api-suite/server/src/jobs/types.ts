@@ -103,6 +103,8 @@ export interface JobsPort {
   unschedule(queue: string, scheduleId: string): Promise<boolean>;
   /** Counts for progress output and tests. */
   counts(queue: string): Promise<{ waiting: number; delayed: number; active: number }>;
+  /** The queues this process has enqueued to, processed or scheduled on (the metrics report their counts). */
+  queueNames(): string[];
   /**
    * Stop taking new jobs, wait for active ones (up to `timeoutMs`), release connections.
    * Further enqueues reject.

@@ -7,7 +7,6 @@ import contentChanges from './services/content-changes';
 import contentManagerViews from './services/content-manager-views';
 import { contentWebhookListener } from './content-webhook';
 import { errorMiddlewares } from '../../http/errors';
-import { redactLogs } from '../../http/redact';
 import { inputGuard } from './middlewares/input-guard';
 import http from './services/http';
 import openapi from './services/openapi';
@@ -34,8 +33,6 @@ declare module '../../utils' {
 const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {
-    // API keys sent in query strings never reach a log line (the request log writes URLs).
-    redactLogs(strapi.log as unknown as Parameters<typeof redactLogs>[0]);
     registerContentStatusBridge(strapi);
     // The one subscriber to content changes; the webhooks feature and the content-change webhook listen to it.
     getService(strapi, 'content-changes').subscribe();

@@ -34,6 +34,7 @@ const VERIFIED_JWT_TTL_MS = 10 * 60_000;
  */
 const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
   const config = () => getConfig(strapi).access;
+  const metrics = getService(strapi, 'metrics');
   /** token → user id, until the token's own expiry (at most ten minutes); the user is still read on every request. */
   const verifiedJwts = new Map<string, { id: unknown; until: number }>();
 
@@ -77,8 +78,16 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
 
       const started = performance.now();
       const counted: Counted = { keyId: null, userId: null, overage: false };
+      let decision: string | undefined;
       try {
-        await this.admit(ctx, counted);
+        try {
+          await this.admit(ctx, counted);
+        } catch (refusal) {
+          decision = refusal instanceof ApiError ? refusal.code : 'error';
+          throw refusal;
+        } finally {
+          metrics.apiRequest(counted.plan ?? 'none', decision ?? (counted.overage ? 'overage' : 'allowed'));
+        }
         await next();
         if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
           // The router's own 405 is plain text; the family's shape keeps clients on one parser.
@@ -189,6 +198,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         return;
       }
       const target = await getService(strapi, 'consumer-plans').targetOf(principal.userId, key);
+      counted.plan = target.plan.name;
       const quota = getService(strapi, 'usage').quota();
       const standing = async () => rateLimitHeaders(await quota.peek(target.pool, target.limits));
       const refuse = async (error: ApiError): Promise<never> => {
@@ -280,6 +290,8 @@ export interface Counted {
   keyId: number | null;
   userId: number | null;
   overage: boolean;
+  /** The plan the request was held to, for the metrics; none for open routes and administrators. */
+  plan?: string;
 }
 
 /** Routes of the consumer's own account, open to every plan and never counted (`GET /api/webhooks/event-types` too). */

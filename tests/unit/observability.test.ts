@@ -1,0 +1,72 @@
+import { shapeLogLines } from '../../src/plugins/api-suite/server/src/features/observability/log-lines';
+import { requestIdOf } from '../../src/plugins/api-suite/server/src/features/observability/middlewares/request-id';
+
+const LINE = Symbol.for('message');
+type Info = Record<string | symbol, unknown>;
+
+/** A logger whose own format writes `level: message`, as Strapi's pretty format does. */
+function logger() {
+  return {
+    format: {
+      transform(info: Info) {
+        info[LINE] = `${String(info.level)}: ${String(info.message)}`;
+        return info;
+      },
+    } as { transform(info: Info, options?: unknown): Info | boolean },
+  };
+}
+
+describe('log lines', () => {
+  const KEY = `sk_${'A1'.repeat(24)}`;
+
+  it('keep the logger format, with the request id after the message and keys redacted', () => {
+    const target = logger();
+    shapeLogLines(target, { json: false, requestId: () => 'req-12345678' });
+    const info = target.format.transform({ level: 'http', message: `GET /api/v1/keys?api_key=${KEY} (3 ms) 200` }) as Info;
+    expect(info[LINE]).toBe('http: GET /api/v1/keys?api_key=[redacted] (3 ms) 200 [request req-12345678]');
+  });
+
+  it('outside a request, say nothing of one', () => {
+    const target = logger();
+    shapeLogLines(target, { json: false, requestId: () => undefined });
+    expect((target.format.transform({ level: 'info', message: 'booted' }) as Info)[LINE]).toBe('info: booted');
+  });
+
+  it('as JSON, are one object a line with timestamp, level, message, request id and the other fields', () => {
+    const target = logger();
+    shapeLogLines(target, { json: true, requestId: () => 'req-12345678' });
+    const info = target.format.transform({ level: 'warn', message: `key ${KEY}`, queue: 'x' }) as Info;
+    const line = JSON.parse(String(info[LINE])) as Record<string, unknown>;
+    expect(line).toEqual({
+      timestamp: expect.any(String),
+      level: 'warn',
+      message: `key ${KEY.slice(0, 8)}[redacted]`,
+      request_id: 'req-12345678',
+      queue: 'x',
+    });
+    expect(String(info[LINE])).not.toContain('\n');
+  });
+
+  it('as JSON, write an error logged as the message with its text and stack, redacted', () => {
+    const target = logger();
+    shapeLogLines(target, { json: true, requestId: () => undefined });
+    const error = new Error(`failed for ${KEY}`);
+    const line = JSON.parse(String((target.format.transform({ level: 'error', message: error }) as Info)[LINE])) as Record<string, string>;
+    expect(line.message).toBe(`failed for ${KEY.slice(0, 8)}[redacted]`);
+    expect(line.stack).toContain('failed for sk_A1A1A[redacted]');
+    expect(line).not.toHaveProperty('request_id');
+  });
+});
+
+describe('request ids', () => {
+  it.each(['abcdefgh', 'lb-2f9a.trace_01', 'A'.repeat(128)])('keeps %s', (sent) => expect(requestIdOf(sent)).toBe(sent));
+
+  it.each([undefined, '', 'short', 'A'.repeat(129), 'has space', 'tab\there1', 'ünïcode-id', `sk_${'b'.repeat(48)}`])(
+    'replaces %p',
+    (sent) => {
+      const id = requestIdOf(sent);
+      expect(id).not.toBe(sent);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+  );
+});
