@@ -9,11 +9,6 @@ import readiness from './services/readiness';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { metrics, readiness };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * What an operator sees (docs/operations.md#seeing-it-run): request ids on every answer and log
  * line, log lines as JSON on demand, Prometheus metrics and a readiness check.
@@ -37,3 +32,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -28,11 +28,6 @@ const services = {
   'webhook-deliveries': deliveries,
 };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * Signed webhook subscriptions and the delivery engine (docs/webhooks.md): publishing writes
  * one delivery record and one job per matching subscription, the worker sends and retries them,
@@ -128,3 +123,7 @@ function afterCommit(strapi: Core.Strapi, work: () => Promise<void>): void {
 }
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
