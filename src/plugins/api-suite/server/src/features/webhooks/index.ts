@@ -6,6 +6,7 @@ import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
 import { ensurePendingIndex, registerDeliveryTables } from './content-types/tables';
+import { backlogMetric } from './delivery/metrics';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
@@ -71,6 +72,7 @@ const feature: FeatureModule = {
     });
 
     await ensurePendingIndex(strapi);
+    backlogMetric(strapi);
     const created = await getService(strapi, 'webhook-event-types').ensureDefaults();
     if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
     await getService(strapi, 'webhook-subscriptions').listen();
