@@ -1,5 +1,6 @@
 import Transport from 'winston-transport';
 import { startApp, type TestApp } from '../../helpers/app';
+import { seriesValue } from '../../helpers/metrics';
 import { awayFromMinuteEdge, issueKey, type IssuedKey } from '../../helpers/keys';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
@@ -49,11 +50,7 @@ async function scrape(): Promise<string> {
   return response.text;
 }
 
-/** The value of one series, or 0 when it has not been written yet. */
-function valueOf(exposition: string, series: string): number {
-  const line = exposition.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1)) : 0;
-}
+const valueOf = seriesValue;
 
 const requests = (plan: string, decision: string) => `api_suite_api_requests_total{plan="${plan}",decision="${decision}"}`;
 
