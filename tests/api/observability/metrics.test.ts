@@ -3,7 +3,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { seriesValue } from '../../helpers/metrics';
 import { awayFromMinuteEdge, issueKey, type IssuedKey } from '../../helpers/keys';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
-import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { eventually } from '../../helpers/wait';
 import { orderData, subscribe, waitForPosts } from '../../helpers/webhooks';
 
@@ -146,6 +146,27 @@ describe('GET /metrics', () => {
     expect(after).toMatch(/^api_suite_webhook_backlog\{status="pending"\} \d+$/m);
     expect(after).toMatch(/^api_suite_webhook_saturated_endpoints 0$/m);
     expect(after).toMatch(/^api_suite_webhook_requests\{state="open"\} \d+$/m);
+
+    // The admin panel's Overview reads the same registry: this process's counts since it started
+    // (under an hour ago), here the two test events and the event, each once to /up and once to /down.
+    const session = await adminSession(app);
+    const activity = await eventually(
+      async () => {
+        const overview = await app.request().get('/api-suite/overview').set('Authorization', `Bearer ${session.token}`);
+        expect(overview.status).toBe(200);
+        const read = overview.body.data.activity as { backlog: Record<string, number> };
+        return read.backlog.pending === 0 ? read : undefined;
+      },
+      10_000,
+      'the backlog to be written back as empty'
+    );
+    expect(activity).toEqual({
+      since: expect.any(String),
+      deliveries: { succeeded: 2, failed: 2 },
+      requests: expect.objectContaining({ allowed: expect.any(Number), rate_limited: 1, endpoint_not_in_plan: 1, invalid_api_key: 1 }),
+      backlog: { pending: 0, retrying: 0 },
+      saturatedEndpoints: 0,
+    });
   });
 
   it('never labels a series with a consumer, a key, an e-mail, a URL or an id', async () => {

@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import { getConfig } from '../../utils';
+import { getConfig, getService } from '../../utils';
 import { operatorRoutes } from './controllers/operator';
 import { shapeLogLines } from './log-lines';
 import { requestId } from './middlewares/request-id';
@@ -27,6 +27,10 @@ const feature: FeatureModule = {
   },
   bootstrap({ strapi }) {
     strapi.server.routes(operatorRoutes(strapi, getConfig(strapi).observability.metricsToken));
+    getService(strapi, 'metrics').activity.start();
+  },
+  destroy({ strapi }) {
+    getService(strapi, 'metrics').activity.stop();
   },
   services,
 };
