@@ -46,6 +46,10 @@ it('registers the first admin through the /admin form', async () => {
   await registerFirstAdmin(browser.page, app.url);
   await openPluginPage(browser.page, app.url, '', 'API Suite');
   await browser.page.getByText('Background jobs').waitFor();
+  // This server's figures from its metrics, under the settings.
+  await browser.page.getByRole('heading', { name: 'Activity on this server' }).waitFor();
+  await browser.page.getByText('Webhook delivery attempts').waitFor();
+  await browser.page.getByText('0 pending · 0 to be retried').waitFor();
   await screenshot(browser.page, 'overview');
 }, 90_000);
 

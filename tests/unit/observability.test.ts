@@ -1,5 +1,7 @@
 import { shapeLogLines } from '../../src/plugins/api-suite/server/src/features/observability/log-lines';
 import { requestIdOf } from '../../src/plugins/api-suite/server/src/features/observability/middlewares/request-id';
+import { newDeliveryId } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/ids';
+import { publishedAt } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/metrics';
 
 const LINE = Symbol.for('message');
 type Info = Record<string | symbol, unknown>;
@@ -69,4 +71,19 @@ describe('request ids', () => {
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
   );
+});
+
+describe("a delivery's publishing time", () => {
+  it('is read from the UUID v7 delivery id, to the millisecond', () => {
+    const before = Date.now();
+    const id = newDeliveryId();
+    expect(publishedAt(id)).toBeGreaterThanOrEqual(before);
+    expect(publishedAt(id)).toBeLessThanOrEqual(Date.now());
+    expect(publishedAt('01890a5d-ac96-774b-bcce-b302099a8057')).toBe(0x01890a5dac96);
+  });
+
+  it('is unknown for ids of other versions (deliveries made before ids were v7)', () => {
+    expect(publishedAt('9b2f1d2e-3c4a-4b5d-8e6f-7a8b9c0d1e2f')).toBeUndefined();
+    expect(publishedAt('not-a-uuid')).toBeUndefined();
+  });
 });

@@ -1,3 +1,4 @@
+import { metricsOf, movedBetween } from '../../helpers/metrics';
 import type Stripe from 'stripe';
 import { startApp, type TestApp } from '../../helpers/app';
 import { stripeEnv, STRIPE_WEBHOOK_SECRET } from '../../helpers/commerce';
@@ -362,7 +363,10 @@ describe('overage', () => {
     expect(answers.map((answer) => answer.headers['x-ratelimit-monthly-remaining'])).toEqual(['2', '1', '0', '0', '0']);
 
     const customer = (await billing('billing-account').customerOf(bob.consumer_id)) as string;
+    const before = await metricsOf(app);
     expect(await billing('billing-metering').report()).toBe(1);
+    const moved = movedBetween(before, await metricsOf(app));
+    expect(moved('api_suite_billing_meter_events_total{outcome="sent"}')).toBe(1);
     expect(stub.meterTotal(customer)).toBe(2);
     expect(stub.store.meterEvents.at(-1)).toMatchObject({
       event_name: 'api_requests',

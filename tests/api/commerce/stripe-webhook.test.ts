@@ -1,3 +1,4 @@
+import { metricsOf, movedBetween } from '../../helpers/metrics';
 import Stripe from 'stripe';
 import { startApp, type TestApp } from '../../helpers/app';
 import {
@@ -106,8 +107,11 @@ describe('checkout.session.completed', () => {
 
   it('changes nothing when the same event arrives again', async () => {
     const first = await orderOf(app, order.orderId);
+    const before = await metricsOf(app);
     const again = await sendStripeEvent(app, payload);
     expect(again.status).toBe(200);
+    const moved = movedBetween(before, await metricsOf(app));
+    expect(moved('api_suite_stripe_webhook_events_total{type="checkout.session.completed",outcome="duplicate"}')).toBe(1);
     expect(again.body).toEqual({ received: true });
     expect(await orderOf(app, order.orderId)).toEqual(first);
 
@@ -203,8 +207,10 @@ describe('signatures', () => {
   });
 
   it('400 for a signature made with another secret', async () => {
+    const before = await metricsOf(app);
     const response = await sendStripeEvent(app, payload, { secret: 'whsec_someone_else' });
     expect(response.status).toBe(400);
+    expect(movedBetween(before, await metricsOf(app))('api_suite_stripe_webhook_events_total{type="unknown",outcome="refused"}')).toBe(1);
     expect(response.body).toEqual({ error: 'Invalid Stripe signature' });
   });
 

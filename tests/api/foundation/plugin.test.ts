@@ -76,6 +76,13 @@ describe('the api-suite plugin', () => {
         },
       },
       commerce: { currency: 'eur' },
+      activity: {
+        since: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        deliveries: expect.any(Object),
+        requests: expect.any(Object),
+        backlog: { pending: 0, retrying: 0 },
+        saturatedEndpoints: 0,
+      },
     });
   });
 });

@@ -1,7 +1,11 @@
 import Transport from 'winston-transport';
 import { startApp, type TestApp } from '../../helpers/app';
+import { seriesValue } from '../../helpers/metrics';
 import { awayFromMinuteEdge, issueKey, type IssuedKey } from '../../helpers/keys';
-import { registerUser, type TestUser } from '../../helpers/users';
+import { startReceiver, type Receiver } from '../../helpers/receiver';
+import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
+import { eventually } from '../../helpers/wait';
+import { orderData, subscribe, waitForPosts } from '../../helpers/webhooks';
 
 /**
  * `GET /metrics` (docs/operations.md#metrics) behind METRICS_TOKEN, counters that move with real
@@ -11,6 +15,7 @@ const TOKEN = 'metrics-token-for-tests-0123456789';
 let app: TestApp;
 let carol: TestUser;
 let key: IssuedKey;
+let receiver: Receiver;
 const lines: string[] = [];
 
 /** Every finished log line, as the logger's format left it. */
@@ -22,7 +27,9 @@ class Collect extends Transport {
 }
 
 beforeAll(async () => {
-  app = await startApp({ env: { METRICS_TOKEN: TOKEN, LOG_FORMAT: 'json' } });
+  receiver = await startReceiver((request) => (request.path.startsWith('/down') ? { status: 500 } : { status: 200 }));
+  // No retries: an attempt that fails settles the delivery as failed.
+  app = await startApp({ env: { METRICS_TOKEN: TOKEN, LOG_FORMAT: 'json', WEBHOOK_RETRY_SCHEDULE: '' } });
   // From here on every line, the request log's included, goes to the test rather than the console.
   const logger = app.strapi.log as unknown as { clear(): void; add(transport: Transport): void; level: string };
   logger.clear();
@@ -34,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await receiver?.close();
 });
 
 async function scrape(): Promise<string> {
@@ -42,11 +50,7 @@ async function scrape(): Promise<string> {
   return response.text;
 }
 
-/** The value of one series, or 0 when it has not been written yet. */
-function valueOf(exposition: string, series: string): number {
-  const line = exposition.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line ? Number(line.slice(series.length + 1)) : 0;
-}
+const valueOf = seriesValue;
 
 const requests = (plan: string, decision: string) => `api_suite_api_requests_total{plan="${plan}",decision="${decision}"}`;
 
@@ -95,10 +99,81 @@ describe('GET /metrics', () => {
     expect(moved(requests('none', 'invalid_api_key'))).toBe(1);
   });
 
+  it('counts delivery attempts by event type and outcome, their duration and the lag from publishing', async () => {
+    const dave = await registerUser(app, { plan: 'enterprise' });
+    const admin = await makeAdministrator(app, await registerUser(app));
+    await subscribe(app, dave, { endpoint_url: `${receiver.url}/up`, events: ['order.created'] });
+    await subscribe(app, dave, { endpoint_url: `${receiver.url}/down`, events: ['order.created'] });
+    // Each new subscription is sent a test event: counted, under its own event type, before `before`.
+    const tests = (exposition: string) =>
+      ['succeeded', 'failed'].reduce(
+        (sum, outcome) => sum + valueOf(exposition, `api_suite_webhook_attempts_total{event_type="webhook.test",outcome="${outcome}"}`),
+        0
+      );
+    const before = await eventually(
+      async () => {
+        const exposition = await scrape();
+        return tests(exposition) === 2 ? exposition : undefined;
+      },
+      10_000,
+      'the test events to be counted'
+    );
+    const published = await app
+      .request()
+      .post('/api/webhooks/events')
+      .set('Authorization', `Bearer ${admin.jwt}`)
+      .send({ type: 'order.created', payload: orderData(1) });
+    expect(published.status).toBe(202);
+    await waitForPosts(receiver, 2, (request) => request.headers['x-webhook-event'] === 'order.created');
+    const attempts = (outcome: string) => `api_suite_webhook_attempts_total{event_type="order.created",outcome="${outcome}"}`;
+    const after = await eventually(
+      async () => {
+        const exposition = await scrape();
+        const settled = ['succeeded', 'failed'].map(
+          (outcome) => valueOf(exposition, attempts(outcome)) - valueOf(before, attempts(outcome))
+        );
+        return settled.every((count) => count >= 1) ? exposition : undefined;
+      },
+      10_000,
+      'both attempts to be counted'
+    );
+    const moved = (series: string) => valueOf(after, series) - valueOf(before, series);
+    expect(moved(attempts('succeeded'))).toBe(1);
+    expect(moved('api_suite_webhook_attempt_duration_seconds_count{outcome="succeeded"}')).toBe(1);
+    expect(moved('api_suite_webhook_attempt_duration_seconds_count{outcome="failed"}')).toBe(1);
+    expect(moved('api_suite_webhook_delivery_lag_seconds_count{event_type="order.created"}')).toBe(1);
+    expect(valueOf(after, 'api_suite_webhook_delivery_lag_seconds_sum{event_type="order.created"}')).toBeLessThan(60);
+    expect(after).toMatch(/^api_suite_webhook_backlog\{status="pending"\} \d+$/m);
+    expect(after).toMatch(/^api_suite_webhook_saturated_endpoints 0$/m);
+    expect(after).toMatch(/^api_suite_webhook_requests\{state="open"\} \d+$/m);
+
+    // The admin panel's Overview reads the same registry: this process's counts since it started
+    // (under an hour ago), here the two test events and the event, each once to /up and once to /down.
+    const session = await adminSession(app);
+    const activity = await eventually(
+      async () => {
+        const overview = await app.request().get('/api-suite/overview').set('Authorization', `Bearer ${session.token}`);
+        expect(overview.status).toBe(200);
+        const read = overview.body.data.activity as { backlog: Record<string, number> };
+        return read.backlog.pending === 0 ? read : undefined;
+      },
+      10_000,
+      'the backlog to be written back as empty'
+    );
+    expect(activity).toEqual({
+      since: expect.any(String),
+      deliveries: { succeeded: 2, failed: 2 },
+      requests: expect.objectContaining({ allowed: expect.any(Number), rate_limited: 1, endpoint_not_in_plan: 1, invalid_api_key: 1 }),
+      backlog: { pending: 0, retrying: 0 },
+      saturatedEndpoints: 0,
+    });
+  });
+
   it('never labels a series with a consumer, a key, an e-mail, a URL or an id', async () => {
     const exposition = await scrape();
     const values = [...exposition.matchAll(/^api_suite_[a-z_]+\{([^}]*)\}/gm)].flatMap((match) =>
-      [...match[1].matchAll(/="([^"]*)"/g)].map((label) => label[1])
+      // `le` is a histogram's bucket bound, not a label of ours.
+      [...match[1].matchAll(/(\w+)="([^"]*)"/g)].filter((label) => label[1] !== 'le').map((label) => label[2])
     );
     expect(values.length).toBeGreaterThan(0);
     const secrets = [carol.consumer_id, carol.email, key.key_prefix, key.client_id, String(carol.id), String(key.id)];

@@ -1,3 +1,4 @@
+import { metricsOf, movedBetween } from '../../helpers/metrics';
 import http from 'node:http';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
@@ -162,7 +163,11 @@ describe('scrapers: create, read, change, delete', () => {
 describe('runs', () => {
   it('collects exactly the expected items with the selectors, from the start page only by default', async () => {
     const scraper = await createScraper(alice, { selectors: SELECTORS });
+    const before = await metricsOf(app);
     const run = await runToEnd(alice, scraper.id);
+    const moved = movedBetween(before, await metricsOf(app));
+    expect(moved('api_suite_scraper_runs_total{status="completed"}')).toBe(1);
+    expect(moved('api_suite_scraper_pages_total{outcome="ok"}')).toBe(1);
     expect(run).toEqual({
       id: expect.any(Number),
       scraper_id: scraper.id,

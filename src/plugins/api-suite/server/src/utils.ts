@@ -11,7 +11,12 @@ import { PLUGIN_ID } from './constants';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Services {}
 
-/** The services a feature's `services` object registers: each factory's name mapped to what it builds. */
+/**
+ * The services a feature's `services` object registers: each factory's name mapped to what it
+ * builds. A feature's index.ts ends with
+ * `declare module '../../utils' { interface Services extends ServicesOf<typeof services> {} }`;
+ * inside that block this module's own names, `ServicesOf` among them, are in scope.
+ */
 export type ServicesOf<T extends Record<string, (context: { strapi: Core.Strapi }) => unknown>> = {
   [K in keyof T]: ReturnType<T[K]>;
 };

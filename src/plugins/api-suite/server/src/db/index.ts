@@ -11,7 +11,7 @@ import type { Core } from '@strapi/strapi';
 export type { Column, ColumnKind, Knex } from './types';
 export { INSERT_CHUNK, insertChunked, insertRows, updateMany, writeMany, type RowWrite, type UpdateColumn } from './writes';
 export { pgTimestamp, recordsetJson } from './recordset';
-export { fromJson, rowsOf, toBool, toCount, toDate, toIso, toIsoRequired, toText } from './reads';
+export { fromJson, pageOwned, rowsOf, toBool, toCount, toDate, toIso, toIsoRequired, toText } from './reads';
 
 export function dialectOf(strapi: Core.Strapi): string {
   return strapi.db.dialect.client as string;

@@ -1,3 +1,6 @@
+import { ALL_CONSUMERS, type Owner } from '../constants';
+import type { Knex } from './types';
+
 // Reading back values whose type differs between PostgreSQL and SQLite (dates, JSON, booleans, counts).
 
 /** The rows of a raw query, whichever driver answered it. */
@@ -50,4 +53,26 @@ export function toBool(value: unknown): boolean {
 /** A count from knex, which answers a string on pg for bigint counts. */
 export function toCount(value: unknown): number {
   return Number(value ?? 0);
+}
+
+/**
+ * One page of a table's rows owned by a consumer (every consumer's with `ALL_CONSUMERS`), newest
+ * first, with the total: the list query of every consumer-owned record (scrapers, subscriptions).
+ */
+export async function pageOwned<Row>(
+  query: () => ReturnType<Knex>,
+  owner: Owner,
+  page: number,
+  limit: number
+): Promise<{ rows: Row[]; total: number }> {
+  const scoped = () => (owner === ALL_CONSUMERS ? query() : query().where({ consumer_id: owner }));
+  const [rows, counted] = await Promise.all([
+    scoped()
+      .select('*')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit),
+    scoped().count({ count: '*' }).first(),
+  ]);
+  return { rows: rows as Row[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
 }

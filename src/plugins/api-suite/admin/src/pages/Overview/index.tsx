@@ -2,6 +2,7 @@ import { Box, Loader, Typography } from '@strapi/design-system';
 import { Layouts, Page } from '@strapi/strapi/admin';
 import { ProblemAlert } from '../../components/ProblemAlert';
 import { useT } from '../../utils/useT';
+import { ActivityPanel } from './components/ActivityPanel';
 import { SettingRow } from './components/SettingRow';
 import { useOverview } from '../../hooks/useOverview';
 
@@ -39,6 +40,7 @@ export function OverviewPage() {
             />
           </Box>
         )}
+        {state.status === 'ready' && <ActivityPanel activity={state.overview.activity} />}
         <Box paddingTop={6}>
           <Typography variant="omega" textColor="neutral600">
             {t('overview.pages')}

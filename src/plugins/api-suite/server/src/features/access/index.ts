@@ -30,11 +30,6 @@ import { accessApi } from './validation/openapi';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * Who may call the API and how much: consumers and the administrator role, API keys with
  * plans, per-minute and monthly quotas, usage records, and OAuth client credentials.
@@ -123,3 +118,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

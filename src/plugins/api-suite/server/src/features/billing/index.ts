@@ -24,11 +24,6 @@ const services = {
   'billing-metering': metering,
 };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * Self-serve plans with Stripe Billing (docs/billing.md): plans provisioned as Stripe products and
  * prices, Checkout in subscription mode, plan changes, the Stripe Billing Portal, Stripe's
@@ -85,3 +80,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -17,11 +17,6 @@ import stripeEvents from './services/stripe-events';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { orders, checkout, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * Commerce (docs/commerce.md): checkout with an atomic stock reservation and a Stripe Checkout
  * Session, Stripe's payment notifications applied once each, the administrators' sales report,
@@ -52,3 +47,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../types';
-import { getConfig } from '../../utils';
+import { getConfig, getService } from '../../utils';
 import { operatorRoutes } from './controllers/operator';
 import { shapeLogLines } from './log-lines';
 import { requestId } from './middlewares/request-id';
@@ -8,11 +8,6 @@ import readiness from './services/readiness';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { metrics, readiness };
-
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
 
 /**
  * What an operator sees (docs/operations.md#seeing-it-run): request ids on every answer and log
@@ -32,8 +27,16 @@ const feature: FeatureModule = {
   },
   bootstrap({ strapi }) {
     strapi.server.routes(operatorRoutes(strapi, getConfig(strapi).observability.metricsToken));
+    getService(strapi, 'metrics').activity.start();
+  },
+  destroy({ strapi }) {
+    getService(strapi, 'metrics').activity.stop();
   },
   services,
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

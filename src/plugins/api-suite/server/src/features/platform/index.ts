@@ -24,11 +24,6 @@ const services = {
   stripe,
 };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /** Shared infrastructure (jobs port, outbound client, Stripe client) and the plugin's health route. */
 const feature: FeatureModule = {
   name: 'platform',
@@ -60,3 +55,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -7,11 +7,6 @@ import portal from './services/portal';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { portal };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * The consumer portal: a client-side app (the plugin package's `portal/`, built into
  * `dist/portal/`) served at the configured path, calling only the public API. Turned off, its
@@ -28,3 +23,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -16,11 +16,6 @@ import { scrapersApi } from './validation/openapi';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /**
  * Scraper control: registered scrapers crawled on demand and on schedule through the jobs port,
  * with their runs, results and run events, and change detection between completed runs.
@@ -58,3 +53,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -7,11 +7,6 @@ import search from './services/search';
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { search };
 
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
-
 /** Search across the site's published content (docs/search-feed-cors.md#search), collections from the plugin config. */
 const feature: FeatureModule = {
   name: 'search',
@@ -24,3 +19,7 @@ const feature: FeatureModule = {
 };
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -6,6 +6,7 @@ import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
 import { ensurePendingIndex, registerDeliveryTables } from './content-types/tables';
+import { backlogMetric } from './delivery/metrics';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
@@ -27,11 +28,6 @@ const services = {
   'webhook-event-types': eventTypes,
   'webhook-deliveries': deliveries,
 };
-
-// Inside the augmentation utils.ts's own names (ServicesOf) are in scope.
-declare module '../../utils' {
-  interface Services extends ServicesOf<typeof services> {}
-}
 
 /**
  * Signed webhook subscriptions and the delivery engine (docs/webhooks.md): publishing writes
@@ -76,6 +72,7 @@ const feature: FeatureModule = {
     });
 
     await ensurePendingIndex(strapi);
+    backlogMetric(strapi);
     const created = await getService(strapi, 'webhook-event-types').ensureDefaults();
     if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
     await getService(strapi, 'webhook-subscriptions').listen();
@@ -128,3 +125,7 @@ function afterCommit(strapi: Core.Strapi, work: () => Promise<void>): void {
 }
 
 export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}

@@ -36,6 +36,11 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
   const subscriptions = () => tableOf(strapi, UIDS.billingSubscription);
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
+  const meterEvents = getService(strapi, 'metrics').counter({
+    name: 'billing_meter_events_total',
+    help: "Overage reports sent to Stripe's meter, by outcome (sent; already_sent: Stripe had it from a run that died before recording it; error: to be sent again)",
+    labelNames: ['outcome'],
+  });
 
   const send = async (report: ReportRow): Promise<void> => {
     try {
@@ -46,9 +51,11 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
           payload: { stripe_customer_id: report.stripe_customer_id, value: String(report.value) },
           identifier: report.identifier,
         });
+      meterEvents.inc({ outcome: 'sent' });
     } catch (error) {
       // Sent before, by a run that died before recording it: Stripe has it, once.
       const code = (error as { code?: string }).code;
+      meterEvents.inc({ outcome: code === 'resource_already_exists' ? 'already_sent' : 'error' });
       if (code !== 'resource_already_exists') throw error;
     }
     await strapi.db.connection(reports()).where({ id: report.id }).update({ status: 'sent', sent_at: new Date() });

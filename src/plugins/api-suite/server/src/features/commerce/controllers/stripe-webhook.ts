@@ -20,27 +20,42 @@ export const stripeWebhookErrors = errorFamily(errorMessageBody, (error, strapi)
  * verified over the raw body, each applied once; every verified event, handled or not, answers
  * `{ received: true }`.
  */
-export default ({ strapi }: { strapi: Core.Strapi }) => ({
-  async receive(ctx: Context) {
-    const raw = rawBodyOf(ctx);
-    if (!raw) {
-      strapi.log.error(
-        "[api-suite] stripe: the raw request body is not available, so no signature can be checked. Add 'plugin::api-suite.commerce-body' just before 'strapi::body' in config/middlewares.ts"
-      );
-      throw new FailedError('raw_body_unavailable', 'Webhook receiver misconfigured');
-    }
-    let event;
-    try {
-      event = getService(strapi, 'stripe').verify(raw, ctx.get('stripe-signature') || undefined);
-    } catch (error) {
-      if (!(error instanceof StripeUnavailableError)) throw error;
-      strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
-      throw new FailedError('stripe_not_configured', 'Webhook receiver misconfigured');
-    }
-    // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
-    const billing = getService(strapi, 'billing-events');
-    const outcome = billing.handles(event) ? await billing.apply(event) : await getService(strapi, 'stripe-events').apply(event);
-    if (outcome === 'duplicate') strapi.log.info(`[api-suite] stripe: event ${event.id} was applied before, acknowledged again`);
-    ctx.body = { received: true };
-  },
-});
+export default ({ strapi }: { strapi: Core.Strapi }) => {
+  const received = getService(strapi, 'metrics').counter({
+    name: 'stripe_webhook_events_total',
+    help: "Stripe's webhook events by type and outcome (applied, duplicate, ignored, error; refused: no valid signature, type unknown)",
+    labelNames: ['type', 'outcome'],
+  });
+  return {
+    async receive(ctx: Context) {
+      const raw = rawBodyOf(ctx);
+      if (!raw) {
+        strapi.log.error(
+          "[api-suite] stripe: the raw request body is not available, so no signature can be checked. Add 'plugin::api-suite.commerce-body' just before 'strapi::body' in config/middlewares.ts"
+        );
+        throw new FailedError('raw_body_unavailable', 'Webhook receiver misconfigured');
+      }
+      let event;
+      try {
+        event = getService(strapi, 'stripe').verify(raw, ctx.get('stripe-signature') || undefined);
+      } catch (error) {
+        received.inc({ type: 'unknown', outcome: 'refused' });
+        if (!(error instanceof StripeUnavailableError)) throw error;
+        strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
+        throw new FailedError('stripe_not_configured', 'Webhook receiver misconfigured');
+      }
+      // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
+      const billing = getService(strapi, 'billing-events');
+      let outcome: string;
+      try {
+        outcome = billing.handles(event) ? await billing.apply(event) : await getService(strapi, 'stripe-events').apply(event);
+      } catch (error) {
+        received.inc({ type: event.type, outcome: 'error' });
+        throw error;
+      }
+      received.inc({ type: event.type, outcome });
+      if (outcome === 'duplicate') strapi.log.info(`[api-suite] stripe: event ${event.id} was applied before, acknowledged again`);
+      ctx.body = { received: true };
+    },
+  };
+};

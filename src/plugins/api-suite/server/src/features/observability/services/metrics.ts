@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { getService } from '../../../utils';
+import { createActivity } from '../activity';
 
 /**
  * The label names a plugin metric may use. Each has a bounded set of values (a plan's name, an
@@ -61,8 +62,13 @@ const metricsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   });
 
+  const activity = createActivity(registry);
+
   return {
     registry,
+
+    /** The Overview's headline figures of this process (`activity.ts`); `start` keeps their hourly window. */
+    activity,
 
     counter<L extends MetricLabel>(config: MetricConfig<L>): Counter<L> {
       return new Counter(named(config));

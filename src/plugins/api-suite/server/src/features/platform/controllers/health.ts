@@ -18,6 +18,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** What the admin panel's overview page shows. */
   async overview(ctx: Parameters<Core.ControllerHandler>[0]) {
-    ctx.body = { data: getService(strapi, 'platform').overview() };
+    const activity = await getService(strapi, 'metrics').activity.read();
+    ctx.body = { data: { ...getService(strapi, 'platform').overview(), activity } };
   },
 });

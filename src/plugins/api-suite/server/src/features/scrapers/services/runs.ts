@@ -53,6 +53,18 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   let sweeper: NodeJS.Timeout | undefined;
   let started = false;
 
+  const metrics = getService(strapi, 'metrics');
+  const runsEnded = metrics.counter({
+    name: 'scraper_runs_total',
+    help: 'Scraper runs ended, by status (completed, failed, stopped)',
+    labelNames: ['status'],
+  });
+  const pagesFetched = metrics.counter({
+    name: 'scraper_pages_total',
+    help: "Pages this process's scraper runs fetched, by outcome (ok, failed)",
+    labelNames: ['outcome'],
+  });
+
   const abortLocally = (runId: number) => active.get(runId)?.abort(new Error('stopped'));
 
   const detection = () => getService(strapi, 'scraper-change-detection');
@@ -222,6 +234,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           onPage: (page) => {
             progress.pages += 1;
             if (!page.ok) progress.failed += 1;
+            pagesFetched.inc({ outcome: page.ok ? 'ok' : 'failed' });
           },
         });
         await flushResults();
@@ -283,6 +296,7 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           pages_failed: outcome.pages_failed,
         }).filter(([, value]) => value !== undefined)
       );
+      let endedHere = false;
       await knex().transaction(async (trx) => {
         const ended = await trx(runsTable())
           .where({ id: runId })
@@ -291,10 +305,13 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         // Stopped already: keep its status and time, record the final counts.
         if (ended === 0 && Object.keys(counts).length > 0) await trx(runsTable()).where({ id: runId }).update(counts);
         if (ended === 1 && outcome.status === 'completed' && onCompleted) await onCompleted(trx);
+        endedHere = ended === 1;
         await trx(scrapersTable())
           .where({ id: scraperId, current_run_id: runId })
           .update({ status: 'idle', current_run_id: null, updated_at: now });
       });
+      // Counted once it is recorded, by the call that ended it (a stop that came first counts it).
+      if (endedHere) runsEnded.inc({ status: outcome.status });
     },
 
     /** Stop the scraper's pending or running run; null when nothing runs. */

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { createTask } from 'node-cron';
-import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
+import { UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { fromJson, tableOf, toBool, toCount, toIso, toIsoRequired } from '../../../db';
+import { fromJson, pageOwned, tableOf, toBool, toIso, toIsoRequired } from '../../../db';
 import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
 import type { Scraper } from '../validation/responses';
@@ -78,16 +78,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One consumer's scrapers, or every consumer's with `ALL_CONSUMERS`, newest first. */
     async list(owner: Owner, page: number, limit: number): Promise<{ rows: ScraperRow[]; total: number }> {
-      const scoped = () => (owner === ALL_CONSUMERS ? knex()(table()) : knex()(table()).where({ consumer_id: owner }));
-      const [rows, counted] = await Promise.all([
-        scoped()
-          .select('*')
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .offset((page - 1) * limit),
-        scoped().count({ count: '*' }).first(),
-      ]);
-      return { rows: rows as ScraperRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
+      return pageOwned<ScraperRow>(() => knex()(table()), owner, page, limit);
     },
 
     async get(id: number): Promise<ScraperRow | null> {

@@ -13,6 +13,7 @@ import { deferSends, lotsBySecond } from './deferral';
 import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { createLanes, type Lanes } from './lanes';
+import { deliveryMetrics, type DeliveryMetrics } from './metrics';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliverySend, type DeliveryStatus } from './types';
@@ -66,6 +67,8 @@ export function createWorker(
     onError: () => undefined,
   });
   let closeLeases: () => Promise<void> = async () => undefined;
+  /** Set when the worker starts: a process that only publishes reports no attempts. */
+  let metrics: DeliveryMetrics = { settled: () => undefined };
   /** When each saturated endpoint was last logged. */
   const saturationLogged = new Map<string, number>();
   const logSaturation = (endpoint: string, deferred: number): void => {
@@ -97,6 +100,7 @@ export function createWorker(
         maxDeferMs: MAX_DEFER_MS,
         onError,
       });
+      metrics = deliveryMetrics(strapi, () => lanes.stats());
       // Twice as many jobs as requests: a slow endpoint keeps only about two of its shares' worth of
       // sends (and so of jobs) in the process, so jobs run out no sooner than request slots do.
       jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency: concurrency * 2 });
@@ -273,6 +277,7 @@ export function createWorker(
             response_status: null,
             delivered_at: null,
           });
+          metrics.settled(send.type, 'cancelled');
           return;
         }
         const outcome = await worker.attempt(target, send);
@@ -309,17 +314,21 @@ export function createWorker(
         response_body: outcome.responseBody,
       });
       const base = { uuid: data.delivery, attempts: data.attempt, response_status: outcome.statusCode };
+      const settled = (status: DeliveryStatus): DeliveryStatus => {
+        metrics.settled(data.type, status, outcome.durationMs, data.delivery);
+        return status;
+      };
       if (outcome.ok) {
         recorder.success(target.id, now);
         recorder.state({ ...base, status: 'succeeded', next_attempt_at: null, delivered_at: now });
-        return 'succeeded';
+        return settled('succeeded');
       }
 
       const { active } = await policy.countFailure(target.id);
       const delay = active && options.retry ? retryDelaySeconds(schedule(), data.attempt, outcome.retryAfterSeconds) : null;
       if (delay === null) {
         recorder.state({ ...base, status: 'failed', next_attempt_at: null, delivered_at: null });
-        return 'failed';
+        return settled('failed');
       }
       const nextAt = new Date(now.getTime() + delay * 1000);
       // The retry books a slot of its own when its job runs: it does not keep this attempt's slot.
@@ -330,7 +339,7 @@ export function createWorker(
         jobOptions(data.delivery, data.attempt + 1, delay * 1000)
       );
       recorder.state({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
-      return 'retrying';
+      return settled('retrying');
     },
 
     /** Enqueue the deliveries the database says are still to be sent (`requeue.ts`). */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
-import { ALL_CONSUMERS, UIDS, type Owner } from '../../../constants';
+import { UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { tableOf, toBool, toCount, type Knex } from '../../../db';
+import { pageOwned, tableOf, toBool, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { createSecretBox, type SecretBox } from '../secret-box';
 import { generateSecret, ROTATION_WINDOW_MS } from '../signing';
@@ -114,16 +114,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** One consumer's subscriptions, or every consumer's with `ALL_CONSUMERS`, newest first. */
     async list(owner: Owner, page: number, limit: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
-      const scoped = () => (owner === ALL_CONSUMERS ? knex()(table()) : knex()(table()).where({ consumer_id: owner }));
-      const [rows, counted] = await Promise.all([
-        scoped()
-          .select('*')
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .offset((page - 1) * limit),
-        scoped().count({ count: '*' }).first(),
-      ]);
-      return { rows: rows as SubscriptionRow[], total: toCount((counted as { count?: unknown } | undefined)?.count) };
+      return pageOwned<SubscriptionRow>(() => knex()(table()), owner, page, limit);
     },
 
     async get(uuid: string): Promise<SubscriptionRow | null> {
