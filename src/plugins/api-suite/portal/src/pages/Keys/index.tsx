@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, type ApiKey, type NewApiKey } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
-import { Button, SecretOnce, SelectField } from '../../components/form';
+import { Button, Field, SecretOnce } from '../../components/form';
 import { useAction, useLoad } from '../../../../shared/hooks';
 import { CreateKeyForm } from './CreateKeyForm';
 
@@ -137,10 +137,11 @@ function KeyRow({
       )}
       {confirming === 'reroll' && (
         <div className="row-confirm" role="group" aria-label={`Reroll ${apiKey.name ?? apiKey.key_prefix}`}>
-          <SelectField
+          <Field
+            as="select"
             label="Grace period"
             value={grace}
-            onChange={(event) => setGrace(Number(event.target.value))}
+            onChange={(value) => setGrace(Number(value))}
             error={reroll.problem?.fields.grace_seconds}
           >
             {GRACE_OPTIONS.map((option) => (
@@ -148,7 +149,7 @@ function KeyRow({
                 {option.label}
               </option>
             ))}
-          </SelectField>
+          </Field>
           <Button variant="primary" busy={reroll.busy} onClick={() => void reroll.run()}>
             Make a new key
           </Button>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { api, type Delivery, type DeliveryStatus } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
-import { Button, SelectField } from '../../components/form';
+import { Button, Field } from '../../components/form';
 import { useAction, useLoad } from '../../../../shared/hooks';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'retrying', 'cancelled'];
@@ -17,18 +17,14 @@ export function Deliveries({ endpointId, round }: { endpointId: string; round: n
       <div className="card-heading">
         <h2 id="deliveries-heading">Deliveries</h2>
         <div className="row-actions">
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={(event) => (setStatus(event.target.value as DeliveryStatus | ''), setPage(1))}
-          >
+          <Field as="select" label="Status" value={status} onChange={(value) => (setStatus(value as DeliveryStatus | ''), setPage(1))}>
             <option value="">All</option>
             {STATUSES.map((value) => (
               <option key={value} value={value}>
                 {value}
               </option>
             ))}
-          </SelectField>
+          </Field>
           <Button busy={deliveries.loading && deliveries.data !== undefined} onClick={() => setMine((value) => value + 1)}>
             Refresh
           </Button>
