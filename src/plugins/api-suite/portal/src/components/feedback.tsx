@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { ApiProblem } from '../http';
+import { Button } from './form';
 
 export function Notice({
   tone = 'info',
@@ -32,12 +33,17 @@ export function LoadProblem({ problem, retry }: { problem?: ApiProblem | null; r
   );
 }
 
-export function EmptyState({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+/** Nothing to list yet; `action`, the button that makes the first one. */
+export function EmptyState({ title, children, action }: { title: string; children: ReactNode; action?: { label: string; run(): void } }) {
   return (
     <div className="empty-state">
       <h3>{title}</h3>
       <p>{children}</p>
-      {action}
+      {action && (
+        <Button variant="primary" onClick={action.run}>
+          {action.label}
+        </Button>
+      )}
     </div>
   );
 }

@@ -1,13 +1,16 @@
 import {
+  useCallback,
   useId,
   useState,
   type ButtonHTMLAttributes,
+  type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
 } from 'react';
 import type { ApiProblem } from '../http';
+import { useAction } from '../../../shared/hooks';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'link';
 
@@ -26,24 +29,59 @@ export function Button({
   );
 }
 
-interface FieldProps {
-  label: string;
-  /** The server's message for this field, shown under it and announced. */
-  error?: string;
-  hint?: ReactNode;
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+/** A form's submit button and its Cancel. */
+export function FormActions({ submit, busy, onCancel }: { submit: ReactNode; busy: boolean; onCancel(): void }) {
+  return (
+    <div className="form-actions">
+      <Button type="submit" variant="primary" busy={busy}>
+        {submit}
+      </Button>
+      <Button onClick={onCancel}>Cancel</Button>
+    </div>
+  );
 }
 
-/** A labelled control with its hint and the server's message for it. */
-export function Field({ label, error, hint, children }: FieldProps) {
+type Control =
+  | (Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
+      as?: 'input';
+      value: string | number;
+      onChange?(value: string): void;
+    })
+  | (Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange'> & {
+      as: 'select';
+      value: string | number;
+      onChange(value: string): void;
+    })
+  | (Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange'> & {
+      as: 'textarea';
+      value: string;
+      onChange(value: string): void;
+    })
+  | (Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'checked' | 'onChange'> & {
+      as: 'checkbox';
+      checked: boolean;
+      onChange(checked: boolean): void;
+    });
+
+export type FieldProps = Control & {
+  label: string;
+  hint?: ReactNode;
+  /** The server's message for this field, shown under it and announced. */
+  error?: string;
+};
+
+/**
+ * A labelled control (an input of any type, a select, a textarea or a checkbox) with its hint and
+ * the server's message for it; `onChange` gets the new value, not the event.
+ */
+export function Field(props: FieldProps) {
   const id = useId();
+  const { label, hint, error } = props;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+  const aria = { 'aria-describedby': [hintId, errorId].filter(Boolean).join(' ') || undefined, 'aria-invalid': error ? true : undefined };
+  const notes = (
+    <>
       {hint && (
         <p className="field-hint" id={hintId}>
           {hint}
@@ -54,52 +92,87 @@ export function Field({ label, error, hint, children }: FieldProps) {
           {error}
         </p>
       )}
+    </>
+  );
+  if (props.as === 'checkbox') {
+    // The label wraps the box, so it needs no id.
+    const { as, label, hint, error, onChange, ...input } = props;
+    return (
+      <>
+        <label className="checkbox">
+          <input type="checkbox" {...(hint || error ? aria : {})} {...input} onChange={(event) => onChange(event.target.checked)} />{' '}
+          <span>{label}</span>
+        </label>
+        {notes}
+      </>
+    );
+  }
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {control(props, { id, ...aria })}
+      {notes}
     </div>
   );
 }
 
-export function TextField({
-  label,
-  error,
-  hint,
-  ...input
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: ReactNode }) {
-  return (
-    <Field label={label} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...input} />}
-    </Field>
-  );
+function control(
+  props: Exclude<FieldProps, { as: 'checkbox' }>,
+  ids: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }
+) {
+  if (props.as === 'select') {
+    const { as, label, hint, error, onChange, ...select } = props;
+    return <select {...ids} {...select} onChange={(event) => onChange(event.target.value)} />;
+  }
+  if (props.as === 'textarea') {
+    const { as, label, hint, error, onChange, ...area } = props;
+    return <textarea {...ids} {...area} onChange={(event) => onChange(event.target.value)} />;
+  }
+  const { as, label, hint, error, onChange, ...input } = props;
+  return <input {...ids} {...input} onChange={onChange && ((event) => onChange(event.target.value))} />;
 }
 
-export function SelectField({
-  label,
-  error,
-  hint,
-  children,
-  ...select
-}: SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; hint?: ReactNode }) {
-  return (
-    <Field label={label} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => (
-        <select id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...select}>
-          {children}
-        </select>
-      )}
-    </Field>
-  );
+export interface Form<V> {
+  values: V;
+  set<K extends keyof V>(name: K, value: V[K]): void;
+  /** A field's binding: its name, value, setter and message (the value's key is the input's name). */
+  field<K extends keyof V & string>(name: K): { name: K; value: V[K]; onChange(value: V[K]): void; error?: string };
+  /** The server's messages by field (dotted path as sent), with the form's own checks over them. */
+  errors: Record<string, string>;
+  /** The form's onSubmit: the form's own checks, then `save` unless they found something. */
+  submit(event: FormEvent): void;
+  busy: boolean;
+  problem: ApiProblem | null;
 }
 
-export function TextAreaField({
-  label,
-  error,
-  hint,
-  ...area
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & { label: string; error?: string; hint?: ReactNode }) {
-  return (
-    <Field label={label} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...area} />}
-    </Field>
-  );
+/**
+ * A form's values by input name and its one call (the shared `useAction`): `check` finds what the
+ * browser can tell before asking the server (messages by field; none: send).
+ */
+export function useForm<V extends Record<string, unknown>>(
+  initial: V | (() => V),
+  save: (values: V) => Promise<unknown>,
+  check?: (values: V) => Record<string, string>
+): Form<V> {
+  const [values, setValues] = useState(initial);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const action = useAction(() => save(values));
+  const set = useCallback(<K extends keyof V>(name: K, value: V[K]) => setValues((previous) => ({ ...previous, [name]: value })), []);
+  const errors = { ...(action.problem?.fields ?? {}), ...local };
+  return {
+    values,
+    set,
+    field: (name) => ({ name, value: values[name], onChange: (value) => set(name, value), error: errors[name] }),
+    errors,
+    submit: (event) => {
+      event.preventDefault();
+      const found = check?.(values) ?? {};
+      setLocal(found);
+      if (Object.keys(found).length === 0) void action.run();
+    },
+    busy: action.busy,
+    problem: action.problem,
+  };
 }
 
 /** Checkboxes in a fieldset, for scopes and event types. */
@@ -166,7 +239,7 @@ export function SecretOnce({ label, value, testId, note }: { label: string; valu
     <div className="secret-once" role="group" aria-label={label}>
       <p className="secret-note">{note}</p>
       <div className="secret-row">
-        <TextField label={label} value={value} readOnly data-testid={testId} onFocus={(event) => event.currentTarget.select()} />
+        <Field label={label} value={value} readOnly data-testid={testId} onFocus={(event) => event.currentTarget.select()} />
         <Button variant="primary" onClick={() => void copy()}>
           Copy
         </Button>

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { api, type ApiKey, type NewApiKey } from '../../api';
-import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
-import { Button, SecretOnce, SelectField } from '../../components/form';
+import { Badge, EmptyState, formatDate, Notice } from '../../components/feedback';
+import { Button, Field, SecretOnce } from '../../components/form';
+import { PagedList, usePaged } from '../../components/list';
 import { useAction, useLoad } from '../../../../shared/hooks';
 import { CreateKeyForm } from './CreateKeyForm';
 
 /** The consumer's API keys: create (the key shown once), revoke, reroll with a grace period. */
 export function Keys() {
-  const [page, setPage] = useState(1);
-  const keys = useLoad(() => api.keys(page), [page]);
+  const keys = usePaged(api.keys);
   const plans = useLoad(() => api.plans().then((answer) => new Map(answer.data.map((plan) => [plan.id, plan.name]))), []);
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<{ key: NewApiKey; note: string } | null>(null);
@@ -46,34 +46,27 @@ export function Keys() {
         </section>
       )}
       {creating && <CreateKeyForm onCreated={(key) => onMade(key, 'Key created.')} onCancel={() => setCreating(false)} />}
-      <LoadProblem problem={keys.problem} retry={keys.reload} />
-      {keys.loading && !keys.data && <Loading />}
-      {keys.data && keys.data.meta.total === 0 && !creating && (
-        <EmptyState
-          title="No keys yet"
-          action={
-            <Button variant="primary" onClick={() => setCreating(true)}>
-              Create your first key
-            </Button>
-          }
-        >
-          Create a key to call the API from your own code. It follows your plan, and moves with it when your plan changes.
-        </EmptyState>
-      )}
-      {keys.data && keys.data.data.length > 0 && (
-        <ul className="list" aria-label="API keys">
-          {keys.data.data.map((key) => (
-            <KeyRow
-              key={key.id}
-              apiKey={key}
-              planName={key.plan_id === null ? null : (plans.data?.get(key.plan_id) ?? null)}
-              onChanged={keys.reload}
-              onRerolled={(made, until) => onMade(made, `Key rerolled: the old key works until ${formatDate(until)}.`)}
-            />
-          ))}
-        </ul>
-      )}
-      {keys.data && <Pager page={page} limit={keys.data.meta.limit} total={keys.data.meta.total} onPage={setPage} label="Keys" />}
+      <PagedList
+        list={keys}
+        label="API keys"
+        pagerLabel="Keys"
+        empty={
+          !creating && (
+            <EmptyState title="No keys yet" action={{ label: 'Create your first key', run: () => setCreating(true) }}>
+              Create a key to call the API from your own code. It follows your plan, and moves with it when your plan changes.
+            </EmptyState>
+          )
+        }
+        row={(key) => (
+          <KeyRow
+            key={key.id}
+            apiKey={key}
+            planName={key.plan_id === null ? null : (plans.data?.get(key.plan_id) ?? null)}
+            onChanged={keys.reload}
+            onRerolled={(made, until) => onMade(made, `Key rerolled: the old key works until ${formatDate(until)}.`)}
+          />
+        )}
+      />
     </>
   );
 }
@@ -137,10 +130,11 @@ function KeyRow({
       )}
       {confirming === 'reroll' && (
         <div className="row-confirm" role="group" aria-label={`Reroll ${apiKey.name ?? apiKey.key_prefix}`}>
-          <SelectField
+          <Field
+            as="select"
             label="Grace period"
             value={grace}
-            onChange={(event) => setGrace(Number(event.target.value))}
+            onChange={(value) => setGrace(Number(value))}
             error={reroll.problem?.fields.grace_seconds}
           >
             {GRACE_OPTIONS.map((option) => (
@@ -148,7 +142,7 @@ function KeyRow({
                 {option.label}
               </option>
             ))}
-          </SelectField>
+          </Field>
           <Button variant="primary" busy={reroll.busy} onClick={() => void reroll.run()}>
             Make a new key
           </Button>

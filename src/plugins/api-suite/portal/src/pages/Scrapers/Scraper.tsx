@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, type ScraperRun } from '../../api';
-import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
+import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button } from '../../components/form';
+import { PagedList, usePaged } from '../../components/list';
 import { useAction, useLoad } from '../../../../shared/hooks';
 import { NotInPlan } from '../../plans/NotInPlan';
 
@@ -10,9 +11,8 @@ import { NotInPlan } from '../../plans/NotInPlan';
 export function ScraperPage() {
   const id = Number(useParams().id);
   const navigate = useNavigate();
-  const [page, setPage] = useState(1);
   const scraper = useLoad(() => api.scraper(id), [id]);
-  const runs = useLoad(() => api.runs(id, page), [id, page]);
+  const runs = usePaged((page) => api.runs(id, page), [id]);
   const running = scraper.data?.status === 'running';
   const { reload: reloadScraper } = scraper;
   const { reload: reloadRuns } = runs;
@@ -80,18 +80,13 @@ export function ScraperPage() {
       {scraper.problem?.code !== 'endpoint_not_in_plan' && (
         <section className="card" aria-labelledby="runs-heading">
           <h2 id="runs-heading">Runs</h2>
-          <LoadProblem problem={runs.problem} retry={runs.reload} />
-          {runs.data && runs.data.meta.total === 0 && (
-            <EmptyState title="No runs yet">Press "Run now" to fetch the pages; the results appear here.</EmptyState>
-          )}
-          {runs.data && runs.data.data.length > 0 && (
-            <ul className="list" aria-label="Runs">
-              {runs.data.data.map((entry) => (
-                <RunRow key={entry.id} scraperId={id} run={entry} />
-              ))}
-            </ul>
-          )}
-          {runs.data && <Pager page={page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} label="Runs" />}
+          <PagedList
+            list={runs}
+            label="Runs"
+            spinner={false}
+            empty={<EmptyState title="No runs yet">Press "Run now" to fetch the pages; the results appear here.</EmptyState>}
+            row={(entry) => <RunRow key={entry.id} scraperId={id} run={entry} />}
+          />
         </section>
       )}
     </>

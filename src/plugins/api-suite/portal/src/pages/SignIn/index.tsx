@@ -1,10 +1,9 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { api } from '../../api';
 import { useAuth } from '../../auth';
 import { Notice } from '../../components/feedback';
-import { Button, FormProblem, TextField } from '../../components/form';
-import { useAction } from '../../../../shared/hooks';
+import { Button, Field, FormProblem, useForm } from '../../components/form';
 import type { PortalSettings } from '../../settings';
 
 /** Sign in, or sign up where the site takes sign-ups, with users-permissions' own routes. */
@@ -13,10 +12,7 @@ export function SignIn({ settings, mode }: { settings: PortalSettings; mode: 'si
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as { from?: string } | null)?.from ?? '/';
-  const [username, setUsername] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const action = useAction(async () => {
+  const form = useForm({ username: '', email: '', password: '' }, async ({ username, email, password }) => {
     const session = mode === 'sign-in' ? await api.signIn(email, password) : await api.signUp(username, email, password);
     auth.signedIn(session);
     navigate(from, { replace: true });
@@ -34,50 +30,31 @@ export function SignIn({ settings, mode }: { settings: PortalSettings; mode: 'si
     );
   }
 
-  const fields = action.problem?.fields ?? {};
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    void action.run();
-  };
+  const signIn = mode === 'sign-in';
   return (
     <Frame title={settings.title} heading={mode === 'sign-in' ? 'Sign in' : 'Create an account'}>
       {auth.endedBecause && mode === 'sign-in' && <Notice tone="warning">{auth.endedBecause}</Notice>}
-      <form onSubmit={submit} noValidate>
-        <FormProblem problem={action.problem && Object.keys(fields).length === 0 ? action.problem : null} />
-        {mode === 'sign-up' && (
-          <TextField
-            label="Username"
-            name="username"
-            autoComplete="username"
-            value={username}
-            onChange={(event) => setUsername(event.target.value)}
-            error={fields.username}
-            required
-          />
-        )}
-        <TextField
-          label={mode === 'sign-in' ? 'Email or username' : 'Email'}
-          name="email"
-          type={mode === 'sign-in' ? 'text' : 'email'}
-          autoComplete={mode === 'sign-in' ? 'username' : 'email'}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          error={fields.email ?? fields.identifier}
+      <form onSubmit={form.submit} noValidate>
+        <FormProblem problem={Object.keys(form.errors).length === 0 ? form.problem : null} />
+        {!signIn && <Field label="Username" autoComplete="username" {...form.field('username')} required />}
+        <Field
+          label={signIn ? 'Email or username' : 'Email'}
+          type={signIn ? 'text' : 'email'}
+          autoComplete={signIn ? 'username' : 'email'}
+          {...form.field('email')}
+          error={form.errors.email ?? form.errors.identifier}
           required
         />
-        <TextField
+        <Field
           label="Password"
-          name="password"
           type="password"
-          autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          error={fields.password}
-          hint={mode === 'sign-up' ? 'At least 6 characters.' : undefined}
+          autoComplete={signIn ? 'current-password' : 'new-password'}
+          {...form.field('password')}
+          hint={signIn ? undefined : 'At least 6 characters.'}
           required
         />
-        <Button type="submit" variant="primary" busy={action.busy}>
-          {mode === 'sign-in' ? 'Sign in' : 'Create account'}
+        <Button type="submit" variant="primary" busy={form.busy}>
+          {signIn ? 'Sign in' : 'Create account'}
         </Button>
       </form>
       {mode === 'sign-in' && settings.allowRegister && (

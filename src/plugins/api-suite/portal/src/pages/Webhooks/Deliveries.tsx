@@ -1,26 +1,27 @@
 import { useState } from 'react';
 import { api, type Delivery, type DeliveryStatus } from '../../api';
-import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice, Pager } from '../../components/feedback';
-import { Button, SelectField } from '../../components/form';
+import { Badge, EmptyState, formatDate, Loading, Notice } from '../../components/feedback';
+import { Button, Field } from '../../components/form';
+import { PagedList, usePaged } from '../../components/list';
 import { useAction, useLoad } from '../../../../shared/hooks';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'retrying', 'cancelled'];
 
 /** An endpoint's deliveries, newest first, each with its attempts on demand and a retry. */
 export function Deliveries({ endpointId, round }: { endpointId: string; round: number }) {
-  const [page, setPage] = useState(1);
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const [mine, setMine] = useState(0);
-  const deliveries = useLoad(() => api.deliveries(endpointId, page, status || undefined), [endpointId, page, status, round, mine]);
+  const deliveries = usePaged((page) => api.deliveries(endpointId, page, status || undefined), [endpointId, status, round, mine]);
   return (
     <section className="card" aria-labelledby="deliveries-heading">
       <div className="card-heading">
         <h2 id="deliveries-heading">Deliveries</h2>
         <div className="row-actions">
-          <SelectField
+          <Field
+            as="select"
             label="Status"
             value={status}
-            onChange={(event) => (setStatus(event.target.value as DeliveryStatus | ''), setPage(1))}
+            onChange={(value) => (setStatus(value as DeliveryStatus | ''), deliveries.setPage(1))}
           >
             <option value="">All</option>
             {STATUSES.map((value) => (
@@ -28,29 +29,22 @@ export function Deliveries({ endpointId, round }: { endpointId: string; round: n
                 {value}
               </option>
             ))}
-          </SelectField>
+          </Field>
           <Button busy={deliveries.loading && deliveries.data !== undefined} onClick={() => setMine((value) => value + 1)}>
             Refresh
           </Button>
         </div>
       </div>
-      <LoadProblem problem={deliveries.problem} retry={deliveries.reload} />
-      {deliveries.loading && !deliveries.data && <Loading />}
-      {deliveries.data && deliveries.data.meta.total === 0 && (
-        <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>
-          Send a test event above, or wait for the next event you subscribed to.
-        </EmptyState>
-      )}
-      {deliveries.data && deliveries.data.data.length > 0 && (
-        <ul className="list" aria-label="Deliveries">
-          {deliveries.data.data.map((delivery) => (
-            <DeliveryRow key={delivery.id} delivery={delivery} onRetried={() => setMine((value) => value + 1)} />
-          ))}
-        </ul>
-      )}
-      {deliveries.data && (
-        <Pager page={page} limit={deliveries.data.meta.limit} total={deliveries.data.meta.total} onPage={setPage} label="Deliveries" />
-      )}
+      <PagedList
+        list={deliveries}
+        label="Deliveries"
+        empty={
+          <EmptyState title={status ? `No ${status} deliveries` : 'No deliveries yet'}>
+            Send a test event above, or wait for the next event you subscribed to.
+          </EmptyState>
+        }
+        row={(delivery) => <DeliveryRow key={delivery.id} delivery={delivery} onRetried={() => setMine((value) => value + 1)} />}
+      />
     </section>
   );
 }

@@ -28,23 +28,23 @@ export function EventCatalog() {
             {type.description && <span className="muted"> {type.description}</span>}
           </summary>
           <div className="two-columns">
-            {type.schema !== undefined && (
-              <div>
-                <h3>Schema</h3>
-                <pre className="code" tabIndex={0} aria-label={`${type.name} schema`}>
-                  {JSON.stringify(type.schema, null, 2)}
-                </pre>
-              </div>
-            )}
-            <div>
-              <h3>Example</h3>
-              <pre className="code" tabIndex={0} aria-label={`${type.name} example`}>
-                {JSON.stringify(type.example_payload, null, 2)}
-              </pre>
-            </div>
+            {type.schema !== undefined && <Json title="Schema" label={`${type.name} schema`} value={type.schema} />}
+            <Json title="Example" label={`${type.name} example`} value={type.example_payload} />
           </div>
         </details>
       ))}
     </>
+  );
+}
+
+/** A titled JSON block, focusable so it scrolls from the keyboard. */
+function Json({ title, label, value }: { title: string; label: string; value: unknown }) {
+  return (
+    <div>
+      <h3>{title}</h3>
+      <pre className="code" tabIndex={0} aria-label={label}>
+        {JSON.stringify(value, null, 2)}
+      </pre>
+    </div>
   );
 }

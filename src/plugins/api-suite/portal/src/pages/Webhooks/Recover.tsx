@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { api } from '../../api';
 import { formatDate, Notice } from '../../components/feedback';
-import { Button, FormProblem, TextField } from '../../components/form';
-import { useAction } from '../../../../shared/hooks';
+import { Button, Field, FormProblem, useForm } from '../../components/form';
 
 /**
  * Send again every failed or cancelled delivery of a time range (at most 14 days back), as after an
@@ -10,64 +9,46 @@ import { useAction } from '../../../../shared/hooks';
  * would show the browser's own format and time zone beside deliveries listed in UTC.
  */
 export function Recover({ endpointId, onRecovered }: { endpointId: string; onRecovered(): void }) {
-  const [since, setSince] = useState(() => utcInput(new Date(Date.now() - 86_400_000)));
-  const [until, setUntil] = useState('');
   const [queued, setQueued] = useState<number | null>(null);
-  const [local, setLocal] = useState<Record<string, string>>({});
-  const recover = useAction(async () => {
-    setQueued(null);
-    const answer = await api.recover(
-      endpointId,
-      parseUtc(since)?.toISOString() ?? since,
-      until.trim() ? (parseUtc(until)?.toISOString() ?? until) : undefined
-    );
-    setQueued(answer.deliveries);
-    onRecovered();
-  });
-  const fields = { ...(recover.problem?.fields ?? {}), ...local };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const form = useForm(
+    () => ({ since: utcInput(new Date(Date.now() - 86_400_000)), until: '' }),
+    async ({ since, until }) => {
+      setQueued(null);
+      const answer = await api.recover(
+        endpointId,
+        parseUtc(since)?.toISOString() ?? since,
+        until.trim() ? (parseUtc(until)?.toISOString() ?? until) : undefined
+      );
+      setQueued(answer.deliveries);
+      onRecovered();
+    },
     // The format is checked here, where the field can say what it expects; the range by the server.
-    const problems: Record<string, string> = {};
-    if (!parseUtc(since)) problems.since = `write it as ${FORMAT}, such as ${utcInput(new Date())}`;
-    if (until.trim() && !parseUtc(until)) problems.until = `write it as ${FORMAT}, or leave it empty`;
-    setLocal(problems);
-    if (Object.keys(problems).length === 0) void recover.run();
-  };
+    ({ since, until }) => {
+      const problems: Record<string, string> = {};
+      if (!parseUtc(since)) problems.since = `write it as ${FORMAT}, such as ${utcInput(new Date())}`;
+      if (until.trim() && !parseUtc(until)) problems.until = `write it as ${FORMAT}, or leave it empty`;
+      return problems;
+    }
+  );
+  const { since, until } = form.values;
   return (
-    <form className="card form" onSubmit={submit} noValidate aria-labelledby="recover-heading">
+    <form className="card form" onSubmit={form.submit} noValidate aria-labelledby="recover-heading">
       <h2 id="recover-heading">Recover failed deliveries</h2>
       <p className="muted">
         Was your server down? Send every failed or cancelled delivery of a time range again, with its original webhook-id. At most 14 days
         back.
       </p>
-      <FormProblem problem={recover.problem} />
+      <FormProblem problem={form.problem} />
       <div className="inline-fields">
-        <TextField
-          label="Since (UTC)"
-          name="since"
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder={FORMAT}
-          value={since}
-          onChange={(event) => setSince(event.target.value)}
-          error={fields.since}
-          hint={readBack(since, FORMAT)}
-          required
-        />
-        <TextField
+        <Field label="Since (UTC)" {...TIME} {...form.field('since')} hint={readBack(since, FORMAT)} required />
+        <Field
           label="Until (UTC, optional)"
-          name="until"
-          inputMode="numeric"
-          autoComplete="off"
-          placeholder={FORMAT}
-          value={until}
-          onChange={(event) => setUntil(event.target.value)}
-          error={fields.until}
+          {...TIME}
+          {...form.field('until')}
           hint={until.trim() ? readBack(until, FORMAT) : 'Empty: until now.'}
         />
       </div>
-      <Button type="submit" variant="primary" busy={recover.busy}>
+      <Button type="submit" variant="primary" busy={form.busy}>
         Recover
       </Button>
       {queued !== null && (
@@ -80,6 +61,8 @@ export function Recover({ endpointId, onRecovered }: { endpointId: string; onRec
 }
 
 const FORMAT = 'YYYY-MM-DD HH:MM';
+/** A time typed as text in FORMAT (see the top of the file for why not a picker). */
+const TIME = { inputMode: 'numeric', autoComplete: 'off', placeholder: FORMAT } as const;
 
 /** The typed time as the page writes times, so the consumer sees what they asked for. */
 function readBack(value: string, format: string): string {

@@ -1,16 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
-import { Badge, EmptyState, formatDate, formatNumber, LoadProblem, Loading, Pager } from '../../components/feedback';
+import { Badge, EmptyState, formatDate, formatNumber } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
-import { useLoad } from '../../../../shared/hooks';
+import { PagedList, usePaged } from '../../components/list';
 import { NotInPlan } from '../../plans/NotInPlan';
 import { EndpointForm } from './EndpointForm';
 
 /** The consumer's webhook endpoints; a new one's signing secret shown once. */
 export function Webhooks() {
-  const [page, setPage] = useState(1);
-  const endpoints = useLoad(() => api.endpoints(page), [page]);
+  const endpoints = usePaged(api.endpoints);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
@@ -70,42 +69,33 @@ export function Webhooks() {
           onCancel={() => setCreating(false)}
         />
       )}
-      <LoadProblem problem={endpoints.problem} retry={endpoints.reload} />
-      {endpoints.loading && !endpoints.data && <Loading />}
-      {endpoints.data && endpoints.data.meta.total === 0 && !creating && (
-        <EmptyState
-          title="No endpoints yet"
-          action={
-            <Button variant="primary" onClick={() => setCreating(true)}>
-              Add your first endpoint
-            </Button>
-          }
-        >
-          Add the URL of your server that should hear about events, and choose which events it gets. The site sends a test event at once.
-        </EmptyState>
-      )}
-      {endpoints.data && endpoints.data.data.length > 0 && (
-        <ul className="list" aria-label="Endpoints">
-          {endpoints.data.data.map((endpoint) => (
-            <li key={endpoint.id} className="row" data-testid="endpoint-row">
-              <div className="row-main">
-                <Link to={`/webhooks/${endpoint.id}`} className="url">
-                  {endpoint.endpoint_url}
-                </Link>{' '}
-                {endpoint.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">disabled</Badge>}
-                <div className="muted">
-                  {endpoint.events.join(', ')} ·{' '}
-                  {endpoint.last_delivery_at ? `last delivery ${formatDate(endpoint.last_delivery_at)}` : 'no delivery yet'}
-                  {endpoint.failure_count > 0 && ` · ${failuresInARow(endpoint.failure_count)}`}
-                </div>
+      <PagedList
+        list={endpoints}
+        label="Endpoints"
+        empty={
+          !creating && (
+            <EmptyState title="No endpoints yet" action={{ label: 'Add your first endpoint', run: () => setCreating(true) }}>
+              Add the URL of your server that should hear about events, and choose which events it gets. The site sends a test event at
+              once.
+            </EmptyState>
+          )
+        }
+        row={(endpoint) => (
+          <li key={endpoint.id} className="row" data-testid="endpoint-row">
+            <div className="row-main">
+              <Link to={`/webhooks/${endpoint.id}`} className="url">
+                {endpoint.endpoint_url}
+              </Link>{' '}
+              {endpoint.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">disabled</Badge>}
+              <div className="muted">
+                {endpoint.events.join(', ')} ·{' '}
+                {endpoint.last_delivery_at ? `last delivery ${formatDate(endpoint.last_delivery_at)}` : 'no delivery yet'}
+                {endpoint.failure_count > 0 && ` · ${failuresInARow(endpoint.failure_count)}`}
               </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      {endpoints.data && (
-        <Pager page={page} limit={endpoints.data.meta.limit} total={endpoints.data.meta.total} onPage={setPage} label="Endpoints" />
-      )}
+            </div>
+          </li>
+        )}
+      />
     </>
   );
 }
