@@ -1,0 +1,104 @@
+import { Button, Field, Grid, Modal } from '@strapi/design-system';
+import type { CSSProperties, ReactNode } from 'react';
+import type { ApiProblem } from '../../../shared/http';
+import { useT } from '../utils/useT';
+import { ProblemAlert } from './ProblemAlert';
+
+/** A problem no field names (only the form as a whole, or nothing): it is shown above the form, not under a field. */
+export function isGeneralProblem(problem: ApiProblem | null | undefined): problem is ApiProblem {
+  return Boolean(problem) && Object.keys(problem!.fields).filter((field) => field !== '').length === 0;
+}
+
+/**
+ * The plugin's form dialog: a title, the server's general problem above the form, and a footer
+ * with Cancel and the submit button (busy while its action runs). `footer` replaces that footer
+ * for a dialog that only shows something.
+ */
+export function FormModal({
+  title,
+  onClose,
+  problem,
+  submit,
+  cancelLabel,
+  footer,
+  contentStyle,
+  children,
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  /** The action's problem; shown above the form when no field carries it. */
+  problem?: ApiProblem | null;
+  submit?: { label: ReactNode; onClick: () => void; loading: boolean };
+  cancelLabel?: ReactNode;
+  footer?: ReactNode;
+  contentStyle?: CSSProperties;
+  children: ReactNode;
+}) {
+  const t = useT();
+  return (
+    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
+      <Modal.Content style={contentStyle}>
+        <Modal.Header>
+          <Modal.Title>{title}</Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {isGeneralProblem(problem) && <ProblemAlert problem={problem} />}
+          {children}
+        </Modal.Body>
+        <Modal.Footer>
+          {footer ?? (
+            <>
+              <Modal.Close>
+                <Button variant="tertiary">{cancelLabel ?? t('action.cancel')}</Button>
+              </Modal.Close>
+              {submit && (
+                <Button onClick={submit.onClick} loading={submit.loading}>
+                  {submit.label}
+                </Button>
+              )}
+            </>
+          )}
+        </Modal.Footer>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
+
+/**
+ * One form field: its label, the input, the hint and the server's message under it (each shown
+ * only when there is one). With `col` it takes its place in the form's grid.
+ */
+export function FormField({
+  name,
+  label,
+  error,
+  hint,
+  required,
+  col,
+  s,
+  children,
+}: {
+  name: string;
+  label: ReactNode;
+  error?: string;
+  hint?: string;
+  required?: boolean;
+  col?: number;
+  s?: number;
+  children: ReactNode;
+}) {
+  const field = (
+    <Field.Root name={name} error={error} hint={hint} required={required}>
+      <Field.Label>{label}</Field.Label>
+      {children}
+      <Field.Hint />
+      <Field.Error />
+    </Field.Root>
+  );
+  if (col === undefined) return field;
+  return (
+    <Grid.Item col={col} s={s} direction="column" alignItems="stretch">
+      {field}
+    </Grid.Item>
+  );
+}
