@@ -1,5 +1,5 @@
-import { Box, Loader, Table, Tbody, Th, Thead, Tr, Typography } from '@strapi/design-system';
-import type { ReactNode } from 'react';
+import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import type { ComponentProps, ReactNode } from 'react';
 import type { Page } from '../../../shared/http';
 import type { Loaded } from '../hooks/useLoad';
 import { useT } from '../utils/useT';
@@ -22,6 +22,15 @@ export function DataTable({ headers, rowCount, children }: { headers: ReactNode[
       </Thead>
       {children}
     </Table>
+  );
+}
+
+/** A cell holding one line of text, the most common cell of the plugin's lists. */
+export function TextCell(props: ComponentProps<typeof Typography>) {
+  return (
+    <Td>
+      <Typography {...props} />
+    </Td>
   );
 }
 

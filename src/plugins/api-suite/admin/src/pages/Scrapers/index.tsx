@@ -12,7 +12,7 @@ import { useFormat, useT } from '../../utils/useT';
 import { ScraperFormModal } from './components/ScraperFormModal';
 import { useProxyPools } from './hooks/useProxyPools';
 import { CellText } from '../../components/CellText';
-import { PagedTable } from '../../components/DataTable';
+import { PagedTable, TextCell } from '../../components/DataTable';
 
 const LIVE_REFRESH_MS = 3_000;
 
@@ -44,14 +44,7 @@ export function ScrapersPage() {
       <Layouts.Content>
         <PagedTable
           load={list}
-          headers={[
-            t('scrapers.column.name'),
-            t('scrapers.column.owner'),
-            t('scrapers.column.status'),
-            t('scrapers.column.lastRun'),
-            t('scrapers.column.nextRun'),
-            t('scrapers.column.schedule'),
-          ]}
+          headers={['name', 'owner', 'status', 'lastRun', 'nextRun', 'schedule'].map((column) => t(`scrapers.column.${column}`))}
           empty={<EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />}
           onPage={setPage}
           row={(scraper) => (
@@ -82,12 +75,8 @@ export function ScrapersPage() {
                   <Typography textColor="neutral600">{t('scrapers.neverRun')}</Typography>
                 )}
               </Td>
-              <Td>
-                <Typography>{scraper.next_run_at ? format.dateTime(scraper.next_run_at) : t('scrapers.manualOnly')}</Typography>
-              </Td>
-              <Td>
-                <Typography style={{ fontFamily: 'monospace' }}>{scraper.schedule ?? '—'}</Typography>
-              </Td>
+              <TextCell>{scraper.next_run_at ? format.dateTime(scraper.next_run_at) : t('scrapers.manualOnly')}</TextCell>
+              <TextCell style={{ fontFamily: 'monospace' }}>{scraper.schedule ?? '—'}</TextCell>
             </Tr>
           )}
         />

@@ -13,7 +13,7 @@ import { GrantPlanModal } from './GrantPlanModal';
 import { IssueKeyModal } from './IssueKeyModal';
 import { KeyLimitsModal } from './KeyLimitsModal';
 import { KeyRevealModal } from './KeyRevealModal';
-import { PagedTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 import { ListToolbar } from '../../../components/ListToolbar';
 
 /**
@@ -63,25 +63,15 @@ export function KeysTab() {
       <PagedTable
         load={keys}
         headers={[
-          t('access.keys.column.key'),
-          t('access.keys.column.name'),
-          t('access.keys.column.owner'),
-          t('access.keys.column.plan'),
-          t('access.keys.column.scopes'),
-          t('access.keys.column.status'),
-          t('access.keys.column.created'),
+          ...['key', 'name', 'owner', 'plan', 'scopes', 'status', 'created'].map((column) => t(`access.keys.column.${column}`)),
           ...(canManage ? [t('table.actions')] : []),
         ]}
         empty={<EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
         onPage={setPage}
         row={(key) => (
           <Tr key={key.id} data-testid="key-row">
-            <Td>
-              <Typography style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</Typography>
-            </Td>
-            <Td>
-              <Typography>{key.name ?? '—'}</Typography>
-            </Td>
+            <TextCell style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</TextCell>
+            <TextCell>{key.name ?? '—'}</TextCell>
             <Td>
               <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
                 <Typography>{key.user ? key.user.username : '—'}</Typography>
@@ -118,9 +108,7 @@ export function KeysTab() {
                 )}
               </Flex>
             </Td>
-            <Td>
-              <Typography>{key.scopes.join(', ')}</Typography>
-            </Td>
+            <TextCell>{key.scopes.join(', ')}</TextCell>
             <Td>
               <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
                 <StatusBadge status={key.status} />
@@ -136,9 +124,7 @@ export function KeysTab() {
                 )}
               </Flex>
             </Td>
-            <Td>
-              <Typography>{format.dateTime(key.created_at)}</Typography>
-            </Td>
+            <TextCell>{format.dateTime(key.created_at)}</TextCell>
             {canManage && (
               <Td>
                 {key.status === 'active' && (

@@ -8,7 +8,7 @@ import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFil
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { CellText } from '../../../components/CellText';
-import { PagedTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
 const ORDER_UID = 'plugin::api-suite.order';
@@ -63,21 +63,13 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
                 <Typography>—</Typography>
               )}
             </Td>
-            <Td>
-              <Typography>{format.number(order.items)}</Typography>
-            </Td>
-            <Td>
-              <Typography>{order.currency ? format.money(order.total, order.currency) : format.number(order.total)}</Typography>
-            </Td>
+            <TextCell>{format.number(order.items)}</TextCell>
+            <TextCell>{order.currency ? format.money(order.total, order.currency) : format.number(order.total)}</TextCell>
             <Td>
               <StatusBadge status={order.status} />
             </Td>
-            <Td>
-              <Typography>{format.dateTime(order.created_at)}</Typography>
-            </Td>
-            <Td>
-              <Typography>{format.dateTime(order.paid_at)}</Typography>
-            </Td>
+            <TextCell>{format.dateTime(order.created_at)}</TextCell>
+            <TextCell>{format.dateTime(order.paid_at)}</TextCell>
           </Tr>
         )}
       />

@@ -1,7 +1,7 @@
 import { Alert, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type BillingSubscriptionStatus } from '../../../api';
-import { PagedTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
@@ -97,9 +97,7 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
                 )}
               </Flex>
             </Td>
-            <Td>
-              <Typography>{format.number(row.overage_reported)}</Typography>
-            </Td>
+            <TextCell>{format.number(row.overage_reported)}</TextCell>
           </Tr>
         )}
       />

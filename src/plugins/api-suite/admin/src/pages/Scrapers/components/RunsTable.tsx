@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
-import { PagedTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 /** The run history, newest first; choosing a run shows its results. */
 export function RunsTable({
@@ -32,15 +32,9 @@ export function RunsTable({
   return (
     <PagedTable
       load={runs}
-      headers={[
-        t('scrapers.run.id'),
-        t('scrapers.column.status'),
-        t('scrapers.run.trigger'),
-        t('scrapers.run.started'),
-        t('scrapers.run.finished'),
-        t('scrapers.run.counts'),
-        t('scrapers.run.error'),
-      ]}
+      headers={['id', 'status', 'trigger', 'started', 'finished', 'counts', 'error'].map((column) =>
+        t(column === 'status' ? 'scrapers.column.status' : `scrapers.run.${column}`)
+      )}
       empty={<EmptyState content={t(canRun ? 'scrapers.runs.empty.manage' : 'scrapers.runs.empty')} />}
       onPage={setPage}
       staleProblem="hidden"
@@ -52,21 +46,13 @@ export function RunsTable({
           aria-selected={run.id === selected}
           data-testid="run-row"
         >
-          <Td>
-            <Typography fontWeight={run.id === selected ? 'bold' : undefined}>#{run.id}</Typography>
-          </Td>
+          <TextCell fontWeight={run.id === selected ? 'bold' : undefined}>#{run.id}</TextCell>
           <Td>
             <StatusBadge status={run.status} />
           </Td>
-          <Td>
-            <Typography>{t(`scrapers.trigger.${run.trigger}`)}</Typography>
-          </Td>
-          <Td>
-            <Typography>{format.dateTimeShort(run.started_at)}</Typography>
-          </Td>
-          <Td>
-            <Typography>{format.dateTimeShort(run.finished_at)}</Typography>
-          </Td>
+          <TextCell>{t(`scrapers.trigger.${run.trigger}`)}</TextCell>
+          <TextCell>{format.dateTimeShort(run.started_at)}</TextCell>
+          <TextCell>{format.dateTimeShort(run.finished_at)}</TextCell>
           <Td>
             <Flex direction="column" alignItems="flex-start">
               <Typography>
@@ -80,9 +66,7 @@ export function RunsTable({
               )}
             </Flex>
           </Td>
-          <Td>
-            <Typography textColor="danger600">{run.error ?? ''}</Typography>
-          </Td>
+          <TextCell textColor="danger600">{run.error ?? ''}</TextCell>
         </Tr>
       )}
     />

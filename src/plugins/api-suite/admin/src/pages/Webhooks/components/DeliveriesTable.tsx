@@ -1,4 +1,4 @@
-import { Td, Tr, Typography } from '@strapi/design-system';
+import { Td, Tr } from '@strapi/design-system';
 import { useEffect, useState } from 'react';
 import { useApiSuiteClient, type Delivery } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -6,7 +6,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { DeliveryModal } from './DeliveryModal';
-import { PagedTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 /** Polled while any shown delivery still has an attempt to come, so the list follows the engine. */
 const LIVE_REFRESH_MS = 2_000;
@@ -41,39 +41,24 @@ export function DeliveriesTable({
     <>
       <PagedTable
         load={list}
-        headers={[
-          t('webhooks.deliveries.column.event'),
-          t('webhooks.column.status'),
-          t('webhooks.deliveries.column.attempts'),
-          t('webhooks.deliveries.column.response'),
-          t('webhooks.deliveries.column.created'),
-          t('webhooks.deliveries.column.next'),
-        ]}
+        headers={['event', 'status', 'attempts', 'response', 'created', 'next'].map((column) =>
+          t(column === 'status' ? 'webhooks.column.status' : `webhooks.deliveries.column.${column}`)
+        )}
         empty={<EmptyState content={t('webhooks.deliveries.empty')} />}
         onPage={setPage}
         staleProblem="hidden"
         row={(delivery) => (
           <Tr key={delivery.id} onClick={() => setOpen(delivery)} style={{ cursor: 'pointer' }} data-testid="delivery-row">
-            <Td>
-              <Typography fontWeight="bold" style={{ fontFamily: 'monospace' }}>
-                {delivery.event_type}
-              </Typography>
-            </Td>
+            <TextCell fontWeight="bold" style={{ fontFamily: 'monospace' }}>
+              {delivery.event_type}
+            </TextCell>
             <Td>
               <StatusBadge status={delivery.status} />
             </Td>
-            <Td>
-              <Typography>{delivery.attempts}</Typography>
-            </Td>
-            <Td>
-              <Typography>{delivery.response_status ?? '—'}</Typography>
-            </Td>
-            <Td>
-              <Typography>{format.dateTime(delivery.created_at)}</Typography>
-            </Td>
-            <Td>
-              <Typography>{format.dateTime(delivery.next_attempt_at)}</Typography>
-            </Td>
+            <TextCell>{delivery.attempts}</TextCell>
+            <TextCell>{delivery.response_status ?? '—'}</TextCell>
+            <TextCell>{format.dateTime(delivery.created_at)}</TextCell>
+            <TextCell>{format.dateTime(delivery.next_attempt_at)}</TextCell>
           </Tr>
         )}
       />

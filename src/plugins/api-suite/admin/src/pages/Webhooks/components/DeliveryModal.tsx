@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Loader, Modal, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Loader, Modal, Tbody, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useEffect, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
@@ -9,7 +9,7 @@ import { useAction } from '../../../hooks/useAction';
 import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
-import { DataTable } from '../../../components/DataTable';
+import { DataTable, TextCell } from '../../../components/DataTable';
 
 const EXCERPT = 200;
 const WATCH_MS = 1_000;
@@ -102,28 +102,16 @@ export function DeliveryModal({
                     <Tbody>
                       {delivery.data.attempts.map((attempt) => (
                         <Tr key={attempt.attempt} data-testid="attempt-row">
-                          <Td>
-                            <Typography>{attempt.attempt}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography>{format.dateTime(attempt.at)}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography textColor={attempt.status_code !== null && attempt.status_code < 300 ? 'success600' : 'danger600'}>
-                              {attempt.status_code ?? '—'}
-                            </Typography>
-                          </Td>
-                          <Td>
-                            <Typography>{attempt.duration_ms === null ? '—' : t('unit.ms', { value: attempt.duration_ms })}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography textColor="danger600">{attempt.error ?? '—'}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography variant="pi" style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                              {attempt.response_body ? excerpt(attempt.response_body) : '—'}
-                            </Typography>
-                          </Td>
+                          <TextCell>{attempt.attempt}</TextCell>
+                          <TextCell>{format.dateTime(attempt.at)}</TextCell>
+                          <TextCell textColor={attempt.status_code !== null && attempt.status_code < 300 ? 'success600' : 'danger600'}>
+                            {attempt.status_code ?? '—'}
+                          </TextCell>
+                          <TextCell>{attempt.duration_ms === null ? '—' : t('unit.ms', { value: attempt.duration_ms })}</TextCell>
+                          <TextCell textColor="danger600">{attempt.error ?? '—'}</TextCell>
+                          <TextCell variant="pi" style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                            {attempt.response_body ? excerpt(attempt.response_body) : '—'}
+                          </TextCell>
                         </Tr>
                       ))}
                     </Tbody>

@@ -1,4 +1,4 @@
-import { Td, Tr, Typography } from '@strapi/design-system';
+import { Td, Tr } from '@strapi/design-system';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useApiSuiteClient, type Subscription } from '../../../api';
@@ -7,7 +7,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { CellText } from '../../../components/CellText';
-import { PagedTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 export function subscriptionStatus(subscription: Pick<Subscription, 'is_active' | 'disabled_at'>): 'active' | 'disabled' | 'paused' {
   if (subscription.is_active) return 'active';
@@ -26,14 +26,7 @@ export function SubscriptionsTab() {
   return (
     <PagedTable
       load={list}
-      headers={[
-        t('webhooks.column.endpoint'),
-        t('webhooks.column.owner'),
-        t('webhooks.column.events'),
-        t('webhooks.column.status'),
-        t('webhooks.column.failures'),
-        t('webhooks.column.lastDelivery'),
-      ]}
+      headers={['endpoint', 'owner', 'events', 'status', 'failures', 'lastDelivery'].map((column) => t(`webhooks.column.${column}`))}
       empty={<EmptyState content={t('webhooks.subscriptions.empty')} />}
       onPage={setPage}
       staleProblem="plain"
@@ -65,14 +58,10 @@ export function SubscriptionsTab() {
           <Td>
             <StatusBadge status={subscriptionStatus(subscription)} />
           </Td>
-          <Td>
-            <Typography textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>
-              {format.number(subscription.failure_count)}
-            </Typography>
-          </Td>
-          <Td>
-            <Typography>{format.dateTime(subscription.last_delivery_at)}</Typography>
-          </Td>
+          <TextCell textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>
+            {format.number(subscription.failure_count)}
+          </TextCell>
+          <TextCell>{format.dateTime(subscription.last_delivery_at)}</TextCell>
         </Tr>
       )}
     />
