@@ -1,5 +1,5 @@
 import { Button, Field, Grid, Modal } from '@strapi/design-system';
-import type { CSSProperties, ReactNode } from 'react';
+import type { ComponentProps, CSSProperties, ReactNode } from 'react';
 import type { ApiProblem } from '../../../shared/http';
 import { useT } from '../utils/useT';
 import { ProblemAlert } from './ProblemAlert';
@@ -10,9 +10,9 @@ export function isGeneralProblem(problem: ApiProblem | null | undefined): proble
 }
 
 /**
- * The plugin's form dialog: a title, the server's general problem above the form, and a footer
- * with Cancel and the submit button (busy while its action runs). `footer` replaces that footer
- * for a dialog that only shows something.
+ * The plugin's dialog: a title, the server's general problem above the form, and a footer with
+ * Cancel (or `cancelLabel`) and the submit button (busy while its action runs). `footer`
+ * replaces that footer for a dialog with other buttons.
  */
 export function FormModal({
   title,
@@ -28,7 +28,8 @@ export function FormModal({
   onClose: () => void;
   /** The action's problem; shown above the form when no field carries it. */
   problem?: ApiProblem | null;
-  submit?: { label: ReactNode; onClick: () => void; loading: boolean };
+  /** The submit button: its label, and any of the button's own props (onClick, loading, disabled…). */
+  submit?: { label: ReactNode } & Omit<ComponentProps<typeof Button>, 'children'>;
   cancelLabel?: ReactNode;
   footer?: ReactNode;
   contentStyle?: CSSProperties;
@@ -51,17 +52,17 @@ export function FormModal({
               <Modal.Close>
                 <Button variant="tertiary">{cancelLabel ?? t('action.cancel')}</Button>
               </Modal.Close>
-              {submit && (
-                <Button onClick={submit.onClick} loading={submit.loading}>
-                  {submit.label}
-                </Button>
-              )}
+              {submit && <SubmitButton {...submit} />}
             </>
           )}
         </Modal.Footer>
       </Modal.Content>
     </Modal.Root>
   );
+}
+
+function SubmitButton({ label, ...props }: { label: ReactNode } & Omit<ComponentProps<typeof Button>, 'children'>) {
+  return <Button {...props}>{label}</Button>;
 }
 
 /**

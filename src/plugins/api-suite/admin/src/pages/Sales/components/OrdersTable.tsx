@@ -1,10 +1,9 @@
 import { Box, Flex, Link, Td, Tr, Typography } from '@strapi/design-system';
-import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useApiSuiteClient, type OrderStatus } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
+import { StatusFilterHeading, useStatusFilter } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { CellText } from '../../../components/CellText';
@@ -21,24 +20,13 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string>(ALL_STATUSES);
-  const filter = STATUSES.find((candidate) => candidate === status);
+  const { page, setPage, filter, heading } = useStatusFilter(STATUSES);
   const orders = useLoad(() => client.sales.orders(page, filter), [client, page, filter], { refreshMs });
   useReloadWhen(generation, orders.reload);
 
   return (
     <Box>
-      <StatusFilterHeading
-        title={t('sales.latest')}
-        label={t('sales.filter')}
-        statuses={STATUSES}
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          setPage(1);
-        }}
-      />
+      <StatusFilterHeading title={t('sales.latest')} label={t('sales.filter')} {...heading} />
       <PagedTable
         load={orders}
         headers={['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => t(`sales.column.${column}`))}

@@ -1,10 +1,9 @@
 import { Alert, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
-import { useState } from 'react';
 import { useApiSuiteClient, type BillingSubscriptionStatus } from '../../../api';
 import { PagedTable, TextCell } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
+import { StatusFilterHeading, useStatusFilter } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 
@@ -19,25 +18,14 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string>(ALL_STATUSES);
-  const filter = STATUSES.find((candidate) => candidate === status);
+  const { page, setPage, filter, heading } = useStatusFilter(STATUSES);
   const subscriptions = useLoad(() => client.billing.subscriptions(page, filter), [client, page, filter], { refreshMs });
   useReloadWhen(generation, subscriptions.reload);
   const billing = subscriptions.data?.meta.billing;
 
   return (
     <Box>
-      <StatusFilterHeading
-        title={t('sales.subscriptions')}
-        label={t('sales.subscriptions.filter')}
-        statuses={STATUSES}
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          setPage(1);
-        }}
-      />
+      <StatusFilterHeading title={t('sales.subscriptions')} label={t('sales.subscriptions.filter')} {...heading} />
       {billing && !billing.configured && (
         <Box paddingBottom={4}>
           <Alert variant="default" closeLabel={t('action.close')} title="">
