@@ -1,8 +1,11 @@
-import { Button, Field, Grid, Modal } from '@strapi/design-system';
-import type { ComponentProps, CSSProperties, ReactNode } from 'react';
-import type { ApiProblem } from '../../../shared/http';
+import { Button, Field, Grid, Modal, TextInput, Toggle } from '@strapi/design-system';
+import { createContext, useContext, type ComponentProps, type CSSProperties, type ReactNode } from 'react';
+import { fieldError, type ApiProblem } from '../../../shared/http';
 import { useT } from '../utils/useT';
 import { ProblemAlert } from './ProblemAlert';
+
+/** The open dialog's problem, so each FormField finds the server's message for its own name. */
+const FormProblem = createContext<ApiProblem | null | undefined>(undefined);
 
 /** A problem no field names (only the form as a whole, or nothing): it is shown above the form, not under a field. */
 export function isGeneralProblem(problem: ApiProblem | null | undefined): problem is ApiProblem {
@@ -44,7 +47,7 @@ export function FormModal({
         </Modal.Header>
         <Modal.Body>
           {isGeneralProblem(problem) && <ProblemAlert problem={problem} />}
-          {children}
+          <FormProblem.Provider value={problem}>{children}</FormProblem.Provider>
         </Modal.Body>
         <Modal.Footer>
           {footer ?? (
@@ -67,7 +70,9 @@ function SubmitButton({ label, ...props }: { label: ReactNode } & Omit<Component
 
 /**
  * One form field: its label, the input, the hint and the server's message under it (each shown
- * only when there is one). With `col` it takes its place in the form's grid.
+ * only when there is one). The message is the dialog's problem for `name` (and the paths under
+ * it) unless `error` says otherwise (null: none). With `col` it takes its place in the form's grid,
+ * the whole row on a small screen unless `s` says otherwise.
  */
 export function FormField({
   name,
@@ -76,20 +81,21 @@ export function FormField({
   hint,
   required,
   col,
-  s,
+  s = 12,
   children,
 }: {
   name: string;
   label: ReactNode;
-  error?: string;
+  error?: string | null;
   hint?: string;
   required?: boolean;
   col?: number;
   s?: number;
   children: ReactNode;
 }) {
+  const problem = useContext(FormProblem);
   const field = (
-    <Field.Root name={name} error={error} hint={hint} required={required}>
+    <Field.Root name={name} error={error === undefined ? fieldError(problem, name) : (error ?? undefined)} hint={hint} required={required}>
       <Field.Label>{label}</Field.Label>
       {children}
       <Field.Hint />
@@ -102,4 +108,34 @@ export function FormField({
       {field}
     </Grid.Item>
   );
+}
+
+/** An on/off switch labelled the plugin's way. */
+export function OnOffToggle({
+  checked,
+  onCheckedChange,
+  disabled,
+}: {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  disabled?: boolean;
+}) {
+  const t = useT();
+  return (
+    <Toggle
+      disabled={disabled}
+      onLabel={t('toggle.on')}
+      offLabel={t('toggle.off')}
+      checked={checked}
+      onChange={(event) => onCheckedChange(event.currentTarget.checked)}
+    />
+  );
+}
+
+/** A text input that hands over its value rather than the change event. */
+export function TextValueInput({
+  onValueChange,
+  ...props
+}: { onValueChange: (value: string) => void } & Omit<ComponentProps<typeof TextInput>, 'onChange'>) {
+  return <TextInput {...props} onChange={(event: React.ChangeEvent<HTMLInputElement>) => onValueChange(event.currentTarget.value)} />;
 }

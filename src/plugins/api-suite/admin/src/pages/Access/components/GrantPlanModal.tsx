@@ -4,7 +4,6 @@ import { useApiSuiteClient, type ApiKey, type Consumer } from '../../../api';
 import { FormField, FormModal } from '../../../components/FormModal';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanSelect } from './PlanSelect';
@@ -56,7 +55,7 @@ export function GrantPlanModal({
             })}
           </Typography>
         )}
-        <FormField name="plan_id" label={t('access.grant.field')} error={fieldError(problem, 'plan_id')} hint={t('access.grant.hint')}>
+        <FormField name="plan_id" label={t('access.grant.field')} hint={t('access.grant.hint')}>
           <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.grant.none')} />
         </FormField>
       </Flex>

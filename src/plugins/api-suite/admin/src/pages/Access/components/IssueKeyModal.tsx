@@ -1,7 +1,7 @@
-import { Box, Checkbox, Flex, TextInput, Typography } from '@strapi/design-system';
+import { Box, Checkbox, Flex, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type IssuedKey, type Scope } from '../../../api';
-import { FormField, FormModal } from '../../../components/FormModal';
+import { FormField, FormModal, TextValueInput } from '../../../components/FormModal';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
@@ -50,11 +50,11 @@ export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIs
       {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
       <Flex direction="column" alignItems="stretch" gap={4}>
         <UserPicker name="user_id" label={t('access.keys.field.owner')} value={userId} onChange={setUserId} error={error('user_id')} />
-        <FormField name="plan_id" label={t('access.keys.field.plan')} error={error('plan_id')} hint={t('access.keys.field.planHint')}>
+        <FormField name="plan_id" label={t('access.keys.field.plan')} hint={t('access.keys.field.planHint')}>
           <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.keys.field.ownersPlan')} />
         </FormField>
-        <FormField name="name" label={t('access.keys.field.name')} error={error('name')} hint={t('access.keys.field.nameHint')}>
-          <TextInput value={name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => setName(event.currentTarget.value)} />
+        <FormField name="name" label={t('access.keys.field.name')} hint={t('access.keys.field.nameHint')}>
+          <TextValueInput value={name} onValueChange={setName} />
         </FormField>
         <Box>
           <Typography variant="pi" fontWeight="bold">

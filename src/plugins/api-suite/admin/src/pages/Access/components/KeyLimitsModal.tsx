@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey } from '../../../api';
 import { FormField, FormModal } from '../../../components/FormModal';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 
 /** A key's own minute and month limits; an empty field goes back to the plan's. The server's messages appear under each field. */
@@ -37,23 +36,10 @@ export function KeyLimitsModal({ apiKey, onClose, onSaved }: { apiKey: ApiKey; o
         {t('access.keys.limitsIntro', { plan: apiKey.plan?.name ?? '—' })}
       </Typography>
       <Grid.Root gap={4}>
-        <FormField
-          col={6}
-          s={12}
-          name="requests_per_minute"
-          label={t('access.keys.minute')}
-          error={fieldError(problem, 'requests_per_minute')}
-        >
+        <FormField col={6} name="requests_per_minute" label={t('access.keys.minute')}>
           <NumberInput value={minute} placeholder={t('access.keys.planLimit')} onValueChange={setMinute} />
         </FormField>
-        <FormField
-          col={6}
-          s={12}
-          name="requests_per_month"
-          label={t('access.keys.month')}
-          error={fieldError(problem, 'requests_per_month')}
-          hint={t('access.keys.monthHint')}
-        >
+        <FormField col={6} name="requests_per_month" label={t('access.keys.month')} hint={t('access.keys.monthHint')}>
           <NumberInput value={month} placeholder={t('access.keys.planLimit')} onValueChange={setMonth} />
         </FormField>
       </Grid.Root>

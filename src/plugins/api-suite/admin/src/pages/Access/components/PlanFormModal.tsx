@@ -1,7 +1,7 @@
-import { Box, Grid, NumberInput, TextInput, Textarea, Toggle, Typography } from '@strapi/design-system';
+import { Box, Grid, NumberInput, Textarea, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Plan, type PlanInput } from '../../../api';
-import { FormField, FormModal } from '../../../components/FormModal';
+import { FormField, FormModal, OnOffToggle, TextValueInput } from '../../../components/FormModal';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
@@ -31,7 +31,6 @@ export function PlanFormModal({
   const [isDefault, setIsDefault] = useState(plan?.is_default ?? false);
   const [planCurrency, setPlanCurrency] = useState(plan?.currency ?? '');
   const [overage, setOverage] = useState<number | undefined>(plan?.overage_unit_amount ?? undefined);
-  const error = (field: string) => fieldError(problem, field);
 
   const save = async () => {
     // Empty numbers go as null so the server names the field rather than a default hiding it.
@@ -63,28 +62,13 @@ export function PlanFormModal({
       submit={{ label: t('action.save'), onClick: () => void save(), loading: busy === 'save' }}
     >
       <Grid.Root gap={4}>
-        <FormField col={12} name="name" label={t('access.plans.column.name')} error={error('name')} required>
-          <TextInput value={name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => setName(event.currentTarget.value)} />
+        <FormField col={12} name="name" label={t('access.plans.column.name')} required>
+          <TextValueInput value={name} onValueChange={setName} />
         </FormField>
-        <FormField
-          col={6}
-          s={12}
-          name="requests_per_month"
-          label={t('access.plans.column.month')}
-          error={error('requests_per_month')}
-          hint={t('access.plans.monthHint')}
-          required
-        >
+        <FormField col={6} name="requests_per_month" label={t('access.plans.column.month')} hint={t('access.plans.monthHint')} required>
           <NumberInput value={perMonth} onValueChange={setPerMonth} />
         </FormField>
-        <FormField
-          col={6}
-          s={12}
-          name="requests_per_minute"
-          label={t('access.plans.column.minute')}
-          error={error('requests_per_minute')}
-          required
-        >
+        <FormField col={6} name="requests_per_minute" label={t('access.plans.column.minute')} required>
           <NumberInput value={perMinute} onValueChange={setPerMinute} />
         </FormField>
         <FormField
@@ -103,45 +87,25 @@ export function PlanFormModal({
         </FormField>
         <FormField
           col={6}
-          s={12}
           name="price_monthly"
           label={currency ? t('access.plans.priceIn', { currency: currency.toUpperCase() }) : t('access.plans.column.price')}
-          error={error('price_monthly')}
           required
         >
           <NumberInput value={price} step={0.01} onValueChange={setPrice} />
         </FormField>
-        <FormField col={6} s={12} name="is_default" label={t('access.plans.default')} hint={t('access.plans.defaultHint')}>
-          <Toggle
-            onLabel={t('toggle.on')}
-            offLabel={t('toggle.off')}
-            checked={isDefault}
-            onChange={(event) => setIsDefault(event.currentTarget.checked)}
-          />
+        <FormField col={6} name="is_default" label={t('access.plans.default')} hint={t('access.plans.defaultHint')}>
+          <OnOffToggle checked={isDefault} onCheckedChange={setIsDefault} />
         </FormField>
-        <FormField
-          col={6}
-          s={12}
-          name="overage_unit_amount"
-          label={t('access.plans.overage')}
-          error={error('overage_unit_amount')}
-          hint={t('access.plans.overageHint')}
-        >
+        <FormField col={6} name="overage_unit_amount" label={t('access.plans.overage')} hint={t('access.plans.overageHint')}>
           <NumberInput value={overage} onValueChange={setOverage} />
         </FormField>
         <FormField
           col={6}
-          s={12}
           name="currency"
           label={t('access.plans.currency')}
-          error={error('currency')}
           hint={t('access.plans.currencyHint', { currency: (currency ?? '').toUpperCase() })}
         >
-          <TextInput
-            value={planCurrency}
-            placeholder={currency}
-            onChange={(event: React.ChangeEvent<HTMLInputElement>) => setPlanCurrency(event.currentTarget.value)}
-          />
+          <TextValueInput value={planCurrency} placeholder={currency} onValueChange={setPlanCurrency} />
         </FormField>
       </Grid.Root>
       {plan && plan.keys > 0 && (

@@ -1,18 +1,7 @@
-import {
-  Box,
-  Flex,
-  Grid,
-  NumberInput,
-  SingleSelect,
-  SingleSelectOption,
-  TextInput,
-  Textarea,
-  Toggle,
-  Typography,
-} from '@strapi/design-system';
+import { Box, Flex, Grid, NumberInput, SingleSelect, SingleSelectOption, Textarea, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Scraper, type ScraperInput } from '../../../api';
-import { FormField, FormModal, isGeneralProblem } from '../../../components/FormModal';
+import { FormField, FormModal, OnOffToggle, TextValueInput, isGeneralProblem } from '../../../components/FormModal';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
@@ -103,87 +92,31 @@ export function ScraperFormModal({
             />
           </Grid.Item>
         )}
-        <FormField col={6} s={12} name="name" label={t('scrapers.field.name')} error={error('name')} required>
-          <TextInput value={form.name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('name', event.currentTarget.value)} />
+        <FormField col={6} name="name" label={t('scrapers.field.name')} required>
+          <TextValueInput value={form.name} onValueChange={(value) => set('name', value)} />
         </FormField>
-        <FormField
-          col={6}
-          s={12}
-          name="url"
-          label={t('scrapers.field.url')}
-          error={error('url')}
-          required
-          hint={t('scrapers.field.urlHint')}
-        >
-          <TextInput
-            value={form.url}
-            placeholder="https://example.com/"
-            onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('url', event.currentTarget.value)}
-          />
+        <FormField col={6} name="url" label={t('scrapers.field.url')} required hint={t('scrapers.field.urlHint')}>
+          <TextValueInput value={form.url} placeholder="https://example.com/" onValueChange={(value) => set('url', value)} />
         </FormField>
-        <FormField
-          col={6}
-          s={12}
-          name="schedule"
-          label={t('scrapers.field.schedule')}
-          error={error('schedule')}
-          hint={t('scrapers.field.scheduleHint')}
-        >
-          <TextInput
-            value={form.schedule}
-            placeholder="0 * * * *"
-            onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('schedule', event.currentTarget.value)}
-          />
+        <FormField col={6} name="schedule" label={t('scrapers.field.schedule')} hint={t('scrapers.field.scheduleHint')}>
+          <TextValueInput value={form.schedule} placeholder="0 * * * *" onValueChange={(value) => set('schedule', value)} />
         </FormField>
-        <FormField
-          col={3}
-          s={6}
-          name="max_pages"
-          label={t('scrapers.field.maxPages')}
-          error={error('max_pages')}
-          hint={t('scrapers.field.maxPagesHint')}
-        >
+        <FormField col={3} s={6} name="max_pages" label={t('scrapers.field.maxPages')} hint={t('scrapers.field.maxPagesHint')}>
           <NumberInput value={form.max_pages} onValueChange={(value) => set('max_pages', value)} />
         </FormField>
-        <FormField
-          col={3}
-          s={6}
-          name="rate_limit"
-          label={t('scrapers.field.rateLimit')}
-          error={error('rate_limit')}
-          hint={t('scrapers.field.rateLimitHint')}
-        >
+        <FormField col={3} s={6} name="rate_limit" label={t('scrapers.field.rateLimit')} hint={t('scrapers.field.rateLimitHint')}>
           <NumberInput value={form.rate_limit} onValueChange={(value) => set('rate_limit', value)} />
         </FormField>
-        <FormField
-          col={4}
-          s={12}
-          name="follow_links"
-          label={t('scrapers.field.followLinks')}
-          error={error('follow_links')}
-          hint={t('scrapers.field.followLinksHint')}
-        >
-          <Toggle
-            onLabel={t('toggle.on')}
-            offLabel={t('toggle.off')}
-            checked={form.follow_links}
-            onChange={(event) => set('follow_links', event.currentTarget.checked)}
-          />
+        <FormField col={4} name="follow_links" label={t('scrapers.field.followLinks')} hint={t('scrapers.field.followLinksHint')}>
+          <OnOffToggle checked={form.follow_links} onCheckedChange={(checked) => set('follow_links', checked)} />
         </FormField>
-        <FormField col={4} s={12} name="respect_robots_txt" label={t('scrapers.field.robots')} error={error('respect_robots_txt')}>
-          <Toggle
-            onLabel={t('toggle.on')}
-            offLabel={t('toggle.off')}
-            checked={form.respect_robots_txt}
-            onChange={(event) => set('respect_robots_txt', event.currentTarget.checked)}
-          />
+        <FormField col={4} name="respect_robots_txt" label={t('scrapers.field.robots')}>
+          <OnOffToggle checked={form.respect_robots_txt} onCheckedChange={(checked) => set('respect_robots_txt', checked)} />
         </FormField>
         <FormField
           col={4}
-          s={12}
           name="proxy_pool"
           label={t('scrapers.field.proxyPool')}
-          error={error('proxy_pool')}
           hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}
         >
           <SingleSelect
@@ -214,28 +147,10 @@ export function ScraperFormModal({
             )}
           </Flex>
         </Grid.Item>
-        <FormField
-          col={4}
-          s={12}
-          name="selectors.item"
-          label={t('scrapers.field.item')}
-          error={error('selectors.item')}
-          hint={t('scrapers.field.itemHint')}
-        >
-          <TextInput
-            value={form.item}
-            placeholder=".product"
-            onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('item', event.currentTarget.value)}
-          />
+        <FormField col={4} name="selectors.item" label={t('scrapers.field.item')} hint={t('scrapers.field.itemHint')}>
+          <TextValueInput value={form.item} placeholder=".product" onValueChange={(value) => set('item', value)} />
         </FormField>
-        <FormField
-          col={8}
-          s={12}
-          name="selectors.fields"
-          label={t('scrapers.field.fields')}
-          error={error('selectors.fields')}
-          hint={t('scrapers.field.fieldsHint')}
-        >
+        <FormField col={8} name="selectors.fields" label={t('scrapers.field.fields')} hint={t('scrapers.field.fieldsHint')}>
           <Textarea
             value={form.fields}
             placeholder={'name: .name\nlink: a.link@href'}
@@ -246,41 +161,22 @@ export function ScraperFormModal({
         {/* Its own message only: the key's shows under the key field. */}
         <FormField
           col={4}
-          s={12}
           name="change_detection"
           label={t('scrapers.field.changeDetection')}
-          error={problem?.fields.change_detection}
+          error={problem?.fields.change_detection ?? null}
           hint={t('scrapers.field.changeDetectionHint')}
         >
-          <Toggle
-            onLabel={t('toggle.on')}
-            offLabel={t('toggle.off')}
-            checked={form.change_detection}
-            onChange={(event) => set('change_detection', event.currentTarget.checked)}
-          />
+          <OnOffToggle checked={form.change_detection} onCheckedChange={(checked) => set('change_detection', checked)} />
         </FormField>
-        <FormField
-          col={8}
-          s={12}
-          name="change_detection.key"
-          label={t('scrapers.field.changeKey')}
-          error={error('change_detection.key')}
-          hint={t('scrapers.field.changeKeyHint')}
-        >
-          <TextInput
+        <FormField col={8} name="change_detection.key" label={t('scrapers.field.changeKey')} hint={t('scrapers.field.changeKeyHint')}>
+          <TextValueInput
             value={form.change_key}
             placeholder="sku"
             disabled={!form.change_detection}
-            onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('change_key', event.currentTarget.value)}
+            onValueChange={(value) => set('change_key', value)}
           />
         </FormField>
-        <FormField
-          col={12}
-          name="headers"
-          label={t('scrapers.field.headers')}
-          error={error('headers')}
-          hint={t('scrapers.field.headersHint')}
-        >
+        <FormField col={12} name="headers" label={t('scrapers.field.headers')} hint={t('scrapers.field.headersHint')}>
           <Textarea
             value={form.headers}
             placeholder="accept-language: en"

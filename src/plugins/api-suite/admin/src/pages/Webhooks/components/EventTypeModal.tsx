@@ -1,7 +1,7 @@
-import { Flex, Textarea, Toggle } from '@strapi/design-system';
+import { Flex, Textarea } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
-import { FormField, FormModal } from '../../../components/FormModal';
+import { FormField, FormModal, OnOffToggle } from '../../../components/FormModal';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
@@ -81,13 +81,7 @@ export function EventTypeModal({
           error={fieldError(problem, 'is_active')}
           hint={t('webhooks.eventTypes.activeHint')}
         >
-          <Toggle
-            disabled={readOnly}
-            onLabel={t('toggle.on')}
-            offLabel={t('toggle.off')}
-            checked={isActive}
-            onChange={(event) => setIsActive(event.currentTarget.checked)}
-          />
+          <OnOffToggle disabled={readOnly} checked={isActive} onCheckedChange={setIsActive} />
         </FormField>
       </Flex>
     </FormModal>

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { FormField, FormModal } from '../../../components/FormModal';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 
 const HOUR_MS = 3_600_000;
@@ -45,7 +44,7 @@ export function RecoverModal({
         {t('webhooks.recover.intro')}
       </Typography>
       <Flex direction="column" alignItems="stretch" gap={4}>
-        <FormField name="since" label={t('webhooks.recover.since')} error={fieldError(problem, 'since')} required>
+        <FormField name="since" label={t('webhooks.recover.since')} required>
           <DateTimePicker
             value={since ?? null}
             onChange={setSince}
@@ -53,12 +52,7 @@ export function RecoverModal({
             timeLabel={t('webhooks.recover.sinceTime')}
           />
         </FormField>
-        <FormField
-          name="until"
-          label={t('webhooks.recover.until')}
-          error={fieldError(problem, 'until')}
-          hint={t('webhooks.recover.untilHint')}
-        >
+        <FormField name="until" label={t('webhooks.recover.until')} hint={t('webhooks.recover.untilHint')}>
           <DateTimePicker
             value={until ?? null}
             onChange={setUntil}
