@@ -9,7 +9,7 @@ const FormProblem = createContext<ApiProblem | null | undefined>(undefined);
 
 /** A problem no field names (only the form as a whole, or nothing): it is shown above the form, not under a field. */
 export function isGeneralProblem(problem: ApiProblem | null | undefined): problem is ApiProblem {
-  return Boolean(problem) && Object.keys(problem!.fields).filter((field) => field !== '').length === 0;
+  return Boolean(problem) && Object.keys(problem?.fields ?? {}).every((field) => field === '');
 }
 
 /**
