@@ -57,3 +57,27 @@ export function DetailItem({ label, children }: { label: string; children: React
     </Grid.Item>
   );
 }
+
+/** A detail page's panel of DetailItems; `footer` goes under the grid (a description). */
+export function DetailGrid({ children, footer }: { children: ReactNode; footer?: ReactNode }) {
+  return (
+    <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
+      <Grid.Root gap={4}>{children}</Grid.Root>
+      {footer}
+    </Box>
+  );
+}
+
+/** A titled part of a detail page (its runs, its deliveries). */
+export function DetailSection({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Box paddingBottom={3}>
+        <Typography variant="delta" tag="h2">
+          {title}
+        </Typography>
+      </Box>
+      {children}
+    </Box>
+  );
+}

@@ -1,8 +1,24 @@
 import { Box, Flex, SingleSelect, SingleSelectOption, Typography } from '@strapi/design-system';
+import { useState } from 'react';
 import { useT } from '../utils/useT';
 
 /** Shown for "no filter": every status. */
-export const ALL_STATUSES = 'all';
+const ALL_STATUSES = 'all';
+
+/**
+ * A filtered list's page and status: `filter` is the chosen status (undefined for all), and
+ * choosing another goes back to the first page. `heading` goes to the StatusFilterHeading.
+ */
+export function useStatusFilter<S extends string>(statuses: readonly S[]) {
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<string>(ALL_STATUSES);
+  const filter = statuses.find((candidate) => candidate === status);
+  const onChange = (value: string) => {
+    setStatus(value);
+    setPage(1);
+  };
+  return { page, setPage, filter, heading: { statuses, value: status, onChange } };
+}
 
 /**
  * A list's heading with a status filter beside it: "All statuses" or one of `statuses`, each

@@ -1,11 +1,11 @@
-import { Box, Button, Flex, Grid, Loader, ProgressBar, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Loader, ProgressBar, Typography } from '@strapi/design-system';
 import { Pencil, Play, Stop, Trash } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Dialog } from '@strapi/design-system';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useApiSuiteClient, type Run } from '../../api';
-import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
+import { DetailGrid, DetailItem, DetailPage, DetailPending, DetailSection } from '../../components/DetailPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAction } from '../../hooks/useAction';
 import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
@@ -106,71 +106,59 @@ export function ScraperPage() {
       }
     >
       <Flex direction="column" alignItems="stretch" gap={6}>
-        <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
-          <Grid.Root gap={4}>
-            <DetailItem label={t('scrapers.column.status')}>
-              <StatusBadge status={data.status} />
-            </DetailItem>
-            <DetailItem label={t('scrapers.column.owner')}>
-              <Typography>{data.owner ? `${data.owner.username} <${data.owner.email}>` : '—'}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.column.nextRun')}>
-              <Typography>{data.next_run_at ? format.dateTime(data.next_run_at) : t('scrapers.manualOnly')}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.column.schedule')}>
-              <Typography style={{ fontFamily: 'monospace' }}>{data.schedule ?? '—'}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.field.maxPages')}>
-              <Typography>{data.max_pages}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.field.rateLimit')}>
-              <Typography>{data.rate_limit}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.field.followLinks')}>
-              <Typography>{t(data.follow_links ? 'toggle.on' : 'toggle.off')}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.field.robots')}>
-              <Typography>{t(data.respect_robots_txt ? 'toggle.on' : 'toggle.off')}</Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.field.selectors')}>
-              <Typography style={{ fontFamily: 'monospace' }}>
-                {data.selectors
-                  ? [
-                      data.selectors.item ? `item: ${data.selectors.item}` : null,
-                      ...Object.entries(data.selectors.fields).map(([name, css]) => `${name}: ${css}`),
-                    ]
-                      .filter(Boolean)
-                      .join(' · ')
-                  : t('scrapers.noSelectors')}
-              </Typography>
-            </DetailItem>
-            <DetailItem label={t('scrapers.field.changeDetection')}>
-              <Typography data-testid="change-detection">
-                {data.change_detection
-                  ? data.change_detection.key
-                    ? t('scrapers.changeDetection.byKey', { key: data.change_detection.key })
-                    : t('scrapers.changeDetection.byUrl')
-                  : t('scrapers.changeDetection.off')}
-              </Typography>
-            </DetailItem>
-          </Grid.Root>
-        </Box>
-        {latest && (latest.status === 'running' || latest.status === 'pending') && <RunProgress run={latest} maxPages={data.max_pages} />}
-        <Box>
-          <Box paddingBottom={3}>
-            <Typography variant="delta" tag="h2">
-              {t('scrapers.runs')}
+        <DetailGrid>
+          <DetailItem label={t('scrapers.column.status')}>
+            <StatusBadge status={data.status} />
+          </DetailItem>
+          <DetailItem label={t('scrapers.column.owner')}>
+            <Typography>{data.owner ? `${data.owner.username} <${data.owner.email}>` : '—'}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.column.nextRun')}>
+            <Typography>{data.next_run_at ? format.dateTime(data.next_run_at) : t('scrapers.manualOnly')}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.column.schedule')}>
+            <Typography style={{ fontFamily: 'monospace' }}>{data.schedule ?? '—'}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.field.maxPages')}>
+            <Typography>{data.max_pages}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.field.rateLimit')}>
+            <Typography>{data.rate_limit}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.field.followLinks')}>
+            <Typography>{t(data.follow_links ? 'toggle.on' : 'toggle.off')}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.field.robots')}>
+            <Typography>{t(data.respect_robots_txt ? 'toggle.on' : 'toggle.off')}</Typography>
+          </DetailItem>
+          <DetailItem label={t('scrapers.field.selectors')}>
+            <Typography style={{ fontFamily: 'monospace' }}>
+              {data.selectors
+                ? [
+                    data.selectors.item ? `item: ${data.selectors.item}` : null,
+                    ...Object.entries(data.selectors.fields).map(([name, css]) => `${name}: ${css}`),
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')
+                : t('scrapers.noSelectors')}
             </Typography>
-          </Box>
+          </DetailItem>
+          <DetailItem label={t('scrapers.field.changeDetection')}>
+            <Typography data-testid="change-detection">
+              {data.change_detection
+                ? data.change_detection.key
+                  ? t('scrapers.changeDetection.byKey', { key: data.change_detection.key })
+                  : t('scrapers.changeDetection.byUrl')
+                : t('scrapers.changeDetection.off')}
+            </Typography>
+          </DetailItem>
+        </DetailGrid>
+        {latest && (latest.status === 'running' || latest.status === 'pending') && <RunProgress run={latest} maxPages={data.max_pages} />}
+        <DetailSection title={t('scrapers.runs')}>
           <RunsTable scraperId={id} version={runsVersion} selected={shownRun} onSelect={setSelectedRun} canRun={canManage} />
-        </Box>
+        </DetailSection>
         {shownRun !== null && (
-          <Box>
-            <Box paddingBottom={3}>
-              <Typography variant="delta" tag="h2">
-                {t('scrapers.results', { run: shownRun })}
-              </Typography>
-            </Box>
+          <DetailSection title={t('scrapers.results', { run: shownRun })}>
             <ResultsTable
               scraperId={id}
               runId={shownRun}
@@ -178,7 +166,7 @@ export function ScraperPage() {
               changeDetection={data.change_detection !== null}
               version={runsVersion}
             />
-          </Box>
+          </DetailSection>
         )}
       </Flex>
       {editing && (

@@ -1,12 +1,10 @@
-import { Box, Button, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { Layouts, Page } from '@strapi/strapi/admin';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
 import { EmptyState } from '../../components/EmptyState';
-import { Pager } from '../../components/Pager';
-import { ProblemAlert } from '../../components/ProblemAlert';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
 import { useLoad } from '../../hooks/useLoad';
@@ -14,7 +12,7 @@ import { useFormat, useT } from '../../utils/useT';
 import { ScraperFormModal } from './components/ScraperFormModal';
 import { useProxyPools } from './hooks/useProxyPools';
 import { CellText } from '../../components/CellText';
-import { DataTable } from '../../components/DataTable';
+import { PagedTable, TextCell } from '../../components/DataTable';
 
 const LIVE_REFRESH_MS = 3_000;
 
@@ -44,66 +42,44 @@ export function ScrapersPage() {
       <Page.Title>{t('scrapers.title')}</Page.Title>
       <Layouts.Header title={t('scrapers.title')} subtitle={t('scrapers.subtitle')} primaryAction={create} />
       <Layouts.Content>
-        {list.status === 'error' && <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />}
-        {!list.data && list.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-        {list.data && list.data.meta.total === 0 && (
-          <EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />
-        )}
-        {list.data && list.data.meta.total > 0 && (
-          <Box>
-            <DataTable
-              headers={[
-                t('scrapers.column.name'),
-                t('scrapers.column.owner'),
-                t('scrapers.column.status'),
-                t('scrapers.column.lastRun'),
-                t('scrapers.column.nextRun'),
-                t('scrapers.column.schedule'),
-              ]}
-              rowCount={list.data.data.length}
-            >
-              <Tbody>
-                {list.data.data.map((scraper) => (
-                  <Tr key={scraper.id} onClick={() => navigate(String(scraper.id))} style={{ cursor: 'pointer' }} data-testid="scraper-row">
-                    <Td>
-                      <CellText fontWeight="bold" maxWidth="22rem">
-                        {scraper.name}
-                      </CellText>
-                      <Typography variant="pi" textColor="neutral600" tag="p" ellipsis title={scraper.url} style={{ maxWidth: '22rem' }}>
-                        {scraper.url}
-                      </Typography>
-                    </Td>
-                    <Td>
-                      <CellText maxWidth="12rem">{scraper.owner?.username ?? '—'}</CellText>
-                    </Td>
-                    <Td>
-                      <StatusBadge status={scraper.status} />
-                    </Td>
-                    <Td>
-                      {scraper.latest_run ? (
-                        <Box>
-                          <StatusBadge status={scraper.latest_run.status} />{' '}
-                          <Typography variant="pi" textColor="neutral600">
-                            {t('scrapers.items', { count: scraper.latest_run.items_collected })}
-                          </Typography>
-                        </Box>
-                      ) : (
-                        <Typography textColor="neutral600">{t('scrapers.neverRun')}</Typography>
-                      )}
-                    </Td>
-                    <Td>
-                      <Typography>{scraper.next_run_at ? format.dateTime(scraper.next_run_at) : t('scrapers.manualOnly')}</Typography>
-                    </Td>
-                    <Td>
-                      <Typography style={{ fontFamily: 'monospace' }}>{scraper.schedule ?? '—'}</Typography>
-                    </Td>
-                  </Tr>
-                ))}
-              </Tbody>
-            </DataTable>
-            <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
-          </Box>
-        )}
+        <PagedTable
+          load={list}
+          headers={['name', 'owner', 'status', 'lastRun', 'nextRun', 'schedule'].map((column) => t(`scrapers.column.${column}`))}
+          empty={<EmptyState content={t(canManage ? 'scrapers.empty.manage' : 'scrapers.empty')} action={create} />}
+          onPage={setPage}
+          row={(scraper) => (
+            <Tr key={scraper.id} onClick={() => navigate(String(scraper.id))} style={{ cursor: 'pointer' }} data-testid="scraper-row">
+              <Td>
+                <CellText fontWeight="bold" maxWidth="22rem">
+                  {scraper.name}
+                </CellText>
+                <Typography variant="pi" textColor="neutral600" tag="p" ellipsis title={scraper.url} style={{ maxWidth: '22rem' }}>
+                  {scraper.url}
+                </Typography>
+              </Td>
+              <Td>
+                <CellText maxWidth="12rem">{scraper.owner?.username ?? '—'}</CellText>
+              </Td>
+              <Td>
+                <StatusBadge status={scraper.status} />
+              </Td>
+              <Td>
+                {scraper.latest_run ? (
+                  <Box>
+                    <StatusBadge status={scraper.latest_run.status} />{' '}
+                    <Typography variant="pi" textColor="neutral600">
+                      {t('scrapers.items', { count: scraper.latest_run.items_collected })}
+                    </Typography>
+                  </Box>
+                ) : (
+                  <Typography textColor="neutral600">{t('scrapers.neverRun')}</Typography>
+                )}
+              </Td>
+              <TextCell>{scraper.next_run_at ? format.dateTime(scraper.next_run_at) : t('scrapers.manualOnly')}</TextCell>
+              <TextCell style={{ fontFamily: 'monospace' }}>{scraper.schedule ?? '—'}</TextCell>
+            </Tr>
+          )}
+        />
         {creating && (
           <ScraperFormModal
             proxyPools={proxyPools}

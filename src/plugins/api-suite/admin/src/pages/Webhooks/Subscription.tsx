@@ -1,10 +1,10 @@
-import { Box, Button, Flex, Grid, Loader, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Loader, Typography } from '@strapi/design-system';
 import { ArrowClockwise, ClockCounterClockwise, PaperPlane } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
-import { DetailItem, DetailPage, DetailPending } from '../../components/DetailPage';
+import { DetailGrid, DetailItem, DetailPage, DetailPending, DetailSection } from '../../components/DetailPage';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAction } from '../../hooks/useAction';
 import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
@@ -86,50 +86,46 @@ export function SubscriptionPage() {
       }
     >
       <Flex direction="column" alignItems="stretch" gap={6}>
-        <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
-          <Grid.Root gap={4}>
-            <DetailItem label={t('webhooks.column.status')}>
-              <StatusBadge status={status} />
-              {data.disabled_at && (
-                <Typography variant="pi" textColor="danger600">
-                  {' '}
-                  {t('webhooks.disabledAt', { at: format.dateTime(data.disabled_at) })}
-                </Typography>
-              )}
-            </DetailItem>
-            <DetailItem label={t('webhooks.column.failures')}>
-              <Typography textColor={data.failure_count > 0 ? 'danger600' : undefined}>{format.number(data.failure_count)}</Typography>
-            </DetailItem>
-            <DetailItem label={t('webhooks.column.lastDelivery')}>
-              <Typography>{format.dateTime(data.last_delivery_at)}</Typography>
-            </DetailItem>
-            <DetailItem label={t('webhooks.column.events')}>
-              <Typography>{data.events.join(', ')}</Typography>
-            </DetailItem>
-            <DetailItem label={t('webhooks.timeout')}>
-              <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
-            </DetailItem>
-            <DetailItem label={t('webhooks.rateLimit')}>
-              <Typography>
-                {data.rate_limit === null ? t('webhooks.rateLimit.none') : t('webhooks.rateLimit.value', { value: data.rate_limit })}
+        <DetailGrid
+          footer={
+            data.description && (
+              <Box paddingTop={4}>
+                <Typography textColor="neutral600">{data.description}</Typography>
+              </Box>
+            )
+          }
+        >
+          <DetailItem label={t('webhooks.column.status')}>
+            <StatusBadge status={status} />
+            {data.disabled_at && (
+              <Typography variant="pi" textColor="danger600">
+                {' '}
+                {t('webhooks.disabledAt', { at: format.dateTime(data.disabled_at) })}
               </Typography>
-            </DetailItem>
-            <DetailItem label={t('webhooks.created')}>
-              <Typography>{format.dateTime(data.created_at)}</Typography>
-            </DetailItem>
-          </Grid.Root>
-          {data.description && (
-            <Box paddingTop={4}>
-              <Typography textColor="neutral600">{data.description}</Typography>
-            </Box>
-          )}
-        </Box>
-        <Box>
-          <Box paddingBottom={3}>
-            <Typography variant="delta" tag="h2">
-              {t('webhooks.deliveries')}
+            )}
+          </DetailItem>
+          <DetailItem label={t('webhooks.column.failures')}>
+            <Typography textColor={data.failure_count > 0 ? 'danger600' : undefined}>{format.number(data.failure_count)}</Typography>
+          </DetailItem>
+          <DetailItem label={t('webhooks.column.lastDelivery')}>
+            <Typography>{format.dateTime(data.last_delivery_at)}</Typography>
+          </DetailItem>
+          <DetailItem label={t('webhooks.column.events')}>
+            <Typography>{data.events.join(', ')}</Typography>
+          </DetailItem>
+          <DetailItem label={t('webhooks.timeout')}>
+            <Typography>{t('unit.seconds', { value: data.timeout_seconds })}</Typography>
+          </DetailItem>
+          <DetailItem label={t('webhooks.rateLimit')}>
+            <Typography>
+              {data.rate_limit === null ? t('webhooks.rateLimit.none') : t('webhooks.rateLimit.value', { value: data.rate_limit })}
             </Typography>
-          </Box>
+          </DetailItem>
+          <DetailItem label={t('webhooks.created')}>
+            <Typography>{format.dateTime(data.created_at)}</Typography>
+          </DetailItem>
+        </DetailGrid>
+        <DetailSection title={t('webhooks.deliveries')}>
           {subscription.status === 'loading' && <Loader small>{t('state.loading')}</Loader>}
           <DeliveriesTable
             subscriptionId={id}
@@ -137,7 +133,7 @@ export function SubscriptionPage() {
             subscriptionActive={data.is_active}
             onChanged={() => void subscription.reload()}
           />
-        </Box>
+        </DetailSection>
       </Flex>
       {recovering && <RecoverModal subscriptionId={id} onClose={() => setRecovering(false)} onRecovered={recovered} />}
     </DetailPage>

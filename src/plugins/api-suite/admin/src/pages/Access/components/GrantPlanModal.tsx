@@ -1,9 +1,9 @@
-import { Button, Field, Flex, Modal, Typography } from '@strapi/design-system';
+import { Flex, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey, type Consumer } from '../../../api';
+import { FormField, FormModal } from '../../../components/FormModal';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanSelect } from './PlanSelect';
@@ -28,7 +28,6 @@ export function GrantPlanModal({
   const plans = usePlans();
   const { run, busy, problem } = useAction();
   const [planId, setPlanId] = useState<number | null>(ownerPlan?.granted?.id ?? null);
-  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
 
   const save = async () => {
     const saved = await run('grant', () => client.access.grantPlan(owner.id, planId), {
@@ -39,41 +38,27 @@ export function GrantPlanModal({
   };
 
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content>
-        <Modal.Header>
-          <Modal.Title>{t('access.grant.title', { user: owner.username })}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {generalProblem && <ProblemAlert problem={problem} />}
-          {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
-          <Flex direction="column" alignItems="stretch" gap={4}>
-            {ownerPlan && (
-              <Typography tag="p" variant="omega" textColor="neutral600" data-testid="grant-current">
-                {t('access.grant.current', {
-                  user: owner.username,
-                  plan: ownerPlan.name,
-                  source: t(`access.planSource.${ownerPlan.source}`),
-                })}
-              </Typography>
-            )}
-            <Field.Root name="plan_id" error={fieldError(problem, 'plan_id')} hint={t('access.grant.hint')}>
-              <Field.Label>{t('access.grant.field')}</Field.Label>
-              <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.grant.none')} />
-              <Field.Hint />
-              <Field.Error />
-            </Field.Root>
-          </Flex>
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t('action.cancel')}</Button>
-          </Modal.Close>
-          <Button onClick={() => void save()} loading={busy === 'grant'}>
-            {t('action.save')}
-          </Button>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+    <FormModal
+      title={t('access.grant.title', { user: owner.username })}
+      onClose={onClose}
+      problem={problem}
+      submit={{ label: t('action.save'), onClick: () => void save(), loading: busy === 'grant' }}
+    >
+      {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
+      <Flex direction="column" alignItems="stretch" gap={4}>
+        {ownerPlan && (
+          <Typography tag="p" variant="omega" textColor="neutral600" data-testid="grant-current">
+            {t('access.grant.current', {
+              user: owner.username,
+              plan: ownerPlan.name,
+              source: t(`access.planSource.${ownerPlan.source}`),
+            })}
+          </Typography>
+        )}
+        <FormField name="plan_id" label={t('access.grant.field')} hint={t('access.grant.hint')}>
+          <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.grant.none')} />
+        </FormField>
+      </Flex>
+    </FormModal>
   );
 }

@@ -1,6 +1,7 @@
-import { Box, Button, Checkbox, Field, Flex, Modal, TextInput, Typography } from '@strapi/design-system';
+import { Box, Checkbox, Flex, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type IssuedKey, type Scope } from '../../../api';
+import { FormField, FormModal, TextValueInput } from '../../../components/FormModal';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
@@ -39,60 +40,41 @@ export function IssueKeyModal({ onClose, onIssued }: { onClose: () => void; onIs
     if (issued) onIssued(issued);
   };
 
-  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
-
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content>
-        <Modal.Header>
-          <Modal.Title>{t('access.keys.issue')}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {generalProblem && <ProblemAlert problem={problem} />}
-          {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
-          <Flex direction="column" alignItems="stretch" gap={4}>
-            <UserPicker name="user_id" label={t('access.keys.field.owner')} value={userId} onChange={setUserId} error={error('user_id')} />
-            <Field.Root name="plan_id" error={error('plan_id')} hint={t('access.keys.field.planHint')}>
-              <Field.Label>{t('access.keys.field.plan')}</Field.Label>
-              <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.keys.field.ownersPlan')} />
-              <Field.Hint />
-              <Field.Error />
-            </Field.Root>
-            <Field.Root name="name" error={error('name')} hint={t('access.keys.field.nameHint')}>
-              <Field.Label>{t('access.keys.field.name')}</Field.Label>
-              <TextInput value={name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => setName(event.currentTarget.value)} />
-              <Field.Hint />
-              <Field.Error />
-            </Field.Root>
-            <Box>
-              <Typography variant="pi" fontWeight="bold">
-                {t('access.keys.field.scopes')}
-              </Typography>
-              <Flex gap={4} paddingTop={2}>
-                <Checkbox checked={scopes.includes('read')} onCheckedChange={(checked) => toggleScope('read', checked === true)}>
-                  {t('access.keys.scope.read')}
-                </Checkbox>
-                <Checkbox checked={scopes.includes('write')} onCheckedChange={(checked) => toggleScope('write', checked === true)}>
-                  {t('access.keys.scope.write')}
-                </Checkbox>
-              </Flex>
-              {error('scopes') && (
-                <Typography variant="pi" textColor="danger600">
-                  {error('scopes')}
-                </Typography>
-              )}
-            </Box>
+    <FormModal
+      title={t('access.keys.issue')}
+      onClose={onClose}
+      problem={problem}
+      submit={{ label: t('access.keys.issueSubmit'), onClick: () => void issue(), loading: busy === 'issue' }}
+    >
+      {plans.status === 'error' && <ProblemAlert problem={plans.problem} />}
+      <Flex direction="column" alignItems="stretch" gap={4}>
+        <UserPicker name="user_id" label={t('access.keys.field.owner')} value={userId} onChange={setUserId} error={error('user_id')} />
+        <FormField name="plan_id" label={t('access.keys.field.plan')} hint={t('access.keys.field.planHint')}>
+          <PlanSelect plans={plans.data ?? []} value={planId} onChange={setPlanId} noneLabel={t('access.keys.field.ownersPlan')} />
+        </FormField>
+        <FormField name="name" label={t('access.keys.field.name')} hint={t('access.keys.field.nameHint')}>
+          <TextValueInput value={name} onValueChange={setName} />
+        </FormField>
+        <Box>
+          <Typography variant="pi" fontWeight="bold">
+            {t('access.keys.field.scopes')}
+          </Typography>
+          <Flex gap={4} paddingTop={2}>
+            <Checkbox checked={scopes.includes('read')} onCheckedChange={(checked) => toggleScope('read', checked === true)}>
+              {t('access.keys.scope.read')}
+            </Checkbox>
+            <Checkbox checked={scopes.includes('write')} onCheckedChange={(checked) => toggleScope('write', checked === true)}>
+              {t('access.keys.scope.write')}
+            </Checkbox>
           </Flex>
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t('action.cancel')}</Button>
-          </Modal.Close>
-          <Button onClick={() => void issue()} loading={busy === 'issue'}>
-            {t('access.keys.issueSubmit')}
-          </Button>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+          {error('scopes') && (
+            <Typography variant="pi" textColor="danger600">
+              {error('scopes')}
+            </Typography>
+          )}
+        </Box>
+      </Flex>
+    </FormModal>
   );
 }

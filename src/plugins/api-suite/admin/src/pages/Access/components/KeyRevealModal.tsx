@@ -2,6 +2,7 @@ import { Alert, Box, Button, Flex, Modal, TextInput, Typography } from '@strapi/
 import { Duplicate } from '@strapi/icons';
 import { useClipboard, useNotification } from '@strapi/strapi/admin';
 import type { IssuedKey } from '../../../api';
+import { FormModal } from '../../../components/FormModal';
 import { useT } from '../../../utils/useT';
 
 /**
@@ -21,42 +22,40 @@ export function KeyRevealModal({ issued, onClose }: { issued: IssuedKey; onClose
   };
 
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content>
-        <Modal.Header>
-          <Modal.Title>{t('access.keys.revealTitle')}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <Flex direction="column" alignItems="stretch" gap={4}>
-            <Alert variant="warning" title={t('access.keys.onceTitle')} closeLabel={t('action.close')}>
-              {t('access.keys.once')}
-            </Alert>
-            <Flex gap={2} alignItems="flex-end">
-              <Box grow={1}>
-                <TextInput
-                  aria-label={t('access.keys.revealTitle')}
-                  value={issued.key}
-                  readOnly
-                  data-testid="issued-key"
-                  style={{ fontFamily: 'monospace' }}
-                />
-              </Box>
-              <Button variant="secondary" startIcon={<Duplicate />} onClick={() => void copyKey()}>
-                {t('access.keys.copy')}
-              </Button>
-            </Flex>
-            <Typography variant="pi" textColor="neutral600">
-              {t('access.keys.revealDetails', { prefix: issued.key_prefix, client: issued.client_id, scopes: issued.scopes.join(', ') })}
-            </Typography>
-          </Flex>
-        </Modal.Body>
-        <Modal.Footer>
+    <FormModal
+      title={t('access.keys.revealTitle')}
+      onClose={onClose}
+      footer={
+        <>
           <Box />
           <Modal.Close>
             <Button>{t('access.keys.done')}</Button>
           </Modal.Close>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+        </>
+      }
+    >
+      <Flex direction="column" alignItems="stretch" gap={4}>
+        <Alert variant="warning" title={t('access.keys.onceTitle')} closeLabel={t('action.close')}>
+          {t('access.keys.once')}
+        </Alert>
+        <Flex gap={2} alignItems="flex-end">
+          <Box grow={1}>
+            <TextInput
+              aria-label={t('access.keys.revealTitle')}
+              value={issued.key}
+              readOnly
+              data-testid="issued-key"
+              style={{ fontFamily: 'monospace' }}
+            />
+          </Box>
+          <Button variant="secondary" startIcon={<Duplicate />} onClick={() => void copyKey()}>
+            {t('access.keys.copy')}
+          </Button>
+        </Flex>
+        <Typography variant="pi" textColor="neutral600">
+          {t('access.keys.revealDetails', { prefix: issued.key_prefix, client: issued.client_id, scopes: issued.scopes.join(', ') })}
+        </Typography>
+      </Flex>
+    </FormModal>
   );
 }

@@ -1,11 +1,9 @@
-import { Box, Button, Dialog, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { Plus } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey, type IssuedKey } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useAction } from '../../../hooks/useAction';
 import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
@@ -15,7 +13,7 @@ import { GrantPlanModal } from './GrantPlanModal';
 import { IssueKeyModal } from './IssueKeyModal';
 import { KeyLimitsModal } from './KeyLimitsModal';
 import { KeyRevealModal } from './KeyRevealModal';
-import { DataTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 import { ListToolbar } from '../../../components/ListToolbar';
 
 /**
@@ -62,120 +60,95 @@ export function KeysTab() {
       {keys.data && keys.data.meta.total > 0 && (
         <ListToolbar summary={t('access.keys.summary', { count: keys.data.meta.total })} action={issue} />
       )}
-      {keys.status === 'error' && <ProblemAlert problem={keys.problem} onRetry={() => void keys.reload()} />}
-      {!keys.data && keys.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-      {keys.data && keys.data.meta.total === 0 && (
-        <EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />
-      )}
-      {keys.data && keys.data.meta.total > 0 && (
-        <>
-          <DataTable
-            headers={[
-              t('access.keys.column.key'),
-              t('access.keys.column.name'),
-              t('access.keys.column.owner'),
-              t('access.keys.column.plan'),
-              t('access.keys.column.scopes'),
-              t('access.keys.column.status'),
-              t('access.keys.column.created'),
-              ...(canManage ? [t('table.actions')] : []),
-            ]}
-            rowCount={keys.data.data.length}
-          >
-            <Tbody>
-              {keys.data.data.map((key) => (
-                <Tr key={key.id} data-testid="key-row">
-                  <Td>
-                    <Typography style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</Typography>
-                  </Td>
-                  <Td>
-                    <Typography>{key.name ?? '—'}</Typography>
-                  </Td>
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
-                      <Typography>{key.user ? key.user.username : '—'}</Typography>
-                      {key.owner_plan && (
-                        <Typography variant="pi" textColor="neutral600" data-testid="owner-plan">
-                          {t('access.keys.ownerPlan', {
-                            plan: key.owner_plan.name,
-                            source: t(`access.planSource.${key.owner_plan.source}`),
-                          })}
-                        </Typography>
-                      )}
-                      {key.owner_plan?.granted && key.owner_plan.source !== 'grant' && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('access.keys.grantWaiting', { plan: key.owner_plan.granted.name })}
-                        </Typography>
-                      )}
-                      {canManage && key.user && (
-                        <Button size="S" variant="tertiary" onClick={() => setGranting(key)}>
-                          {t('access.keys.grant')}
+      <PagedTable
+        load={keys}
+        headers={[
+          ...['key', 'name', 'owner', 'plan', 'scopes', 'status', 'created'].map((column) => t(`access.keys.column.${column}`)),
+          ...(canManage ? [t('table.actions')] : []),
+        ]}
+        empty={<EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
+        onPage={setPage}
+        row={(key) => (
+          <Tr key={key.id} data-testid="key-row">
+            <TextCell style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</TextCell>
+            <TextCell>{key.name ?? '—'}</TextCell>
+            <Td>
+              <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
+                <Typography>{key.user ? key.user.username : '—'}</Typography>
+                {key.owner_plan && (
+                  <Typography variant="pi" textColor="neutral600" data-testid="owner-plan">
+                    {t('access.keys.ownerPlan', {
+                      plan: key.owner_plan.name,
+                      source: t(`access.planSource.${key.owner_plan.source}`),
+                    })}
+                  </Typography>
+                )}
+                {key.owner_plan?.granted && key.owner_plan.source !== 'grant' && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('access.keys.grantWaiting', { plan: key.owner_plan.granted.name })}
+                  </Typography>
+                )}
+                {canManage && key.user && (
+                  <Button size="S" variant="tertiary" onClick={() => setGranting(key)}>
+                    {t('access.keys.grant')}
+                  </Button>
+                )}
+              </Flex>
+            </Td>
+            <Td>
+              <Flex direction="column" alignItems="flex-start" style={{ minWidth: '10rem', maxWidth: '14rem', whiteSpace: 'normal' }}>
+                <Typography data-testid="key-plan">{key.plan?.name ?? '—'}</Typography>
+                <Typography variant="pi" textColor="neutral600" data-testid="key-plan-source">
+                  {t(key.plan_source === 'key' ? 'access.keys.planOwn' : 'access.keys.planFollows')}
+                </Typography>
+                {(key.requests_per_minute !== null || key.requests_per_month !== null) && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('access.keys.ownLimits', { minute: limit(key.requests_per_minute), month: limit(key.requests_per_month) })}
+                  </Typography>
+                )}
+              </Flex>
+            </Td>
+            <TextCell>{key.scopes.join(', ')}</TextCell>
+            <Td>
+              <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
+                <StatusBadge status={key.status} />
+                {key.replaced_by !== null && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('access.keys.replacedBy', { prefix: key.replaced_by_prefix ?? `#${key.replaced_by}` })}
+                  </Typography>
+                )}
+                {key.replaced_by !== null && key.status === 'active' && key.expires_at && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('access.keys.until', { date: format.dateTime(key.expires_at) })}
+                  </Typography>
+                )}
+              </Flex>
+            </Td>
+            <TextCell>{format.dateTime(key.created_at)}</TextCell>
+            {canManage && (
+              <Td>
+                {key.status === 'active' && (
+                  <Flex gap={2}>
+                    <Button size="S" variant="tertiary" onClick={() => setLimiting(key)}>
+                      {t('access.keys.limits')}
+                    </Button>
+                    <Dialog.Root>
+                      <Dialog.Trigger>
+                        <Button size="S" variant="danger-light" loading={busy === `revoke:${key.id}`}>
+                          {t('access.keys.revoke')}
                         </Button>
-                      )}
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start" style={{ minWidth: '10rem', maxWidth: '14rem', whiteSpace: 'normal' }}>
-                      <Typography data-testid="key-plan">{key.plan?.name ?? '—'}</Typography>
-                      <Typography variant="pi" textColor="neutral600" data-testid="key-plan-source">
-                        {t(key.plan_source === 'key' ? 'access.keys.planOwn' : 'access.keys.planFollows')}
-                      </Typography>
-                      {(key.requests_per_minute !== null || key.requests_per_month !== null) && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('access.keys.ownLimits', { minute: limit(key.requests_per_minute), month: limit(key.requests_per_month) })}
-                        </Typography>
-                      )}
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Typography>{key.scopes.join(', ')}</Typography>
-                  </Td>
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
-                      <StatusBadge status={key.status} />
-                      {key.replaced_by !== null && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('access.keys.replacedBy', { prefix: key.replaced_by_prefix ?? `#${key.replaced_by}` })}
-                        </Typography>
-                      )}
-                      {key.replaced_by !== null && key.status === 'active' && key.expires_at && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('access.keys.until', { date: format.dateTime(key.expires_at) })}
-                        </Typography>
-                      )}
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Typography>{format.dateTime(key.created_at)}</Typography>
-                  </Td>
-                  {canManage && (
-                    <Td>
-                      {key.status === 'active' && (
-                        <Flex gap={2}>
-                          <Button size="S" variant="tertiary" onClick={() => setLimiting(key)}>
-                            {t('access.keys.limits')}
-                          </Button>
-                          <Dialog.Root>
-                            <Dialog.Trigger>
-                              <Button size="S" variant="danger-light" loading={busy === `revoke:${key.id}`}>
-                                {t('access.keys.revoke')}
-                              </Button>
-                            </Dialog.Trigger>
-                            <ConfirmDialog onConfirm={() => void revoke(key.id)}>
-                              {t('access.keys.revokeConfirm', { prefix: key.key_prefix })}
-                            </ConfirmDialog>
-                          </Dialog.Root>
-                        </Flex>
-                      )}
-                    </Td>
-                  )}
-                </Tr>
-              ))}
-            </Tbody>
-          </DataTable>
-          <Pager page={keys.data.meta.page} limit={keys.data.meta.limit} total={keys.data.meta.total} onPage={setPage} />
-        </>
-      )}
+                      </Dialog.Trigger>
+                      <ConfirmDialog onConfirm={() => void revoke(key.id)}>
+                        {t('access.keys.revokeConfirm', { prefix: key.key_prefix })}
+                      </ConfirmDialog>
+                    </Dialog.Root>
+                  </Flex>
+                )}
+              </Td>
+            )}
+          </Tr>
+        )}
+      />
       {issuing && (
         <IssueKeyModal
           onClose={() => setIssuing(false)}

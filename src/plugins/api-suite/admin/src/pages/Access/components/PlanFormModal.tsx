@@ -1,7 +1,7 @@
-import { Box, Button, Field, Grid, Modal, NumberInput, TextInput, Textarea, Toggle, Typography } from '@strapi/design-system';
+import { Box, Grid, NumberInput, Textarea, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Plan, type PlanInput } from '../../../api';
-import { ProblemAlert } from '../../../components/ProblemAlert';
+import { FormField, FormModal, OnOffToggle, TextValueInput } from '../../../components/FormModal';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
@@ -31,7 +31,6 @@ export function PlanFormModal({
   const [isDefault, setIsDefault] = useState(plan?.is_default ?? false);
   const [planCurrency, setPlanCurrency] = useState(plan?.currency ?? '');
   const [overage, setOverage] = useState<number | undefined>(plan?.overage_unit_amount ?? undefined);
-  const error = (field: string) => fieldError(problem, field);
 
   const save = async () => {
     // Empty numbers go as null so the server names the field rather than a default hiding it.
@@ -55,123 +54,67 @@ export function PlanFormModal({
     if (saved) onSaved();
   };
 
-  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
-
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content>
-        <Modal.Header>
-          <Modal.Title>{plan ? t('access.plans.edit', { name: plan.name }) : t('access.plans.new')}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {generalProblem && <ProblemAlert problem={problem} />}
-          <Grid.Root gap={4}>
-            <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Field.Root name="name" error={error('name')} required>
-                <Field.Label>{t('access.plans.column.name')}</Field.Label>
-                <TextInput value={name} onChange={(event: React.ChangeEvent<HTMLInputElement>) => setName(event.currentTarget.value)} />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="requests_per_month" error={error('requests_per_month')} hint={t('access.plans.monthHint')} required>
-                <Field.Label>{t('access.plans.column.month')}</Field.Label>
-                <NumberInput value={perMonth} onValueChange={setPerMonth} />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="requests_per_minute" error={error('requests_per_minute')} required>
-                <Field.Label>{t('access.plans.column.minute')}</Field.Label>
-                <NumberInput value={perMinute} onValueChange={setPerMinute} />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Field.Root
-                name="endpoints"
-                error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))}
-                hint={
-                  groups
-                    ? t('access.plans.endpointsHintGroups', { public: groups.public.join(', '), private: groups.private.join(', ') })
-                    : t('access.plans.endpointsHint')
-                }
-                required
-              >
-                <Field.Label>{t('access.plans.column.endpoints')}</Field.Label>
-                <Textarea
-                  value={endpoints}
-                  onChange={(event) => setEndpoints(event.currentTarget.value)}
-                  style={{ fontFamily: 'monospace' }}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="price_monthly" error={error('price_monthly')} required>
-                <Field.Label>
-                  {currency ? t('access.plans.priceIn', { currency: currency.toUpperCase() }) : t('access.plans.column.price')}
-                </Field.Label>
-                <NumberInput value={price} step={0.01} onValueChange={setPrice} />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="is_default" hint={t('access.plans.defaultHint')}>
-                <Field.Label>{t('access.plans.default')}</Field.Label>
-                <Toggle
-                  onLabel={t('toggle.on')}
-                  offLabel={t('toggle.off')}
-                  checked={isDefault}
-                  onChange={(event) => setIsDefault(event.currentTarget.checked)}
-                />
-                <Field.Hint />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="overage_unit_amount" error={error('overage_unit_amount')} hint={t('access.plans.overageHint')}>
-                <Field.Label>{t('access.plans.overage')}</Field.Label>
-                <NumberInput value={overage} onValueChange={setOverage} />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root
-                name="currency"
-                error={error('currency')}
-                hint={t('access.plans.currencyHint', { currency: (currency ?? '').toUpperCase() })}
-              >
-                <Field.Label>{t('access.plans.currency')}</Field.Label>
-                <TextInput
-                  value={planCurrency}
-                  placeholder={currency}
-                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => setPlanCurrency(event.currentTarget.value)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-          </Grid.Root>
-          {plan && plan.keys > 0 && (
-            <Box paddingTop={4}>
-              <Typography variant="pi" textColor="neutral600">
-                {t('access.plans.editWarning', { keys: plan.keys })}
-              </Typography>
-            </Box>
-          )}
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t('action.cancel')}</Button>
-          </Modal.Close>
-          <Button onClick={() => void save()} loading={busy === 'save'}>
-            {t('action.save')}
-          </Button>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+    <FormModal
+      title={plan ? t('access.plans.edit', { name: plan.name }) : t('access.plans.new')}
+      onClose={onClose}
+      problem={problem}
+      submit={{ label: t('action.save'), onClick: () => void save(), loading: busy === 'save' }}
+    >
+      <Grid.Root gap={4}>
+        <FormField col={12} name="name" label={t('access.plans.column.name')} required>
+          <TextValueInput value={name} onValueChange={setName} />
+        </FormField>
+        <FormField col={6} name="requests_per_month" label={t('access.plans.column.month')} hint={t('access.plans.monthHint')} required>
+          <NumberInput value={perMonth} onValueChange={setPerMonth} />
+        </FormField>
+        <FormField col={6} name="requests_per_minute" label={t('access.plans.column.minute')} required>
+          <NumberInput value={perMinute} onValueChange={setPerMinute} />
+        </FormField>
+        <FormField
+          col={12}
+          name="endpoints"
+          label={t('access.plans.column.endpoints')}
+          error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))}
+          hint={
+            groups
+              ? t('access.plans.endpointsHintGroups', { public: groups.public.join(', '), private: groups.private.join(', ') })
+              : t('access.plans.endpointsHint')
+          }
+          required
+        >
+          <Textarea value={endpoints} onChange={(event) => setEndpoints(event.currentTarget.value)} style={{ fontFamily: 'monospace' }} />
+        </FormField>
+        <FormField
+          col={6}
+          name="price_monthly"
+          label={currency ? t('access.plans.priceIn', { currency: currency.toUpperCase() }) : t('access.plans.column.price')}
+          required
+        >
+          <NumberInput value={price} step={0.01} onValueChange={setPrice} />
+        </FormField>
+        <FormField col={6} name="is_default" label={t('access.plans.default')} hint={t('access.plans.defaultHint')}>
+          <OnOffToggle checked={isDefault} onCheckedChange={setIsDefault} />
+        </FormField>
+        <FormField col={6} name="overage_unit_amount" label={t('access.plans.overage')} hint={t('access.plans.overageHint')}>
+          <NumberInput value={overage} onValueChange={setOverage} />
+        </FormField>
+        <FormField
+          col={6}
+          name="currency"
+          label={t('access.plans.currency')}
+          hint={t('access.plans.currencyHint', { currency: (currency ?? '').toUpperCase() })}
+        >
+          <TextValueInput value={planCurrency} placeholder={currency} onValueChange={setPlanCurrency} />
+        </FormField>
+      </Grid.Root>
+      {plan && plan.keys > 0 && (
+        <Box paddingTop={4}>
+          <Typography variant="pi" textColor="neutral600">
+            {t('access.plans.editWarning', { keys: plan.keys })}
+          </Typography>
+        </Box>
+      )}
+    </FormModal>
   );
 }

@@ -8,7 +8,7 @@ import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useFormat, useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanFormModal } from './PlanFormModal';
-import { DataTable } from '../../../components/DataTable';
+import { DataTable, TextCell } from '../../../components/DataTable';
 import { EndpointList } from '../../../components/EndpointList';
 import { ListToolbar } from '../../../components/ListToolbar';
 import { useSiteSettings } from '../../../hooks/useSiteSettings';
@@ -64,20 +64,12 @@ export function PlansTab() {
                     {plan.is_default && <Badge variant="primary">{t('access.plans.default')}</Badge>}
                   </Flex>
                 </Td>
-                <Td>
-                  <Typography>
-                    {plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month)}
-                  </Typography>
-                </Td>
-                <Td>
-                  <Typography>{format.number(plan.requests_per_minute)}</Typography>
-                </Td>
+                <TextCell>{plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month)}</TextCell>
+                <TextCell>{format.number(plan.requests_per_minute)}</TextCell>
                 <Td>
                   <EndpointList entries={plan.endpoints} groups={settings?.access.endpointGroups} />
                 </Td>
-                <Td>
-                  <Typography>{price(plan.price_monthly, plan.currency)}</Typography>
-                </Td>
+                <TextCell>{price(plan.price_monthly, plan.currency)}</TextCell>
                 <Td>
                   <Typography textColor={plan.overage_unit_amount === null ? 'neutral600' : undefined}>
                     {plan.overage_unit_amount === null
@@ -85,9 +77,7 @@ export function PlansTab() {
                       : t('access.plans.overagePer1000', { price: price(plan.overage_unit_amount / 100, plan.currency) })}
                   </Typography>
                 </Td>
-                <Td>
-                  <Typography>{plan.keys}</Typography>
-                </Td>
+                <TextCell>{plan.keys}</TextCell>
                 {canManage && (
                   <Td>
                     <Button size="S" variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(plan)}>

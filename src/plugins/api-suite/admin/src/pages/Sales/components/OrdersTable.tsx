@@ -1,16 +1,13 @@
-import { Box, Flex, Link, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useState } from 'react';
+import { Box, Flex, Link, Td, Tr, Typography } from '@strapi/design-system';
 import { NavLink } from 'react-router-dom';
 import { useApiSuiteClient, type OrderStatus } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
+import { StatusFilterHeading, useStatusFilter } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { CellText } from '../../../components/CellText';
-import { DataTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 const STATUSES: OrderStatus[] = ['pending', 'paid', 'shipped', 'delivered', 'cancelled'];
 const ORDER_UID = 'plugin::api-suite.order';
@@ -23,77 +20,47 @@ export function OrdersTable({ generation, refreshMs }: { generation: number; ref
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string>(ALL_STATUSES);
-  const filter = STATUSES.find((candidate) => candidate === status);
+  const { page, setPage, filter, heading } = useStatusFilter(STATUSES);
   const orders = useLoad(() => client.sales.orders(page, filter), [client, page, filter], { refreshMs });
   useReloadWhen(generation, orders.reload);
 
   return (
     <Box>
-      <StatusFilterHeading
-        title={t('sales.latest')}
-        label={t('sales.filter')}
-        statuses={STATUSES}
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          setPage(1);
-        }}
+      <StatusFilterHeading title={t('sales.latest')} label={t('sales.filter')} {...heading} />
+      <PagedTable
+        load={orders}
+        headers={['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => t(`sales.column.${column}`))}
+        empty={<EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />}
+        onPage={setPage}
+        row={(order) => (
+          <Tr key={order.id} data-testid="order-row">
+            <Td>
+              <Link tag={NavLink} to={`/content-manager/collection-types/${ORDER_UID}/${order.document_id}`} title={order.id}>
+                <span style={{ fontFamily: 'monospace' }}>{`${order.id.slice(0, 8)}…`}</span>
+              </Link>
+            </Td>
+            <Td>
+              {order.buyer ? (
+                <Flex direction="column" alignItems="flex-start">
+                  <CellText maxWidth="14rem">{order.buyer.username}</CellText>
+                  <CellText variant="pi" textColor="neutral600" maxWidth="14rem">
+                    {order.buyer.email}
+                  </CellText>
+                </Flex>
+              ) : (
+                <Typography>—</Typography>
+              )}
+            </Td>
+            <TextCell>{format.number(order.items)}</TextCell>
+            <TextCell>{order.currency ? format.money(order.total, order.currency) : format.number(order.total)}</TextCell>
+            <Td>
+              <StatusBadge status={order.status} />
+            </Td>
+            <TextCell>{format.dateTime(order.created_at)}</TextCell>
+            <TextCell>{format.dateTime(order.paid_at)}</TextCell>
+          </Tr>
+        )}
       />
-      {orders.status === 'error' && <ProblemAlert problem={orders.problem} onRetry={() => void orders.reload()} />}
-      {!orders.data && orders.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-      {orders.data && orders.data.meta.total === 0 && (
-        <EmptyState content={t(filter ? 'sales.orders.emptyStatus' : 'sales.orders.empty')} />
-      )}
-      {orders.data && orders.data.meta.total > 0 && (
-        <>
-          <DataTable
-            headers={['order', 'buyer', 'items', 'total', 'status', 'placed', 'paid'].map((column) => t(`sales.column.${column}`))}
-            rowCount={orders.data.data.length}
-          >
-            <Tbody>
-              {orders.data.data.map((order) => (
-                <Tr key={order.id} data-testid="order-row">
-                  <Td>
-                    <Link tag={NavLink} to={`/content-manager/collection-types/${ORDER_UID}/${order.document_id}`} title={order.id}>
-                      <span style={{ fontFamily: 'monospace' }}>{`${order.id.slice(0, 8)}…`}</span>
-                    </Link>
-                  </Td>
-                  <Td>
-                    {order.buyer ? (
-                      <Flex direction="column" alignItems="flex-start">
-                        <CellText maxWidth="14rem">{order.buyer.username}</CellText>
-                        <CellText variant="pi" textColor="neutral600" maxWidth="14rem">
-                          {order.buyer.email}
-                        </CellText>
-                      </Flex>
-                    ) : (
-                      <Typography>—</Typography>
-                    )}
-                  </Td>
-                  <Td>
-                    <Typography>{format.number(order.items)}</Typography>
-                  </Td>
-                  <Td>
-                    <Typography>{order.currency ? format.money(order.total, order.currency) : format.number(order.total)}</Typography>
-                  </Td>
-                  <Td>
-                    <StatusBadge status={order.status} />
-                  </Td>
-                  <Td>
-                    <Typography>{format.dateTime(order.created_at)}</Typography>
-                  </Td>
-                  <Td>
-                    <Typography>{format.dateTime(order.paid_at)}</Typography>
-                  </Td>
-                </Tr>
-              ))}
-            </Tbody>
-          </DataTable>
-          <Pager page={orders.data.meta.page} limit={orders.data.meta.limit} total={orders.data.meta.total} onPage={setPage} />
-        </>
-      )}
     </Box>
   );
 }

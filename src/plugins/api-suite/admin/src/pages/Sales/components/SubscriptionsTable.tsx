@@ -1,12 +1,9 @@
-import { Alert, Box, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
-import { useState } from 'react';
+import { Alert, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useApiSuiteClient, type BillingSubscriptionStatus } from '../../../api';
-import { DataTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { ALL_STATUSES, StatusFilterHeading } from '../../../components/StatusFilterHeading';
+import { StatusFilterHeading, useStatusFilter } from '../../../components/StatusFilterHeading';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 
@@ -21,25 +18,14 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const [page, setPage] = useState(1);
-  const [status, setStatus] = useState<string>(ALL_STATUSES);
-  const filter = STATUSES.find((candidate) => candidate === status);
+  const { page, setPage, filter, heading } = useStatusFilter(STATUSES);
   const subscriptions = useLoad(() => client.billing.subscriptions(page, filter), [client, page, filter], { refreshMs });
   useReloadWhen(generation, subscriptions.reload);
   const billing = subscriptions.data?.meta.billing;
 
   return (
     <Box>
-      <StatusFilterHeading
-        title={t('sales.subscriptions')}
-        label={t('sales.subscriptions.filter')}
-        statuses={STATUSES}
-        value={status}
-        onChange={(value) => {
-          setStatus(value);
-          setPage(1);
-        }}
-      />
+      <StatusFilterHeading title={t('sales.subscriptions')} label={t('sales.subscriptions.filter')} {...heading} />
       {billing && !billing.configured && (
         <Box paddingBottom={4}>
           <Alert variant="default" closeLabel={t('action.close')} title="">
@@ -54,73 +40,55 @@ export function SubscriptionsTable({ generation, refreshMs }: { generation: numb
           </Alert>
         </Box>
       )}
-      {subscriptions.status === 'error' && <ProblemAlert problem={subscriptions.problem} onRetry={() => void subscriptions.reload()} />}
-      {!subscriptions.data && subscriptions.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-      {subscriptions.data && subscriptions.data.meta.total === 0 && (
-        <EmptyState content={t(filter ? 'sales.subscriptions.emptyStatus' : 'sales.subscriptions.empty')} />
-      )}
-      {subscriptions.data && subscriptions.data.meta.total > 0 && (
-        <>
-          <DataTable
-            headers={['consumer', 'plan', 'status', 'periodEnd', 'overage'].map((column) => t(`sales.subscriptions.column.${column}`))}
-            rowCount={subscriptions.data.data.length}
-          >
-            <Tbody>
-              {subscriptions.data.data.map((row) => (
-                <Tr key={row.subscription_id} data-testid="subscription-row">
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start">
-                      <Typography>{row.consumer?.username ?? '—'}</Typography>
-                      <Typography variant="pi" textColor="neutral600">
-                        {row.consumer?.email ?? row.customer_id}
-                      </Typography>
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start">
-                      <Typography>{row.plan?.name ?? '—'}</Typography>
-                      {row.effective_plan && row.effective_plan.id !== row.plan?.id && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('sales.subscriptions.keysOn', { plan: row.effective_plan.name })}
-                        </Typography>
-                      )}
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start" gap={1}>
-                      <StatusBadge status={row.status} />
-                      {row.grace_until && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('sales.subscriptions.grace', { date: format.dateTime(row.grace_until) })}
-                        </Typography>
-                      )}
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Flex direction="column" alignItems="flex-start">
-                      <Typography>{format.dateTime(row.current_period_end)}</Typography>
-                      {row.cancel_at_period_end && (
-                        <Typography variant="pi" textColor="neutral600">
-                          {t('sales.subscriptions.cancels')}
-                        </Typography>
-                      )}
-                    </Flex>
-                  </Td>
-                  <Td>
-                    <Typography>{format.number(row.overage_reported)}</Typography>
-                  </Td>
-                </Tr>
-              ))}
-            </Tbody>
-          </DataTable>
-          <Pager
-            page={subscriptions.data.meta.page}
-            limit={subscriptions.data.meta.limit}
-            total={subscriptions.data.meta.total}
-            onPage={setPage}
-          />
-        </>
-      )}
+      <PagedTable
+        load={subscriptions}
+        headers={['consumer', 'plan', 'status', 'periodEnd', 'overage'].map((column) => t(`sales.subscriptions.column.${column}`))}
+        empty={<EmptyState content={t(filter ? 'sales.subscriptions.emptyStatus' : 'sales.subscriptions.empty')} />}
+        onPage={setPage}
+        row={(row) => (
+          <Tr key={row.subscription_id} data-testid="subscription-row">
+            <Td>
+              <Flex direction="column" alignItems="flex-start">
+                <Typography>{row.consumer?.username ?? '—'}</Typography>
+                <Typography variant="pi" textColor="neutral600">
+                  {row.consumer?.email ?? row.customer_id}
+                </Typography>
+              </Flex>
+            </Td>
+            <Td>
+              <Flex direction="column" alignItems="flex-start">
+                <Typography>{row.plan?.name ?? '—'}</Typography>
+                {row.effective_plan && row.effective_plan.id !== row.plan?.id && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('sales.subscriptions.keysOn', { plan: row.effective_plan.name })}
+                  </Typography>
+                )}
+              </Flex>
+            </Td>
+            <Td>
+              <Flex direction="column" alignItems="flex-start" gap={1}>
+                <StatusBadge status={row.status} />
+                {row.grace_until && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('sales.subscriptions.grace', { date: format.dateTime(row.grace_until) })}
+                  </Typography>
+                )}
+              </Flex>
+            </Td>
+            <Td>
+              <Flex direction="column" alignItems="flex-start">
+                <Typography>{format.dateTime(row.current_period_end)}</Typography>
+                {row.cancel_at_period_end && (
+                  <Typography variant="pi" textColor="neutral600">
+                    {t('sales.subscriptions.cancels')}
+                  </Typography>
+                )}
+              </Flex>
+            </Td>
+            <TextCell>{format.number(row.overage_reported)}</TextCell>
+          </Tr>
+        )}
+      />
     </Box>
   );
 }

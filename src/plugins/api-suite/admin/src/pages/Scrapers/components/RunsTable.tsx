@@ -1,13 +1,11 @@
-import { Box, Flex, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
-import { DataTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 /** The run history, newest first; choosing a run shows its results. */
 export function RunsTable({
@@ -31,69 +29,46 @@ export function RunsTable({
   const runs = useLoad(() => client.scrapers.runs(scraperId, page), [client, scraperId, page]);
   useReloadWhen(version, runs.reload);
 
-  if (runs.status === 'error' && !runs.data) return <ProblemAlert problem={runs.problem} onRetry={() => void runs.reload()} />;
-  if (!runs.data) return <Loader>{t('state.loading')}</Loader>;
-  if (runs.data.meta.total === 0) return <EmptyState content={t(canRun ? 'scrapers.runs.empty.manage' : 'scrapers.runs.empty')} />;
-
   return (
-    <Box>
-      <DataTable
-        headers={[
-          t('scrapers.run.id'),
-          t('scrapers.column.status'),
-          t('scrapers.run.trigger'),
-          t('scrapers.run.started'),
-          t('scrapers.run.finished'),
-          t('scrapers.run.counts'),
-          t('scrapers.run.error'),
-        ]}
-        rowCount={runs.data.data.length}
-      >
-        <Tbody>
-          {runs.data.data.map((run) => (
-            <Tr
-              key={run.id}
-              onClick={() => onSelect(run.id)}
-              style={{ cursor: 'pointer' }}
-              aria-selected={run.id === selected}
-              data-testid="run-row"
-            >
-              <Td>
-                <Typography fontWeight={run.id === selected ? 'bold' : undefined}>#{run.id}</Typography>
-              </Td>
-              <Td>
-                <StatusBadge status={run.status} />
-              </Td>
-              <Td>
-                <Typography>{t(`scrapers.trigger.${run.trigger}`)}</Typography>
-              </Td>
-              <Td>
-                <Typography>{format.dateTimeShort(run.started_at)}</Typography>
-              </Td>
-              <Td>
-                <Typography>{format.dateTimeShort(run.finished_at)}</Typography>
-              </Td>
-              <Td>
-                <Flex direction="column" alignItems="flex-start">
-                  <Typography>
-                    {t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}
-                  </Typography>
-                  {/* Under the counts rather than in a column of its own, which the table has no width for; null unless the run completed with change detection on. */}
-                  {run.items_new !== null && run.items_changed !== null && run.items_removed !== null && (
-                    <Typography variant="pi" textColor="neutral600" data-testid="run-changes">
-                      {t('scrapers.run.changesValue', { new: run.items_new, changed: run.items_changed, removed: run.items_removed })}
-                    </Typography>
-                  )}
-                </Flex>
-              </Td>
-              <Td>
-                <Typography textColor="danger600">{run.error ?? ''}</Typography>
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </DataTable>
-      <Pager page={runs.data.meta.page} limit={runs.data.meta.limit} total={runs.data.meta.total} onPage={setPage} />
-    </Box>
+    <PagedTable
+      load={runs}
+      headers={['id', 'status', 'trigger', 'started', 'finished', 'counts', 'error'].map((column) =>
+        t(column === 'status' ? 'scrapers.column.status' : `scrapers.run.${column}`)
+      )}
+      empty={<EmptyState content={t(canRun ? 'scrapers.runs.empty.manage' : 'scrapers.runs.empty')} />}
+      onPage={setPage}
+      staleProblem="hidden"
+      row={(run) => (
+        <Tr
+          key={run.id}
+          onClick={() => onSelect(run.id)}
+          style={{ cursor: 'pointer' }}
+          aria-selected={run.id === selected}
+          data-testid="run-row"
+        >
+          <TextCell fontWeight={run.id === selected ? 'bold' : undefined}>#{run.id}</TextCell>
+          <Td>
+            <StatusBadge status={run.status} />
+          </Td>
+          <TextCell>{t(`scrapers.trigger.${run.trigger}`)}</TextCell>
+          <TextCell>{format.dateTimeShort(run.started_at)}</TextCell>
+          <TextCell>{format.dateTimeShort(run.finished_at)}</TextCell>
+          <Td>
+            <Flex direction="column" alignItems="flex-start">
+              <Typography>
+                {t('scrapers.run.countsValue', { pages: run.pages_fetched, failed: run.pages_failed, items: run.items_collected })}
+              </Typography>
+              {/* Under the counts rather than in a column of its own, which the table has no width for; null unless the run completed with change detection on. */}
+              {run.items_new !== null && run.items_changed !== null && run.items_removed !== null && (
+                <Typography variant="pi" textColor="neutral600" data-testid="run-changes">
+                  {t('scrapers.run.changesValue', { new: run.items_new, changed: run.items_changed, removed: run.items_removed })}
+                </Typography>
+              )}
+            </Flex>
+          </Td>
+          <TextCell textColor="danger600">{run.error ?? ''}</TextCell>
+        </Tr>
+      )}
+    />
   );
 }

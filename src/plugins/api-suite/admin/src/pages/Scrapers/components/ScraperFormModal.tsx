@@ -1,21 +1,7 @@
-import {
-  Box,
-  Button,
-  Field,
-  Flex,
-  Grid,
-  Modal,
-  NumberInput,
-  SingleSelect,
-  SingleSelectOption,
-  TextInput,
-  Textarea,
-  Toggle,
-  Typography,
-} from '@strapi/design-system';
+import { Box, Flex, Grid, NumberInput, SingleSelect, SingleSelectOption, Textarea, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Scraper, type ScraperInput } from '../../../api';
-import { ProblemAlert } from '../../../components/ProblemAlert';
+import { FormField, FormModal, OnOffToggle, TextValueInput, isGeneralProblem } from '../../../components/FormModal';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
@@ -78,226 +64,128 @@ export function ScraperFormModal({
     if (saved) onSaved(saved);
   };
 
-  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
-
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content style={{ maxWidth: '88rem', width: '90vw' }}>
-        <Modal.Header>
-          <Modal.Title>{scraper ? t('scrapers.edit', { name: scraper.name }) : t('scrapers.new')}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {generalProblem && <ProblemAlert problem={problem} />}
-          {problem && !generalProblem && (
-            <Box paddingBottom={4}>
-              <Typography textColor="danger600" role="alert">
-                {t('form.fixErrors')}
+    <FormModal
+      title={scraper ? t('scrapers.edit', { name: scraper.name }) : t('scrapers.new')}
+      onClose={onClose}
+      problem={problem}
+      submit={{ label: scraper ? t('action.save') : t('scrapers.create'), onClick: () => void save(), loading: busy === 'save' }}
+      contentStyle={{ maxWidth: '88rem', width: '90vw' }}
+    >
+      {problem && !isGeneralProblem(problem) && (
+        <Box paddingBottom={4}>
+          <Typography textColor="danger600" role="alert">
+            {t('form.fixErrors')}
+          </Typography>
+        </Box>
+      )}
+      <Grid.Root gap={4}>
+        {!scraper && (
+          <Grid.Item col={12} direction="column" alignItems="stretch">
+            <UserPicker
+              name="user_id"
+              label={t('scrapers.field.owner')}
+              hint={t('scrapers.field.ownerHint')}
+              value={form.user_id}
+              onChange={(value) => set('user_id', value)}
+              error={error('user_id')}
+            />
+          </Grid.Item>
+        )}
+        <FormField col={6} name="name" label={t('scrapers.field.name')} required>
+          <TextValueInput value={form.name} onValueChange={(value) => set('name', value)} />
+        </FormField>
+        <FormField col={6} name="url" label={t('scrapers.field.url')} required hint={t('scrapers.field.urlHint')}>
+          <TextValueInput value={form.url} placeholder="https://example.com/" onValueChange={(value) => set('url', value)} />
+        </FormField>
+        <FormField col={6} name="schedule" label={t('scrapers.field.schedule')} hint={t('scrapers.field.scheduleHint')}>
+          <TextValueInput value={form.schedule} placeholder="0 * * * *" onValueChange={(value) => set('schedule', value)} />
+        </FormField>
+        <FormField col={3} s={6} name="max_pages" label={t('scrapers.field.maxPages')} hint={t('scrapers.field.maxPagesHint')}>
+          <NumberInput value={form.max_pages} onValueChange={(value) => set('max_pages', value)} />
+        </FormField>
+        <FormField col={3} s={6} name="rate_limit" label={t('scrapers.field.rateLimit')} hint={t('scrapers.field.rateLimitHint')}>
+          <NumberInput value={form.rate_limit} onValueChange={(value) => set('rate_limit', value)} />
+        </FormField>
+        <FormField col={4} name="follow_links" label={t('scrapers.field.followLinks')} hint={t('scrapers.field.followLinksHint')}>
+          <OnOffToggle checked={form.follow_links} onCheckedChange={(checked) => set('follow_links', checked)} />
+        </FormField>
+        <FormField col={4} name="respect_robots_txt" label={t('scrapers.field.robots')}>
+          <OnOffToggle checked={form.respect_robots_txt} onCheckedChange={(checked) => set('respect_robots_txt', checked)} />
+        </FormField>
+        <FormField
+          col={4}
+          name="proxy_pool"
+          label={t('scrapers.field.proxyPool')}
+          hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}
+        >
+          <SingleSelect
+            value={form.proxy_pool === '' ? NO_PROXY : form.proxy_pool}
+            onChange={(value) => set('proxy_pool', value === NO_PROXY ? '' : String(value))}
+            disabled={proxyPools.length === 0 && !form.proxy_pool}
+          >
+            <SingleSelectOption value={NO_PROXY}>{t('scrapers.field.proxyPoolNone')}</SingleSelectOption>
+            {[...new Set([...proxyPools, ...(form.proxy_pool ? [form.proxy_pool] : [])])].map((pool) => (
+              <SingleSelectOption key={pool} value={pool}>
+                {pool}
+              </SingleSelectOption>
+            ))}
+          </SingleSelect>
+        </FormField>
+        <Grid.Item col={12} direction="column" alignItems="stretch">
+          <Flex direction="column" alignItems="stretch" gap={2}>
+            <Typography variant="delta" tag="h3">
+              {t('scrapers.field.selectors')}
+            </Typography>
+            <Typography variant="pi" textColor="neutral600">
+              {t('scrapers.field.selectorsHint')}
+            </Typography>
+            {error('selectors') && (
+              <Typography variant="pi" textColor="danger600" data-field-error="selectors">
+                {error('selectors')}
               </Typography>
-            </Box>
-          )}
-          <Grid.Root gap={4}>
-            {!scraper && (
-              <Grid.Item col={12} direction="column" alignItems="stretch">
-                <UserPicker
-                  name="user_id"
-                  label={t('scrapers.field.owner')}
-                  hint={t('scrapers.field.ownerHint')}
-                  value={form.user_id}
-                  onChange={(value) => set('user_id', value)}
-                  error={error('user_id')}
-                />
-              </Grid.Item>
             )}
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="name" error={error('name')} required>
-                <Field.Label>{t('scrapers.field.name')}</Field.Label>
-                <TextInput
-                  value={form.name}
-                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('name', event.currentTarget.value)}
-                />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="url" error={error('url')} required hint={t('scrapers.field.urlHint')}>
-                <Field.Label>{t('scrapers.field.url')}</Field.Label>
-                <TextInput
-                  value={form.url}
-                  placeholder="https://example.com/"
-                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('url', event.currentTarget.value)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={6} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="schedule" error={error('schedule')} hint={t('scrapers.field.scheduleHint')}>
-                <Field.Label>{t('scrapers.field.schedule')}</Field.Label>
-                <TextInput
-                  value={form.schedule}
-                  placeholder="0 * * * *"
-                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('schedule', event.currentTarget.value)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={3} s={6} direction="column" alignItems="stretch">
-              <Field.Root name="max_pages" error={error('max_pages')} hint={t('scrapers.field.maxPagesHint')}>
-                <Field.Label>{t('scrapers.field.maxPages')}</Field.Label>
-                <NumberInput value={form.max_pages} onValueChange={(value) => set('max_pages', value)} />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={3} s={6} direction="column" alignItems="stretch">
-              <Field.Root name="rate_limit" error={error('rate_limit')} hint={t('scrapers.field.rateLimitHint')}>
-                <Field.Label>{t('scrapers.field.rateLimit')}</Field.Label>
-                <NumberInput value={form.rate_limit} onValueChange={(value) => set('rate_limit', value)} />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="follow_links" error={error('follow_links')} hint={t('scrapers.field.followLinksHint')}>
-                <Field.Label>{t('scrapers.field.followLinks')}</Field.Label>
-                <Toggle
-                  onLabel={t('toggle.on')}
-                  offLabel={t('toggle.off')}
-                  checked={form.follow_links}
-                  onChange={(event) => set('follow_links', event.currentTarget.checked)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="respect_robots_txt" error={error('respect_robots_txt')}>
-                <Field.Label>{t('scrapers.field.robots')}</Field.Label>
-                <Toggle
-                  onLabel={t('toggle.on')}
-                  offLabel={t('toggle.off')}
-                  checked={form.respect_robots_txt}
-                  onChange={(event) => set('respect_robots_txt', event.currentTarget.checked)}
-                />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-              <Field.Root
-                name="proxy_pool"
-                error={error('proxy_pool')}
-                hint={proxyPools.length === 0 ? t('scrapers.field.noProxyPools') : undefined}
-              >
-                <Field.Label>{t('scrapers.field.proxyPool')}</Field.Label>
-                <SingleSelect
-                  value={form.proxy_pool === '' ? NO_PROXY : form.proxy_pool}
-                  onChange={(value) => set('proxy_pool', value === NO_PROXY ? '' : String(value))}
-                  disabled={proxyPools.length === 0 && !form.proxy_pool}
-                >
-                  <SingleSelectOption value={NO_PROXY}>{t('scrapers.field.proxyPoolNone')}</SingleSelectOption>
-                  {[...new Set([...proxyPools, ...(form.proxy_pool ? [form.proxy_pool] : [])])].map((pool) => (
-                    <SingleSelectOption key={pool} value={pool}>
-                      {pool}
-                    </SingleSelectOption>
-                  ))}
-                </SingleSelect>
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Flex direction="column" alignItems="stretch" gap={2}>
-                <Typography variant="delta" tag="h3">
-                  {t('scrapers.field.selectors')}
-                </Typography>
-                <Typography variant="pi" textColor="neutral600">
-                  {t('scrapers.field.selectorsHint')}
-                </Typography>
-                {error('selectors') && (
-                  <Typography variant="pi" textColor="danger600" data-field-error="selectors">
-                    {error('selectors')}
-                  </Typography>
-                )}
-              </Flex>
-            </Grid.Item>
-            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="selectors.item" error={error('selectors.item')} hint={t('scrapers.field.itemHint')}>
-                <Field.Label>{t('scrapers.field.item')}</Field.Label>
-                <TextInput
-                  value={form.item}
-                  placeholder=".product"
-                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('item', event.currentTarget.value)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={8} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="selectors.fields" error={error('selectors.fields')} hint={t('scrapers.field.fieldsHint')}>
-                <Field.Label>{t('scrapers.field.fields')}</Field.Label>
-                <Textarea
-                  value={form.fields}
-                  placeholder={'name: .name\nlink: a.link@href'}
-                  onChange={(event) => set('fields', event.currentTarget.value)}
-                  style={{ fontFamily: 'monospace' }}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={4} s={12} direction="column" alignItems="stretch">
-              {/* Its own message only: the key's shows under the key field. */}
-              <Field.Root name="change_detection" error={problem?.fields.change_detection} hint={t('scrapers.field.changeDetectionHint')}>
-                <Field.Label>{t('scrapers.field.changeDetection')}</Field.Label>
-                <Toggle
-                  onLabel={t('toggle.on')}
-                  offLabel={t('toggle.off')}
-                  checked={form.change_detection}
-                  onChange={(event) => set('change_detection', event.currentTarget.checked)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={8} s={12} direction="column" alignItems="stretch">
-              <Field.Root name="change_detection.key" error={error('change_detection.key')} hint={t('scrapers.field.changeKeyHint')}>
-                <Field.Label>{t('scrapers.field.changeKey')}</Field.Label>
-                <TextInput
-                  value={form.change_key}
-                  placeholder="sku"
-                  disabled={!form.change_detection}
-                  onChange={(event: React.ChangeEvent<HTMLInputElement>) => set('change_key', event.currentTarget.value)}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-            <Grid.Item col={12} direction="column" alignItems="stretch">
-              <Field.Root name="headers" error={error('headers')} hint={t('scrapers.field.headersHint')}>
-                <Field.Label>{t('scrapers.field.headers')}</Field.Label>
-                <Textarea
-                  value={form.headers}
-                  placeholder="accept-language: en"
-                  onChange={(event) => set('headers', event.currentTarget.value)}
-                  style={{ fontFamily: 'monospace' }}
-                />
-                <Field.Hint />
-                <Field.Error />
-              </Field.Root>
-            </Grid.Item>
-          </Grid.Root>
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t('action.cancel')}</Button>
-          </Modal.Close>
-          <Button onClick={() => void save()} loading={busy === 'save'}>
-            {scraper ? t('action.save') : t('scrapers.create')}
-          </Button>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+          </Flex>
+        </Grid.Item>
+        <FormField col={4} name="selectors.item" label={t('scrapers.field.item')} hint={t('scrapers.field.itemHint')}>
+          <TextValueInput value={form.item} placeholder=".product" onValueChange={(value) => set('item', value)} />
+        </FormField>
+        <FormField col={8} name="selectors.fields" label={t('scrapers.field.fields')} hint={t('scrapers.field.fieldsHint')}>
+          <Textarea
+            value={form.fields}
+            placeholder={'name: .name\nlink: a.link@href'}
+            onChange={(event) => set('fields', event.currentTarget.value)}
+            style={{ fontFamily: 'monospace' }}
+          />
+        </FormField>
+        {/* Its own message only: the key's shows under the key field. */}
+        <FormField
+          col={4}
+          name="change_detection"
+          label={t('scrapers.field.changeDetection')}
+          error={problem?.fields.change_detection ?? null}
+          hint={t('scrapers.field.changeDetectionHint')}
+        >
+          <OnOffToggle checked={form.change_detection} onCheckedChange={(checked) => set('change_detection', checked)} />
+        </FormField>
+        <FormField col={8} name="change_detection.key" label={t('scrapers.field.changeKey')} hint={t('scrapers.field.changeKeyHint')}>
+          <TextValueInput
+            value={form.change_key}
+            placeholder="sku"
+            disabled={!form.change_detection}
+            onValueChange={(value) => set('change_key', value)}
+          />
+        </FormField>
+        <FormField col={12} name="headers" label={t('scrapers.field.headers')} hint={t('scrapers.field.headersHint')}>
+          <Textarea
+            value={form.headers}
+            placeholder="accept-language: en"
+            onChange={(event) => set('headers', event.currentTarget.value)}
+            style={{ fontFamily: 'monospace' }}
+          />
+        </FormField>
+      </Grid.Root>
+    </FormModal>
   );
 }
 

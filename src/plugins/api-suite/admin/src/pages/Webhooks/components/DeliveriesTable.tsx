@@ -1,14 +1,12 @@
-import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Td, Tr } from '@strapi/design-system';
 import { useEffect, useState } from 'react';
 import { useApiSuiteClient, type Delivery } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { DeliveryModal } from './DeliveryModal';
-import { DataTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 /** Polled while any shown delivery still has an attempt to come, so the list follows the engine. */
 const LIVE_REFRESH_MS = 2_000;
@@ -39,51 +37,31 @@ export function DeliveriesTable({
     setLive(Boolean(list.data?.data.some((delivery) => delivery.status === 'pending' || delivery.status === 'retrying')));
   }, [list.data]);
 
-  if (list.status === 'error' && !list.data) return <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />;
-  if (!list.data) return <Loader>{t('state.loading')}</Loader>;
-  if (list.data.meta.total === 0) return <EmptyState content={t('webhooks.deliveries.empty')} />;
-
   return (
-    <Box>
-      <DataTable
-        headers={[
-          t('webhooks.deliveries.column.event'),
-          t('webhooks.column.status'),
-          t('webhooks.deliveries.column.attempts'),
-          t('webhooks.deliveries.column.response'),
-          t('webhooks.deliveries.column.created'),
-          t('webhooks.deliveries.column.next'),
-        ]}
-        rowCount={list.data.data.length}
-      >
-        <Tbody>
-          {list.data.data.map((delivery) => (
-            <Tr key={delivery.id} onClick={() => setOpen(delivery)} style={{ cursor: 'pointer' }} data-testid="delivery-row">
-              <Td>
-                <Typography fontWeight="bold" style={{ fontFamily: 'monospace' }}>
-                  {delivery.event_type}
-                </Typography>
-              </Td>
-              <Td>
-                <StatusBadge status={delivery.status} />
-              </Td>
-              <Td>
-                <Typography>{delivery.attempts}</Typography>
-              </Td>
-              <Td>
-                <Typography>{delivery.response_status ?? '—'}</Typography>
-              </Td>
-              <Td>
-                <Typography>{format.dateTime(delivery.created_at)}</Typography>
-              </Td>
-              <Td>
-                <Typography>{format.dateTime(delivery.next_attempt_at)}</Typography>
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </DataTable>
-      <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
+    <>
+      <PagedTable
+        load={list}
+        headers={['event', 'status', 'attempts', 'response', 'created', 'next'].map((column) =>
+          t(column === 'status' ? 'webhooks.column.status' : `webhooks.deliveries.column.${column}`)
+        )}
+        empty={<EmptyState content={t('webhooks.deliveries.empty')} />}
+        onPage={setPage}
+        staleProblem="hidden"
+        row={(delivery) => (
+          <Tr key={delivery.id} onClick={() => setOpen(delivery)} style={{ cursor: 'pointer' }} data-testid="delivery-row">
+            <TextCell fontWeight="bold" style={{ fontFamily: 'monospace' }}>
+              {delivery.event_type}
+            </TextCell>
+            <Td>
+              <StatusBadge status={delivery.status} />
+            </Td>
+            <TextCell>{delivery.attempts}</TextCell>
+            <TextCell>{delivery.response_status ?? '—'}</TextCell>
+            <TextCell>{format.dateTime(delivery.created_at)}</TextCell>
+            <TextCell>{format.dateTime(delivery.next_attempt_at)}</TextCell>
+          </Tr>
+        )}
+      />
       {open && (
         <DeliveryModal
           deliveryId={open.id}
@@ -95,6 +73,6 @@ export function DeliveriesTable({
           }}
         />
       )}
-    </Box>
+    </>
   );
 }

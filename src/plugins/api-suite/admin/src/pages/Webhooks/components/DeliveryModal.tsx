@@ -1,7 +1,8 @@
-import { Box, Button, Flex, Loader, Modal, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Flex, Loader, Tbody, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useEffect, useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
+import { FormModal } from '../../../components/FormModal';
 import { JsonBlock } from '../../../components/JsonBlock';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -9,7 +10,7 @@ import { useAction } from '../../../hooks/useAction';
 import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
-import { DataTable } from '../../../components/DataTable';
+import { DataTable, TextCell } from '../../../components/DataTable';
 
 const EXCERPT = 200;
 const WATCH_MS = 1_000;
@@ -52,113 +53,86 @@ export function DeliveryModal({
   };
 
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content style={{ maxWidth: '96rem', width: '90vw' }}>
-        <Modal.Header>
-          <Modal.Title>
-            {delivery.data ? t('webhooks.delivery.title', { type: delivery.data.event_type }) : t('webhooks.delivery')}
-          </Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {delivery.status === 'error' && <ProblemAlert problem={delivery.problem} />}
-          {!delivery.data && delivery.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
-          {delivery.data && (
-            <Flex direction="column" alignItems="stretch" gap={4}>
-              <Flex gap={4} wrap="wrap">
-                <StatusBadge status={delivery.data.status} />
-                <Typography variant="pi" textColor="neutral600">
-                  {t('webhooks.delivery.id', { id: delivery.data.id })}
-                </Typography>
-                <Typography variant="pi" textColor="neutral600">
-                  {t('webhooks.delivery.created', { at: format.dateTime(delivery.data.created_at) })}
-                </Typography>
-              </Flex>
-              {watching && (
-                <Flex gap={2} data-testid="retry-progress">
-                  <Loader small />
-                  <Typography>{t('webhooks.retry.waiting')}</Typography>
-                </Flex>
-              )}
-              <Box>
-                <Typography variant="sigma" textColor="neutral600">
-                  {t('webhooks.delivery.attempts')}
-                </Typography>
-                {delivery.data.attempts.length === 0 ? (
-                  <Box paddingTop={2}>
-                    <Typography textColor="neutral600">{t('webhooks.delivery.noAttempts')}</Typography>
-                  </Box>
-                ) : (
-                  <DataTable
-                    headers={[
-                      '#',
-                      t('webhooks.attempt.at'),
-                      t('webhooks.attempt.status'),
-                      t('webhooks.attempt.duration'),
-                      t('webhooks.attempt.error'),
-                      t('webhooks.attempt.response'),
-                    ]}
-                    rowCount={delivery.data.attempts.length}
-                  >
-                    <Tbody>
-                      {delivery.data.attempts.map((attempt) => (
-                        <Tr key={attempt.attempt} data-testid="attempt-row">
-                          <Td>
-                            <Typography>{attempt.attempt}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography>{format.dateTime(attempt.at)}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography textColor={attempt.status_code !== null && attempt.status_code < 300 ? 'success600' : 'danger600'}>
-                              {attempt.status_code ?? '—'}
-                            </Typography>
-                          </Td>
-                          <Td>
-                            <Typography>{attempt.duration_ms === null ? '—' : t('unit.ms', { value: attempt.duration_ms })}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography textColor="danger600">{attempt.error ?? '—'}</Typography>
-                          </Td>
-                          <Td>
-                            <Typography variant="pi" style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                              {attempt.response_body ? excerpt(attempt.response_body) : '—'}
-                            </Typography>
-                          </Td>
-                        </Tr>
-                      ))}
-                    </Tbody>
-                  </DataTable>
-                )}
-              </Box>
-              <Box>
-                <Box paddingBottom={2}>
-                  <Typography variant="sigma" textColor="neutral600">
-                    {t('webhooks.delivery.payload')}
-                  </Typography>
-                </Box>
-                <JsonBlock value={delivery.data.payload} />
-              </Box>
+    <FormModal
+      title={delivery.data ? t('webhooks.delivery.title', { type: delivery.data.event_type }) : t('webhooks.delivery')}
+      onClose={onClose}
+      cancelLabel={t('action.close')}
+      contentStyle={{ maxWidth: '96rem', width: '90vw' }}
+      submit={
+        canManage
+          ? {
+              label: t('webhooks.retry'),
+              startIcon: <ArrowClockwise />,
+              loading: busy === 'retry',
+              disabled: !subscriptionActive || watching !== null || !delivery.data,
+              title: subscriptionActive ? undefined : t('webhooks.retry.inactive'),
+              onClick: () => void retry(),
+            }
+          : undefined
+      }
+    >
+      {delivery.status === 'error' && <ProblemAlert problem={delivery.problem} />}
+      {!delivery.data && delivery.status === 'loading' && <Loader>{t('state.loading')}</Loader>}
+      {delivery.data && (
+        <Flex direction="column" alignItems="stretch" gap={4}>
+          <Flex gap={4} wrap="wrap">
+            <StatusBadge status={delivery.data.status} />
+            <Typography variant="pi" textColor="neutral600">
+              {t('webhooks.delivery.id', { id: delivery.data.id })}
+            </Typography>
+            <Typography variant="pi" textColor="neutral600">
+              {t('webhooks.delivery.created', { at: format.dateTime(delivery.data.created_at) })}
+            </Typography>
+          </Flex>
+          {watching && (
+            <Flex gap={2} data-testid="retry-progress">
+              <Loader small />
+              <Typography>{t('webhooks.retry.waiting')}</Typography>
             </Flex>
           )}
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t('action.close')}</Button>
-          </Modal.Close>
-          {canManage && (
-            <Button
-              startIcon={<ArrowClockwise />}
-              loading={busy === 'retry'}
-              disabled={!subscriptionActive || watching !== null || !delivery.data}
-              title={subscriptionActive ? undefined : t('webhooks.retry.inactive')}
-              onClick={() => void retry()}
-            >
-              {t('webhooks.retry')}
-            </Button>
-          )}
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+          <Box>
+            <Typography variant="sigma" textColor="neutral600">
+              {t('webhooks.delivery.attempts')}
+            </Typography>
+            {delivery.data.attempts.length === 0 ? (
+              <Box paddingTop={2}>
+                <Typography textColor="neutral600">{t('webhooks.delivery.noAttempts')}</Typography>
+              </Box>
+            ) : (
+              <DataTable
+                headers={['#', ...['at', 'status', 'duration', 'error', 'response'].map((column) => t(`webhooks.attempt.${column}`))]}
+                rowCount={delivery.data.attempts.length}
+              >
+                <Tbody>
+                  {delivery.data.attempts.map((attempt) => (
+                    <Tr key={attempt.attempt} data-testid="attempt-row">
+                      <TextCell>{attempt.attempt}</TextCell>
+                      <TextCell>{format.dateTime(attempt.at)}</TextCell>
+                      <TextCell textColor={attempt.status_code !== null && attempt.status_code < 300 ? 'success600' : 'danger600'}>
+                        {attempt.status_code ?? '—'}
+                      </TextCell>
+                      <TextCell>{attempt.duration_ms === null ? '—' : t('unit.ms', { value: attempt.duration_ms })}</TextCell>
+                      <TextCell textColor="danger600">{attempt.error ?? '—'}</TextCell>
+                      <TextCell variant="pi" style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                        {attempt.response_body ? excerpt(attempt.response_body) : '—'}
+                      </TextCell>
+                    </Tr>
+                  ))}
+                </Tbody>
+              </DataTable>
+            )}
+          </Box>
+          <Box>
+            <Box paddingBottom={2}>
+              <Typography variant="sigma" textColor="neutral600">
+                {t('webhooks.delivery.payload')}
+              </Typography>
+            </Box>
+            <JsonBlock value={delivery.data.payload} />
+          </Box>
+        </Flex>
+      )}
+    </FormModal>
   );
 }
 

@@ -1,6 +1,7 @@
-import { Button, Field, Flex, Modal, Textarea, Toggle } from '@strapi/design-system';
+import { Flex, Textarea } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
+import { FormField, FormModal, OnOffToggle } from '../../../components/FormModal';
 import { ProblemAlert } from '../../../components/ProblemAlert';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
@@ -47,64 +48,42 @@ export function EventTypeModal({
   };
 
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content>
-        <Modal.Header>
-          <Modal.Title>{t('webhooks.eventTypes.edit', { name: type.name })}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {problem && Object.keys(problem.fields).length === 0 && <ProblemAlert problem={problem} />}
-          <Flex direction="column" alignItems="stretch" gap={4}>
-            <Field.Root name="description" error={fieldError(problem, 'description')}>
-              <Field.Label>{t('webhooks.eventTypes.column.description')}</Field.Label>
-              <Textarea value={description} disabled={readOnly} onChange={(event) => setDescription(event.currentTarget.value)} />
-              <Field.Error />
-            </Field.Root>
-            <Field.Root
-              name="example_payload"
-              error={jsonError ?? fieldError(problem, 'example_payload')}
-              hint={t('webhooks.eventTypes.exampleHint')}
-            >
-              <Field.Label>{t('webhooks.eventTypes.example')}</Field.Label>
-              <Textarea
-                value={example}
-                disabled={readOnly}
-                onChange={(event) => setExample(event.currentTarget.value)}
-                style={{ fontFamily: 'monospace', minHeight: '16rem' }}
-              />
-              <Field.Hint />
-              <Field.Error />
-            </Field.Root>
-            <Field.Root name="schema" hint={t('webhooks.eventTypes.schemaHint')}>
-              <Field.Label>{t('webhooks.eventTypes.schema')}</Field.Label>
-              <Textarea value={JSON.stringify(type.schema, null, 2)} readOnly style={{ fontFamily: 'monospace', minHeight: '12rem' }} />
-              <Field.Hint />
-            </Field.Root>
-            <Field.Root name="is_active" error={fieldError(problem, 'is_active')} hint={t('webhooks.eventTypes.activeHint')}>
-              <Field.Label>{t('webhooks.eventTypes.active')}</Field.Label>
-              <Toggle
-                disabled={readOnly}
-                onLabel={t('toggle.on')}
-                offLabel={t('toggle.off')}
-                checked={isActive}
-                onChange={(event) => setIsActive(event.currentTarget.checked)}
-              />
-              <Field.Hint />
-              <Field.Error />
-            </Field.Root>
-          </Flex>
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t(readOnly ? 'action.close' : 'action.cancel')}</Button>
-          </Modal.Close>
-          {!readOnly && (
-            <Button onClick={() => void save()} loading={busy === 'save'}>
-              {t('action.save')}
-            </Button>
-          )}
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+    <FormModal
+      title={t('webhooks.eventTypes.edit', { name: type.name })}
+      onClose={onClose}
+      cancelLabel={t(readOnly ? 'action.close' : 'action.cancel')}
+      submit={readOnly ? undefined : { label: t('action.save'), onClick: () => void save(), loading: busy === 'save' }}
+    >
+      {problem && Object.keys(problem.fields).length === 0 && <ProblemAlert problem={problem} />}
+      <Flex direction="column" alignItems="stretch" gap={4}>
+        <FormField name="description" label={t('webhooks.eventTypes.column.description')} error={fieldError(problem, 'description')}>
+          <Textarea value={description} disabled={readOnly} onChange={(event) => setDescription(event.currentTarget.value)} />
+        </FormField>
+        <FormField
+          name="example_payload"
+          label={t('webhooks.eventTypes.example')}
+          error={jsonError ?? fieldError(problem, 'example_payload')}
+          hint={t('webhooks.eventTypes.exampleHint')}
+        >
+          <Textarea
+            value={example}
+            disabled={readOnly}
+            onChange={(event) => setExample(event.currentTarget.value)}
+            style={{ fontFamily: 'monospace', minHeight: '16rem' }}
+          />
+        </FormField>
+        <FormField name="schema" label={t('webhooks.eventTypes.schema')} hint={t('webhooks.eventTypes.schemaHint')}>
+          <Textarea value={JSON.stringify(type.schema, null, 2)} readOnly style={{ fontFamily: 'monospace', minHeight: '12rem' }} />
+        </FormField>
+        <FormField
+          name="is_active"
+          label={t('webhooks.eventTypes.active')}
+          error={fieldError(problem, 'is_active')}
+          hint={t('webhooks.eventTypes.activeHint')}
+        >
+          <OnOffToggle disabled={readOnly} checked={isActive} onCheckedChange={setIsActive} />
+        </FormField>
+      </Flex>
+    </FormModal>
   );
 }

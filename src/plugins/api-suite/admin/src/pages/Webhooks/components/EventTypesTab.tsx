@@ -1,4 +1,4 @@
-import { Box, Button, Dialog, Flex, Loader, Switch, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Flex, Loader, Switch, Tbody, Td, Tr } from '@strapi/design-system';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Eye, Pencil } from '@strapi/icons';
 import { useState } from 'react';
@@ -12,7 +12,7 @@ import { useLoad } from '../../../hooks/useLoad';
 import { useT } from '../../../utils/useT';
 import { EventTypeModal } from './EventTypeModal';
 import { CellText } from '../../../components/CellText';
-import { DataTable } from '../../../components/DataTable';
+import { DataTable, TextCell } from '../../../components/DataTable';
 
 /** The event types: switched on or off, described, with an example payload. */
 export function EventTypesTab() {
@@ -50,11 +50,9 @@ export function EventTypesTab() {
         <Tbody>
           {types.data.map((type) => (
             <Tr key={type.name} data-testid="event-type-row">
-              <Td>
-                <Typography fontWeight="bold" style={{ fontFamily: 'monospace' }}>
-                  {type.name}
-                </Typography>
-              </Td>
+              <TextCell fontWeight="bold" style={{ fontFamily: 'monospace' }}>
+                {type.name}
+              </TextCell>
               <Td>
                 <CellText wrap maxWidth="36rem">
                   {type.description}

@@ -1,9 +1,8 @@
-import { Button, DateTimePicker, Field, Flex, Modal, Typography } from '@strapi/design-system';
+import { DateTimePicker, Flex, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient } from '../../../api';
-import { ProblemAlert } from '../../../components/ProblemAlert';
+import { FormField, FormModal } from '../../../components/FormModal';
 import { useAction } from '../../../hooks/useAction';
-import { fieldError } from '../../../../../shared/http';
 import { useT } from '../../../utils/useT';
 
 const HOUR_MS = 3_600_000;
@@ -27,7 +26,6 @@ export function RecoverModal({
   const { run, busy, problem } = useAction();
   const [since, setSince] = useState<Date | undefined>(() => new Date(Date.now() - HOUR_MS));
   const [until, setUntil] = useState<Date | undefined>(undefined);
-  const generalProblem = problem && Object.keys(problem.fields).filter((field) => field !== '').length === 0;
 
   const recover = async () => {
     const body = { since: since?.toISOString() ?? '', ...(until ? { until: until.toISOString() } : {}) };
@@ -36,50 +34,34 @@ export function RecoverModal({
   };
 
   return (
-    <Modal.Root open onOpenChange={(open) => !open && onClose()}>
-      <Modal.Content>
-        <Modal.Header>
-          <Modal.Title>{t('webhooks.recover.title')}</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          {generalProblem && <ProblemAlert problem={problem} />}
-          <Typography tag="p" variant="omega" textColor="neutral600" paddingBottom={4}>
-            {t('webhooks.recover.intro')}
-          </Typography>
-          <Flex direction="column" alignItems="stretch" gap={4}>
-            <Field.Root name="since" error={fieldError(problem, 'since')} required>
-              <Field.Label>{t('webhooks.recover.since')}</Field.Label>
-              <DateTimePicker
-                value={since ?? null}
-                onChange={setSince}
-                dateLabel={t('webhooks.recover.sinceDate')}
-                timeLabel={t('webhooks.recover.sinceTime')}
-              />
-              <Field.Error />
-            </Field.Root>
-            <Field.Root name="until" error={fieldError(problem, 'until')} hint={t('webhooks.recover.untilHint')}>
-              <Field.Label>{t('webhooks.recover.until')}</Field.Label>
-              <DateTimePicker
-                value={until ?? null}
-                onChange={setUntil}
-                onClear={() => setUntil(undefined)}
-                dateLabel={t('webhooks.recover.untilDate')}
-                timeLabel={t('webhooks.recover.untilTime')}
-              />
-              <Field.Hint />
-              <Field.Error />
-            </Field.Root>
-          </Flex>
-        </Modal.Body>
-        <Modal.Footer>
-          <Modal.Close>
-            <Button variant="tertiary">{t('action.cancel')}</Button>
-          </Modal.Close>
-          <Button onClick={() => void recover()} loading={busy === 'recover'}>
-            {t('webhooks.recover.submit')}
-          </Button>
-        </Modal.Footer>
-      </Modal.Content>
-    </Modal.Root>
+    <FormModal
+      title={t('webhooks.recover.title')}
+      onClose={onClose}
+      problem={problem}
+      submit={{ label: t('webhooks.recover.submit'), onClick: () => void recover(), loading: busy === 'recover' }}
+    >
+      <Typography tag="p" variant="omega" textColor="neutral600" paddingBottom={4}>
+        {t('webhooks.recover.intro')}
+      </Typography>
+      <Flex direction="column" alignItems="stretch" gap={4}>
+        <FormField name="since" label={t('webhooks.recover.since')} required>
+          <DateTimePicker
+            value={since ?? null}
+            onChange={setSince}
+            dateLabel={t('webhooks.recover.sinceDate')}
+            timeLabel={t('webhooks.recover.sinceTime')}
+          />
+        </FormField>
+        <FormField name="until" label={t('webhooks.recover.until')} hint={t('webhooks.recover.untilHint')}>
+          <DateTimePicker
+            value={until ?? null}
+            onChange={setUntil}
+            onClear={() => setUntil(undefined)}
+            dateLabel={t('webhooks.recover.untilDate')}
+            timeLabel={t('webhooks.recover.untilTime')}
+          />
+        </FormField>
+      </Flex>
+    </FormModal>
   );
 }

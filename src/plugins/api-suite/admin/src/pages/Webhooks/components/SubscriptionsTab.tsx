@@ -1,15 +1,13 @@
-import { Box, Loader, Tbody, Td, Tr, Typography } from '@strapi/design-system';
+import { Td, Tr } from '@strapi/design-system';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useApiSuiteClient, type Subscription } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ProblemAlert } from '../../../components/ProblemAlert';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 import { CellText } from '../../../components/CellText';
-import { DataTable } from '../../../components/DataTable';
+import { PagedTable, TextCell } from '../../../components/DataTable';
 
 export function subscriptionStatus(subscription: Pick<Subscription, 'is_active' | 'disabled_at'>): 'active' | 'disabled' | 'paused' {
   if (subscription.is_active) return 'active';
@@ -25,66 +23,47 @@ export function SubscriptionsTab() {
   const [page, setPage] = useState(1);
   const list = useLoad(() => client.webhooks.subscriptions(page), [client, page]);
 
-  if (list.status === 'error' && !list.data) return <ProblemAlert problem={list.problem} onRetry={() => void list.reload()} />;
-  if (!list.data) return <Loader>{t('state.loading')}</Loader>;
-  if (list.data.meta.total === 0) return <EmptyState content={t('webhooks.subscriptions.empty')} />;
-
   return (
-    <Box>
-      {list.status === 'error' && <ProblemAlert problem={list.problem} />}
-      <DataTable
-        headers={[
-          t('webhooks.column.endpoint'),
-          t('webhooks.column.owner'),
-          t('webhooks.column.events'),
-          t('webhooks.column.status'),
-          t('webhooks.column.failures'),
-          t('webhooks.column.lastDelivery'),
-        ]}
-        rowCount={list.data.data.length}
-      >
-        <Tbody>
-          {list.data.data.map((subscription) => (
-            <Tr
-              key={subscription.id}
-              onClick={() => navigate(`subscriptions/${subscription.id}`)}
-              style={{ cursor: 'pointer' }}
-              data-testid="subscription-row"
-            >
-              <Td>
-                <CellText fontWeight="bold" maxWidth="22rem">
-                  {subscription.endpoint_url}
-                </CellText>
-                {subscription.description && (
-                  <CellText variant="pi" textColor="neutral600" maxWidth="22rem" wrap>
-                    {subscription.description}
-                  </CellText>
-                )}
-              </Td>
-              <Td>
-                <CellText maxWidth="12rem">{subscription.consumer ? subscription.consumer.username : subscription.consumer_id}</CellText>
-              </Td>
-              <Td>
-                <CellText wrap maxWidth="16rem">
-                  {subscription.events.join(', ')}
-                </CellText>
-              </Td>
-              <Td>
-                <StatusBadge status={subscriptionStatus(subscription)} />
-              </Td>
-              <Td>
-                <Typography textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>
-                  {format.number(subscription.failure_count)}
-                </Typography>
-              </Td>
-              <Td>
-                <Typography>{format.dateTime(subscription.last_delivery_at)}</Typography>
-              </Td>
-            </Tr>
-          ))}
-        </Tbody>
-      </DataTable>
-      <Pager page={list.data.meta.page} limit={list.data.meta.limit} total={list.data.meta.total} onPage={setPage} />
-    </Box>
+    <PagedTable
+      load={list}
+      headers={['endpoint', 'owner', 'events', 'status', 'failures', 'lastDelivery'].map((column) => t(`webhooks.column.${column}`))}
+      empty={<EmptyState content={t('webhooks.subscriptions.empty')} />}
+      onPage={setPage}
+      staleProblem="plain"
+      row={(subscription) => (
+        <Tr
+          key={subscription.id}
+          onClick={() => navigate(`subscriptions/${subscription.id}`)}
+          style={{ cursor: 'pointer' }}
+          data-testid="subscription-row"
+        >
+          <Td>
+            <CellText fontWeight="bold" maxWidth="22rem">
+              {subscription.endpoint_url}
+            </CellText>
+            {subscription.description && (
+              <CellText variant="pi" textColor="neutral600" maxWidth="22rem" wrap>
+                {subscription.description}
+              </CellText>
+            )}
+          </Td>
+          <Td>
+            <CellText maxWidth="12rem">{subscription.consumer ? subscription.consumer.username : subscription.consumer_id}</CellText>
+          </Td>
+          <Td>
+            <CellText wrap maxWidth="16rem">
+              {subscription.events.join(', ')}
+            </CellText>
+          </Td>
+          <Td>
+            <StatusBadge status={subscriptionStatus(subscription)} />
+          </Td>
+          <TextCell textColor={subscription.failure_count > 0 ? 'danger600' : undefined}>
+            {format.number(subscription.failure_count)}
+          </TextCell>
+          <TextCell>{format.dateTime(subscription.last_delivery_at)}</TextCell>
+        </Tr>
+      )}
+    />
   );
 }
