@@ -12,7 +12,7 @@ export type MetricLabel = 'plan' | 'decision' | 'outcome' | 'event_type' | 'stat
 
 export const METRIC_PREFIX = 'api_suite_';
 
-interface MetricConfig<L extends MetricLabel> {
+export interface MetricConfig<L extends MetricLabel> {
   /** Without the `api_suite_` prefix, which is added. */
   name: string;
   help: string;
