@@ -39,3 +39,18 @@ export function registerDatabaseModels(strapi: Core.Strapi, models: DatabaseMode
   const registry = strapi.get('models') as { add(model: DatabaseModel): unknown };
   for (const model of models) registry.add(model);
 }
+
+/**
+ * Run a transaction again when PostgreSQL chose it as a deadlock's victim (40P01): the
+ * deadlock detector aborts one of the transactions in a cycle, and running the victim again,
+ * after the other has finished, is the remedy PostgreSQL's manual gives. Anything else throws.
+ */
+export async function retryOnDeadlock<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= attempts || (error as { code?: unknown } | undefined)?.code !== '40P01') throw error;
+    }
+  }
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { pageOwned, tableOf, toBool, type Knex } from '../../../db';
+import { pageOwned, retryOnDeadlock, tableOf, toBool, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { createSecretBox, type SecretBox } from '../secret-box';
 import { generateSecret, ROTATION_WINDOW_MS } from '../signing';
@@ -158,14 +158,20 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     async remove(row: SubscriptionRow): Promise<void> {
       const deliveries = tableOf(strapi, UIDS.webhookDelivery);
       const attempts = tableOf(strapi, UIDS.webhookAttempt);
-      await knex().transaction(async (trx) => {
-        await trx(attempts)
-          .whereIn('delivery_uuid', trx(deliveries).select('uuid').where({ subscription_id: row.id }))
-          .delete();
-        await trx(deliveries).where({ subscription_id: row.id }).delete();
-        await trx(topicsTable()).where({ subscription_id: row.id }).delete();
-        await trx(table()).where({ id: row.id }).delete();
-      });
+      // The delivery worker records outcomes in one statement that updates a subscription's
+      // deliveries and its own row in no fixed order: deleting them at that moment can deadlock
+      // on PostgreSQL (deleting a subscription while its test event is recorded did), so the
+      // delete runs again if it is the one aborted.
+      await retryOnDeadlock(() =>
+        knex().transaction(async (trx) => {
+          await trx(attempts)
+            .whereIn('delivery_uuid', trx(deliveries).select('uuid').where({ subscription_id: row.id }))
+            .delete();
+          await trx(deliveries).where({ subscription_id: row.id }).delete();
+          await trx(topicsTable()).where({ subscription_id: row.id }).delete();
+          await trx(table()).where({ id: row.id }).delete();
+        })
+      );
       await this.forget(row.id);
     },
 
