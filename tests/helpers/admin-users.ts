@@ -92,3 +92,16 @@ function toRolePermission(permission: RolePermission) {
     conditions: [],
   };
 }
+
+/** An admin-panel user who may read every page of the plugin and change nothing. */
+export function createPluginReader(app: TestApp): Promise<AdminEditor> {
+  return createAdminEditor(app, [
+    API_SUITE_ACTIONS.webhooksRead,
+    API_SUITE_ACTIONS.scrapersRead,
+    API_SUITE_ACTIONS.accessRead,
+    API_SUITE_ACTIONS.salesRead,
+  ]);
+}
+
+/** The header of an admin-panel session's requests. */
+export const adminAuth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { startApp, type TestApp } from '../../helpers/app';
-import { API_SUITE_ACTIONS, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
+import { adminAuth, createPluginReader, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
 import { issueKey, planId } from '../../helpers/keys';
 import { adminSession, registerUser, type TestUser } from '../../helpers/users';
 
@@ -16,17 +16,12 @@ let outsider: AdminEditor;
 let alice: TestUser;
 let bob: TestUser;
 
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+const as = adminAuth;
 
 beforeAll(async () => {
   app = await startApp();
   owner = (await adminSession(app)).token;
-  reader = await createAdminEditor(app, [
-    API_SUITE_ACTIONS.webhooksRead,
-    API_SUITE_ACTIONS.scrapersRead,
-    API_SUITE_ACTIONS.accessRead,
-    API_SUITE_ACTIONS.salesRead,
-  ]);
+  reader = await createPluginReader(app);
   outsider = await createAdminEditor(app, []);
   alice = await registerUser(app, { plan: 'enterprise' });
   bob = await registerUser(app, { plan: 'enterprise' });

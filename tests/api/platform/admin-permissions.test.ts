@@ -1,5 +1,5 @@
 import { startApp, type TestApp } from '../../helpers/app';
-import { API_SUITE_ACTIONS, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
+import { adminAuth, createPluginReader, API_SUITE_ACTIONS, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { startSite, type TestSite } from '../../helpers/site';
 import { adminSession, registerUser, type TestUser } from '../../helpers/users';
@@ -19,7 +19,7 @@ let outsider: AdminEditor;
 let alice: TestUser;
 let aliceSubscription: CreatedSubscription;
 
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+const as = adminAuth;
 const READS = [
   '/api-suite/webhooks/subscriptions',
   '/api-suite/webhooks/event-types',
@@ -38,12 +38,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   app = await startApp();
   owner = (await adminSession(app)).token;
-  reader = await createAdminEditor(app, [
-    API_SUITE_ACTIONS.webhooksRead,
-    API_SUITE_ACTIONS.scrapersRead,
-    API_SUITE_ACTIONS.accessRead,
-    API_SUITE_ACTIONS.salesRead,
-  ]);
+  reader = await createPluginReader(app);
   outsider = await createAdminEditor(app, []);
   alice = await registerUser(app, { plan: 'enterprise' });
   aliceSubscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['article.created'] });

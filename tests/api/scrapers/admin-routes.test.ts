@@ -1,5 +1,5 @@
 import { startApp, type TestApp } from '../../helpers/app';
-import { API_SUITE_ACTIONS, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
+import { adminAuth, createPluginReader, type AdminEditor } from '../../helpers/admin-users';
 import { startSite, type TestSite } from '../../helpers/site';
 import { adminSession, registerUser, type TestUser } from '../../helpers/users';
 import { eventually } from '../../helpers/wait';
@@ -15,18 +15,13 @@ let owner: string;
 let reader: AdminEditor;
 let alice: TestUser;
 
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+const as = adminAuth;
 
 beforeAll(async () => {
   site = await startSite();
   app = await startApp();
   owner = (await adminSession(app)).token;
-  reader = await createAdminEditor(app, [
-    API_SUITE_ACTIONS.webhooksRead,
-    API_SUITE_ACTIONS.scrapersRead,
-    API_SUITE_ACTIONS.accessRead,
-    API_SUITE_ACTIONS.salesRead,
-  ]);
+  reader = await createPluginReader(app);
   alice = await registerUser(app, { plan: 'enterprise' });
 }, 120_000);
 

@@ -1,5 +1,5 @@
 import { startApp, type TestApp } from '../../helpers/app';
-import { API_SUITE_ACTIONS, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
+import { adminAuth, createPluginReader, type AdminEditor } from '../../helpers/admin-users';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { adminSession, registerUser, type TestUser } from '../../helpers/users';
 import { eventually } from '../../helpers/wait';
@@ -18,18 +18,13 @@ let alice: TestUser;
 let bob: TestUser;
 let aliceSubscription: CreatedSubscription;
 
-const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+const as = adminAuth;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   app = await startApp();
   owner = (await adminSession(app)).token;
-  reader = await createAdminEditor(app, [
-    API_SUITE_ACTIONS.webhooksRead,
-    API_SUITE_ACTIONS.scrapersRead,
-    API_SUITE_ACTIONS.accessRead,
-    API_SUITE_ACTIONS.salesRead,
-  ]);
+  reader = await createPluginReader(app);
   alice = await registerUser(app, { plan: 'enterprise' });
   bob = await registerUser(app, { plan: 'enterprise' });
   aliceSubscription = await subscribe(app, alice, { endpoint_url: `${receiver.url}/alice`, events: ['article.created'] });
