@@ -61,3 +61,6 @@ export type EventTypeUpdateInput = z.input<typeof webhooks.eventTypeUpdateBody>;
 export type DeliveriesQuery = z.input<typeof webhooks.deliveriesQuery>;
 
 export type { AdminCreateScraperInput, CreateScraperInput, UpdateScraperInput } from '../server/src/features/scrapers/validation/requests';
+
+/** This server's headline figures from its metrics, as the admin Overview shows them. */
+export type { Activity } from '../server/src/features/observability/activity';

@@ -23,16 +23,7 @@ export interface Overview {
   database: { client: string };
   access: { routePrefixes: string[]; sharedKey: boolean; endpointGroups: { public: string[]; private: string[] } };
   commerce: { currency: string };
-  activity: Activity;
-}
-
-/** This server's headline figures from its metrics: the last hour's counts, the backlog and saturation now. */
-export interface Activity {
-  since: string;
-  deliveries: Record<string, number>;
-  requests: Record<string, number>;
-  backlog: Record<string, number>;
-  saturatedEndpoints: number;
+  activity: Contract.Activity;
 }
 
 export interface Consumer {

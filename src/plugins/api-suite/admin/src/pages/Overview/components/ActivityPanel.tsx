@@ -1,5 +1,5 @@
 import { Box, Typography } from '@strapi/design-system';
-import type { Activity } from '../../../api';
+import type { Activity } from '../../../../../shared/api-types';
 import { useFormat, useT } from '../../../utils/useT';
 import { SettingRow } from './SettingRow';
 
