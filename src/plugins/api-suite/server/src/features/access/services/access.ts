@@ -4,6 +4,7 @@ import type { Context, Next } from 'koa';
 import { ApiError, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
+import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
 import { UNLIMITED, type QuotaDecision } from '../quota';
 import { rateLimitHeaders } from '../quota/headers';
 import { effectiveStatus, type KeyEntry } from './keys';
@@ -54,22 +55,11 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     covers,
 
-    /** Routes anybody may call: the token endpoint and the price list. */
-    isOpen(method: string, path: string): boolean {
-      const route = trimSlash(path);
-      if (method === 'POST' && route === `${API_V1}/oauth/token`) return true;
-      return (
-        (method === 'GET' || method === 'HEAD') &&
-        (route === `${API_V1}/plans` || route === `${API_V1}/openapi.json` || route === `${API_V1}/billing/plans`)
-      );
-    },
+    /** Routes anybody may call: the token endpoint, the price lists and the API's description. */
+    isOpen: isOpenRoute,
 
     /** The consumer's own account (keys, usage, plans, billing, the catalogue): reachable on every plan and not counted. */
-    isAccountRoute(method: string, path: string): boolean {
-      const route = trimSlash(path);
-      if ((method === 'GET' || method === 'HEAD') && route === '/api/webhooks/event-types') return true;
-      return ACCOUNT_PREFIXES.some((prefix) => route === prefix || route.startsWith(`${prefix}/`));
-    },
+    isAccountRoute,
 
     async handle(ctx: Context, next: Next, options: { always?: boolean } = {}): Promise<void> {
       if (ctx.state.apiSuite) return next();
@@ -294,17 +284,6 @@ export interface Counted {
   plan?: string;
 }
 
-/** Routes of the consumer's own account, open to every plan and never counted (`GET /api/webhooks/event-types` too). */
-const ACCOUNT_PREFIXES = [
-  `${API_V1}/keys`,
-  `${API_V1}/usage`,
-  `${API_V1}/plans`,
-  `${API_V1}/billing`,
-  `${API_V1}/consumers`,
-  `${API_V1}/openapi.json`,
-  '/api/auth',
-];
-
 /** A decision counted without a monthly limit, shown against the plan's limit (remaining 0 once over it). */
 function withMonthLimit(decision: QuotaDecision, perMonth: number): QuotaDecision {
   const used = decision.month.used;
@@ -344,10 +323,6 @@ function extractCredential(ctx: Context, sharedKey: string | undefined): Credent
 
 function isWebhooksPath(path: string): boolean {
   return path === '/api/webhooks' || path.startsWith('/api/webhooks/');
-}
-
-function trimSlash(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
 export type AccessService = ReturnType<typeof accessService>;

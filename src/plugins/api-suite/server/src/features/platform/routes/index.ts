@@ -9,6 +9,7 @@ export const contentApiRoutes: FeatureRoute[] = [
   },
   // Open to anyone (the access middleware lets this path through without credentials).
   { method: 'GET', path: '/v1/openapi.json', handler: 'openapi.document', config: { auth: false, prefix: '' } },
+  { method: 'GET', path: '/v1/openapi.d.ts', handler: 'openapi.typescript', config: { auth: false, prefix: '' } },
 ];
 
 export const adminRoutes: FeatureRoute[] = [
