@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, NavLink, Route, Routes, useLocation } from 'react-router-dom';
 import { AuthProvider, useAuth } from './auth';
 import type { PortalSettings } from './settings';
@@ -11,6 +11,10 @@ import { Endpoint } from './pages/Webhooks/Endpoint';
 import { EventCatalog } from './pages/Webhooks/EventCatalog';
 import { Scrapers } from './pages/Scrapers';
 import { ScraperPage } from './pages/Scrapers/Scraper';
+import { Loading } from './components/feedback';
+
+// The API reference is the largest page and the least visited: a file of its own, fetched on first opening.
+const Reference = lazy(() => import('./pages/Reference'));
 
 export function App({ settings }: { settings: PortalSettings }) {
   return (
@@ -32,6 +36,7 @@ const NAV = [
   { to: '/billing', label: 'Plans and billing' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/scrapers', label: 'Scrapers' },
+  { to: '/reference', label: 'API reference' },
 ];
 
 /** Every page but sign-in: the header, the navigation, and the page; without a session, the sign-in page. */
@@ -70,6 +75,14 @@ function SignedInArea({ settings }: { settings: PortalSettings }) {
           <Route path="webhooks/:id" element={<Endpoint />} />
           <Route path="scrapers" element={<Scrapers />} />
           <Route path="scrapers/:id" element={<ScraperPage />} />
+          <Route
+            path="reference"
+            element={
+              <Suspense fallback={<Loading label="Loading the API reference…" />}>
+                <Reference />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFound />} />
         </Routes>
       </Main>
@@ -77,20 +90,38 @@ function SignedInArea({ settings }: { settings: PortalSettings }) {
   );
 }
 
-/** Moves focus to the page's heading on navigation, so keyboard and screen-reader users land on the new page. */
+/**
+ * Moves focus to the page's heading on navigation, so keyboard and screen-reader users land on the
+ * new page. A page loaded on first opening (the API reference) has no heading until its file
+ * arrives: the heading is then awaited.
+ */
 function Main({ title, children }: { title: string; children: ReactNode }) {
   const location = useLocation();
   const ref = useRef<HTMLElement>(null);
   const first = useRef(true);
   useEffect(() => {
-    const heading = ref.current?.querySelector('h1');
-    if (heading) document.title = `${heading.textContent ?? ''} · ${title}`;
-    if (first.current) {
-      first.current = false;
-      return;
+    const focus = !first.current;
+    first.current = false;
+    const arrive = (heading: HTMLHeadingElement) => {
+      document.title = `${heading.textContent ?? ''} · ${title}`;
+      if (!focus) return;
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+    };
+    const main = ref.current;
+    const heading = main?.querySelector('h1');
+    if (heading || !main) {
+      if (heading) arrive(heading);
+      return undefined;
     }
-    heading?.setAttribute('tabindex', '-1');
-    heading?.focus();
+    const watch = new MutationObserver(() => {
+      const found = main.querySelector('h1');
+      if (!found) return;
+      watch.disconnect();
+      arrive(found);
+    });
+    watch.observe(main, { childList: true, subtree: true });
+    return () => watch.disconnect();
   }, [location.pathname, title]);
   return (
     <main id="main" ref={ref} className="page">

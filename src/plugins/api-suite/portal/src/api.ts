@@ -1,6 +1,11 @@
 import type * as Contract from '../../shared/api-types';
 import type { Page } from '../../shared/http';
 import { download, pathWith, request } from './http';
+import type { OpenApiDocument } from './pages/Reference/document';
+
+/** The API's description and its TypeScript types, as the server serves them (both open to anyone). */
+export const OPENAPI_JSON_PATH = '/api/v1/openapi.json';
+export const OPENAPI_TYPES_PATH = '/api/v1/openapi.d.ts';
 
 /**
  * The one typed client of the portal: only the public routes a customer's own code calls
@@ -91,6 +96,9 @@ export const api = {
   retryDelivery: (id: string) =>
     request<{ delivery_id: string; status: 'queued' }>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
   eventTypes: () => request<{ data: EventType[] }>('GET', '/api/webhooks/event-types'),
+
+  /** The served OpenAPI document (open to anyone), read by the API reference page. */
+  openApiDocument: () => request<OpenApiDocument>('GET', OPENAPI_JSON_PATH, undefined, { anonymous: true }),
 
   scrapers: (page: number) => request<Page<Scraper>>('GET', pathWith('/api/v1/scrapers', { page, limit: PAGE_SIZE })),
   scraper: (id: number) => request<Scraper>('GET', `/api/v1/scrapers/${id}`),

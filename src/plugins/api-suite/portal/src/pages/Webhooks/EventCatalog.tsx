@@ -1,11 +1,25 @@
-import { Link } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
 import { api } from '../../api';
 import { EmptyState, LoadProblem, Loading } from '../../components/feedback';
 import { useLoad } from '../../../../shared/hooks';
 
-/** Every event type an endpoint can get: what it means and, opened, the JSON Schema of its `data` (where the server gives one) and an example. */
+/**
+ * Every event type an endpoint can get: what it means and, opened, the JSON Schema of its `data`
+ * (where the server gives one) and an example. Each has an anchor, `#event-<type>` (the API
+ * reference links there), which opens it and scrolls to it.
+ */
 export function EventCatalog() {
   const types = useLoad(() => api.eventTypes().then((answer) => answer.data), []);
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (!types.data || !hash.startsWith('#event-')) return;
+    const target = document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!(target instanceof HTMLDetailsElement)) return;
+    target.open = true;
+    target.scrollIntoView({ block: 'start' });
+    target.querySelector('summary')?.focus();
+  }, [types.data, hash]);
   return (
     <>
       <p className="crumbs">
@@ -22,7 +36,7 @@ export function EventCatalog() {
       )}
       {types.data?.map((type) => (
         // Closed by default: twenty schemas open at once make a page too long to find anything in.
-        <details key={type.name} className="card event-type" data-testid="event-type">
+        <details key={type.name} id={`event-${type.name}`} className="card event-type" data-testid="event-type">
           <summary>
             <code className="event-name">{type.name}</code>
             {type.description && <span className="muted"> {type.description}</span>}
