@@ -178,7 +178,8 @@ function typeText(document: OpenApiDocument, schema: Json | undefined, indent: s
     ['allOf', ' & '],
   ] as const) {
     const parts = schema[key];
-    if (Array.isArray(parts)) return parts.map((part) => typeText(document, part, indent, named)).join(joiner);
+    // Variants that read the same (two string patterns) are said once.
+    if (Array.isArray(parts)) return [...new Set(parts.map((part) => typeText(document, part, indent, named)))].join(joiner);
   }
   const types = Array.isArray(schema.type) ? schema.type.filter((type): type is string => typeof type === 'string') : [text(schema.type)];
   const rendered = types.map((type) => {
@@ -187,7 +188,7 @@ function typeText(document: OpenApiDocument, schema: Json | undefined, indent: s
     if (type === 'string' && typeof schema.format === 'string') return `string (${schema.format})`;
     return type ?? 'any';
   });
-  return rendered.join(' | ');
+  return [...new Set(rendered)].join(' | ');
 }
 
 const wrap = (type: string) => (/[|&]/.test(type) ? `(${type})` : type);

@@ -54,7 +54,7 @@ export default function Reference() {
               <span className="muted">(openapi.d.ts, for openapi-fetch)</span>
             </li>
           </ul>
-          <pre className="code code-wrap" tabIndex={0} aria-label="Using the types with openapi-fetch">
+          <pre className="code code-wrap code-whole" tabIndex={0} aria-label="Using the types with openapi-fetch">
             {typesExample(origin)}
           </pre>
         </section>
