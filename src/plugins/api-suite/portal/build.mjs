@@ -37,13 +37,16 @@ const outputs = Object.entries(result.metafile.outputs);
 const script = outputs.find(([, output]) => output.entryPoint?.endsWith('src/main.tsx'))?.[0];
 if (!script) throw new Error('portal build: no script was written');
 const styles = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => path.basename(file));
-const manifest = { script: path.basename(script), styles };
-fs.writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
-// What every page loads: the script, the files it imports statically, and the styles.
+// What every page loads: the script, the files it imports statically (code shared with the pages
+// loaded later, named in the page as modulepreload so that the browser fetches them beside the
+// script rather than after it), and the styles.
 const initial = new Set([script]);
 for (const file of initial)
   for (const imported of result.metafile.outputs[file].imports) if (imported.kind === 'import-statement') initial.add(imported.path);
+const preload = [...initial].filter((file) => file !== script).map((file) => path.basename(file));
+const manifest = { script: path.basename(script), styles, preload };
+fs.writeFileSync(path.join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+const bytes = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
 const initialBytes = [...initial, ...outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => file)].reduce(
   (sum, file) => sum + result.metafile.outputs[file].bytes,
   0

@@ -21,6 +21,8 @@ export interface PortalAsset {
 interface PortalManifest {
   script: string;
   styles: string[];
+  /** Files the script imports statically (code shared with the pages loaded later); absent from older builds. */
+  preload?: string[];
 }
 
 /**
@@ -94,6 +96,7 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
         `<title>${escapeHtml(current.title)}</title>`,
         `<meta name="portal-settings" content="${escapeHtml(JSON.stringify(current))}">`,
         ...loaded.manifest.styles.map((name) => `<link rel="stylesheet" href="${escapeHtml(asset(name))}">`),
+        ...(loaded.manifest.preload ?? []).map((name) => `<link rel="modulepreload" href="${escapeHtml(asset(name))}">`),
         `<script type="module" src="${escapeHtml(asset(loaded.manifest.script))}"></script>`,
         '</head>',
         '<body><div id="root"></div><noscript>The portal needs JavaScript.</noscript></body>',
