@@ -1,4 +1,4 @@
-import { includedFeatures, reaches } from '../../src/plugins/api-suite/portal/src/plans/reach';
+import { includedFeatures, reaches, reachesRoute, routeKind } from '../../src/plugins/api-suite/portal/src/plans/reach';
 
 /** The portal reads a plan's resolved endpoints with the access middleware's own matcher: the three seeded plans. */
 const free = { endpoints: ['GET /api/v1/articles*'] };
@@ -18,4 +18,19 @@ it('finds a feature reached by one exact or prefixed route', () => {
   expect(reaches({ endpoints: ['GET /api/v1/scrapers*'] }, 'scrapers')).toBe(true);
   expect(reaches({ endpoints: ['GET /api/webhooks/subscriptions'] }, 'webhooks')).toBe(true);
   expect(reaches({ endpoints: ['POST /api/v1/webhooks'] }, 'webhooks')).toBe(false);
+});
+
+it("marks the reference's operations as the access middleware treats them: open, account, or the plan's", () => {
+  expect(routeKind(['post', '/api/v1/oauth/token'])).toBe('open');
+  expect(routeKind(['get', '/api/v1/openapi.d.ts'])).toBe('open');
+  expect(routeKind(['get', '/api/v1/keys'])).toBe('account');
+  expect(routeKind(['delete', '/api/v1/keys/{id}'])).toBe('account');
+  expect(routeKind(['get', '/api/webhooks/event-types'])).toBe('account');
+  expect(routeKind(['post', '/api/webhooks/event-types'])).toBe('plan');
+  expect(routeKind(['get', '/api/v1/scrapers/{id}'])).toBe('plan');
+  // A template is asked with its parameters filled in, as a request has them.
+  expect(reachesRoute(free, ['get', '/api/v1/articles/{id}'])).toBe(true);
+  expect(reachesRoute(free, ['post', '/api/v1/articles'])).toBe(false);
+  expect(reachesRoute(pro, ['get', '/api/v1/scrapers/{id}/runs/{runId}'])).toBe(true);
+  expect(reachesRoute({ endpoints: ['GET /api/v1/scrapers'] }, ['get', '/api/v1/scrapers/{id}'])).toBe(false);
 });
