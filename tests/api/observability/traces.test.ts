@@ -5,6 +5,7 @@ import { issueKey } from '../../helpers/keys';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
+import { startSite, type TestSite } from '../../helpers/site';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { orderData, posts, subscribe } from '../../helpers/webhooks';
 import { eventually } from '../../helpers/wait';
@@ -26,6 +27,7 @@ const CONSUMER = 5;
 let app: TestApp;
 let otlp: OtlpReceiver;
 let receiver: Receiver;
+let site: TestSite;
 let admin: TestUser;
 const instances: Instance[] = [];
 
@@ -37,6 +39,7 @@ function tracingEnv(service: string, extra: Record<string, string> = {}): Record
     // Export within a fifth of a second rather than the default five.
     OTEL_BSP_SCHEDULE_DELAY: '200',
     WEBHOOK_WORKER: 'true',
+    SCRAPER_WORKER: 'true',
     WEBHOOK_RETRY_SCHEDULE: '2',
     ...extra,
   };
@@ -49,15 +52,21 @@ beforeAll(async () => {
   receiver = await startReceiver((request) => ({
     status: request.headers['x-webhook-event'] === 'order.created' && ++orders === 1 ? 500 : 200,
   }));
-  app = await startApp({ env: { WEBHOOK_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '2' } });
+  site = await startSite();
+  app = await startApp({ env: { WEBHOOK_WORKER: 'false', SCRAPER_WORKER: 'false', WEBHOOK_RETRY_SCHEDULE: '2' } });
   admin = await makeAdministrator(app, await registerUser(app));
 }, 120_000);
 
+// Each test's processes stop with it: with BullMQ, a process left running would take the next test's jobs.
+afterEach(async () => {
+  for (const instance of instances.splice(0)) await instance.stop();
+});
+
 afterAll(async () => {
-  for (const instance of instances) await instance.kill();
   await app?.close();
   await receiver?.close();
   await otlp?.close();
+  await site?.close();
 });
 
 it(`follows a publish to each of its delivery attempts, across processes and a restart (${redisUrl ? 'BullMQ' : 'in-process'} driver)`, async () => {
@@ -180,6 +189,34 @@ it('traces the key decision of an API request, and leaves probes untraced', asyn
   expect(JSON.stringify(otlp.spans)).not.toContain(key.key);
   // Probes are not traced.
   expect(otlp.spans.some((span) => span.service === 'api-keys' && String(span.attributes['url.path']) === '/_health')).toBe(false);
+}, 120_000);
+
+it("puts a scraper run's page fetches in the run's trace", async () => {
+  const instance = await startInstance(app, tracingEnv('api-scrapes'));
+  instances.push(instance);
+  const consumer = await registerUser(app, { plan: 'enterprise' });
+  const created = await instance
+    .request()
+    .post('/api/v1/scrapers')
+    .set('Authorization', `Bearer ${consumer.jwt}`)
+    .send({ name: 'traced', url: `${site.url}/page2`, max_pages: 2 });
+  expect(created.status).toBe(201);
+  const started = await instance.request().post(`/api/v1/scrapers/${created.body.id}/run`).set('Authorization', `Bearer ${consumer.jwt}`);
+  expect(started.status).toBe(202);
+
+  const run = await eventually(
+    async () => otlp.spans.find((span) => span.name === 'scrapers.run' && span.attributes['api_suite.run_id'] === started.body.run_id),
+    60_000,
+    'the run exported'
+  );
+  expect(run.service).toBe('api-scrapes');
+  expect(run.attributes['api_suite.status']).toBe('completed');
+  const fetched = otlp.spans
+    .filter((span) => span.kind === CLIENT && span.parentSpanId === run.spanId && span.name === 'GET')
+    .map((span) => String(span.attributes['url.full']));
+  const pages = fetched.filter((url) => !url.endsWith('/robots.txt'));
+  expect(pages).toContain(`${site.url}/page2`);
+  expect(pages).toHaveLength(Number(run.attributes['api_suite.pages_fetched']));
 }, 120_000);
 
 function orderPosts() {
