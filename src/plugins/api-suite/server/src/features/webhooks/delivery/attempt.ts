@@ -1,7 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../outbound';
 import { getConfig, getService } from '../../../utils';
-import { contextOf, sendingTraceContext, SpanKind, SpanStatusCode, startSpan, withSpan } from '../../observability/tracing/context';
+import {
+  contextOf,
+  sendingTraceContext,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  tracingOn,
+  withSpan,
+} from '../../observability/tracing/context';
 import { honoursRetryAfter, parseRetryAfter } from './retry';
 import { signatureHeader } from '../signing';
 import type { DeliveryTarget } from '../services/subscriptions';
@@ -15,6 +23,7 @@ export const RESPONSE_BODY_LIMIT = 2048;
  * of the publish that made the delivery, whose child is the request itself.
  */
 export async function sendAttempt(strapi: Core.Strapi, target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
+  if (!tracingOn()) return post(strapi, target, data);
   const span = startSpan(
     'webhooks.deliver',
     {
@@ -26,12 +35,11 @@ export async function sendAttempt(strapi: Core.Strapi, target: DeliveryTarget, d
     SpanKind.CONSUMER,
     data.trace ? contextOf(data.trace) : undefined
   );
-  if (!span) return post(strapi, target, data);
   const send = () => post(strapi, target, data);
   const outcome = await withSpan(span, getConfig(strapi).webhooks.sendTraceparent ? () => sendingTraceContext(send) : send);
-  if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
-  if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? 'failed' });
-  span.end();
+  if (outcome.statusCode !== null) span?.setAttribute('http.response.status_code', outcome.statusCode);
+  if (!outcome.ok) span?.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? 'failed' });
+  span?.end();
   return outcome;
 }
 

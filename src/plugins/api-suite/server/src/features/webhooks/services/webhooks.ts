@@ -6,7 +6,7 @@ import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
 import { newDeliveryId } from '../delivery/ids';
-import { failSpan, SpanKind, startSpan, traceparentOf, withSpan, type Span } from '../../observability/tracing/context';
+import { failSpan, SpanKind, startSpan, traceparentOf, tracingOn, withSpan, type Span } from '../../observability/tracing/context';
 
 export interface WebhookEvent {
   type: string;
@@ -173,11 +173,9 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> => {
     // One span per publish (tracing on only), ended once its deliveries are stored and queued.
-    const span = startSpan(
-      'webhooks.publish',
-      { 'api_suite.event_types': [...new Set(events.map((event) => event.type))] },
-      SpanKind.PRODUCER
-    );
+    const span = tracingOn()
+      ? startSpan('webhooks.publish', { 'api_suite.event_types': [...new Set(events.map((event) => event.type))] }, SpanKind.PRODUCER)
+      : undefined;
     const submitted = new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
       queue.push({
