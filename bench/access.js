@@ -11,11 +11,15 @@
  * Throughput is measured at saturation (--connections, 32 by default); latency at a light
  * load (--latency-connections, 2 by default), where p99 is the server's own time rather than
  * the queue in front of it.
- * Prints one JSON line. Usage: node bench/access.js [--duration 8] [--connections 32] [--rounds 2]
+ * With --tracing, a fourth arm: the key's arm with OpenTelemetry tracing on, exporting every
+ * span (request, key decision, database) to a local OTLP sink, so the cost of tracing when on is
+ * measured beside its cost when off (the other arms run without OTEL_EXPORTER_OTLP_ENDPOINT).
+ * Prints one JSON line. Usage: node bench/access.js [--duration 8] [--connections 32] [--rounds 2] [--tracing]
  *
  * Until /api/v1/articles lands (issue 5) the route is Strapi's /api/articles, put under the
  * middleware with ACCESS_ROUTE_PREFIXES.
  */
+const http = require('node:http');
 const autocannon = require('autocannon');
 const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
 
@@ -25,6 +29,22 @@ const connections = Number(args.connections ?? 32);
 const rounds = Number(args.rounds ?? 3);
 const latencyConnections = Number(args['latency-connections'] ?? 2);
 const ROUTE = '/api/articles?pagination[pageSize]=20';
+const tracing = 'tracing' in args;
+
+/** An OTLP/HTTP collector that takes every export and counts its bytes (the spans' fate is not measured). */
+async function startSink() {
+  let bytes = 0;
+  const server = http.createServer((request, response) => {
+    request.on('data', (chunk) => (bytes += chunk.length));
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    bytes: () => bytes,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
 
 (async () => {
   progress('compiling the app');
@@ -71,9 +91,12 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
     on: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { 'x-api-key': key } },
     jwt: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { authorization: `Bearer ${jwt}` } },
   };
-  const results = { off: [], on: [], jwt: [] };
+  const sink = tracing ? await startSink() : undefined;
+  if (sink)
+    arms.traced = { env: { ...arms.on.env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_SERVICE_NAME: 'bench' }, headers: arms.on.headers };
+  const results = { off: [], on: [], jwt: [], traced: [] };
   for (let round = 1; round <= rounds; round += 1) {
-    for (const name of ['off', 'on', 'jwt']) {
+    for (const name of Object.keys(arms)) {
       const server = await serve(arms[name].env);
       try {
         const check = await fetch(server.url + ROUTE, { headers: arms[name].headers });
@@ -125,6 +148,16 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
   const ratio = on.rps / off.rps;
   const addedP99 = on.light_load.p99_ms - off.light_load.p99_ms;
   const jwtRatio = viaJwt.rps / off.rps;
+  const traced = tracing ? summarise(results.traced) : undefined;
+  const tracingFigures = traced
+    ? {
+        tracing_on: traced,
+        tracing_vs_key_ratio: Number((traced.rps / on.rps).toFixed(3)),
+        tracing_p99_added_ms: traced.light_load.p99_ms - on.light_load.p99_ms,
+        tracing_exported_kib: Math.round(sink.bytes() / 1024),
+      }
+    : {};
+  await sink?.close();
   console.log(
     JSON.stringify({
       bench: 'access',
@@ -143,6 +176,7 @@ const ROUTE = '/api/articles?pagination[pageSize]=20';
       jwt_throughput_ratio: Number(jwtRatio.toFixed(3)),
       jwt_p99_added_ms: viaJwt.light_load.p99_ms - off.light_load.p99_ms,
       key_vs_jwt_ratio: Number((on.rps / viaJwt.rps).toFixed(3)),
+      ...tracingFigures,
       goal: { throughput_cost_pct_below: 10, p99_added_ms_below: 2 },
       met: 1 - ratio < 0.1 && addedP99 < 2,
     })

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
 import {
@@ -6,6 +7,7 @@ import {
   openPluginPage,
   registerFirstAdmin,
   screenshot,
+  SCREENSHOTS_DIR,
   waitForAttribute,
   waitForCount,
   type TestBrowser,
@@ -169,3 +171,25 @@ it('switches an event type off and describes it', async () => {
     .send({ endpoint_url: receiver.url, events: ['order.paid'] });
   expect(refused.status).toBe(422);
 }, 90_000);
+
+it("counts this server's deliveries and API decisions on the Overview", async () => {
+  // A refusal beside the allowed requests the tests above made.
+  expect(
+    (
+      await app
+        .request()
+        .get('/api/v1/articles')
+        .set('X-API-Key', `sk_${'x'.repeat(48)}`)
+    ).status
+  ).toBe(401);
+  const { page } = browser;
+  await openPluginPage(page, app.url, '', 'API Suite');
+  const heading = page.getByRole('heading', { name: 'Activity on this server' });
+  await heading.waitFor();
+  const panel = heading.locator('..');
+  await panel.getByText(/\d+ succeeded/).waitFor();
+  await panel.getByText(/\d+ allowed.* · 1 invalid_api_key/).waitFor();
+  // The panel alone, for docs/operations.md.
+  await page.evaluate('document.fonts.ready');
+  await panel.screenshot({ path: path.join(SCREENSHOTS_DIR, 'overview-activity.png'), animations: 'disabled' });
+}, 60_000);

@@ -2,6 +2,16 @@ import { shapeLogLines } from '../../src/plugins/api-suite/server/src/features/o
 import { requestIdOf } from '../../src/plugins/api-suite/server/src/features/observability/middlewares/request-id';
 import { newDeliveryId } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/ids';
 import { publishedAt } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/metrics';
+import { context, ROOT_CONTEXT, trace, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  contextOf,
+  OutboundGatedPropagator,
+  sendingTraceContext,
+  setTracingOn,
+  startSpan,
+  traceparentOf,
+} from '../../src/plugins/api-suite/server/src/features/observability/tracing/context';
 
 const LINE = Symbol.for('message');
 type Info = Record<string | symbol, unknown>;
@@ -85,5 +95,49 @@ describe("a delivery's publishing time", () => {
   it('is unknown for ids of other versions (deliveries made before ids were v7)', () => {
     expect(publishedAt('9b2f1d2e-3c4a-4b5d-8e6f-7a8b9c0d1e2f')).toBeUndefined();
     expect(publishedAt('not-a-uuid')).toBeUndefined();
+  });
+});
+
+describe('trace context', () => {
+  const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+  const setter: TextMapSetter<Record<string, string>> = { set: (carrier, key, value) => (carrier[key] = value) };
+  const getter: TextMapGetter<Record<string, string>> = { get: (carrier, key) => carrier[key], keys: (carrier) => Object.keys(carrier) };
+  const manager = new AsyncLocalStorageContextManager();
+
+  beforeAll(() => context.setGlobalContextManager(manager.enable()));
+  afterAll(() => context.disable());
+  afterEach(() => setTracingOn(false));
+
+  it('costs nothing and stores nothing while tracing is off', () => {
+    expect(startSpan('anything')).toBeUndefined();
+    expect(traceparentOf()).toBeUndefined();
+  });
+
+  it('reads a stored traceparent back into the context it names, and ignores a malformed one', () => {
+    const span = trace.getSpan(contextOf(traceparent));
+    expect(span?.spanContext()).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 });
+    expect(trace.getSpan(contextOf('00-not-a-trace-01'))).toBeUndefined();
+    expect(contextOf(null)).toBe(ROOT_CONTEXT);
+  });
+
+  it('writes the traceparent of the active context once tracing is on', () => {
+    setTracingOn(true);
+    expect(context.with(contextOf(traceparent), () => traceparentOf())).toBe(traceparent);
+  });
+
+  it('honours an incoming traceparent, and sends one only inside sendingTraceContext', () => {
+    const propagator = new OutboundGatedPropagator();
+    const extracted = propagator.extract(ROOT_CONTEXT, { traceparent }, getter);
+    expect(trace.getSpan(extracted)?.spanContext().traceId).toBe('4bf92f3577b34da6a3ce929d0e0e4736');
+
+    const injected = (): Record<string, string> => {
+      const carrier: Record<string, string> = {};
+      propagator.inject(context.active(), carrier, setter);
+      return carrier;
+    };
+    context.with(extracted, () => {
+      expect(injected()).toEqual({});
+      expect(sendingTraceContext(injected)).toEqual({ traceparent });
+    });
   });
 });

@@ -103,6 +103,8 @@ export const configSchema = z
         endpointLeaseMs: z.number().int().min(1_000).max(600_000),
         /** Whether this process sends deliveries; false for web-only processes beside worker processes. */
         worker: z.boolean(),
+        /** `WEBHOOK_SEND_TRACEPARENT`: deliveries carry the publish's W3C `traceparent` (tracing on only; docs/operations.md#traces). */
+        sendTraceparent: z.boolean(),
       })
       .strict(),
     scrapers: z
@@ -280,6 +282,7 @@ export default {
       endpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 10) as number,
       endpointLeaseMs: (env.int('WEBHOOK_ENDPOINT_LEASE_SECONDS', 15) as number) * 1000,
       worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
+      sendTraceparent: parseBoolean(env('WEBHOOK_SEND_TRACEPARENT'), false, 'WEBHOOK_SEND_TRACEPARENT'),
     },
     scrapers: {
       proxyPools: parseProxyPools(env('SCRAPER_PROXY_POOLS')),

@@ -10,6 +10,7 @@ import { rateLimitHeaders } from '../quota/headers';
 import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
 import { ForbiddenError, InvalidError, UnauthenticatedError } from '../../../errors';
+import { startSpan, withSpan } from '../../observability/tracing/context';
 import type { AccessState, Principal, Scope } from '../../../http/principal';
 
 export type { AccessState, Principal };
@@ -69,14 +70,19 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       const started = performance.now();
       const counted: Counted = { keyId: null, userId: null, overage: false };
       let decision: string | undefined;
+      // The decision's own span (tracing on only): how long identifying and counting took, and what was decided.
+      const span = startSpan('api_suite.access');
       try {
         try {
-          await this.admit(ctx, counted);
+          await withSpan(span, () => this.admit(ctx, counted));
         } catch (refusal) {
           decision = refusal instanceof ApiError ? refusal.code : 'error';
           throw refusal;
         } finally {
-          metrics.apiRequest(counted.plan ?? 'none', decision ?? (counted.overage ? 'overage' : 'allowed'));
+          decision ??= counted.overage ? 'overage' : 'allowed';
+          metrics.apiRequest(counted.plan ?? 'none', decision);
+          span?.setAttributes({ 'api_suite.decision': decision, 'api_suite.plan': counted.plan ?? 'none' });
+          span?.end();
         }
         await next();
         if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { redactSecrets } from '../../../http/redact';
+import { describeRequestSpan } from '../tracing/http';
 
 /** A caller's id is kept when it is plain enough to log and to search for (docs/operations.md#request-ids). */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -16,7 +17,8 @@ export function requestIdOf(sent: string | undefined): string {
 /**
  * The first middleware of every request (the plugin puts it in front of the site's own list):
  * every answer carries `X-Request-Id`, and the request's log lines carry the same id
- * (`ctx.state.requestId`, read by the log format through Strapi's request context).
+ * (`ctx.state.requestId`, read by the log format through Strapi's request context), and so
+ * does the request's span when tracing is on.
  */
 export async function requestId(ctx: Context, next: Next): Promise<void> {
   const id = requestIdOf(ctx.get(REQUEST_ID_HEADER) || undefined);
@@ -31,5 +33,7 @@ export async function requestId(ctx: Context, next: Next): Promise<void> {
       withHeaders.headers = { ...withHeaders.headers, [REQUEST_ID_HEADER]: id };
     }
     throw error;
+  } finally {
+    describeRequestSpan((ctx as Context & { _matchedRoute?: string })._matchedRoute, id);
   }
 }

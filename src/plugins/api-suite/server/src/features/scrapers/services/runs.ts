@@ -10,6 +10,7 @@ import { claimRun } from '../runs/claim';
 import { crawlScraper, type CrawlCallbacks } from '../runs/crawl';
 import { runPayload, type RunOutcome, type RunRow, type RunStatus } from '../runs/rows';
 import type { CrawlSummary } from '../crawler';
+import { SpanStatusCode, startSpan, withSpan } from '../../observability/tracing/context';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
 import type { RUN_EVENTS } from '../validation/responses';
 import type { EventData } from '../../webhooks/validation/event-data';
@@ -212,31 +213,35 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
       let summary: CrawlSummary | undefined;
       let crash: string | null = null;
+      // The crawl's span (tracing on only): its page fetches and result writes are its children, one trace per run.
+      const span = startSpan('scrapers.run', { 'api_suite.run_id': runId, 'api_suite.scraper_id': scraper.id });
       try {
-        summary = await this.crawlFor(scraper, controller.signal, {
-          onItems: async (items) => {
-            const now = new Date();
-            for (const item of items) {
-              buffer.push({
-                document_id: documentId(),
-                scraper_id: scraper.id,
-                run_id: runId,
-                url: item.url,
-                data: JSON.stringify(item.data),
-                created_at: now,
-                updated_at: now,
-                published_at: now,
-              });
-            }
-            progress.items += items.length;
-            if (buffer.length >= RESULT_BATCH) await flushResults();
-          },
-          onPage: (page) => {
-            progress.pages += 1;
-            if (!page.ok) progress.failed += 1;
-            pagesFetched.inc({ outcome: page.ok ? 'ok' : 'failed' });
-          },
-        });
+        summary = await withSpan(span, () =>
+          this.crawlFor(scraper, controller.signal, {
+            onItems: async (items) => {
+              const now = new Date();
+              for (const item of items) {
+                buffer.push({
+                  document_id: documentId(),
+                  scraper_id: scraper.id,
+                  run_id: runId,
+                  url: item.url,
+                  data: JSON.stringify(item.data),
+                  created_at: now,
+                  updated_at: now,
+                  published_at: now,
+                });
+              }
+              progress.items += items.length;
+              if (buffer.length >= RESULT_BATCH) await flushResults();
+            },
+            onPage: (page) => {
+              progress.pages += 1;
+              if (!page.ok) progress.failed += 1;
+              pagesFetched.inc({ outcome: page.ok ? 'ok' : 'failed' });
+            },
+          })
+        );
         await flushResults();
       } catch (error) {
         crash = (error as Error).message;
@@ -259,6 +264,11 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           : summary?.startError
             ? { status: 'failed', error: summary.startError }
             : { status: 'completed', error: null };
+      if (span) {
+        span.setAttributes({ 'api_suite.status': outcome.status, 'api_suite.pages_fetched': counts.pages_fetched });
+        if (outcome.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? 'failed' });
+        span.end();
+      }
       // Through change detection, which compares the run's items when this completes it.
       await detection().finishRun(scraper, runId, { ...outcome, ...counts });
       const finished = await this.get(runId);

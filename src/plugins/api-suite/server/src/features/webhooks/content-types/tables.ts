@@ -45,6 +45,8 @@ export const deliveryTables: DatabaseModel[] = [
       delivered_at: { type: 'datetime' },
       created_at: { type: 'datetime' },
       updated_at: { type: 'datetime' },
+      /** The publish's W3C traceparent, while tracing is on (docs/operations.md#traces). */
+      trace_context: { type: 'string' },
     },
     indexes: [
       { name: 'api_suite_webhook_deliveries_uuid', columns: ['uuid'], type: 'unique' },

@@ -1,6 +1,15 @@
 import type { Core } from '@strapi/strapi';
 import { EndpointNotAllowedError, OutboundTimeoutError } from '../../../outbound';
-import { getService } from '../../../utils';
+import { getConfig, getService } from '../../../utils';
+import {
+  contextOf,
+  sendingTraceContext,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  tracingOn,
+  withSpan,
+} from '../../observability/tracing/context';
 import { honoursRetryAfter, parseRetryAfter } from './retry';
 import { signatureHeader } from '../signing';
 import type { DeliveryTarget } from '../services/subscriptions';
@@ -9,8 +18,32 @@ import type { AttemptOutcome, DeliverySend } from './types';
 /** Response bodies are kept on the attempt up to this size. */
 export const RESPONSE_BODY_LIMIT = 2048;
 
-/** One signed POST to the endpoint; never throws. */
+/**
+ * One signed POST to the endpoint; never throws. Traced (tracing on only) as a span of the trace
+ * of the publish that made the delivery, whose child is the request itself.
+ */
 export async function sendAttempt(strapi: Core.Strapi, target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
+  if (!tracingOn()) return post(strapi, target, data);
+  const span = startSpan(
+    'webhooks.deliver',
+    {
+      'api_suite.event_type': data.type,
+      'api_suite.delivery_id': data.delivery,
+      'api_suite.subscription_id': data.subscription,
+      'api_suite.attempt': data.attempt,
+    },
+    SpanKind.CONSUMER,
+    data.trace ? contextOf(data.trace) : undefined
+  );
+  const send = () => post(strapi, target, data);
+  const outcome = await withSpan(span, getConfig(strapi).webhooks.sendTraceparent ? () => sendingTraceContext(send) : send);
+  if (outcome.statusCode !== null) span?.setAttribute('http.response.status_code', outcome.statusCode);
+  if (!outcome.ok) span?.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? 'failed' });
+  span?.end();
+  return outcome;
+}
+
+async function post(strapi: Core.Strapi, target: DeliveryTarget, data: DeliverySend): Promise<AttemptOutcome> {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     ...target.headers,

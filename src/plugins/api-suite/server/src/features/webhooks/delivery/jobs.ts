@@ -55,6 +55,7 @@ export function packSends(sends: DeliverySend[]): DeliveryJobData {
         attempt: send.attempt,
       };
       if (send.slotAt !== undefined) packed.slotAt = send.slotAt;
+      if (send.trace !== undefined) packed.trace = send.trace;
       return packed;
     }),
   };
@@ -70,6 +71,7 @@ export function unpackSends(data: DeliveryJobData): DeliverySend[] {
       attempt: send.attempt,
     };
     if (send.slotAt !== undefined) unpacked.slotAt = send.slotAt;
+    if (send.trace !== undefined) unpacked.trace = send.trace;
     return unpacked;
   });
 }
@@ -87,8 +89,10 @@ export function bodyOf(row: Pick<DeliveryRow, 'event_type' | 'payload' | 'create
 
 /** A send of a stored delivery: its next attempt. */
 export function sendOf(
-  row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'created_at'>,
+  row: Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'created_at' | 'trace_context'>,
   attempt: number
 ): DeliverySend {
-  return { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt };
+  const send: DeliverySend = { delivery: row.uuid, subscription: row.subscription_id, type: row.event_type, body: bodyOf(row), attempt };
+  if (row.trace_context) send.trace = row.trace_context;
+  return send;
 }

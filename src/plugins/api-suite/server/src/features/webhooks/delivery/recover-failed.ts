@@ -48,7 +48,8 @@ export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder) {
         'payload',
         'attempts',
         'created_at',
-      ])) as Array<Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'attempts' | 'created_at'>>;
+        'trace_context',
+      ])) as Array<Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'attempts' | 'created_at' | 'trace_context'>>;
     if (rows.length === 0) return 0;
     const sends = rows.map((row) => sendOf(row, (row.attempts ?? 0) + 1));
     const definitions: JobDefinition<DeliveryJobData>[] = [];

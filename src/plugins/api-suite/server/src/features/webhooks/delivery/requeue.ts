@@ -20,7 +20,7 @@ export async function requeueUnsent(strapi: Core.Strapi, overdueBefore?: Date): 
   let total = 0;
   for (;;) {
     const query = knex()(deliveries())
-      .select('id', 'uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'next_attempt_at', 'created_at')
+      .select('id', 'uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'next_attempt_at', 'created_at', 'trace_context')
       .whereRaw(UNSENT_CONDITION)
       .where('id', '>', lastId)
       .orderBy('id', 'asc')

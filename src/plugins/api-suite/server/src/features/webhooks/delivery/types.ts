@@ -14,6 +14,11 @@ export interface DeliverySend {
   body: string;
   attempt: number;
   /**
+   * The W3C `traceparent` of the publish that made the delivery (stored while tracing is on):
+   * each attempt's span joins that trace, whichever process makes it and however much later.
+   */
+  trace?: string;
+  /**
    * Set on a send of a throttled subscription once it holds a slot: when its slot opens (ms since
    * the epoch). A send that carries it is never booked again.
    */
@@ -54,6 +59,7 @@ export interface DeliveryRow {
   response_status: number | null;
   delivered_at: unknown;
   created_at: unknown;
+  trace_context?: string | null;
 }
 
 /** An attempt as recorded. */

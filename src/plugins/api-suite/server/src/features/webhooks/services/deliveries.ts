@@ -12,6 +12,7 @@ import { createReadModel } from '../delivery/read-model';
 import { createRecoverFailed } from '../delivery/recover-failed';
 import { createRecorder } from '../delivery/recorder';
 import type { DeliveryJobData, DeliveryRow, DeliverySend } from '../delivery/types';
+import { traceparentOf } from '../../observability/tracing/context';
 import { createWorker } from '../delivery/worker';
 import { newDeliveryId } from '../delivery/ids';
 
@@ -31,6 +32,7 @@ export const DELIVERY_COLUMNS: Column[] = [
   { name: 'next_attempt_at', kind: 'timestamp' },
   { name: 'created_at', kind: 'timestamp' },
   { name: 'updated_at', kind: 'timestamp' },
+  { name: 'trace_context', kind: 'text' },
 ];
 
 /**
@@ -110,6 +112,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
         next_attempt_at: now,
         created_at: now,
         updated_at: now,
+        trace_context: traceparentOf() ?? null,
       });
       return { delivery: uuid, subscription: subscriptionId, type, body: buildBody(type, now.toISOString(), payloadJson), attempt: 1 };
     },

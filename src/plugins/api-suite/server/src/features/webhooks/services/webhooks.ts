@@ -6,6 +6,7 @@ import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
 import { newDeliveryId } from '../delivery/ids';
+import { failSpan, SpanKind, startSpan, traceparentOf, tracingOn, withSpan, type Span } from '../../observability/tracing/context';
 
 export interface WebhookEvent {
   type: string;
@@ -30,6 +31,9 @@ export interface Published {
 
 interface Pending {
   events: Array<WebhookEvent & { id: string; timestamp: string }>;
+  /** The publish's span and its trace context (tracing on only), kept with every delivery it makes. */
+  span?: Span;
+  trace?: string;
   /** Deliver to this subscription rather than to the type's subscribers (test events). */
   only?: number;
   /** Deliver only to these consumers' subscriptions (events about a consumer's own resources). */
@@ -92,6 +96,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         const payloadJson = JSON.stringify(event.payload);
         const body = buildBody(event.type, event.timestamp, payloadJson);
         const createdAt = new Date(event.timestamp);
+        const trace = pending.trace ?? null;
         for (const subscription of targets) {
           const uuid = newDeliveryId();
           rows.push({
@@ -101,8 +106,11 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
             event_type: event.type,
             payload: payloadJson,
             created_at: createdAt,
+            trace_context: trace,
           });
-          jobs.push({ delivery: uuid, subscription, type: event.type, body, attempt: 1 });
+          const send: DeliverySend = { delivery: uuid, subscription, type: event.type, body, attempt: 1 };
+          if (trace) send.trace = trace;
+          jobs.push(send);
         }
         return { event_id: event.id, deliveries: targets.length };
       });
@@ -136,7 +144,8 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         events += next.events.length;
       }
       inFlight += 1;
-      persist(round)
+      // The round's queries are traced inside its first publish (tracing on only).
+      withSpan(round[0].span, () => persist(round))
         .then(
           (results) => round.forEach((pending, index) => pending.resolve(results[index])),
           (error: unknown) => round.forEach((pending) => pending.reject(error))
@@ -162,11 +171,17 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     });
   };
 
-  const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> =>
-    new Promise<Published[]>((resolve, reject) => {
+  const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> => {
+    // One span per publish (tracing on only), ended once its deliveries are stored and queued.
+    const span = tracingOn()
+      ? startSpan('webhooks.publish', { 'api_suite.event_types': [...new Set(events.map((event) => event.type))] }, SpanKind.PRODUCER)
+      : undefined;
+    const submitted = new Promise<Published[]>((resolve, reject) => {
       const timestamp = new Date().toISOString();
       queue.push({
         events: events.map((event) => ({ type: event.type, payload: event.payload, id: randomUUID(), timestamp })),
+        span,
+        trace: traceparentOf(span),
         only: scope.only,
         audience: scope.audience,
         resolve,
@@ -174,6 +189,23 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
       });
       schedule();
     });
+    if (!span) return submitted;
+    return submitted.then(
+      (published) => {
+        span.setAttribute(
+          'api_suite.deliveries',
+          published.reduce((sum, result) => sum + result.deliveries, 0)
+        );
+        span.end();
+        return published;
+      },
+      (error: unknown) => {
+        failSpan(span, error);
+        span.end();
+        throw error;
+      }
+    );
+  };
 
   return {
     /**

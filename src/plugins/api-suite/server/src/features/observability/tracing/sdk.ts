@@ -1,0 +1,79 @@
+import { createRequire } from 'node:module';
+import type { IncomingMessage } from 'node:http';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { OutboundGatedPropagator, setTracingOn } from './context';
+
+/**
+ * The OpenTelemetry SDK for Node (docs/operations.md#traces), started only when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (or its traces-only form) is set; everything else is the SDK's
+ * own environment: `OTEL_EXPORTER_OTLP_PROTOCOL` (`http/protobuf`, `http/json` or `grpc`),
+ * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER` and the rest.
+ *
+ * Instrumented by OpenTelemetry's own packages: every HTTP request the server answers (an
+ * incoming `traceparent` honoured) and every outbound request (undici for webhooks and
+ * scrapers, Node's http for Stripe), and Redis commands (ioredis) made inside a trace. Database
+ * queries are traced from knex's query events (`database.ts`), which see SQLite and PostgreSQL
+ * alike whenever the plugin starts.
+ */
+
+interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** Probes and scrapes, several a minute from every load balancer and Prometheus: never worth a trace. */
+const UNTRACED_PATHS = new Set(['/_health', '/_ready', '/metrics']);
+
+let sdk: NodeSDK | undefined;
+
+export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== 'true';
+}
+
+/** Start the SDK once per process, if configured. */
+export function startTracing(log: Logger): void {
+  if (sdk || !tracingConfigured()) return;
+  // Spans only: the plugin's metrics are Prometheus's (`/metrics`) and its logs Strapi's. An
+  // operator who wants the SDK's OTLP metrics or logs too sets these variables.
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  process.env.OTEL_TRACES_EXPORTER ??= 'otlp';
+  process.env.OTEL_SERVICE_NAME ??= 'strapi-api-suite';
+  sdk = new NodeSDK({
+    textMapPropagator: new OutboundGatedPropagator(),
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request: IncomingMessage) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]),
+      }),
+      new UndiciInstrumentation(),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  // Strapi and this plugin loaded `http` and `ioredis` before the SDK could start. The
+  // instrumentations patch a module on its next `require` (the objects are shared, so classes
+  // and servers made earlier are patched too): require them once more, from this plugin's own
+  // place, so that they resolve to the copies it uses.
+  const load = createRequire(__filename);
+  for (const name of ['node:http', 'node:https', 'ioredis']) load(name);
+  setTracingOn(true);
+  log.info(
+    `[api-suite] tracing: spans exported to ${process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT} as ${process.env.OTEL_SERVICE_NAME}`
+  );
+}
+
+/** Export what is buffered and stop (the process is shutting down). */
+export async function stopTracing(log: Logger): Promise<void> {
+  if (!sdk) return;
+  const stopping = sdk;
+  sdk = undefined;
+  setTracingOn(false);
+  try {
+    await stopping.shutdown();
+  } catch (error) {
+    log.warn(`[api-suite] tracing: spans not exported at shutdown: ${(error as Error).message}`);
+  }
+}
