@@ -6,7 +6,8 @@
  * list under the key middleware, called with a valid key. Both builds serve copies of one seeded
  * SQLite database with the same secrets; rounds alternate between them (this, other, other,
  * this, ...) so that the machine's drift falls on both, and each figure is the median of its
- * rounds. The ratio this/other is the change's cost (below 1) or gain.
+ * rounds. The throughput ratio this/other is the change's cost (below 1) or gain; the server's
+ * CPU time a request (from /proc) says the same with less of the machine's noise in it.
  * Prints one JSON line. Usage:
  *   node bench/access-ab.js --against ../before [--rounds 8] [--duration 5] [--connections 32] [--arm key|off]
  * `--arm off` compares the route outside the middleware instead (what the rest of the app costs).
@@ -14,7 +15,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const autocannon = require('autocannon');
-const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
 const { seedAccess, ACCESS_ROUTE, PREFIXES_WITH_ROUTE, PREFIXES_WITHOUT_ROUTE } = require('./lib/access-seed');
 
 const args = parseArgs();
@@ -54,10 +55,12 @@ if (!['key', 'off'].includes(arm)) throw new Error('--arm is key or off');
         const check = await fetch(server.url + ACCESS_ROUTE, { headers });
         if (check.status !== 200) throw new Error(`${name}: ${ACCESS_ROUTE} answered ${check.status} ${await check.text()}`);
         await autocannon({ url: server.url + ACCESS_ROUTE, headers, connections, duration: 2 }); // warm-up
+        const cpuBefore = cpuMs(server.pid);
         const run = await autocannon({ url: server.url + ACCESS_ROUTE, headers, connections, duration });
+        const cpuPerRequest = (cpuMs(server.pid) - cpuBefore) / run.requests.total;
         if (run.non2xx > 0 || run.errors > 0) throw new Error(`${name}: ${run.non2xx} non-2xx answers, ${run.errors} errors`);
-        results[name].push({ rps: run.requests.average, p99_ms: run.latency.p99 });
-        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s`);
+        results[name].push({ rps: run.requests.average, p99_ms: run.latency.p99, cpu_ms: cpuPerRequest });
+        progress(`round ${round} ${name}: ${Math.round(run.requests.average)} req/s, ${cpuPerRequest.toFixed(2)} ms CPU a request`);
       } finally {
         await server.stop();
       }
@@ -68,6 +71,9 @@ if (!['key', 'off'].includes(arm)) throw new Error('--arm is key or off');
     rps: median(list.map((result) => result.rps)),
     rounds_rps: list.map((result) => Math.round(result.rps)),
     p99_ms: median(list.map((result) => result.p99_ms)),
+    // The server's own CPU time a request: what the code costs, less moved by the machine's other work than throughput.
+    cpu_ms_per_request: Number(median(list.map((result) => result.cpu_ms)).toFixed(3)),
+    rounds_cpu_ms: list.map((result) => Number(result.cpu_ms.toFixed(2))),
   });
   const mine = summarise(results.this);
   const theirs = summarise(results.other);
@@ -87,6 +93,7 @@ if (!['key', 'off'].includes(arm)) throw new Error('--arm is key or off');
       ratio: Number((mine.rps / theirs.rps).toFixed(3)),
       round_ratios: pairs.map((ratio) => Number(ratio.toFixed(3))),
       median_round_ratio: Number(median(pairs).toFixed(3)),
+      cpu_ratio: Number((mine.cpu_ms_per_request / theirs.cpu_ms_per_request).toFixed(3)),
     })
   );
   process.exit(0);
