@@ -22,13 +22,14 @@
 const http = require('node:http');
 const autocannon = require('autocannon');
 const { benchEnv, compile, withStrapi, serve, progress, parseArgs, median } = require('./lib/app');
+const { seedAccess, ACCESS_ROUTE, PREFIXES_WITH_ROUTE, PREFIXES_WITHOUT_ROUTE } = require('./lib/access-seed');
 
 const args = parseArgs();
 const duration = Number(args.duration ?? 8);
 const connections = Number(args.connections ?? 32);
 const rounds = Number(args.rounds ?? 3);
 const latencyConnections = Number(args['latency-connections'] ?? 2);
-const ROUTE = '/api/articles?pagination[pageSize]=20';
+const ROUTE = ACCESS_ROUTE;
 const tracing = 'tracing' in args;
 
 /** An OTLP/HTTP collector that takes every export and counts its bytes (the spans' fate is not measured). */
@@ -53,43 +54,12 @@ async function startSink() {
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
 
   progress('seeding 200 articles and a consumer on the enterprise plan, with a key and a JWT');
-  const { key, jwt } = await withStrapi({ ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, async (strapi) => {
-    for (let i = 0; i < 200; i += 1) {
-      await strapi
-        .documents('api::article.article')
-        .create({ data: { title: `Article ${i}`, slug: `article-${i}`, status: 'published', excerpt: 'x'.repeat(120) } });
-    }
-    // Signed-in users may read the articles (Strapi's own check on the route, which the JWT arm also passes).
-    const authenticated = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-    await strapi.db
-      .query('plugin::users-permissions.permission')
-      .create({ data: { action: 'api::article.article.find', role: authenticated.id } });
-    const user = await strapi.db.query('plugin::users-permissions.user').create({
-      data: {
-        username: 'bench',
-        email: 'bench@example.test',
-        password: 'Bench-password-1',
-        confirmed: true,
-        provider: 'local',
-        role: authenticated.id,
-      },
-    });
-    const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
-    // Raised so the run measures the middleware's work, not a wall of 429s.
-    await strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise.id }, data: { requests_per_minute: 1_000_000_000 } });
-    // Granted to the consumer: the key follows it (no plan of its own), and so does the JWT.
-    await strapi.plugin('api-suite').service('consumer-plans').grant(user.id, enterprise.id);
-    const issued = await strapi
-      .plugin('api-suite')
-      .service('keys')
-      .issue({ userId: user.id, scopes: ['read'] });
-    return { key: issued.key, jwt: await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }) };
-  });
+  const { key, jwt } = await withStrapi({ ...env, ACCESS_ROUTE_PREFIXES: PREFIXES_WITH_ROUTE }, seedAccess);
 
   const arms = {
-    off: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks' }, headers: {} },
-    on: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { 'x-api-key': key } },
-    jwt: { env: { ...env, ACCESS_ROUTE_PREFIXES: '/api/v1,/api/webhooks,/api/articles' }, headers: { authorization: `Bearer ${jwt}` } },
+    off: { env: { ...env, ACCESS_ROUTE_PREFIXES: PREFIXES_WITHOUT_ROUTE }, headers: {} },
+    on: { env: { ...env, ACCESS_ROUTE_PREFIXES: PREFIXES_WITH_ROUTE }, headers: { 'x-api-key': key } },
+    jwt: { env: { ...env, ACCESS_ROUTE_PREFIXES: PREFIXES_WITH_ROUTE }, headers: { authorization: `Bearer ${jwt}` } },
   };
   const sink = tracing ? await startSink() : undefined;
   if (sink)

@@ -238,6 +238,27 @@ describe('POST /api/webhooks/events', () => {
   });
 });
 
+describe('publishing at shutdown', () => {
+  it('settles a publish handed over on the next turn of the event loop, as content changes committed just before are', async () => {
+    const webhooks = app.strapi.plugin('api-suite').service('webhooks') as {
+      publish(type: string, payload: Record<string, unknown>): Promise<unknown>;
+      settle(): Promise<void>;
+    };
+    await subscribe(app, admin, { endpoint_url: `${receiver.url}/settle`, events: ['order.created'] });
+    // What platform's content changes do after a commit: hand the change over on the next turn.
+    setImmediate(() => void webhooks.publish('order.created', orderData('settled-at-shutdown')));
+    await webhooks.settle();
+    // Settled means stored: nothing of it is left for a database about to close.
+    const table = app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
+    const rows = (await app.strapi.db.connection(table).select('payload').where({ event_type: 'order.created' })) as Array<{
+      payload: unknown;
+    }>;
+    expect(rows.map((row) => JSON.stringify(row.payload))).toEqual(
+      expect.arrayContaining([expect.stringContaining('settled-at-shutdown')])
+    );
+  });
+});
+
 describe('publishing for one consumer', () => {
   it("delivers events about a consumer's own resources to that consumer's subscriptions only", async () => {
     await subscribe(app, alice, { endpoint_url: `${receiver.url}/scoped/alice`, events: ['run.completed'] });

@@ -232,6 +232,10 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Publishes still waiting to be written; resolves once they are. */
     async settle(): Promise<void> {
+      // Content changes committed just before are handed over on the next turn of the event loop
+      // (platform's content-changes): one turn lets their events join the queue rather than be
+      // published after the database has closed.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (queue.length === 0 && inFlight === 0 && !gathering) return;
       await new Promise<void>((resolve) => idle.push(resolve));
     },
