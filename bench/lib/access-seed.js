@@ -1,4 +1,5 @@
 'use strict';
+const { createBenchUser } = require('./app');
 /**
  * The data bench/access and bench/access-ab measure on: 200 published articles, readable by
  * signed-in users, and a consumer on the enterprise plan (its minute quota raised so nothing is
@@ -15,16 +16,7 @@ async function seedAccess(strapi) {
   await strapi.db
     .query('plugin::users-permissions.permission')
     .create({ data: { action: 'api::article.article.find', role: authenticated.id } });
-  const user = await strapi.db.query('plugin::users-permissions.user').create({
-    data: {
-      username: 'bench',
-      email: 'bench@example.test',
-      password: 'Bench-password-1',
-      confirmed: true,
-      provider: 'local',
-      role: authenticated.id,
-    },
-  });
+  const user = await createBenchUser(strapi, authenticated.id);
   const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
   // Raised so the run measures the middleware's work, not a wall of 429s.
   await strapi.db.query('plugin::api-suite.plan').update({ where: { id: enterprise.id }, data: { requests_per_minute: 1_000_000_000 } });

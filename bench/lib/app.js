@@ -228,20 +228,25 @@ async function seedAdministrator(strapi) {
   return { consumerId, jwt };
 }
 
+/** The benchmarks' one user, confirmed, of the given users-permissions role. */
+function createBenchUser(strapi, roleId) {
+  return strapi.db.query('plugin::users-permissions.user').create({
+    data: {
+      username: 'bench',
+      email: 'bench@example.test',
+      password: 'Bench-password-1',
+      confirmed: true,
+      provider: 'local',
+      role: roleId,
+    },
+  });
+}
+
 /** A confirmed user of the authenticated role, made through a booted app; its JWT. */
 async function seedUser(env) {
   return withStrapi(env, async (strapi) => {
     const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
-    const user = await strapi.db.query('plugin::users-permissions.user').create({
-      data: {
-        username: 'bench',
-        email: 'bench@example.test',
-        password: 'Bench-password-1',
-        confirmed: true,
-        provider: 'local',
-        role: role.id,
-      },
-    });
+    const user = await createBenchUser(strapi, role.id);
     return strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
   });
 }
@@ -268,6 +273,7 @@ module.exports = {
   round,
   alternate,
   cpuMs,
+  createBenchUser,
   cpuOfCommand,
   machineCpu,
 };

@@ -4,6 +4,9 @@ import { timePasses } from './wait';
 
 export { administratorOf, grantPlan } from './users';
 
+/** A key of the right shape that no consumer holds: refused as `invalid_api_key`. */
+export const UNKNOWN_KEY = `sk_${'x'.repeat(48)}`;
+
 export interface IssuedKey {
   id: number;
   name: string | null;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startInstance, type Instance } from '../../helpers/instance';
-import { issueKey } from '../../helpers/keys';
+import { issueKey, UNKNOWN_KEY } from '../../helpers/keys';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { redisUrl } from '../../helpers/services';
@@ -163,10 +163,7 @@ it('traces the key decision of an API request, and leaves probes untraced', asyn
     .set('X-API-Key', key.key)
     .set('traceparent', `00-${traceId}-${randomBytes(8).toString('hex')}-01`);
   expect(answered.status).toBe(200);
-  const refused = await instance
-    .request()
-    .get('/api/v1/articles?limit=1')
-    .set('X-API-Key', `sk_${'x'.repeat(48)}`);
+  const refused = await instance.request().get('/api/v1/articles?limit=1').set('X-API-Key', UNKNOWN_KEY);
   expect(refused.status).toBe(401);
   expect((await instance.request().get('/_health')).status).toBe(204);
 
