@@ -60,6 +60,9 @@ const metaApi: ApiDescription = {
   ],
 };
 
+/** How long a failed generation of the types is answered before it is tried again. */
+const TYPES_RETRY_MS = 60_000;
+
 const openApiService = (_: { strapi: Core.Strapi }) => {
   const descriptions: ApiDescription[] = [commonDescription];
   let built: { document: OpenApiDocument; json: string } | undefined;
@@ -84,14 +87,18 @@ const openApiService = (_: { strapi: Core.Strapi }) => {
 
     /**
      * The document's TypeScript types (openapi-typescript), generated from the served document on
-     * first request and kept for the life of the process. A failed generation is not kept.
+     * first request and kept for the life of the process. A failed generation is kept for a minute.
      */
     typescript(): Promise<string> {
       if (!types) {
         const pending = generateTypes(this.built().document);
         types = pending;
+        // A failure is answered again for a minute, then tried afresh: an open route must not let
+        // every caller start a generator process while it keeps failing.
         pending.catch(() => {
-          if (types === pending) types = undefined;
+          setTimeout(() => {
+            if (types === pending) types = undefined;
+          }, TYPES_RETRY_MS).unref();
         });
       }
       return types;
