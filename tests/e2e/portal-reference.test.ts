@@ -137,4 +137,4 @@ it('downloads the document and the TypeScript types, and an openapi-fetch call c
   const wrong = await compileWithTypes(types, openapiFetchProgram('/api/v1/artikles'));
   expect(wrong.code).not.toBe(0);
   expect(browser.errors).toEqual([]);
-}, 120_000);
+}, 300_000);

@@ -6,6 +6,7 @@ import { shapeLogLines } from './log-lines';
 import { requestId } from './middlewares/request-id';
 import metrics from './services/metrics';
 import readiness from './services/readiness';
+import { tracingOn } from './tracing/context';
 import { traceQueries } from './tracing/database';
 import { startTracing, stopTracing } from './tracing/sdk';
 
@@ -40,7 +41,10 @@ const feature: FeatureModule = {
   bootstrap({ strapi }) {
     strapi.server.routes(operatorRoutes(strapi, getConfig(strapi).observability.metricsToken));
     getService(strapi, 'metrics').activity.start();
-    untraceQueries = traceQueries(strapi.db.connection, databaseSystemOf(dialectOf(strapi)), strapi.db.connection.client.database());
+    // Knex's query events are listened to only while tracing is on: off, queries pay nothing for it.
+    if (tracingOn()) {
+      untraceQueries = traceQueries(strapi.db.connection, databaseSystemOf(dialectOf(strapi)), strapi.db.connection.client.database());
+    }
   },
   async destroy({ strapi }) {
     getService(strapi, 'metrics').activity.stop();

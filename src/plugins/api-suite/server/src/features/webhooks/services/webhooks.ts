@@ -96,32 +96,38 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         const payloadJson = JSON.stringify(event.payload);
         const body = buildBody(event.type, event.timestamp, payloadJson);
         const createdAt = new Date(event.timestamp);
-        const trace = pending.trace ?? null;
+        const trace = pending.trace;
         for (const subscription of targets) {
           const uuid = newDeliveryId();
-          rows.push({
+          const row: Record<string, unknown> = {
             uuid,
             subscription_id: subscription,
             event_id: event.id,
             event_type: event.type,
             payload: payloadJson,
             created_at: createdAt,
-            trace_context: trace,
-          });
+          };
           const send: DeliverySend = { delivery: uuid, subscription, type: event.type, body, attempt: 1 };
-          if (trace) send.trace = trace;
+          if (trace) {
+            row.trace_context = trace;
+            send.trace = trace;
+          }
+          rows.push(row);
           jobs.push(send);
         }
         return { event_id: event.id, deliveries: targets.length };
       });
     });
     if (rows.length > 0) {
-      // What every new delivery shares is bound once for the round.
+      // What every new delivery shares is bound once for the round: with tracing off, the empty
+      // trace context too, rather than a null in each row's part of the statement.
+      const traced = round.some((pending) => pending.trace !== undefined);
       await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows, {
         status: 'pending',
         attempts: 0,
         next_attempt_at: now,
         updated_at: now,
+        ...(traced ? {} : { trace_context: null }),
       });
       try {
         await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
