@@ -41,7 +41,11 @@ describe('API key credentials', () => {
 });
 
 describe('plan endpoints', () => {
-  const groups = { public: ['GET /api/v1/articles*'], private: ['* /api/v1/scrapers*', 'POST /api/v1/webhooks'] };
+  const groups = {
+    public: ['GET /api/v1/articles*'],
+    private: ['* /api/v1/scrapers*', 'POST /api/v1/webhooks'],
+    content: ['* /api/recipes', '* /api/recipes/*'],
+  };
 
   it('resolves @public and @private from the configured groups, once each', () => {
     expect(resolveEndpoints(['@public', '@private', 'GET /api/v1/articles*'], groups)).toEqual([
@@ -50,6 +54,14 @@ describe('plan endpoints', () => {
       'POST /api/v1/webhooks',
     ]);
     expect(resolveEndpoints('not a list', groups)).toEqual([]);
+  });
+
+  it('resolves @content to the base paths of the watched content types, and does not reach a longer name', () => {
+    const allows = compileEndpoints(resolveEndpoints(['@content'], groups));
+    expect(allows('GET', '/api/recipes')).toBe(true);
+    expect(allows('DELETE', '/api/recipes/abc123')).toBe(true);
+    expect(allows('GET', '/api/recipes-archive')).toBe(false);
+    expect(allows('GET', '/api/v1/articles')).toBe(false);
   });
 
   it('matches methods, prefixes and exact paths', () => {

@@ -105,6 +105,19 @@ export const configSchema = z
         worker: z.boolean(),
         /** `WEBHOOK_SEND_TRACEPARENT`: deliveries carry the publish's W3C `traceparent` (tracing on only; docs/operations.md#traces). */
         sendTraceparent: z.boolean(),
+        /**
+         * The site's content types whose changes are events and whose content API plans sell
+         * (docs/webhooks.md#the-sites-own-content): unset, every `api::` type; `[]`, none.
+         */
+        contentTypes: z.array(uid).optional(),
+        /**
+         * How deep relations, media and components are filled in a content event's payload, by
+         * content-type UID or singular name (`0`: ids only); unset types get 1.
+         */
+        populate: z.record(
+          z.string().regex(/^([a-z0-9-]+|(api|plugin)::[a-z0-9-]+\.[a-z0-9-]+)$/, 'must be a content-type UID or singular name'),
+          z.number().int().min(0).max(3)
+        ),
       })
       .strict(),
     scrapers: z
@@ -283,6 +296,8 @@ export default {
       endpointLeaseMs: (env.int('WEBHOOK_ENDPOINT_LEASE_SECONDS', 15) as number) * 1000,
       worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
       sendTraceparent: parseBoolean(env('WEBHOOK_SEND_TRACEPARENT'), false, 'WEBHOOK_SEND_TRACEPARENT'),
+      contentTypes: parseContentTypes(env('WEBHOOK_CONTENT_TYPES')),
+      populate: parsePopulate(env('WEBHOOK_POPULATE')),
     },
     scrapers: {
       proxyPools: parseProxyPools(env('SCRAPER_PROXY_POOLS')),
@@ -375,6 +390,23 @@ export function parseProxyPools(value: string | undefined): Record<string, strin
     // reported below
   }
   throw new Error('SCRAPER_PROXY_POOLS must be a JSON object such as {"residential":["http://proxy-1:8080","http://proxy-2:8080"]}');
+}
+
+/** WEBHOOK_CONTENT_TYPES: content-type UIDs, comma-separated; unset: every `api::` type; set but empty: none. */
+export function parseContentTypes(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return parseList(value) ?? [];
+}
+
+/** WEBHOOK_POPULATE: "recipe=2,api::chef.chef=0" (a type's singular name or UID, and a depth). */
+export function parsePopulate(value: string | undefined): Record<string, number> {
+  const depths: Record<string, number> = {};
+  for (const part of parseList(value) ?? []) {
+    const match = /^([^=\s]+)\s*=\s*(\d+)$/.exec(part);
+    if (!match) throw new Error(`WEBHOOK_POPULATE must read like "recipe=2,api::chef.chef=0"; "${part}" does not`);
+    depths[match[1]] = Number(match[2]);
+  }
+  return depths;
 }
 
 /** "a, b" → ["a", "b"]; unset or blank → undefined (the default applies). */

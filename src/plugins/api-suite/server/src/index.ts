@@ -4,6 +4,7 @@ import { PLUGIN_ID } from './constants';
 import access from './features/access';
 import billing from './features/billing';
 import commerce from './features/commerce';
+import content from './features/content';
 import observability from './features/observability';
 import platform from './features/platform';
 import portal from './features/portal';
@@ -20,7 +21,8 @@ import { getService } from './utils';
  * routes, controllers and services; a name claimed twice is a programming error and fails at
  * load rather than one feature silently replacing another's piece.
  */
-const features: FeatureModule[] = [observability, platform, access, webhooks, scrapers, commerce, billing, search, portal];
+// The site's content types register their events last: a type named like one of the plugin's own events leaves its clash out.
+const features: FeatureModule[] = [observability, platform, access, webhooks, scrapers, commerce, billing, search, portal, content];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';
 const NAMED_KINDS: NamedKind[] = ['contentTypes', 'controllers', 'services', 'policies', 'middlewares'];

@@ -53,6 +53,11 @@ export interface Operation {
   query?: z.ZodObject;
   /** Descriptions of path and query parameters, where the schema's own would say too little. */
   parameterDescriptions?: Record<string, string>;
+  /**
+   * How a query parameter is serialised, where it is not a plain value (`form`, the default):
+   * `{ style: 'deepObject', explode: true }` for an object sent as `filters[title][$eq]=…`.
+   */
+  parameterStyles?: Record<string, { style: 'form' | 'deepObject'; explode?: boolean }>;
   body?: { required: boolean; json?: z.ZodType; content?: Record<string, z.ZodType> };
   responses: Record<string, ResponseSpec | SharedResponse>;
 }
@@ -202,7 +207,15 @@ function parametersOf(shape: z.ZodObject | undefined, location: 'path' | 'query'
     const description = operation.parameterDescriptions?.[name] ?? (typeof json.description === 'string' ? json.description : undefined);
     delete json.description;
     const required = location === 'path' || !schema.safeParse(undefined).success;
-    return { name, in: location, ...(required ? { required: true } : {}), ...(description ? { description } : {}), schema: json };
+    const style = operation.parameterStyles?.[name];
+    return {
+      name,
+      in: location,
+      ...(required ? { required: true } : {}),
+      ...(description ? { description } : {}),
+      ...(style ? { style: style.style, ...(style.explode === undefined ? {} : { explode: style.explode }) } : {}),
+      schema: json,
+    };
   });
 }
 

@@ -2,11 +2,13 @@
  * Plan endpoint allowlists. An entry is "<METHOD> <path>": `*` as the method matches any
  * method, a path ending in `*` matches that prefix and anything after it, and a lone `*`
  * matches every path. A stored plan may name the configured groups as `@public` and
- * `@private`, so a site changes what a tier reaches in one place.
+ * `@private`, so a site changes what a tier reaches in one place, and `@content`: every
+ * content-API route of the site's watched content types (`/api/recipes`, `/api/recipes/…`).
  */
 export interface EndpointGroups {
   public: string[];
   private: string[];
+  content: string[];
 }
 
 export type EndpointMatcher = (method: string, path: string) => boolean;
@@ -16,6 +18,7 @@ export function resolveEndpoints(entries: unknown, groups: EndpointGroups): stri
   const resolved = list.flatMap((entry) => {
     if (entry === '@public') return groups.public;
     if (entry === '@private') return groups.private;
+    if (entry === '@content') return groups.content;
     return [entry];
   });
   return [...new Set(resolved)];

@@ -6,6 +6,7 @@ import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import contentTypes from './content-types';
 import { registerAccessTables } from './content-types/tables';
+import { registerContentStrategy } from './content-api/strategy';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import consumersController from './controllers/consumers';
@@ -38,6 +39,7 @@ const feature: FeatureModule = {
   name: 'access',
   register({ strapi }) {
     registerAccessTables(strapi);
+    registerContentStrategy(strapi);
     const user = strapi.contentType(UIDS.user);
     // Added here rather than by overriding the users-permissions schema, so a site that installs
     // the plugin keeps its own user extensions. Not writable through any API: it is the

@@ -2,6 +2,7 @@ import type { FeatureModule } from '../types';
 import { UIDS } from '../../constants';
 import { getService } from '../../utils';
 import { registerBillingTables } from './content-types/tables';
+import { BILLING_EVENTS } from './event-types';
 import adminBillingController from './controllers/admin';
 import billingController, { billingErrors } from './controllers/billing';
 import { adminRoutes, contentApiRoutes } from './routes';
@@ -35,6 +36,7 @@ const feature: FeatureModule = {
   name: 'billing',
   register({ strapi }) {
     registerBillingTables(strapi);
+    getService(strapi, 'webhook-event-types').define(BILLING_EVENTS);
   },
   async bootstrap({ strapi }) {
     if (!getService(strapi, 'stripe').configured()) {

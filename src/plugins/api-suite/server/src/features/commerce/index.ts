@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../types';
+import { getService } from '../../utils';
 import { adminActionsOf } from '../../../../shared/permissions';
 import contentTypes from './content-types';
 import contentManager from './content-types/views';
@@ -8,6 +9,7 @@ import reportsController, { reportErrors } from './controllers/reports';
 import stripeWebhookController, { stripeWebhookErrors } from './controllers/stripe-webhook';
 import { commerceBody } from './middlewares/commerce-body';
 import { registerOrderEvents } from './events/order-events';
+import { COMMERCE_EVENTS } from './events/event-types';
 import { adminRoutes, contentApiRoutes } from './routes';
 import checkout from './services/checkout';
 import orders from './services/orders';
@@ -26,6 +28,7 @@ const feature: FeatureModule = {
   name: 'commerce',
   register({ strapi }) {
     registerOrderEvents(strapi);
+    getService(strapi, 'webhook-event-types').define(COMMERCE_EVENTS);
   },
   contentTypes,
   contentManager,

@@ -3,6 +3,7 @@ import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
 import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
+import { SCRAPER_EVENTS } from './event-types';
 import { registerChangeDetectionTables } from './content-types/tables';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
@@ -24,6 +25,7 @@ const feature: FeatureModule = {
   name: 'scrapers',
   register({ strapi }) {
     registerChangeDetectionTables(strapi);
+    getService(strapi, 'webhook-event-types').define(SCRAPER_EVENTS);
   },
   async bootstrap({ strapi }) {
     // A schedule changed or a scraper deleted in the admin panel follows on the jobs port.

@@ -13,7 +13,6 @@ import deliveriesController from './controllers/deliveries';
 import eventsController from './controllers/events';
 import subscriptionsController from './controllers/subscriptions';
 import { adminRoutes, contentApiRoutes } from './routes';
-import { contentEventsListener } from './events/content-events';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
@@ -38,8 +37,6 @@ const feature: FeatureModule = {
   name: 'webhooks',
   register({ strapi }) {
     registerDeliveryTables(strapi);
-    const listener = contentEventsListener(strapi);
-    if (listener) getService(strapi, 'content-changes').listen(listener);
   },
   async bootstrap({ strapi }) {
     const resyncAfterCommit = (id: number | undefined) =>

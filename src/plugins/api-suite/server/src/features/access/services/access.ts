@@ -7,6 +7,8 @@ import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
 import { UNLIMITED, type QuotaDecision } from '../quota';
 import { rateLimitHeaders } from '../quota/headers';
+import { recordRequest, type Counted } from '../request-record';
+import { guardContent } from '../content-api/guard';
 import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
 import { ForbiddenError, InvalidError, UnauthenticatedError } from '../../../errors';
@@ -15,7 +17,9 @@ import type { AccessState, Principal, Scope } from '../../../http/principal';
 
 export type { AccessState, Principal };
 
-type Credential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string } | { kind: 'shared' } | { kind: 'unknown-key' };
+export type Credential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string } | { kind: 'shared' } | { kind: 'unknown-key' };
+/** A credential that names a key: the key itself, or an OAuth access token issued for it. */
+export type KeyCredential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string };
 
 const API_V1 = '/api/v1';
 /** Verified JWTs remembered, so a busy client's token is checked once rather than on every request. */
@@ -64,7 +68,8 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     async handle(ctx: Context, next: Next, options: { always?: boolean } = {}): Promise<void> {
       if (ctx.state.apiSuite) return next();
-      if (!options.always && !covers(ctx.path)) return next();
+      // The site's own content API is decided by the plugin's auth strategy, once Strapi knows the route.
+      if (!options.always && !covers(ctx.path)) return ctx.path.startsWith('/api/') ? guardContent(strapi, ctx, next) : next();
       if (ctx.method === 'OPTIONS') return next();
 
       const started = performance.now();
@@ -105,18 +110,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
               ? flatErrorBody(error)
               : nestedErrorBody(error);
       } finally {
-        if (counted.keyId !== null || counted.userId !== null) {
-          getService(strapi, 'usage').record({
-            api_key_id: counted.keyId,
-            user_id: counted.userId,
-            endpoint: (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? ctx.path,
-            method: ctx.method,
-            status_code: ctx.status,
-            response_ms: Math.round(performance.now() - started),
-            created_at: new Date(),
-            overage: counted.overage,
-          });
-        }
+        recordRequest(strapi, ctx, counted, started);
       }
     },
 
@@ -141,20 +135,32 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         return;
       }
 
+      if (credential.kind === 'bearer' && !getService(strapi, 'oauth').isOAuthToken(credential.token)) {
+        const principal = await this.userFromJwt(credential.token);
+        await this.govern(ctx, principal, counted, null);
+        ctx.state.apiSuite = { principal } satisfies AccessState;
+        return;
+      }
+      const { entry, principal } = await this.identifyKey(credential);
+      // Every request made with a valid key is recorded, refusals after this point included.
+      counted.keyId = entry.id;
+      counted.userId = principal.userId;
+      await this.govern(ctx, principal, counted, entry);
+      ctx.state.apiSuite = { principal } satisfies AccessState;
+    },
+
+    /**
+     * The key behind an API key or an OAuth access token, refused in the documented order when it
+     * is unknown (401), expired or revoked (403), or its owner is blocked.
+     */
+    async identifyKey(credential: KeyCredential): Promise<{ entry: KeyEntry; principal: Principal }> {
       let entry: KeyEntry | null;
       let tokenScopes: Scope[] | undefined;
       if (credential.kind === 'key') {
         entry = await getService(strapi, 'keys').findBySecret(credential.secret);
         if (!entry) throw new UnauthenticatedError('invalid_api_key', 'The API key is not valid');
       } else {
-        const oauth = getService(strapi, 'oauth');
-        if (!oauth.isOAuthToken(credential.token)) {
-          const principal = await this.userFromJwt(credential.token);
-          await this.govern(ctx, principal, counted, null);
-          ctx.state.apiSuite = { principal } satisfies AccessState;
-          return;
-        }
-        const token = oauth.verify(credential.token);
+        const token = getService(strapi, 'oauth').verify(credential.token);
         if (!token) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
         entry = await getService(strapi, 'keys').findById(token.keyId);
         if (!entry) throw new UnauthenticatedError('invalid_api_key', 'The API key behind this token no longer exists');
@@ -175,11 +181,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         scopes,
         keyId: entry.id,
       };
-      // Every request made with a valid key is recorded, refusals after this point included.
-      counted.keyId = entry.id;
-      counted.userId = entry.user.id;
-      await this.govern(ctx, principal, counted, entry);
-      ctx.state.apiSuite = { principal } satisfies AccessState;
+      return { entry, principal };
     },
 
     /**
@@ -281,14 +283,7 @@ function asApiError(caught: unknown): ApiError | undefined {
   return undefined;
 }
 
-/** Who a request's usage record names: a key (with its owner), or a consumer's JWT on a plan-governed route. */
-export interface Counted {
-  keyId: number | null;
-  userId: number | null;
-  overage: boolean;
-  /** The plan the request was held to, for the metrics; none for open routes and administrators. */
-  plan?: string;
-}
+export type { Counted };
 
 /** A decision counted without a monthly limit, shown against the plan's limit (remaining 0 once over it). */
 function withMonthLimit(decision: QuotaDecision, perMonth: number): QuotaDecision {
@@ -306,7 +301,7 @@ const SHARED_PRINCIPAL: Principal = {
 };
 
 /** X-API-Key wins over Authorization, which wins over ?api_key. */
-function extractCredential(ctx: Context, sharedKey: string | undefined): Credential | null {
+export function extractCredential(ctx: Context, sharedKey: string | undefined): Credential | null {
   const header = ctx.get('x-api-key');
   if (header) {
     if (sharedKey && safeEqual(header, sharedKey)) return { kind: 'shared' };

@@ -1,8 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
-import { getConfig, getService } from '../../../utils';
-import { compileEndpoints, resolveEndpoints } from '../endpoints';
+import { getService } from '../../../utils';
+import { compileEndpoints, resolveEndpoints, type EndpointGroups } from '../endpoints';
+import { endpointGroupsOf } from '../content-api/groups';
 import type { KeyEntry } from './keys';
 import type { PlanRow } from './plans';
 import { consumerPool, keyPool } from '../quota/pools';
@@ -57,7 +58,7 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
     const stale = missing !== undefined && rules !== null && !rules.byId.has(missing) && rules.until - TTL_MS < Date.now() - 1_000;
     if (rules && rules.until > Date.now() && !stale) return rules;
     const plans = getService(strapi, 'plans');
-    const groups = getConfig(strapi).access.endpointGroups;
+    const groups = endpointGroupsOf(strapi);
     const rows = await plans.rows();
     rules = {
       byId: new Map(rows.map((row) => [row.id, toRule(row, groups)])),
@@ -164,7 +165,7 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
   return service;
 };
 
-export function toRule(row: PlanRow, groups: { public: string[]; private: string[] }): PlanRule {
+export function toRule(row: PlanRow, groups: EndpointGroups): PlanRule {
   return {
     id: row.id,
     name: row.name,

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { getConfig } from '../../../utils';
-import { resolveEndpoints } from '../endpoints';
+import { resolveEndpoints, type EndpointGroups } from '../endpoints';
+import { endpointGroupsOf } from '../content-api/groups';
 import type { Plan } from '../validation/responses';
 
 /** The three tiers every site starts with (docs/access.md#keys-and-plans); editors change them in the admin panel. */
@@ -51,9 +51,14 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
     return (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
   },
 
-  /** A stored plan as the API shows it: `@public` and `@private` resolved to their patterns. */
+  /** A stored plan as the API shows it: `@public`, `@private` and `@content` resolved to their patterns. */
   resolved(row: PlanRow): PublicPlan {
-    return { ...toPublic(row), endpoints: resolveEndpoints(row.endpoints, getConfig(strapi).access.endpointGroups) };
+    return { ...toPublic(row), endpoints: resolveEndpoints(row.endpoints, endpointGroupsOf(strapi)) };
+  },
+
+  /** What a plan's group entries stand for. */
+  endpointGroups(): EndpointGroups {
+    return endpointGroupsOf(strapi);
   },
 
   /**

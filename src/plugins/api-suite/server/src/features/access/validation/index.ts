@@ -42,8 +42,8 @@ export type UsageQuery = z.infer<typeof usageQuery>;
 
 export const usageStreamQuery = usageQuery.extend({ interval: z.coerce.number().int().min(1).max(5).default(5) });
 
-/** `@public`, `@private` (the configured groups) or "<METHOD> <path>" with `*` wildcards. */
-const ENDPOINT_ENTRY = /^(@public|@private|(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*))$/;
+/** `@public`, `@private`, `@content` (the groups) or "<METHOD> <path>" with `*` wildcards. */
+const ENDPOINT_ENTRY = /^(@public|@private|@content|(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*))$/;
 
 /** Admin panel: a plan as an editor creates it. */
 export const planBody = z
@@ -56,7 +56,10 @@ export const planBody = z
         z
           .string()
           .trim()
-          .regex(ENDPOINT_ENTRY, 'each entry must be @public, @private or "<METHOD> <path>", such as "GET /api/v1/articles*" or "* *"')
+          .regex(
+            ENDPOINT_ENTRY,
+            'each entry must be @public, @private, @content or "<METHOD> <path>", such as "GET /api/v1/articles*" or "* *"'
+          )
       )
       .min(1, 'must name at least one endpoint')
       .max(200, 'must name at most 200 endpoints'),

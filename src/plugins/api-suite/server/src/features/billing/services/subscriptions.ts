@@ -1,5 +1,5 @@
-import type { BillingSubscriptionEventData } from '../../webhooks/validation/event-data';
-import type { PublishableEvent } from '../../webhooks/services/webhooks';
+import type { BillingSubscriptionEventData } from '../event-types';
+import type { PublishableEvent } from '../../webhooks/events/registry';
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';

@@ -1,10 +1,11 @@
-import type { OrderEventData, ProductEventData } from '../../webhooks/validation/event-data';
-import type { PublishableEvent } from '../../webhooks/services/webhooks';
+import type { PublishableEvent } from '../../webhooks/events/registry';
+import type { ProductEventData } from '../../content/events/seed-types';
+import type { OrderEventData } from '../events/event-types';
 import type { Core, UID } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { productPayload } from '../events/product-payload';
+import { productPayload } from '../../content/events/seed-types';
 import type { OrderStatus } from '../content-types';
 
 export interface OrderItem {

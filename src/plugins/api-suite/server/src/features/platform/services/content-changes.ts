@@ -20,6 +20,22 @@ export interface ContentChange {
   before: Row | null;
   /** The document as the change left it, read inside its transaction (null after a delete). */
   after: Row | null;
+  /**
+   * The locales the change touched (`[null]` for a type without i18n): a publish of several
+   * locales is one change of several versions.
+   */
+  locales: Array<string | null>;
+  /** A create or update that also published (`status: 'published'`). */
+  alsoPublished: boolean;
+  /** What each listener's `capture` read before the change, by listener name. */
+  captured: Map<string, unknown>;
+}
+
+/** The document-service parameters of a change, as far as listeners read them. */
+export interface ChangeParams {
+  documentId?: string;
+  locale?: string | string[];
+  status?: string;
 }
 
 export interface ContentListener {
@@ -28,11 +44,16 @@ export interface ContentListener {
   watches(uid: string, action: string): boolean;
   /** Fields to read before and after the change, inside its transaction; none: the listener reads for itself. */
   fields?(uid: string): string[] | undefined;
+  /**
+   * Read what the listener needs of the document before the change, inside its transaction (a
+   * deletion's document as it was); handed back in the change's `captured`.
+   */
+  capture?(uid: string, action: string, params: ChangeParams): Promise<unknown>;
   /** The committed changes of one transaction, in order; called on a later turn of the event loop. */
   committed(changes: ContentChange[]): void;
 }
 
-const ACTIONS = new Set(['create', 'clone', 'update', 'delete', 'publish', 'unpublish']);
+const ACTIONS = new Set(['create', 'clone', 'update', 'delete', 'publish', 'unpublish', 'discardDraft']);
 
 const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
   const listeners: ContentListener[] = [];
@@ -97,16 +118,30 @@ const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
         const to = listeners.filter((listener) => listener.watches(ctx.uid, ctx.action));
         if (to.length === 0) return next();
         const fields = [...new Set(to.flatMap((listener) => listener.fields?.(ctx.uid) ?? []))];
-        const params = ctx.params as { documentId?: string } | undefined;
+        const params = ctx.params as ChangeParams | undefined;
         const before =
           fields.length > 0 && params?.documentId && ctx.action !== 'create' ? await read(ctx.uid, params.documentId, fields) : null;
+        const captured = new Map<string, unknown>();
+        for (const listener of to) {
+          if (listener.capture) captured.set(listener.name, await listener.capture(ctx.uid, ctx.action, params ?? {}));
+        }
         const result = await next();
         const documentId = changedDocumentId(params, result);
         if (!documentId) return result;
         // Read now, inside the change's transaction, so a change describes itself even when the
         // next one follows before the commit.
         const after = fields.length > 0 && ctx.action !== 'delete' ? await read(ctx.uid, documentId, fields) : null;
-        afterCommit({ uid: ctx.uid, action: ctx.action, documentId, before, after }, to);
+        const change: ContentChange = {
+          uid: ctx.uid,
+          action: ctx.action,
+          documentId,
+          before,
+          after,
+          locales: localesOf(result),
+          alsoPublished: (ctx.action === 'create' || ctx.action === 'update') && params?.status === 'published',
+          captured,
+        };
+        afterCommit(change, to);
         return result;
       });
     },
@@ -120,6 +155,14 @@ function changedDocumentId(params: { documentId?: string } | undefined, result: 
   if (Array.isArray(record.entries) && record.entries.length === 0) return undefined;
   if (typeof record.documentId === 'string') return record.documentId;
   return typeof params?.documentId === 'string' ? params.documentId : undefined;
+}
+
+/** The locales of the versions a document-service call returned (one entry, or `entries`). */
+function localesOf(result: unknown): Array<string | null> {
+  const record = result as { entries?: unknown; locale?: unknown } | null;
+  const versions = Array.isArray(record?.entries) ? (record.entries as Array<{ locale?: unknown }>) : [record ?? {}];
+  const locales = versions.map((version) => (typeof version.locale === 'string' ? version.locale : null));
+  return [...new Set(locales)];
 }
 
 export type ContentChangesService = ReturnType<typeof contentChangesService>;

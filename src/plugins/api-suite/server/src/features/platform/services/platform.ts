@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
 import { createJobs, type JobsPort } from '../../../jobs';
 import { createOutbound, type Outbound } from '../../../outbound';
-import { getConfig } from '../../../utils';
+import { getConfig, getService } from '../../../utils';
 
 /**
  * Owns the plugin's shared infrastructure: the jobs port and the outbound HTTP client. Both are
@@ -66,11 +66,11 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
         jobs: { driver: config.jobs.redisUrl ? ('bullmq' as const) : ('in-process' as const) },
         outbound: { allowPrivate: config.outbound.allowPrivate },
         database: { client: strapi.db.dialect.client as string },
-        // endpointGroups: what a plan's "@public" and "@private" entries stand for.
+        // endpointGroups: what a plan's "@public", "@private" and "@content" entries stand for.
         access: {
           routePrefixes: config.access.routePrefixes,
           sharedKey: Boolean(config.access.sharedKey),
-          endpointGroups: config.access.endpointGroups,
+          endpointGroups: getService(strapi, 'plans').endpointGroups(),
         },
         // The shop's currency: every page that shows money (plans, sales) shows it in this.
         commerce: { currency: config.commerce.currency },

@@ -1,5 +1,5 @@
 import { toIso } from '../../../db';
-import type { RunEventData } from '../../webhooks/validation/event-data';
+import type { RunEventData } from '../event-types';
 
 export type RunStatus = 'pending' | 'running' | 'completed' | 'failed' | 'stopped';
 

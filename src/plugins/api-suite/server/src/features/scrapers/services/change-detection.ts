@@ -1,4 +1,4 @@
-import type { ResultsChangedEventData } from '../../webhooks/validation/event-data';
+import type { ResultsChangedEventData } from '../event-types';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, fromJson, INSERT_CHUNK, tableOf, type Knex } from '../../../db';

@@ -13,7 +13,7 @@ import type { CrawlSummary } from '../crawler';
 import { SpanStatusCode, startSpan, withSpan } from '../../observability/tracing/context';
 import { TICK_QUEUE, type ScraperRow } from './scrapers';
 import type { RUN_EVENTS } from '../validation/responses';
-import type { EventData } from '../../webhooks/validation/event-data';
+import type { EventPayloads } from '../../webhooks/events/registry';
 
 type RunEventName = (typeof RUN_EVENTS)[number];
 
@@ -70,7 +70,12 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const detection = () => getService(strapi, 'scraper-change-detection');
 
-  const publish = async <T extends RunEventName>(scraper: Pick<ScraperRow, 'consumer_id'>, type: T, run: RunRow, payload: EventData<T>) => {
+  const publish = async <T extends RunEventName>(
+    scraper: Pick<ScraperRow, 'consumer_id'>,
+    type: T,
+    run: RunRow,
+    payload: EventPayloads[T]
+  ) => {
     try {
       await getService(strapi, 'webhooks').publish(type, payload, { consumerId: scraper.consumer_id });
     } catch (error) {

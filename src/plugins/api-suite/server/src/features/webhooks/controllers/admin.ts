@@ -7,7 +7,6 @@ import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../delivery/test-event';
-import { payloadProblems } from '../validation/event-data';
 import { eventTypeNameParam } from '../validation';
 import { deliveryActions, subscriptionFor } from './actions';
 import { InvalidError, NotFoundError } from '../../../errors';
@@ -68,7 +67,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const name = eventTypeNameParam.safeParse(ctx.params.name);
       // The example is what the catalog promises a payload looks like: it must fit the event's schema.
       const problems =
-        name.success && body.example_payload !== undefined ? payloadProblems(name.data, body.example_payload, 'example_payload') : [];
+        name.success && body.example_payload !== undefined
+          ? getService(strapi, 'webhook-event-types').payloadProblems(name.data, body.example_payload, 'example_payload')
+          : [];
       if (problems.length > 0) throw new InvalidError('validation_error', summarizeFields(problems), problems);
       const updated = name.success ? await getService(strapi, 'webhook-event-types').update(name.data, body) : null;
       if (!updated) throw new NotFoundError('Event type');

@@ -4,8 +4,6 @@ import { summarizeFields } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { parsePublishBody } from '../validation';
-import { payloadProblems } from '../validation/event-data';
-import type { PublishableEvent } from '../services/webhooks';
 import { ForbiddenError, UnprocessableError } from '../../../errors';
 
 /** Event types, and publishing by administrators. */
@@ -24,12 +22,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
     }
     // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
+    const types = getService(strapi, 'webhook-event-types');
     const problems = events.flatMap((event, index) =>
-      payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
+      types.payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
     );
     if (problems.length > 0) throw new UnprocessableError('invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
-    // Each payload was just checked against its type's schema.
-    const published = await getService(strapi, 'webhooks').publishMany(events as PublishableEvent[]);
+    // Each payload was just checked against its type's schema; an administrator reaches every subscriber of a type.
+    const published = await getService(strapi, 'webhooks').publishChecked(events, { anyAudience: true });
     const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);
     ctx.status = 202;
     ctx.body = batch

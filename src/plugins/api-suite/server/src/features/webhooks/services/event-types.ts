@@ -2,8 +2,9 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool } from '../../../db';
-import { EVENT_CATALOG, WILDCARD } from '../events/catalog';
-import { eventDataJsonSchema, isEventName, payloadProblems } from '../validation/event-data';
+import type { FieldProblem } from '../../../http/errors';
+import { WEBHOOK_EVENTS, WILDCARD } from '../events/catalog';
+import { EventRegistry, type DefinitionSource, type EventDefinition } from '../events/registry';
 import type { EventType as ContractEventType } from '../validation/responses';
 
 /** An event type as `GET /api/webhooks/event-types` lists it: the response schema's type. */
@@ -21,13 +22,28 @@ const CACHE_TTL_MS = 5_000;
 const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
   let cached: { types: Map<string, EventType>; until: number } | undefined;
   const table = () => tableOf(strapi, UIDS.webhookEventType);
+  const registry = new EventRegistry((message) => strapi.log.warn(`[api-suite] webhooks: ${message}`));
+  registry.define(WEBHOOK_EVENTS);
+  const schemaOf = (name: string) => registry.jsonSchema(name);
+  const present = (row: Record<string, unknown>): EventType & { is_active: boolean } => {
+    const name = String(row.name);
+    return {
+      name,
+      description: String(row.description ?? ''),
+      example_payload: fromJson<unknown>(row.example_payload, null),
+      schema: schemaOf(name),
+      is_active: toBool(row.is_active),
+    };
+  };
 
   const active = async (): Promise<Map<string, EventType>> => {
     if (cached && cached.until > Date.now()) return cached.types;
     const rows = await strapi.db.connection(table()).select('name', 'description', 'example_payload', 'is_active').orderBy('name', 'asc');
     const types = new Map<string, EventType>();
     for (const row of rows as Array<Record<string, unknown>>) {
-      if (!toBool(row.is_active)) continue;
+      // A stored type nobody defines any more (a content type removed from the site or from
+      // `webhooks.contentTypes`) is kept with its editor's changes, but not offered.
+      if (!toBool(row.is_active) || !registry.has(String(row.name))) continue;
       const name = String(row.name);
       types.set(name, {
         name,
@@ -42,6 +58,33 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     /**
+     * Register event definitions (at a feature's register; a function is read once every feature
+     * has registered). The catalog is the sum of what is registered.
+     */
+    define(source: DefinitionSource): void {
+      registry.define(source);
+      cached = undefined;
+    },
+
+    definition(name: string): EventDefinition | undefined {
+      return registry.get(name);
+    },
+
+    definitions(): EventDefinition[] {
+      return registry.all();
+    },
+
+    /** The JSON Schema of an event's data (`{}` for an unknown name). */
+    jsonSchema(name: string): Record<string, unknown> {
+      return schemaOf(name);
+    },
+
+    /** The problems of a payload against its event's schema, with paths under `prefix`. */
+    payloadProblems(name: string, payload: unknown, prefix: string): FieldProblem[] {
+      return registry.problems(name, payload, prefix);
+    },
+
+    /**
      * Creates the catalogue's missing types; an editor's changes to existing ones are kept, except
      * an example that no longer fits its event's schema (an older release's), which is replaced.
      */
@@ -50,27 +93,32 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       const rows = (await knex(table()).select('name', 'example_payload')) as Array<{ name: string; example_payload: unknown }>;
       const existing = new Set(rows.map((row) => row.name));
       const now = new Date();
+      const definitions = registry.all();
       for (const row of rows) {
-        const entry = EVENT_CATALOG.find((type) => type.name === row.name);
-        if (!entry || payloadProblems(row.name, fromJson<unknown>(row.example_payload, null), '').length === 0) continue;
+        const entry = registry.get(row.name);
+        if (!entry || registry.problems(row.name, fromJson<unknown>(row.example_payload, null), '').length === 0) continue;
+        // An older release's example, or a content type whose fields changed since.
         await knex(table())
           .where({ name: row.name })
-          .update({ example_payload: JSON.stringify(entry.example_payload), updated_at: now });
+          .update({ example_payload: JSON.stringify(entry.example), updated_at: now });
         strapi.log.info(
           `[api-suite] webhooks: the example payload of ${row.name} did not fit its schema and was replaced by the catalog's`
         );
       }
-      const missing = EVENT_CATALOG.filter((type) => !existing.has(type.name)).map((type) => ({
-        document_id: documentId(),
-        name: type.name,
-        description: type.description,
-        example_payload: JSON.stringify(type.example_payload),
-        is_active: true,
-        created_at: now,
-        updated_at: now,
-        published_at: now,
-      }));
-      if (missing.length > 0) await knex(table()).insert(missing);
+      const missing = definitions
+        .filter((type) => !existing.has(type.name))
+        .map((type) => ({
+          document_id: documentId(),
+          name: type.name,
+          description: type.description,
+          example_payload: JSON.stringify(type.example),
+          is_active: true,
+          created_at: now,
+          updated_at: now,
+          published_at: now,
+        }));
+      // In slices: a site with many content types registers five events for each.
+      for (let start = 0; start < missing.length; start += 100) await knex(table()).insert(missing.slice(start, start + 100));
       this.forget();
       return missing.length;
     },
@@ -81,7 +129,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
         .connection(table())
         .select('name', 'description', 'example_payload', 'is_active')
         .orderBy('name', 'asc')) as Array<Record<string, unknown>>;
-      return rows.map(present);
+      return rows.filter((row) => registry.has(String(row.name))).map(present);
     },
 
     /** Describe a type differently, change its example, or switch it on or off; null when it does not exist. */
@@ -120,29 +168,6 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-function present(row: Record<string, unknown>): EventType & { is_active: boolean } {
-  const name = String(row.name);
-  return {
-    name,
-    description: String(row.description ?? ''),
-    example_payload: fromJson<unknown>(row.example_payload, null),
-    schema: schemaOf(name),
-    is_active: toBool(row.is_active),
-  };
-}
-
-const schemas = new Map<string, Record<string, unknown>>();
-
-/** An event's data schema, generated once per name; a name without one (none today) accepts any JSON. */
-function schemaOf(name: string): Record<string, unknown> {
-  let schema = schemas.get(name);
-  if (!schema) {
-    schema = isEventName(name) ? eventDataJsonSchema(name) : {};
-    schemas.set(name, schema);
-  }
-  return schema;
-}
 
 export type WebhookEventTypesService = ReturnType<typeof eventTypesService>;
 export default eventTypesService;

@@ -1,4 +1,3 @@
-import type { EventData, EventName } from '../validation/event-data';
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
@@ -6,6 +5,7 @@ import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
 import { newDeliveryId } from '../delivery/ids';
+import type { EventPayloads, KnownEventName, PublishableEvent } from '../events/registry';
 import { failSpan, SpanKind, startSpan, traceparentOf, tracingOn, withSpan, type Span } from '../../observability/tracing/context';
 
 export interface WebhookEvent {
@@ -13,8 +13,7 @@ export interface WebhookEvent {
   payload: Record<string, unknown>;
 }
 
-/** An event as the plugin publishes it: its payload typed by its type's schema in the event catalog. */
-export type PublishableEvent = { [T in EventName]: { type: T; payload: EventData<T> } }[EventName];
+export type { PublishableEvent };
 
 export interface PublishOptions {
   /** Only this consumer's subscriptions receive the event. */
@@ -177,7 +176,17 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     });
   };
 
-  const submit = (events: WebhookEvent[], scope: { only?: number; audience?: string[] } = {}): Promise<Published[]> => {
+  const submit = (
+    events: WebhookEvent[],
+    scope: { only?: number; audience?: string[] } = {},
+    anyAudience = false
+  ): Promise<Published[]> => {
+    if (!anyAudience && scope.only === undefined && scope.audience === undefined) {
+      // An event about one consumer's own resources published to everybody would leak it.
+      const types = getService(strapi, 'webhook-event-types');
+      const named = events.find((event) => types.definition(event.type)?.audience === 'named');
+      if (named) return Promise.reject(new Error(`${named.type} is published to the consumers it concerns only: name them`));
+    }
     // One span per publish (tracing on only), ended once its deliveries are stored and queued.
     const span = tracingOn()
       ? startSpan('webhooks.publish', { 'api_suite.event_types': [...new Set(events.map((event) => event.type))] }, SpanKind.PRODUCER)
@@ -219,7 +228,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
      * (or `consumerIds`), only those consumers' subscriptions receive it: events about one
      * consumer's resources (scraper runs, orders) never reach another consumer.
      */
-    async publish<T extends EventName>(type: T, payload: EventData<T>, options: PublishOptions = {}): Promise<Published> {
+    async publish<T extends KnownEventName>(type: T, payload: EventPayloads[T], options: PublishOptions = {}): Promise<Published> {
       const [result] = await submit([{ type, payload }], { audience: audienceOf(options) });
       return result;
     },
@@ -230,8 +239,19 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
       return submit(events, { audience: audienceOf(options) });
     },
 
+    /**
+     * Publish events whose names are only known at run time (the site's content types) or that
+     * were checked against their registered schema already (an administrator's publish).
+     */
+    async publishChecked(events: WebhookEvent[], options: PublishOptions & { anyAudience?: boolean } = {}): Promise<Published[]> {
+      if (events.length === 0) return [];
+      // An administrator may publish any type to its every subscriber.
+      const audience = audienceOf(options);
+      return submit(events, { audience }, options.anyAudience === true);
+    },
+
     /** An event for one subscription only, whatever it subscribes to (the test event). */
-    async publishTo<T extends EventName>(subscriptionId: number, type: T, payload: EventData<T>): Promise<Published> {
+    async publishTo<T extends KnownEventName>(subscriptionId: number, type: T, payload: EventPayloads[T]): Promise<Published> {
       const [result] = await submit([{ type, payload }], { only: subscriptionId });
       return result;
     },

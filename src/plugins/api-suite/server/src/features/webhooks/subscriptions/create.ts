@@ -1,4 +1,4 @@
-import type { TestEventData } from '../validation/event-data';
+import type { TestEventData } from '../events/catalog';
 import type { Core } from '@strapi/strapi';
 import { EndpointNotAllowedError } from '../../../outbound';
 import { getService } from '../../../utils';

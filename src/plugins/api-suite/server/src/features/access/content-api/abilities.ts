@@ -1,0 +1,45 @@
+import type { Core } from '@strapi/strapi';
+
+/** What the content API's authorize step asks of an ability: whether it holds an action. */
+export interface Ability {
+  can(action: string): boolean;
+}
+
+/** How long a role's permissions are kept: an edit in Settings → Roles reaches keys within this. */
+const KEPT_MS = 5_000;
+
+interface PermissionService {
+  findRolePermissions(roleId: number): Promise<Array<{ action: string }>>;
+  findPublicPermissions(): Promise<Array<{ action: string }>>;
+}
+
+/**
+ * users-permissions' abilities (the content API's permission engine, as its own strategy builds
+ * them) for the Public role and for a consumer's role, kept briefly: the key path asks for them on
+ * every request.
+ */
+export function roleAbilities(strapi: Core.Strapi) {
+  const kept = new Map<string, { ability: Promise<Ability>; until: number }>();
+  const permissions = () => strapi.plugin('users-permissions').service('permission') as PermissionService;
+  const engine = () =>
+    (strapi as unknown as { contentAPI: { permissions: { engine: { generateAbility(p: Array<{ action: string }>): Promise<Ability> } } } })
+      .contentAPI.permissions.engine;
+
+  const cached = (key: string, load: () => Promise<Array<{ action: string }>>): Promise<Ability> => {
+    const hit = kept.get(key);
+    if (hit && hit.until > Date.now()) return hit.ability;
+    const ability = load().then((found) => engine().generateAbility(found.map(({ action }) => ({ action }))));
+    kept.set(key, { ability, until: Date.now() + KEPT_MS });
+    ability.catch(() => kept.delete(key));
+    return ability;
+  };
+
+  return {
+    publicAbility: () => cached('public', () => permissions().findPublicPermissions()),
+    /** A user without a role holds nothing. */
+    ofRole: (roleId: number | undefined): Promise<Ability> =>
+      roleId === undefined
+        ? Promise.resolve({ can: () => false })
+        : cached(`role:${roleId}`, () => permissions().findRolePermissions(roleId)),
+  };
+}

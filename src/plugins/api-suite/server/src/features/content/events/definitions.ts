@@ -1,0 +1,55 @@
+import type { Core } from '@strapi/strapi';
+import { getConfig } from '../../../utils';
+import type { EventDefinition } from '../../webhooks/events/registry';
+import { documentSchema, exampleDocument, sourceOf } from '../schema';
+import { watchedTypes, type WatchedType } from '../watched';
+import { ARTICLE_EVENTS, PRODUCT_EVENTS } from './seed-types';
+
+/**
+ * The event definitions of the site's content types, read from their Strapi schemas once every
+ * plugin has registered (a field added in the Content-Type Builder is in them after the restart
+ * Strapi makes). Each type's events share one payload schema, from the same attribute mapping
+ * as the OpenAPI document's.
+ */
+export function contentEventDefinitions(strapi: Core.Strapi): EventDefinition[] {
+  const source = sourceOf(strapi);
+  const { article, product } = getConfig(strapi).contentTypes;
+  return watchedTypes(strapi).flatMap((type) => {
+    if (type.uid === article) return ARTICLE_EVENTS;
+    if (type.uid === product) return PRODUCT_EVENTS;
+    const schema = documentSchema(source, type.uid, type.depth);
+    const example = exampleDocument(source, type.uid, type.depth);
+    return actionsOf(type).map(({ action, description }) => ({
+      name: `${type.singularName}.${action}`,
+      description,
+      schema,
+      example: exampleFor(example, type, action),
+      audience: 'everyone' as const,
+      owner: 'content',
+    }));
+  });
+}
+
+function actionsOf(type: WatchedType): Array<{ action: string; description: string }> {
+  const name = type.displayName;
+  const what = type.kind === 'singleType' ? `The ${name}` : `A ${name}`;
+  const locale = type.localized ? ' (one event per locale)' : '';
+  return [
+    { action: 'created', description: `${what} was created${type.draftAndPublish ? ' (as a draft, or published at once)' : ''}${locale}.` },
+    { action: 'updated', description: `${what} was changed${type.draftAndPublish ? ' (its draft, or a draft discarded)' : ''}${locale}.` },
+    ...(type.draftAndPublish
+      ? [
+          { action: 'published', description: `${what} was published${locale}: the payload is the published version.` },
+          { action: 'unpublished', description: `${what} was unpublished${locale}: the payload is the draft left.` },
+        ]
+      : []),
+    { action: 'deleted', description: `${what} was deleted${locale}: the payload is the document as it was.` },
+  ];
+}
+
+/** The type's example as each event would carry it: a draft has no publication date. */
+function exampleFor(example: Record<string, unknown>, type: WatchedType, action: string): Record<string, unknown> {
+  if (!type.draftAndPublish) return example;
+  const draft = action === 'created' || action === 'updated' || action === 'unpublished';
+  return { ...example, publishedAt: draft ? null : (example.publishedAt ?? example.updatedAt ?? null) };
+}

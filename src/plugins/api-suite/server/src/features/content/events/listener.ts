@@ -1,0 +1,196 @@
+import type { Core, UID } from '@strapi/strapi';
+import { getConfig, getService } from '../../../utils';
+import type { ChangeParams, ContentChange, ContentListener } from '../../platform/services/content-changes';
+import type { PublishableEvent, WebhookEvent } from '../../webhooks/services/webhooks';
+import { populateFor, project, sourceOf, type SchemaSource } from '../schema';
+import { watchedTypes, type WatchedType } from '../watched';
+import { ARTICLE_FIELDS, PRODUCT_FIELDS, articlePayload, productPayload } from './seed-types';
+
+/**
+ * The site's content changes as webhook events (docs/webhooks.md#the-sites-own-content), whatever
+ * made them: the content API, the Content Manager and its bulk actions, the document service in
+ * code. A listener of the platform's one content-change subscriber, so nothing is announced for a
+ * change that is rolled back.
+ *
+ * For a type whose singular name is S: S.created, S.updated, S.published and S.unpublished
+ * (draft & publish), S.deleted, one event per locale version. The payload is the version as the
+ * content API shows it once the change is committed, relations filled to the type's depth; a
+ * deletion carries the document as it was, read inside its transaction before it went. Articles
+ * and products keep their own events and payloads (seed-types.ts).
+ */
+const LISTENER = 'webhooks: content events';
+
+export function contentEventsListener(strapi: Core.Strapi): ContentListener | undefined {
+  const types = new Map(watchedTypes(strapi).map((type) => [type.uid, type]));
+  if (types.size === 0) return undefined;
+  const { article, product } = getConfig(strapi).contentTypes;
+  const source = sourceOf(strapi);
+  const name = LISTENER;
+
+  const announce = async (changes: ContentChange[]): Promise<void> => {
+    const seeded: PublishableEvent[] = [];
+    const generic: Array<{ type: WatchedType; change: ContentChange; action: string; locale: string | null }> = [];
+    for (const change of changes) {
+      if (change.uid === article) seeded.push(...articleEvents(change));
+      else if (change.uid === product) seeded.push(...productEvents(change));
+      else {
+        const type = types.get(change.uid);
+        if (type) generic.push(...eventsOf(type, change).map((event) => ({ type, change, ...event })));
+      }
+    }
+    const webhooks = getService(strapi, 'webhooks');
+    if (seeded.length > 0) await webhooks.publishMany(seeded);
+    if (generic.length === 0) return;
+    // Reading a document with its relations costs queries: only for events somebody receives.
+    const names = [...new Set(generic.map((event) => `${event.type.singularName}.${event.action}`))];
+    const subscribers = await getService(strapi, 'webhook-subscriptions').subscribersOf(names);
+    const wildcard = (subscribers.get('*') ?? []).length > 0;
+    const wanted = generic.filter((event) => wildcard || (subscribers.get(`${event.type.singularName}.${event.action}`) ?? []).length > 0);
+    const events: WebhookEvent[] = [];
+    for (const event of wanted) {
+      const payload =
+        event.action === 'deleted'
+          ? deletedVersion(event.change, name, event.locale)
+          : await readVersion(strapi, source, event.type, event.change.documentId, event.locale, statusOf(event.type, event.action));
+      // Gone again before it could be read (deleted right after): its own deletion event tells.
+      if (payload) events.push({ type: `${event.type.singularName}.${event.action}`, payload });
+    }
+    await webhooks.publishChecked(events);
+  };
+
+  return {
+    name,
+    watches: (uid) => types.has(uid),
+    fields: (uid) => (uid === article ? ARTICLE_FIELDS : uid === product ? PRODUCT_FIELDS : undefined),
+    async capture(uid, action, params) {
+      const type = types.get(uid);
+      if (action !== 'delete' || !type || uid === article || uid === product || !params.documentId) return undefined;
+      return captureDeleted(strapi, source, type, params);
+    },
+    committed(changes) {
+      // Outside the request that made the change: its content-API context (and any visibility
+      // rule a site applies to content-API reads) must not shape what subscribers are sent.
+      void strapi.requestContext
+        .run(undefined as never, () => announce(changes))
+        .catch((error: Error) => strapi.log.error(`[api-suite] webhooks: content event not published: ${error.message}`));
+    },
+  };
+}
+
+/** The event actions one change announces, one per locale version. */
+function eventsOf(type: WatchedType, change: ContentChange): Array<{ action: string; locale: string | null }> {
+  const each = (action: string) => change.locales.map((locale) => ({ action, locale }));
+  switch (change.action) {
+    case 'create':
+    case 'clone':
+      return [...each('created'), ...(type.draftAndPublish && change.alsoPublished ? each('published') : [])];
+    case 'update':
+      return [...each('updated'), ...(type.draftAndPublish && change.alsoPublished ? each('published') : [])];
+    case 'discardDraft':
+      return each('updated');
+    case 'publish':
+      return each('published');
+    case 'unpublish':
+      return each('unpublished');
+    case 'delete': {
+      const captured = change.captured.get(LISTENER) as Map<string | null, Record<string, unknown>> | undefined;
+      return [...(captured?.keys() ?? [])].map((locale) => ({ action: 'deleted', locale }));
+    }
+    default:
+      return [];
+  }
+}
+
+/** The version an event describes: the published one for published, else the draft (the only one of a type without draft & publish). */
+function statusOf(type: WatchedType, action: string): 'draft' | 'published' {
+  return type.draftAndPublish && action === 'published' ? 'published' : 'draft';
+}
+
+async function readVersion(
+  strapi: Core.Strapi,
+  source: SchemaSource,
+  type: WatchedType,
+  documentId: string,
+  locale: string | null,
+  status: 'draft' | 'published'
+): Promise<Record<string, unknown> | undefined> {
+  const document = (await strapi.documents(type.uid as UID.ContentType).findOne({
+    documentId,
+    ...(locale ? { locale } : {}),
+    ...(type.draftAndPublish ? { status } : {}),
+    populate: populateFor(source, type.uid, type.depth),
+  } as never)) as Record<string, unknown> | null;
+  return document ? project(source, type.uid, type.depth, document) : undefined;
+}
+
+/**
+ * The document as it was, one version per locale the deletion removes: the published version
+ * when there is one (what the content API showed), else the draft.
+ */
+async function captureDeleted(
+  strapi: Core.Strapi,
+  source: SchemaSource,
+  type: WatchedType,
+  params: ChangeParams
+): Promise<Map<string | null, Record<string, unknown>>> {
+  const documentId = params.documentId as string;
+  const rows = (await strapi.db.query(type.uid as UID.ContentType).findMany({
+    where: { documentId },
+    select: ['id', 'locale', 'publishedAt'],
+  })) as Array<{ locale?: string | null; publishedAt?: unknown }>;
+  const wanted = type.localized ? await deletedLocales(strapi, params.locale) : undefined;
+  const versions = new Map<string | null, 'draft' | 'published'>();
+  for (const row of rows) {
+    const locale = type.localized ? (row.locale ?? null) : null;
+    if (wanted && locale !== null && !wanted.includes(locale)) continue;
+    if (row.publishedAt != null && type.draftAndPublish) versions.set(locale, 'published');
+    else if (!versions.has(locale)) versions.set(locale, 'draft');
+  }
+  const captured = new Map<string | null, Record<string, unknown>>();
+  await strapi.requestContext.run(undefined as never, async () => {
+    for (const [locale, status] of versions) {
+      const payload = await readVersion(strapi, source, type, documentId, locale, status);
+      if (payload) captured.set(locale, payload);
+    }
+  });
+  return captured;
+}
+
+/** The locales a deletion removes: all of them for `*`, the ones named, or the default locale. */
+async function deletedLocales(strapi: Core.Strapi, locale: string | string[] | undefined): Promise<string[] | undefined> {
+  if (locale === '*') return undefined;
+  if (Array.isArray(locale)) return locale;
+  if (typeof locale === 'string') return [locale];
+  const locales = strapi.plugin('i18n')?.service('locales') as { getDefaultLocale(): Promise<string> } | undefined;
+  return locales ? [await locales.getDefaultLocale()] : undefined;
+}
+
+function deletedVersion(change: ContentChange, listener: string, locale: string | null): Record<string, unknown> | undefined {
+  return (change.captured.get(listener) as Map<string | null, Record<string, unknown>> | undefined)?.get(locale);
+}
+
+/** article.created or .updated, .published when its status became published, .unpublished when it stopped being, .deleted. */
+function articleEvents({ action, before, after }: ContentChange): PublishableEvent[] {
+  if (action === 'delete') return before ? [{ type: 'article.deleted', payload: articlePayload(before) }] : [];
+  if (!after) return [];
+  const created = action === 'create' || action === 'clone';
+  const payload = articlePayload(after);
+  const events: PublishableEvent[] = [{ type: created ? 'article.created' : 'article.updated', payload }];
+  if (after.status === 'published' && before?.status !== 'published') events.push({ type: 'article.published', payload });
+  if (!created && before?.status === 'published' && after.status !== 'published') events.push({ type: 'article.unpublished', payload });
+  return events;
+}
+
+/** product.created; product.updated on any other change, a deletion included (`deleted: true`), which is also product.deleted. */
+function productEvents({ action, before, after }: ContentChange): PublishableEvent[] {
+  if (action === 'delete') {
+    if (!before) return [];
+    const payload = { ...productPayload(before), deleted: true };
+    return [
+      { type: 'product.updated', payload },
+      { type: 'product.deleted', payload },
+    ];
+  }
+  if (!after) return [];
+  return [{ type: action === 'create' || action === 'clone' ? 'product.created' : 'product.updated', payload: productPayload(after) }];
+}
