@@ -21,7 +21,7 @@ export interface Overview {
   jobs: { driver: 'bullmq' | 'in-process' };
   outbound: { allowPrivate: boolean };
   database: { client: string };
-  access: { routePrefixes: string[]; sharedKey: boolean; endpointGroups: { public: string[]; private: string[] } };
+  access: { routePrefixes: string[]; sharedKey: boolean; endpointGroups: { public: string[]; private: string[]; content: string[] } };
   commerce: { currency: string };
   activity: Contract.Activity;
 }

@@ -14,7 +14,14 @@ export function EndpointList({ entries, groups }: { entries: string[]; groups?: 
     // At most ~30rem wide: a group's patterns wrap rather than push the table sideways.
     <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '30rem', whiteSpace: 'normal' }}>
       {entries.map((entry) => {
-        const group = entry === '@public' ? groups?.public : entry === '@private' ? groups?.private : undefined;
+        const group =
+          entry === '@public'
+            ? groups?.public
+            : entry === '@private'
+              ? groups?.private
+              : entry === '@content'
+                ? groups?.content
+                : undefined;
         return (
           <Flex key={entry} gap={2} alignItems="baseline" wrap="wrap">
             {entry.startsWith('@') ? <Badge>{entry}</Badge> : <Code>{entry}</Code>}

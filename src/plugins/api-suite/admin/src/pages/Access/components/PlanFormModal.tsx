@@ -1,4 +1,4 @@
-import { Box, Grid, NumberInput, Textarea, Typography } from '@strapi/design-system';
+import { Box, Button, Flex, Grid, NumberInput, Textarea, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Plan, type PlanInput } from '../../../api';
 import { FormField, FormModal, OnOffToggle, TextValueInput } from '../../../components/FormModal';
@@ -16,7 +16,7 @@ export function PlanFormModal({
 }: {
   plan?: Plan;
   currency?: string;
-  groups?: { public: string[]; private: string[] };
+  groups?: { public: string[]; private: string[]; content: string[] };
   onClose: () => void;
   onSaved: () => void;
 }) {
@@ -38,10 +38,7 @@ export function PlanFormModal({
       name,
       requests_per_month: perMonth ?? null,
       requests_per_minute: perMinute ?? null,
-      endpoints: endpoints
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean),
+      endpoints: lines(endpoints),
       price_monthly: price ?? null,
       is_default: isDefault,
       currency: planCurrency.trim() === '' ? null : planCurrency.trim().toLowerCase(),
@@ -78,13 +75,27 @@ export function PlanFormModal({
           error={fieldError(problem, 'endpoints', (index) => t('form.line', { line: Number(index) + 1 }))}
           hint={
             groups
-              ? t('access.plans.endpointsHintGroups', { public: groups.public.join(', '), private: groups.private.join(', ') })
+              ? t('access.plans.endpointsHintGroups', {
+                  public: groups.public.join(', '),
+                  private: groups.private.join(', '),
+                  content: groups.content.length > 0 ? groups.content.join(', ') : t('access.plans.noContentTypes'),
+                })
               : t('access.plans.endpointsHint')
           }
           required
         >
           <Textarea value={endpoints} onChange={(event) => setEndpoints(event.currentTarget.value)} style={{ fontFamily: 'monospace' }} />
         </FormField>
+        <Grid.Item col={12}>
+          {/* The groups offered as one click each: @content sells the site's own content types without listing their paths. */}
+          <Flex gap={2} wrap="wrap">
+            {GROUPS.filter((group) => !lines(endpoints).includes(group)).map((group) => (
+              <Button key={group} variant="tertiary" size="S" onClick={() => setEndpoints(lines(endpoints).concat(group).join('\n'))}>
+                {t('access.plans.addGroup', { group })}
+              </Button>
+            ))}
+          </Flex>
+        </Grid.Item>
         <FormField
           col={6}
           name="price_monthly"
@@ -117,4 +128,13 @@ export function PlanFormModal({
       )}
     </FormModal>
   );
+}
+
+const GROUPS = ['@public', '@private', '@content'];
+
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
