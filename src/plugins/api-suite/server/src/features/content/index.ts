@@ -7,8 +7,8 @@ import { contentApiDescription } from './openapi';
 /**
  * The site's own content types (docs/webhooks.md#the-sites-own-content): their changes as
  * webhook events with payload schemas read from their Strapi schemas, and their content API in
- * the OpenAPI document. Whatever the site calls
- * them: recipes, listings, courses, or the demo's articles and products.
+ * the OpenAPI document. Whatever the site calls them: recipes, listings, courses, or the demo's
+ * articles and products.
  */
 const feature: FeatureModule = {
   name: 'content',

@@ -5,13 +5,13 @@ import {
   schemaRef,
   shared,
   type ApiDescription,
-  type HttpMethod,
   type JsonObject,
   type Operation,
   type ResponseSpec,
   type SharedResponse,
 } from '../../contract/openapi';
 import { answerSchema, inputSchema, sourceOf, type SchemaSource } from './schema';
+import { contentRoutes, routesOf, type ContentRoute } from './routes';
 import { watchedTypes, type WatchedType } from './watched';
 
 /**
@@ -28,7 +28,7 @@ import { watchedTypes, type WatchedType } from './watched';
  */
 
 /** Strapi's error body on its own routes (ApplicationError and its kin). */
-export const strapiErrorBody = z
+const strapiErrorBody = z
   .object({
     data: z.null(),
     error: z.object({
@@ -89,23 +89,7 @@ export function contentApiDescription(strapi: Core.Strapi): ApiDescription {
   };
 }
 
-/** Strapi's core actions, as its core routers declare them. */
-type Action = 'find' | 'findOne' | 'create' | 'update' | 'delete';
-
-const ACTION_METHODS: Record<Action, HttpMethod> = { find: 'get', findOne: 'get', create: 'post', update: 'put', delete: 'delete' };
-
-/** A core action's route as Strapi serves it: the full path, and its parameter if the path has one. */
-interface ContentRoute {
-  action: Action;
-  method: HttpMethod;
-  /** OpenAPI template: `/api/recipes/{id}`. */
-  path: string;
-  param: string | undefined;
-  /** `config.auth: false`: no credential is ever asked for. */
-  open: boolean;
-}
-
-export function describeContentApi(strapi: Core.Strapi): ApiDescription {
+function describeContentApi(strapi: Core.Strapi): ApiDescription {
   const source = sourceOf(strapi);
   const routes = contentRoutes(strapi);
   const rest = {
@@ -142,110 +126,6 @@ export function describeContentApi(strapi: Core.Strapi): ApiDescription {
 // ---------------------------------------------------------------------------------------------
 // Routes
 
-interface RouteInput {
-  method?: unknown;
-  path?: unknown;
-  handler?: unknown;
-  config?: { auth?: unknown; prefix?: unknown };
-}
-
-interface RouterInput {
-  prefix?: unknown;
-  routes?: RouteInput[];
-}
-
-/**
- * The core-action routes of every API, by content type uid, in Strapi's registration order. By
- * bootstrap Strapi has replaced each API's routers by their instances (`instantiateRouterInputs`
- * in @strapi/core's register-routes); before, a router given as a function is instantiated here
- * the same way, on a copy. A core router's `routes` is a getter that builds them on first read.
- */
-function contentRoutes(strapi: Core.Strapi): Map<string, ContentRoute[]> {
-  const apiPrefix = String(strapi.config.get('api.rest.prefix', '/api'));
-  const found = new Map<string, ContentRoute[]>();
-  const apis = strapi.apis as unknown as Record<string, { routes?: Record<string, unknown> }>;
-  for (const [apiName, api] of Object.entries(apis)) {
-    // Strapi serves every router of an API as content API, whatever `type` it declares.
-    for (const input of Object.values(api.routes ?? {})) {
-      const router = (typeof input === 'function' ? (input as (context: { strapi: Core.Strapi }) => unknown)({ strapi }) : input) as
-        RouterInput | undefined;
-      for (const route of Array.isArray(router?.routes) ? router.routes : []) {
-        const recognised = coreRoute(apiName, apiPrefix, router?.prefix, route);
-        if (!recognised) continue;
-        const list = found.get(recognised.uid) ?? [];
-        list.push(recognised.route);
-        found.set(recognised.uid, list);
-      }
-    }
-  }
-  return found;
-}
-
-const STATIC_SEGMENT = /^\/[A-Za-z0-9._~-]+$/;
-const PARAM_SEGMENT = /^\/:([A-Za-z_][A-Za-z0-9_]*)$/;
-
-/**
- * A route of a core action of some content type's controller (`api::recipe.recipe.find`, or
- * `recipe.find` as a custom router may write it), with the method and path shape of that action:
- * plain segments, then the document's parameter as a whole last segment for findOne, update and
- * delete of a collection. Anything else (another controller, a function handler, a regular
- * expression or optional parameter in the path) is not described.
- */
-function coreRoute(
-  apiName: string,
-  apiPrefix: string,
-  routerPrefix: unknown,
-  route: RouteInput
-): { uid: string; route: ContentRoute } | undefined {
-  if (typeof route.handler !== 'string' || typeof route.path !== 'string' || typeof route.method !== 'string') return undefined;
-  // As Strapi names the route's permission (createRouteScopeGenerator).
-  const namespace = `api::${apiName}.`;
-  const handler = route.handler.startsWith(namespace) ? route.handler : `${namespace}${route.handler}`;
-  const dot = handler.lastIndexOf('.');
-  const action = handler.slice(dot + 1);
-  if (!Object.hasOwn(ACTION_METHODS, action)) return undefined;
-  const method = route.method.toLowerCase();
-  if (method !== ACTION_METHODS[action as Action]) return undefined;
-
-  // A route whose config names a prefix is mounted on the API router itself, without its router's prefix.
-  const ownPrefix = route.config && Object.hasOwn(route.config, 'prefix') ? '' : typeof routerPrefix === 'string' ? routerPrefix : '';
-  const segments = `${ownPrefix}${route.path}`.match(/\/[^/]*/g) ?? [];
-  const last = segments.at(-1);
-  const param = last === undefined ? undefined : PARAM_SEGMENT.exec(last)?.[1];
-  const fixed = param === undefined ? segments : segments.slice(0, -1);
-  if (fixed.length === 0 || !fixed.every((segment) => STATIC_SEGMENT.test(segment))) return undefined;
-
-  return {
-    uid: handler.slice(0, dot),
-    route: {
-      action: action as Action,
-      method,
-      path: `${apiPrefix}${fixed.join('')}${param === undefined ? '' : `/{${param}}`}`,
-      param,
-      open: route.config?.auth === false,
-    },
-  };
-}
-
-/** The type's routes of the actions its kind has, the first of each action (the one Strapi's router matches first). */
-function routesOf(type: WatchedType, routes: ContentRoute[]): ContentRoute[] {
-  const byId = type.kind === 'collectionType';
-  const seen = new Set<string>();
-  return routes.filter((route) => {
-    const wanted = type.kind === 'collectionType' || route.action === 'find' || route.action === 'update' || route.action === 'delete';
-    // A collection's findOne, update and delete name the document; everything else names none.
-    const shaped = (route.param !== undefined) === (byId && route.action !== 'find' && route.action !== 'create');
-    const key = `${route.method} ${route.path}`;
-    if (!wanted || !shaped || seen.has(route.action) || seen.has(key)) return false;
-    seen.add(route.action);
-    seen.add(key);
-    return true;
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Names
-
 /** PascalCase of the singular name (`recipe-step` → `RecipeStep`), numbered when taken. */
 function baseName(type: WatchedType, taken: Set<string>): string {
   const pascal =
@@ -273,14 +153,15 @@ function uniqueTag(name: string, type: WatchedType, names: Set<string>): string 
 const ACCESS =
   "Strapi's own REST API, not `/api/v1`. What the Public role may call (Settings → Users & Permissions plugin → Roles → Public) answers anyone without credentials, uncounted; a key sent along changes nothing there. " +
   "Anything else needs a consumer's API key or OAuth token (within its owner's users-permissions role and its scope, held to its plan's endpoints, which the `@content` group grants, and counted), a users-permissions JWT, or one of Strapi's own API tokens. " +
-  "Errors are Strapi's `{ data: null, error: { status, name, message, details } }`, except the key refusals (`invalid_api_key`, `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, and 429), which are in the `/api/v1` shape.";
+  "Errors are Strapi's `{ data: null, error: { status, name, message, details } }`, except the key refusals (`invalid_api_key`, `invalid_token`, `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, and 429), which are in the `/api/v1` shape.";
 
 function tagDescription(type: WatchedType): string {
   return (
     `The site's own content type ${type.displayName} (\`${type.uid}\`, a ${type.kind === 'singleType' ? 'single type' : 'collection'}), served by Strapi's REST API at \`${type.basePath}\`. ` +
     'Sold through plans with the `@content` endpoint group; routes the Public role may call answer without credentials.' +
     (type.draftAndPublish ? ' Draft and publish: `status` chooses the version.' : '') +
-    (type.localized ? ' Localized: `locale` chooses the locale version.' : '')
+    (type.localized ? ' Localized: `locale` chooses the locale version.' : '') +
+    `\n\n${ACCESS}`
   );
 }
 
@@ -300,10 +181,10 @@ function describeType(
   const reads = routes.some((route) => route.action !== 'delete');
   const writes = routes.some((route) => route.action === 'create' || route.action === 'update');
   const document = answerSchema(source, type.uid).meta({
-    description: `A ${type.displayName} document as the content API answers it: \`fields\` and \`populate\` choose what is there.`,
+    description: `A document of ${type.displayName} as the content API answers it: \`fields\` and \`populate\` choose what is there.`,
   });
   const input = inputSchema(source, type.uid).meta({
-    description: `The \`data\` of a ${type.displayName} create or update: the attributes to write (an update names only those that change).`,
+    description: `The \`data\` of a create or update of ${type.displayName}: the attributes to write (an update names only those that change).`,
   });
   if (reads) components[`${base}Document`] = document;
   if (writes) components[`${base}Input`] = input;
@@ -343,7 +224,9 @@ function describeType(
             ...(names.includes('filters') ? { parameterStyles: { filters: { style: 'deepObject' as const, explode: true } } } : {}),
           };
     };
-    const open = route.open ? ' This route asks for no credentials (`auth: false`).' : '';
+    const access = route.open
+      ? ' This route asks for no credentials (`auth: false`).'
+      : ` ${route.method === 'get' ? 'Reading' : 'Writing'} needs no credentials where the Public role may call it; otherwise see the tag for who may.`;
     switch (route.action) {
       case 'find':
         if (single)
@@ -352,7 +235,7 @@ function describeType(
             ...describedQuery('fields', 'populate', 'status', 'locale'),
             operationId: `get${base}Document`,
             summary: `Get the ${name}`,
-            description: `Strapi's \`find\` of the single type; 404 until it has been written. ${ACCESS}${open}`,
+            description: `Strapi's \`find\` of the single type; 404 until it has been written.${access}`,
             responses: { '200': answer(`The ${name}.`, one), ...errors('400', '401', '403', '404') },
           };
         return {
@@ -360,7 +243,7 @@ function describeType(
           ...describedQuery('filters', 'sort', 'pagination[page]', 'pagination[pageSize]', 'fields', 'populate', 'status', 'locale'),
           operationId: `list${base}Documents`,
           summary: `List ${name} documents`,
-          description: `Strapi's \`find\`: a page of documents, filtered, sorted and paged with Strapi's query parameters. ${ACCESS}${open}`,
+          description: `Strapi's \`find\`: a page of documents, filtered, sorted and paged with Strapi's query parameters.${access}`,
           responses: { '200': answer(`A page of ${name} documents.`, list), ...errors('400', '401', '403') },
         };
       case 'findOne':
@@ -368,8 +251,8 @@ function describeType(
           ...common,
           ...describedQuery('fields', 'populate', 'status', 'locale'),
           operationId: `get${base}Document`,
-          summary: `Get a ${name} document`,
-          description: `Strapi's \`findOne\`, by \`documentId\`. ${ACCESS}${open}`,
+          summary: `Get one ${name} document`,
+          description: `Strapi's \`findOne\`, by \`documentId\`.${access}`,
           responses: { '200': answer(`The ${name} document.`, one), ...errors('400', '401', '403', '404') },
         };
       case 'create':
@@ -377,8 +260,8 @@ function describeType(
           ...common,
           ...describedQuery('fields', 'populate', 'status', 'locale'),
           operationId: `create${base}Document`,
-          summary: `Create a ${name} document`,
-          description: `Strapi's \`create\`: the body is \`{ "data": { … } }\`.${type.draftAndPublish ? ' Published at once unless `status=draft` is given.' : ''} ${ACCESS}${open}`,
+          summary: `Create one ${name} document`,
+          description: `Strapi's \`create\`: the body is \`{ "data": { … } }\`.${type.draftAndPublish ? ' Published at once unless `status=draft` is given.' : ''}${access}`,
           body,
           responses: { '201': answer(`The ${name} document created.`, one), ...errors('400', '401', '403') },
         };
@@ -387,8 +270,8 @@ function describeType(
           ...common,
           ...describedQuery('fields', 'populate', 'status', 'locale'),
           operationId: `update${base}Document`,
-          summary: single ? `Write the ${name}` : `Update a ${name} document`,
-          description: `Strapi's \`update\`: the body is \`{ "data": { … } }\` with the attributes that change.${single ? ' Creates the single type if it does not exist yet.' : ''} ${ACCESS}${open}`,
+          summary: single ? `Write the ${name}` : `Update one ${name} document`,
+          description: `Strapi's \`update\`: the body is \`{ "data": { … } }\` with the attributes that change.${single ? ' Creates the single type if it does not exist yet.' : ''}${access}`,
           body,
           responses: {
             '200': answer(`The ${name} document as it now is.`, one),
@@ -400,9 +283,9 @@ function describeType(
           ...common,
           ...describedQuery('locale'),
           operationId: `delete${base}Document`,
-          summary: single ? `Delete the ${name}` : `Delete a ${name} document`,
-          description: `Strapi's \`delete\`${type.localized ? ' (of one locale version with `locale`, else of the default locale)' : ''}. ${ACCESS}${open}`,
-          responses: { '204': shared('NoContent'), ...errors('400', '401', '403', '404') },
+          summary: single ? `Delete the ${name}` : `Delete one ${name} document`,
+          description: `Strapi's \`delete\`${type.localized ? ' (of one locale version with `locale`, else of the default locale)' : ''}; it answers 204 whether or not there was a document to delete.${access}`,
+          responses: { '204': shared('NoContent'), ...errors('400', '401', '403') },
         };
     }
   };

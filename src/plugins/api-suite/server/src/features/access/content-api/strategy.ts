@@ -80,7 +80,9 @@ export function registerContentStrategy(strapi: Core.Strapi): void {
     name: NAME,
     async authenticate(ctx: Context): Promise<StrategyResult> {
       const gate = contentGateOf(ctx);
-      if (gate?.decided) return PASS;
+      // Decided already: by this strategy (Strapi asks its list after the plugin's first turn), or by
+      // the key gate itself on the routes under its prefixes (/api/v1, /api/webhooks).
+      if (gate?.decided || (ctx.state as { apiSuite?: unknown }).apiSuite) return PASS;
       const scope = scopeOf(ctx);
       if (!scope || !watches(scope.slice(0, scope.lastIndexOf('.')))) return PASS;
       return decide(ctx, gate, scope);
