@@ -1,0 +1,245 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { startFreshSite, type FreshSite } from '../helpers/fresh-site';
+import {
+  administratorOf,
+  bearer,
+  createEntry,
+  deleteEntry,
+  grantPlan,
+  issueKey,
+  ownerToken,
+  planIdOf,
+  publishEntry,
+  registerUser,
+  type SiteUser,
+} from '../helpers/fresh-site/client';
+import { launchBrowser, screenshot } from '../helpers/browser';
+import { newPortalUser, signUp } from '../helpers/portal';
+import { startReceiver } from '../helpers/receiver';
+import { eventOf, verify, waitForPosts } from '../helpers/webhooks';
+import { eventually } from '../helpers/wait';
+
+/**
+ * The packed plugin in a fresh Strapi 5.54 JavaScript site with content types it has never seen
+ * (recipes with draft & publish, a private field and a chef; chefs without), installed as
+ * docs/installing.md says, then used as its section "Selling your own content types" tells: the
+ * site's own events in the catalog and
+ * delivered signed, its content API sold through plans, and described in the OpenAPI document.
+ * The site is a process of its own (tests/helpers/fresh-site), reached over HTTP only.
+ */
+let site: FreshSite;
+
+beforeAll(async () => {
+  // A cold install (nothing cached yet) takes some minutes; a warm one well under one.
+  site = await startFreshSite();
+  await administratorOf(site);
+}, 20 * 60_000);
+
+afterAll(async () => {
+  await site?.stop();
+}, 30_000);
+
+const RECIPE = 'api::recipe.recipe';
+const CHEF = 'api::chef.chef';
+
+describe('the event catalog', () => {
+  it("lists the site's own types' events, and publish events only for types with draft & publish", async () => {
+    const consumer = await registerUser(site);
+    const response = await site.request().get('/api/webhooks/event-types').set(bearer(consumer.jwt));
+    expect(response.status).toBe(200);
+    const names = (response.body.data as Array<{ name: string }>).map((entry) => entry.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'recipe.created',
+        'recipe.updated',
+        'recipe.published',
+        'recipe.unpublished',
+        'recipe.deleted',
+        'chef.created',
+        'chef.updated',
+        'chef.deleted',
+      ])
+    );
+    expect(names).not.toContain('chef.published');
+  });
+
+  it('describes recipe.published with a JSON Schema of its public attributes, which its example fits', async () => {
+    const consumer = await registerUser(site);
+    const response = await site.request().get('/api/webhooks/event-types').set(bearer(consumer.jwt));
+    expect(response.status).toBe(200);
+    const entry = (response.body.data as Array<{ name: string; schema?: { properties?: object }; example_payload?: unknown }>).find(
+      (candidate) => candidate.name === 'recipe.published'
+    );
+    expect(entry).toBeDefined();
+    const properties = Object.keys(entry?.schema?.properties ?? {});
+    expect(properties).toEqual(
+      expect.arrayContaining(['title', 'slug', 'servings', 'chef', 'id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale'])
+    );
+    expect(properties).not.toContain('secret_note');
+
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(entry?.schema as object);
+    const fits = validate(entry?.example_payload);
+    expect({ fits, errors: fits ? null : ajv.errorsText(validate.errors) }).toEqual({ fits: true, errors: null });
+  });
+});
+
+describe("webhooks for the site's content", () => {
+  it('delivers a signed recipe.published with its chef filled in and no private field, then recipe.deleted with the document as it was', async () => {
+    const receiver = await startReceiver();
+    try {
+      const consumer = await registerUser(site);
+      await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
+      const created = await site
+        .request()
+        .post('/api/webhooks/subscriptions')
+        .set(bearer(consumer.jwt))
+        .send({ endpoint_url: `${receiver.url}/recipes`, events: ['recipe.published', 'recipe.deleted'] });
+      expect({ status: created.status, body: created.body }).toMatchObject({ status: 201, body: { secret: expect.any(String) } });
+      const secret = created.body.secret as string;
+
+      const chef = await createEntry(site, CHEF, { name: 'Ada Palmer', bio: 'Pastry, mostly.' });
+      const recipe = await createEntry(site, RECIPE, {
+        title: 'Lemon tart',
+        servings: 6,
+        secret_note: 'twice the zest the card says',
+        chef: { connect: [{ documentId: chef.documentId }] },
+      });
+      await publishEntry(site, RECIPE, recipe.documentId);
+
+      const isEvent = (type: string) => (request: { headers: Record<string, unknown> }) => request.headers['x-webhook-event'] === type;
+      const [published] = await waitForPosts(receiver, 1, isEvent('recipe.published'));
+      expect(() => verify(secret, published)).not.toThrow();
+      const publishedEvent = eventOf(published);
+      expect(publishedEvent.type).toBe('recipe.published');
+      expect(publishedEvent.data).toMatchObject({
+        documentId: recipe.documentId,
+        title: 'Lemon tart',
+        servings: 6,
+        chef: expect.objectContaining({ documentId: chef.documentId, name: 'Ada Palmer' }),
+      });
+      expect(publishedEvent.data).not.toHaveProperty('secret_note');
+
+      await deleteEntry(site, RECIPE, recipe.documentId);
+      const [deleted] = await waitForPosts(receiver, 1, isEvent('recipe.deleted'));
+      expect(() => verify(secret, deleted)).not.toThrow();
+      const deletedEvent = eventOf(deleted);
+      expect(deletedEvent.type).toBe('recipe.deleted');
+      expect(deletedEvent.data).toMatchObject({ documentId: recipe.documentId, title: 'Lemon tart' });
+      expect(deletedEvent.data).not.toHaveProperty('secret_note');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('the content API, sold through plans', () => {
+  /** This month's requests in the consumer's pool (an account route: open to every plan, not counted). */
+  const monthUsed = async (consumer: SiteUser): Promise<number> => {
+    const response = await site.request().get('/api/v1/usage').set(bearer(consumer.jwt));
+    if (response.status !== 200) throw new Error(`usage: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.data.month.used as number;
+  };
+
+  it("leaves anonymous callers to Strapi: the Public role's routes answer, the others refuse", async () => {
+    const chefs = await site.request().get('/api/chefs');
+    expect(chefs.status).toBe(200);
+    const recipes = await site.request().get('/api/recipes');
+    expect(recipes.status).toBe(403);
+    expect(recipes.body.error).toMatchObject({ status: 403, name: 'ForbiddenError' });
+  });
+
+  it("refuses a key on the free plan a route outside the Public role's with endpoint_not_in_plan", async () => {
+    const consumer = await registerUser(site);
+    const key = await issueKey(site, consumer);
+    const response = await site.request().get('/api/recipes').set('X-API-Key', key);
+    expect({ status: response.status, body: response.body }).toMatchObject({
+      status: 403,
+      body: { error: { code: 'endpoint_not_in_plan' } },
+    });
+  });
+
+  it("answers the key, as X-API-Key or Bearer, and the JWT of a consumer whose plan reaches the route, counted in their pool; the Public role's routes uncounted", async () => {
+    const consumer = await registerUser(site);
+    const key = await issueKey(site, consumer);
+    await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
+    const before = await monthUsed(consumer);
+
+    // Public: answers the key, uncounted (asked first, so that its count would have landed by the last one's).
+    const chefs = await site.request().get('/api/chefs').set('X-API-Key', key);
+    expect(chefs.status).toBe(200);
+
+    for (const [credential, headers] of [
+      ['X-API-Key', { 'X-API-Key': key }],
+      ['Bearer key', bearer(key)],
+      ['Bearer JWT', bearer(consumer.jwt)],
+    ] as const) {
+      const response = await site.request().get('/api/recipes').set(headers);
+      expect({ credential, status: response.status, remaining: response.headers['x-ratelimit-remaining'] }).toEqual({
+        credential,
+        status: 200,
+        remaining: expect.any(String),
+      });
+      expect(Array.isArray(response.body.data)).toBe(true);
+    }
+
+    const used = await eventually(
+      async () => {
+        const now = await monthUsed(consumer);
+        return now >= before + 3 ? now : undefined;
+      },
+      15_000,
+      'three counted requests in the pool'
+    );
+    expect(used - before).toBe(3);
+  });
+
+  it('reaches the content API with a plan whose endpoints are the @content group', async () => {
+    const plan = await site
+      .request()
+      .post('/api-suite/access/plans')
+      .set(bearer(await ownerToken(site)))
+      .send({ name: 'recipes-only', requests_per_month: 1000, requests_per_minute: 60, endpoints: ['@content'], price_monthly: 0 });
+    expect({ status: plan.status, body: plan.body }).toMatchObject({ status: 201, body: { data: { endpoints: ['@content'] } } });
+
+    const consumer = await registerUser(site);
+    await grantPlan(site, consumer, plan.body.data.id as number);
+    const key = await issueKey(site, consumer);
+    const response = await site.request().get('/api/recipes').set('X-API-Key', key);
+    expect({ status: response.status, body: response.body }).toMatchObject({ status: 200, body: { data: expect.any(Array) } });
+    expect(response.headers['x-ratelimit-remaining']).toBeDefined();
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it("describes the site's own content API", async () => {
+    const response = await site.request().get('/api/v1/openapi.json');
+    expect(response.status).toBe(200);
+    const paths = Object.keys(response.body.paths ?? {});
+    expect(paths).toEqual(expect.arrayContaining(['/api/recipes', '/api/chefs']));
+    expect(paths.filter((p) => p === '/api/recipes/{documentId}' || p === '/api/recipes/{id}')).toHaveLength(1);
+  });
+});
+
+describe('the consumer portal', () => {
+  it("shows the site's own event types in its event catalog, each with its schema", async () => {
+    const browser = await launchBrowser(site.url);
+    try {
+      const { page } = browser;
+      await signUp(page, site.url, newPortalUser('catalog'));
+      await page.goto(`${site.url}/portal/webhooks/event-types`);
+      await page.getByRole('heading', { name: 'Event catalog', level: 1 }).waitFor();
+      const published = page.getByTestId('event-type').filter({ hasText: 'recipe.published' });
+      await published.locator('summary').click();
+      await published.getByLabel('recipe.published schema').getByText('"servings"').waitFor();
+      await page.getByTestId('event-type').filter({ hasText: 'chef.deleted' }).waitFor();
+      // docs/images/fresh-site-event-catalog.png is this picture.
+      await screenshot(page, 'fresh-site-event-catalog');
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+});
