@@ -22,11 +22,11 @@ import { eventually } from '../helpers/wait';
 
 /**
  * The packed plugin in a fresh Strapi 5.54 JavaScript site with content types it has never seen
- * (recipes with draft & publish, a private field and a chef; chefs without), installed as
- * docs/installing.md says, then used as its section "Selling your own content types" tells: the
- * site's own events in the catalog and
- * delivered signed, its content API sold through plans, and described in the OpenAPI document.
- * The site is a process of its own (tests/helpers/fresh-site), reached over HTTP only.
+ * (recipes with draft & publish, a private field and a chef; chefs without; tips localized with
+ * i18n), installed as docs/installing.md says, then used as its section "Selling your own content
+ * types" tells: the site's own events in the catalog and delivered signed, one per locale version,
+ * its content API sold through plans, and described in the OpenAPI document. The site is a
+ * process of its own (tests/helpers/fresh-site), reached over HTTP only.
  */
 let site: FreshSite;
 
@@ -42,6 +42,7 @@ afterAll(async () => {
 
 const RECIPE = 'api::recipe.recipe';
 const CHEF = 'api::chef.chef';
+const TIP = 'api::tip.tip';
 
 describe('the event catalog', () => {
   it("lists the site's own types' events, and publish events only for types with draft & publish", async () => {
@@ -129,6 +130,53 @@ describe("webhooks for the site's content", () => {
       expect(deletedEvent.type).toBe('recipe.deleted');
       expect(deletedEvent.data).toMatchObject({ documentId: recipe.documentId, title: 'Lemon tart' });
       expect(deletedEvent.data).not.toHaveProperty('secret_note');
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('i18n', () => {
+  it('announces one event per locale version, each with its locale, and a bulk publish of two locales as two events', async () => {
+    const owner = bearer(await ownerToken(site));
+    const locale = await site.request().post('/i18n/locales').set(owner).send({ name: 'French (fr)', code: 'fr', isDefault: false });
+    expect({ status: locale.status, body: locale.body }).toMatchObject({ status: 200, body: { code: 'fr' } });
+
+    const receiver = await startReceiver();
+    try {
+      const consumer = await registerUser(site);
+      await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
+      const created = await site
+        .request()
+        .post('/api/webhooks/subscriptions')
+        .set(bearer(consumer.jwt))
+        .send({ endpoint_url: `${receiver.url}/tips`, events: ['tip.created', 'tip.updated', 'tip.published'] });
+      expect(created.status).toBe(201);
+
+      const tip = await createEntry(site, TIP, { title: 'Salt early' });
+      const french = await site
+        .request()
+        .put(`/content-manager/collection-types/${TIP}/${tip.documentId}?locale=fr`)
+        .set(owner)
+        .send({ title: 'Saler tôt' });
+      expect(french.status).toBe(200);
+      const bulk = await site
+        .request()
+        .post(`/content-manager/collection-types/${TIP}/actions/bulkPublish`)
+        .set(owner)
+        .send({ documentIds: [tip.documentId], locale: ['en', 'fr'] });
+      expect({ status: bulk.status, body: bulk.body }).toEqual({ status: 200, body: { count: 2 } });
+
+      const isEvent = (type: string) => (request: { headers: Record<string, unknown> }) => request.headers['x-webhook-event'] === type;
+      const published = await waitForPosts(receiver, 2, isEvent('tip.published'));
+      const versions = published.map((request) => eventOf(request).data).sort((a, b) => String(a.locale).localeCompare(String(b.locale)));
+      expect(versions).toEqual([
+        expect.objectContaining({ documentId: tip.documentId, locale: 'en', title: 'Salt early', publishedAt: expect.any(String) }),
+        expect.objectContaining({ documentId: tip.documentId, locale: 'fr', title: 'Saler tôt', publishedAt: expect.any(String) }),
+      ]);
+      // The French version was made by saving a locale the document did not have yet.
+      const [made] = await waitForPosts(receiver, 1, (request) => isEvent('tip.created')(request) && eventOf(request).data.locale === 'en');
+      expect(eventOf(made).data).toMatchObject({ title: 'Salt early', publishedAt: null });
     } finally {
       await receiver.close();
     }

@@ -73,6 +73,8 @@ describe('the api-suite plugin', () => {
         endpointGroups: {
           public: ['GET /api/v1/articles*'],
           private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
+          // The site's own content types' routes, for the @content group.
+          content: ['articles', 'authors', 'comments', 'pages', 'products'].flatMap((plural) => [`* /api/${plural}`, `* /api/${plural}/*`]),
         },
       },
       commerce: { currency: 'eur' },

@@ -241,12 +241,13 @@ describe('POST /api/webhooks/events', () => {
 describe('publishing at shutdown', () => {
   it('settles a publish handed over on the next turn of the event loop, as content changes committed just before are', async () => {
     const webhooks = app.strapi.plugin('api-suite').service('webhooks') as {
-      publish(type: string, payload: Record<string, unknown>): Promise<unknown>;
+      publish(type: string, payload: Record<string, unknown>, options: { consumerId: string }): Promise<unknown>;
       settle(): Promise<void>;
     };
     await subscribe(app, admin, { endpoint_url: `${receiver.url}/settle`, events: ['order.created'] });
     // What platform's content changes do after a commit: hand the change over on the next turn.
-    setImmediate(() => void webhooks.publish('order.created', orderData('settled-at-shutdown')));
+    // (Order events go to the consumers they concern: here the subscriber.)
+    setImmediate(() => void webhooks.publish('order.created', orderData('settled-at-shutdown'), { consumerId: admin.consumer_id }));
     await webhooks.settle();
     // Settled means stored: nothing of it is left for a database about to close.
     const table = app.strapi.db.metadata.get(UIDS.webhookDelivery as never).tableName;
@@ -260,6 +261,16 @@ describe('publishing at shutdown', () => {
 });
 
 describe('publishing for one consumer', () => {
+  it("refuses to publish an event about one consumer's resources without naming who receives it", async () => {
+    const webhooks = app.strapi.plugin('api-suite').service('webhooks') as {
+      publish(type: string, payload: Record<string, unknown>): Promise<unknown>;
+    };
+    const before = await count(UIDS.webhookDelivery);
+    const run = { run_id: 1, scraper_id: 1, status: 'completed', started_at: null, finished_at: null, items_collected: 0, error: null };
+    await expect(webhooks.publish('run.completed', run)).rejects.toThrow('run.completed is published to the consumers it concerns only');
+    expect(await count(UIDS.webhookDelivery)).toBe(before);
+  });
+
   it("delivers events about a consumer's own resources to that consumer's subscriptions only", async () => {
     await subscribe(app, alice, { endpoint_url: `${receiver.url}/scoped/alice`, events: ['run.completed'] });
     await subscribe(app, bob, { endpoint_url: `${receiver.url}/scoped/bob`, events: ['run.completed'] });

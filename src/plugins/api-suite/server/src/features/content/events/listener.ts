@@ -70,9 +70,11 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
     committed(changes) {
       // Outside the request that made the change: its content-API context (and any visibility
       // rule a site applies to content-API reads) must not shape what subscribers are sent.
-      void strapi.requestContext
+      const work = strapi.requestContext
         .run(undefined as never, () => announce(changes))
         .catch((error: Error) => strapi.log.error(`[api-suite] webhooks: content event not published: ${error.message}`));
+      // Shutting down waits for it: the documents are read before the database closes.
+      getService(strapi, 'webhooks').track(work);
     },
   };
 }

@@ -64,6 +64,8 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   let inFlight = 0;
   let gathering = false;
   let idle: Array<() => void> = [];
+  /** Work that will publish once it has read what it needs (the site's content events): settling waits for it. */
+  const preparing = new Set<Promise<unknown>>();
 
   const persist = async (round: Pending[]): Promise<Published[][]> => {
     const eventTypes = getService(strapi, 'webhook-event-types');
@@ -256,12 +258,19 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
       return result;
     },
 
+    /** Work that publishes when it is done (read a document, then publish): `settle` waits for it too. */
+    track(work: Promise<unknown>): void {
+      preparing.add(work);
+      void work.catch(() => undefined).finally(() => preparing.delete(work));
+    },
+
     /** Publishes still waiting to be written; resolves once they are. */
     async settle(): Promise<void> {
       // Content changes committed just before are handed over on the next turn of the event loop
       // (platform's content-changes): one turn lets their events join the queue rather than be
       // published after the database has closed.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      while (preparing.size > 0) await Promise.allSettled([...preparing]);
       if (queue.length === 0 && inFlight === 0 && !gathering) return;
       await new Promise<void>((resolve) => idle.push(resolve));
     },
