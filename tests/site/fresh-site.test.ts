@@ -44,6 +44,15 @@ const RECIPE = 'api::recipe.recipe';
 const CHEF = 'api::chef.chef';
 const TIP = 'api::tip.tip';
 
+/** A consumer on the enterprise plan subscribed to `events` at `url`: the subscription's secret. */
+async function subscribedConsumer(url: string, events: string[]): Promise<string> {
+  const consumer = await registerUser(site);
+  await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
+  const created = await site.request().post('/api/webhooks/subscriptions').set(bearer(consumer.jwt)).send({ endpoint_url: url, events });
+  expect({ status: created.status, body: created.body }).toMatchObject({ status: 201, body: { secret: expect.any(String) } });
+  return created.body.secret as string;
+}
+
 describe('the event catalog', () => {
   it("lists the site's own types' events, and publish events only for types with draft & publish", async () => {
     const consumer = await registerUser(site);
@@ -91,15 +100,7 @@ describe("webhooks for the site's content", () => {
   it('delivers a signed recipe.published with its chef filled in and no private field, then recipe.deleted with the document as it was', async () => {
     const receiver = await startReceiver();
     try {
-      const consumer = await registerUser(site);
-      await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
-      const created = await site
-        .request()
-        .post('/api/webhooks/subscriptions')
-        .set(bearer(consumer.jwt))
-        .send({ endpoint_url: `${receiver.url}/recipes`, events: ['recipe.published', 'recipe.deleted'] });
-      expect({ status: created.status, body: created.body }).toMatchObject({ status: 201, body: { secret: expect.any(String) } });
-      const secret = created.body.secret as string;
+      const secret = await subscribedConsumer(`${receiver.url}/recipes`, ['recipe.published', 'recipe.deleted']);
 
       const chef = await createEntry(site, CHEF, { name: 'Ada Palmer', bio: 'Pastry, mostly.' });
       const recipe = await createEntry(site, RECIPE, {
@@ -144,14 +145,7 @@ describe('i18n', () => {
 
     const receiver = await startReceiver();
     try {
-      const consumer = await registerUser(site);
-      await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
-      const created = await site
-        .request()
-        .post('/api/webhooks/subscriptions')
-        .set(bearer(consumer.jwt))
-        .send({ endpoint_url: `${receiver.url}/tips`, events: ['tip.created', 'tip.updated', 'tip.published'] });
-      expect(created.status).toBe(201);
+      await subscribedConsumer(`${receiver.url}/tips`, ['tip.created', 'tip.updated', 'tip.published']);
 
       const tip = await createEntry(site, TIP, { title: 'Salt early' });
       const french = await site

@@ -27,6 +27,34 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
   const source = sourceOf(strapi);
   const name = LISTENER;
 
+  // Changes committed while a batch is being read wait for the next: under load each batch
+  // gathers more, so the reads per event fall as the write rate rises (publishing's own rounds do the same).
+  let waiting: ContentChange[] = [];
+  let running = false;
+  let scheduled = false;
+  const schedule = (): void => {
+    if (scheduled || running || waiting.length === 0) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (running || waiting.length === 0) return;
+      const batch = waiting;
+      waiting = [];
+      running = true;
+      // Outside the request that made the change: its content-API context (and any visibility
+      // rule a site applies to content-API reads) must not shape what subscribers are sent.
+      const work = strapi.requestContext
+        .run(undefined as never, () => announce(batch))
+        .catch((error: Error) => strapi.log.error(`[api-suite] webhooks: content event not published: ${error.message}`))
+        .finally(() => {
+          running = false;
+          schedule();
+        });
+      // Shutting down waits for it: the documents are read before the database closes.
+      getService(strapi, 'webhooks').track(work);
+    });
+  };
+
   const announce = async (changes: ContentChange[]): Promise<void> => {
     const seeded: PublishableEvent[] = [];
     const generic: Array<{ type: WatchedType; change: ContentChange; action: string; locale: string | null }> = [];
@@ -46,12 +74,18 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
     const subscribers = await getService(strapi, 'webhook-subscriptions').subscribersOf(names);
     const wildcard = (subscribers.get('*') ?? []).length > 0;
     const wanted = generic.filter((event) => wildcard || (subscribers.get(`${event.type.singularName}.${event.action}`) ?? []).length > 0);
+    // One read per type, version and locale for the whole batch, not one per event.
+    const read = await readVersions(
+      strapi,
+      source,
+      wanted.filter((event) => event.action !== 'deleted')
+    );
     const events: WebhookEvent[] = [];
     for (const event of wanted) {
       const payload =
         event.action === 'deleted'
           ? deletedVersion(event.change, name, event.locale)
-          : await readVersion(strapi, source, event.type, event.change.documentId, event.locale, statusOf(event.type, event.action));
+          : read.get(versionKey(event.type, statusOf(event.type, event.action), event.locale, event.change.documentId));
       // Gone again before it could be read (deleted right after): its own deletion event tells.
       if (payload) events.push({ type: `${event.type.singularName}.${event.action}`, payload });
     }
@@ -68,13 +102,8 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
       return captureDeleted(strapi, source, type, params);
     },
     committed(changes) {
-      // Outside the request that made the change: its content-API context (and any visibility
-      // rule a site applies to content-API reads) must not shape what subscribers are sent.
-      const work = strapi.requestContext
-        .run(undefined as never, () => announce(changes))
-        .catch((error: Error) => strapi.log.error(`[api-suite] webhooks: content event not published: ${error.message}`));
-      // Shutting down waits for it: the documents are read before the database closes.
-      getService(strapi, 'webhooks').track(work);
+      waiting.push(...changes);
+      schedule();
     },
   };
 }
@@ -106,6 +135,48 @@ function eventsOf(type: WatchedType, change: ContentChange): Array<{ action: str
 /** The version an event describes: the published one for published, else the draft (the only one of a type without draft & publish). */
 function statusOf(type: WatchedType, action: string): 'draft' | 'published' {
   return type.draftAndPublish && action === 'published' ? 'published' : 'draft';
+}
+
+function versionKey(type: WatchedType, status: 'draft' | 'published', locale: string | null, documentId: string): string {
+  return `${type.uid}|${status}|${locale ?? ''}|${documentId}`;
+}
+
+/** The versions the events describe, read with one query per type, version and locale; by versionKey. */
+async function readVersions(
+  strapi: Core.Strapi,
+  source: SchemaSource,
+  events: Array<{ type: WatchedType; change: ContentChange; action: string; locale: string | null }>
+): Promise<Map<string, Record<string, unknown>>> {
+  const groups = new Map<string, { type: WatchedType; status: 'draft' | 'published'; locale: string | null; ids: Set<string> }>();
+  for (const event of events) {
+    const status = statusOf(event.type, event.action);
+    const key = versionKey(event.type, status, event.locale, '');
+    const group = groups.get(key) ?? { type: event.type, status, locale: event.locale, ids: new Set<string>() };
+    group.ids.add(event.change.documentId);
+    groups.set(key, group);
+  }
+  const found = new Map<string, Record<string, unknown>>();
+  for (const { type, status, locale, ids } of groups.values()) {
+    for (const slice of chunks([...ids], 200)) {
+      const documents = (await strapi.documents(type.uid as UID.ContentType).findMany({
+        filters: { documentId: { $in: slice } },
+        ...(locale ? { locale } : {}),
+        ...(type.draftAndPublish ? { status } : {}),
+        populate: populateFor(source, type.uid, type.depth),
+        limit: slice.length,
+      } as never)) as Array<Record<string, unknown>>;
+      for (const document of documents) {
+        found.set(versionKey(type, status, locale, String(document.documentId)), project(source, type.uid, type.depth, document));
+      }
+    }
+  }
+  return found;
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < items.length; start += size) slices.push(items.slice(start, start + size));
+  return slices;
 }
 
 async function readVersion(
