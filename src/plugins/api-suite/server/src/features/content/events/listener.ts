@@ -32,26 +32,31 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
   let waiting: ContentChange[] = [];
   let running = false;
   let scheduled = false;
+  // From the first change handed over until every one is published: shutting down (webhooks'
+  // settle) waits for it, so documents are read and events written before the database closes.
+  let drained: (() => void) | undefined;
   const schedule = (): void => {
-    if (scheduled || running || waiting.length === 0) return;
+    if (scheduled || running) return;
+    if (waiting.length === 0) {
+      drained?.();
+      drained = undefined;
+      return;
+    }
     scheduled = true;
     setImmediate(() => {
       scheduled = false;
-      if (running || waiting.length === 0) return;
       const batch = waiting;
       waiting = [];
       running = true;
       // Outside the request that made the change: its content-API context (and any visibility
       // rule a site applies to content-API reads) must not shape what subscribers are sent.
-      const work = strapi.requestContext
+      void strapi.requestContext
         .run(undefined as never, () => announce(batch))
         .catch((error: Error) => strapi.log.error(`[api-suite] webhooks: content event not published: ${error.message}`))
         .finally(() => {
           running = false;
           schedule();
         });
-      // Shutting down waits for it: the documents are read before the database closes.
-      getService(strapi, 'webhooks').track(work);
     });
   };
 
@@ -103,6 +108,7 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
     },
     committed(changes) {
       waiting.push(...changes);
+      if (!drained) getService(strapi, 'webhooks').track(new Promise<void>((resolve) => (drained = resolve)));
       schedule();
     },
   };
