@@ -226,6 +226,23 @@ describe('content events of the site’s own types', () => {
     expect(eventOf(deleted).data).not.toHaveProperty('email');
   });
 
+  it('has every event of a write published once publishing settles, as it does before the database closes at shutdown', async () => {
+    const documents = app.strapi.documents('api::author.author' as never) as unknown as {
+      create(params: unknown): Promise<{ documentId: string }>;
+    };
+    const webhooks = app.strapi.plugin('api-suite').service('webhooks') as { settle(): Promise<void> };
+    const table = app.strapi.db.metadata.get('plugin::api-suite.webhook-delivery' as never).tableName;
+    const written = await Promise.all(['Late one', 'Late two', 'Late three'].map((name) => documents.create({ data: { name } })));
+    await webhooks.settle();
+    const rows = (await app.strapi.db.connection(table).select('payload').where({ event_type: 'author.created' })) as Array<{
+      payload: unknown;
+    }>;
+    const announced = rows.map(
+      (row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as { documentId: string }
+    );
+    expect(announced.map((payload) => payload.documentId)).toEqual(expect.arrayContaining(written.map((author) => author.documentId)));
+  });
+
   it('sends article.unpublished when an article stops being published', async () => {
     const created = await app
       .request()
