@@ -3,8 +3,9 @@ import type { Core, UID } from '@strapi/strapi';
 /**
  * The one subscriber to content changes: a single document-service middleware that notes each
  * change of a watched document and, once the change is committed, hands the changes to the
- * listeners that watch them. The webhook event publisher (article and product events) and the
- * content-change webhook (`CONTENT_WEBHOOK_URL`) are its listeners, so both see the same changes
+ * listeners that watch them. The content events (of every watched type, the seeds' articles and
+ * products among them) and the content-change webhook (`CONTENT_WEBHOOK_URL`) are its
+ * listeners, so both see the same changes
  * at the same moment, whatever made them (the v1 API, the Content Manager, a script), and a save
  * that is rolled back announces nothing to either.
  */
