@@ -38,9 +38,10 @@ export function registerContentStrategy(strapi: Core.Strapi): void {
     const keyLike = credential.kind === 'key' || credential.kind === 'unknown-key' || isOAuth(strapi, credential);
     // Not ours: one of Strapi's API tokens (no JWT shape), left to Strapi's own strategy.
     if (!keyLike && !looksLikeJwt((credential as { token: string }).token)) return PASS;
-    if ((await abilities.publicAbility()).can(scope)) {
+    const publicAbility = await abilities.publicAbility();
+    if (publicAbility.can(scope)) {
       // The Public role's routes answer everyone as the Public role, uncounted: a key sent there changes nothing.
-      return keyLike ? { authenticated: true, credentials: null, ability: await abilities.publicAbility() } : PASS;
+      return keyLike ? { authenticated: true, credentials: null, ability: publicAbility } : PASS;
     }
     const access = getService(strapi, 'access');
     if (gate) gate.decided = true;
