@@ -12,5 +12,8 @@ module.exports = {
   globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',
   testTimeout: 60000,
-  maxWorkers: 2,
+  // More test files than cores: a file spends much of its time waiting (on its server, receivers,
+  // timers), so four at once on two cores finish sooner (measured: the webhooks and access API
+  // tests in 64 s against 98 s with two) and the suite passes the same.
+  maxWorkers: 4,
 };

@@ -174,6 +174,7 @@ describe('reading and changing subscriptions', () => {
         headers: { 'X-Tenant': 'bob' },
         timeout_seconds: 10,
         rate_limit: null,
+        filter: null,
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
         // The creation's test event may or may not have arrived yet.

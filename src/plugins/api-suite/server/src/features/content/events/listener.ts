@@ -76,9 +76,9 @@ export function contentEventsListener(strapi: Core.Strapi): ContentListener | un
     if (generic.length === 0) return;
     // Reading a document with its relations costs queries: only for events somebody receives.
     const names = [...new Set(generic.map((event) => `${event.type.singularName}.${event.action}`))];
+    // (Each type's subscribers include those of `*` and of a prefix pattern; filters apply when published.)
     const subscribers = await getService(strapi, 'webhook-subscriptions').subscribersOf(names);
-    const wildcard = (subscribers.get('*') ?? []).length > 0;
-    const wanted = generic.filter((event) => wildcard || (subscribers.get(`${event.type.singularName}.${event.action}`) ?? []).length > 0);
+    const wanted = generic.filter((event) => (subscribers.get(`${event.type.singularName}.${event.action}`) ?? []).length > 0);
     // One read per type, version and locale for the whole batch, not one per event.
     const read = await readVersions(
       strapi,

@@ -31,6 +31,8 @@ export default {
         timeout_seconds: { type: 'integer', default: 10, min: 1, max: 30 },
         // Deliveries per second at most; empty = as fast as the endpoint answers.
         rate_limit: { type: 'integer', min: 1, max: 1000 },
+        // A payload filter in Strapi's filter syntax (docs/webhooks.md#payload-filters); empty = every event of its types.
+        filter: { type: 'json' },
         last_delivery_at: { type: 'datetime' },
         failure_count: { type: 'integer', default: 0, min: 0 },
         disabled_at: { type: 'datetime' },

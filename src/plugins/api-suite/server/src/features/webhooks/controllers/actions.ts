@@ -8,7 +8,8 @@ import type { SubscriptionRow } from '../services/subscriptions';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
 import { uuidParam } from '../validation';
-import { ConflictError, NotFoundError } from '../../../errors';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../../errors';
+import { checkAgainst, compileOrRefuse } from '../subscriptions/filters';
 
 /** Whose subscriptions a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
 export type Viewer = { consumerId: string | null; isAdmin: boolean } | typeof ALL_CONSUMERS;
@@ -35,6 +36,22 @@ export async function deliveryFor(
   const subscription = delivery ? await getService(strapi, 'webhook-subscriptions').getById(delivery.subscription_id) : null;
   if (!delivery || !subscription || !reaches(viewer, subscription)) throw new NotFoundError('Delivery');
   return { delivery, subscription };
+}
+
+/**
+ * Try a filter on an active type's example payload (or on the payload given): 422 invalid_events
+ * for a type that is not active, 422 invalid_filter where the filter does not fit the type.
+ */
+export async function tryFilter(
+  strapi: Core.Strapi,
+  body: { filter: Record<string, unknown>; type: string; payload?: Record<string, unknown> }
+): Promise<{ matches: boolean; type: string }> {
+  const type = await getService(strapi, 'webhook-event-types').activeType(body.type);
+  if (!type)
+    throw new UnprocessableError('invalid_events', `Unknown or inactive event type: ${body.type}`, { invalid_events: [body.type] });
+  const filter = compileOrRefuse(body.filter);
+  checkAgainst(filter, [{ name: type.name, schema: type.schema }]);
+  return { matches: filter.test(body.payload ?? type.example_payload), type: type.name };
 }
 
 /** How one face of the API shows deliveries: who is asking, how an answer is wrapped, and what a retry on a disabled subscription says. */

@@ -7,8 +7,10 @@ import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../delivery/test-event';
+import { checkFilter } from '../subscriptions/filters';
+import { eventsOf } from '../subscriptions/rows';
 import { eventTypeNameParam } from '../validation';
-import { deliveryActions, subscriptionFor } from './actions';
+import { deliveryActions, subscriptionFor, tryFilter } from './actions';
 import { InvalidError, NotFoundError } from '../../../errors';
 
 /**
@@ -44,10 +46,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ctx.body = { data: view };
     },
 
-    /** `{ is_active }`: re-enabling a disabled subscription starts its failure count afresh. */
+    /** `{ is_active?, filter? }`: re-enabling a disabled subscription starts its failure count afresh. */
     async updateSubscription(ctx: Context) {
       const row = await subscriptionOf(ctx);
       const { body } = input(ctx, inputs.adminUpdateSubscription);
+      if (body.filter !== undefined) await checkFilter(strapi, body.filter, eventsOf(row.events));
       const [view] = await withOwners([await subscriptions().update(row, body)]);
       ctx.body = { data: view };
     },
@@ -55,6 +58,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Allowed on a disabled subscription too, as in the API: an editor checks the endpoint is back before re-enabling it. */
     async test(ctx: Context) {
       ctx.body = { data: await sendTestEvent(strapi, await subscriptionOf(ctx)) };
+    },
+
+    /** Try a filter on a type's example or a payload, as the API's `filter-test` does. */
+    async filterTest(ctx: Context) {
+      const { body } = input(ctx, inputs.adminFilterTest);
+      ctx.body = { data: await tryFilter(strapi, body) };
     },
 
     async eventTypes(ctx: Context) {

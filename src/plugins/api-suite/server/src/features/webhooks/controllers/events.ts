@@ -4,12 +4,21 @@ import { summarizeFields } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { parsePublishBody } from '../validation';
+import { input } from '../../../http/input';
+import { inputs } from '../routes/inputs';
+import { tryFilter } from './actions';
 import { ForbiddenError, UnprocessableError } from '../../../errors';
 
 /** Event types, and publishing by administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async types(ctx: Context) {
     ctx.body = { data: await getService(strapi, 'webhook-event-types').listActive() };
+  },
+
+  /** `{ filter, type, payload? }` → whether the type's example (or the payload) matches the filter. */
+  async filterTest(ctx: Context) {
+    const { body } = input(ctx, inputs.filterTest);
+    ctx.body = await tryFilter(strapi, body);
   },
 
   async publish(ctx: Context) {

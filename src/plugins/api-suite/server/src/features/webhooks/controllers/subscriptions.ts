@@ -6,6 +6,8 @@ import { consumerOf } from '../../../http/consumer';
 import { ROTATION_WINDOW_MS } from '../signing';
 import { checkEndpoint, checkEvents, createSubscription } from '../subscriptions/create';
 import { sendTestEvent } from '../delivery/test-event';
+import { checkFilter } from '../subscriptions/filters';
+import { eventsOf, filterOf } from '../subscriptions/rows';
 import { inputs } from '../routes/inputs';
 import { subscriptionFor } from './actions';
 
@@ -49,6 +51,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const row = await owned(ctx);
       const { body } = input(ctx, inputs.update);
       await checkEvents(strapi, body.events);
+      // The filter (new or kept) must fit the types the subscription will receive.
+      if (body.filter !== undefined || body.events !== undefined) {
+        await checkFilter(strapi, body.filter !== undefined ? body.filter : filterOf(row.filter), body.events ?? eventsOf(row.events));
+      }
       await checkEndpoint(strapi, body.endpoint_url);
       ctx.body = subscriptions().present(await subscriptions().update(row, body));
     },

@@ -23,6 +23,7 @@ export const contentApiRoutes: FeatureRoute[] = [
   route('POST', '/webhooks/deliveries/:id/retry', 'webhook-deliveries.retry'),
   route('GET', '/webhooks/event-types', 'webhook-events.types'),
   route('POST', '/webhooks/events', 'webhook-events.publish'),
+  route('POST', '/webhooks/filter-test', 'webhook-events.filterTest', inputs.filterTest),
 ];
 
 const { webhooksRead: read, webhooksManage: manage } = ADMIN_PERMISSIONS;
@@ -39,4 +40,5 @@ export const adminRoutes: FeatureRoute[] = [
   adminRoute('POST', '/webhooks/deliveries/:id/retry', 'admin-webhooks.retry', [manage]),
   adminRoute('GET', '/webhooks/event-types', 'admin-webhooks.eventTypes', [read]),
   adminRoute('PUT', '/webhooks/event-types/:name', 'admin-webhooks.updateEventType', [manage], inputs.adminUpdateEventType),
+  adminRoute('POST', '/webhooks/filter-test', 'admin-webhooks.filterTest', [read], inputs.adminFilterTest),
 ];

@@ -5,6 +5,7 @@ import {
   createSubscriptionBody,
   deliveriesQuery,
   eventTypeUpdateBody,
+  filterTestBody,
   listQuery,
   recoverBody,
   updateSubscriptionBody,
@@ -22,8 +23,10 @@ export const inputs = {
   update: routeInput({ body: updateSubscriptionBody, deferred: ['body'] }),
   deliveries: routeInput({ query: deliveriesQuery, deferred: ['query'] }),
   recover: routeInput({ body: recoverBody, deferred: ['body'] }),
+  filterTest: routeInput({ before: requireConsumer, body: filterTestBody }),
 
   adminSubscriptions: routeInput({ query: listQuery }),
   adminUpdateSubscription: routeInput({ body: adminSubscriptionUpdateBody, deferred: ['body'] }),
   adminUpdateEventType: routeInput({ body: eventTypeUpdateBody }),
+  adminFilterTest: routeInput({ body: filterTestBody }),
 };

@@ -3,7 +3,7 @@ import { UIDS } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool } from '../../../db';
 import type { FieldProblem } from '../../../http/errors';
-import { WEBHOOK_EVENTS, WILDCARD } from '../events/catalog';
+import { isPrefixPattern, patternMatches, WEBHOOK_EVENTS, WILDCARD } from '../events/catalog';
 import { EventRegistry, type DefinitionSource, type EventDefinition } from '../events/registry';
 import type { EventType as ContractEventType } from '../validation/responses';
 
@@ -157,10 +157,29 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       return (await active()).has(name);
     },
 
-    /** The names that are neither an active event type nor the wildcard, in the order given. */
+    /**
+     * The `events` entries that name no active type, in the order given: neither a type, nor `*`,
+     * nor a prefix pattern (`recipe.*`) that some active type falls under.
+     */
     async unknown(names: string[]): Promise<string[]> {
       const types = await active();
-      return names.filter((name) => name !== WILDCARD && !types.has(name));
+      return names.filter((name) => {
+        if (name === WILDCARD || types.has(name)) return false;
+        return !isPrefixPattern(name) || ![...types.keys()].some((type) => patternMatches(name, type));
+      });
+    },
+
+    /** The active types a subscription's `events` name, each with the JSON Schema of its data (to check a filter against). */
+    async receivedBy(entries: string[]): Promise<Array<{ name: string; schema: Record<string, unknown> }>> {
+      const types = await active();
+      return [...types.values()]
+        .filter((type) => entries.some((entry) => patternMatches(entry, type.name)))
+        .map((type) => ({ name: type.name, schema: type.schema }));
+    },
+
+    /** An active type as the catalog lists it (its example as an editor left it), or undefined. */
+    async activeType(name: string): Promise<EventType | undefined> {
+      return (await active()).get(name);
     },
 
     forget(): void {

@@ -6,7 +6,8 @@ import { pageOwned, retryOnDeadlock, tableOf, toBool, type Knex } from '../../..
 import { getConfig, getService } from '../../../utils';
 import { createSecretBox, type SecretBox } from '../secret-box';
 import { generateSecret, ROTATION_WINDOW_MS } from '../signing';
-import { WILDCARD } from '../events/catalog';
+import { patternsOf } from '../events/catalog';
+import { compiledFilters, type Subscriber } from '../subscriptions/filters';
 import type { Subscription } from '../validation/responses';
 import {
   DEFAULT_TIMEOUT_SECONDS,
@@ -48,8 +49,13 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const topicsTable = () => tableOf(strapi, UIDS.webhookTopic);
   const knex = () => strapi.db.connection;
   const targets = new Map<number, { target: DeliveryTarget | null; until: number }>();
-  /** `<audience>|<event type>` → the active subscriptions with that exact topic. */
-  const topics = new Map<string, { ids: number[]; until: number }>();
+  /** `<audience>|<topic>` → the active subscriptions with that exact topic (a type, a prefix pattern or `*`). */
+  const topics = new Map<string, { subscribers: Subscriber[]; until: number }>();
+  const filters = compiledFilters((id, error) =>
+    strapi.log.warn(
+      `[api-suite] webhooks: the stored filter of subscription ${id} cannot be applied (${error}); it receives every event of its types`
+    )
+  );
   /** Bumped by every change, so a lookup that raced one does not cache what it read before it. */
   let generation = 0;
   const channel = () => `${getConfig(strapi).jobs.prefix}:webhooks:invalidate`;
@@ -70,8 +76,13 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     // Any change may add, move or remove topics, or switch a subscription on or off.
     generation += 1;
     topics.clear();
-    if (id === '*') targets.clear();
-    else targets.delete(id);
+    if (id === '*') {
+      targets.clear();
+      filters.clear();
+    } else {
+      targets.delete(id);
+      filters.forget(id);
+    }
   };
 
   return {
@@ -96,6 +107,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           headers: JSON.stringify(input.headers ?? {}),
           timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
           rate_limit: input.rate_limit ?? null,
+          filter: input.filter ? JSON.stringify(input.filter) : null,
           failure_count: 0,
           secret: secretBox().seal(secret),
           created_at: now,
@@ -134,6 +146,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (patch.headers !== undefined) changes.headers = JSON.stringify(patch.headers);
       if (patch.timeout_seconds !== undefined) changes.timeout_seconds = patch.timeout_seconds;
       if (patch.rate_limit !== undefined) changes.rate_limit = patch.rate_limit;
+      if (patch.filter !== undefined) changes.filter = patch.filter === null ? null : JSON.stringify(patch.filter);
       const events = patch.events === undefined ? undefined : dedupe(patch.events);
       if (events) changes.events = JSON.stringify(events);
       if (patch.is_active === true && !toBool(row.is_active)) {
@@ -251,24 +264,27 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * The active subscribers of each type, the wildcard's included, through the topics index;
-     * only the named consumers' own subscriptions when the events are their business. Answers
-     * are cached per type until a subscription changes (here or, through Redis, on any instance).
+     * The active subscribers of each type through the topics index: those naming it, a prefix
+     * pattern it falls under (`recipe.*`) or `*`; only the named consumers' own subscriptions when
+     * the events are their business. Each comes with its payload filter, compiled once when it is
+     * loaded. Answers are cached per topic until a subscription changes (here or, through Redis, on
+     * any instance).
      */
-    async subscribersOf(types: string[], consumers?: string | string[]): Promise<Map<string, number[]>> {
+    async subscribersOf(types: string[], consumers?: string | string[]): Promise<Map<string, Subscriber[]>> {
       const audienceList =
         consumers === undefined ? undefined : typeof consumers === 'string' ? [consumers] : [...new Set(consumers)].sort();
       // An audience of nobody (an order without a buyer and a site without administrators).
       if (audienceList?.length === 0) return new Map(types.map((type) => [type, []]));
       const audience = audienceList?.join(',') ?? '';
-      const wanted = [...new Set([...types, WILDCARD])];
+      const patternsByType = new Map(types.map((type) => [type, [type, ...patternsOf(type)]]));
+      const wanted = [...new Set([...patternsByType.values()].flat())];
       const now = Date.now();
-      const found = new Map<string, number[]>();
+      const found = new Map<string, Subscriber[]>();
       const missing: string[] = [];
-      for (const type of wanted) {
-        const cached = topics.get(`${audience}|${type}`);
-        if (cached && cached.until > now) found.set(type, cached.ids);
-        else missing.push(type);
+      for (const topic of wanted) {
+        const cached = topics.get(`${audience}|${topic}`);
+        if (cached && cached.until > now) found.set(topic, cached.subscribers);
+        else missing.push(topic);
       }
       if (missing.length > 0) {
         const startedAt = generation;
@@ -276,23 +292,29 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           .join(`${table()} as s`, 's.id', 't.subscription_id')
           .whereIn('t.event_type', missing)
           .where('s.is_active', true)
-          .select('t.event_type as event_type', 't.subscription_id as subscription_id');
+          .select('t.event_type as event_type', 't.subscription_id as subscription_id', 's.filter as filter');
         if (audienceList !== undefined) query.whereIn('s.consumer_id', audienceList);
-        const rows = (await query) as Array<{ event_type: string; subscription_id: number }>;
-        for (const type of missing) found.set(type, []);
-        for (const row of rows) found.get(row.event_type)?.push(row.subscription_id);
+        const rows = (await query) as Array<{ event_type: string; subscription_id: number; filter: unknown }>;
+        for (const topic of missing) found.set(topic, []);
+        for (const row of rows) found.get(row.event_type)?.push(filters.subscriber(row.subscription_id, row.filter));
         if (generation === startedAt) {
-          for (const type of missing) {
+          for (const topic of missing) {
             if (topics.size >= TOPICS_KEPT) topics.delete(topics.keys().next().value as string);
-            topics.set(`${audience}|${type}`, { ids: found.get(type) ?? [], until: now + TOPICS_TTL_MS });
+            topics.set(`${audience}|${topic}`, { subscribers: found.get(topic) ?? [], until: now + TOPICS_TTL_MS });
           }
         }
       }
-      const wildcard = found.get(WILDCARD) ?? [];
-      const result = new Map<string, number[]>();
-      for (const type of types) {
-        const exact = found.get(type) ?? [];
-        result.set(type, wildcard.length === 0 ? exact : exact.length === 0 ? wildcard : [...new Set([...exact, ...wildcard])]);
+      const result = new Map<string, Subscriber[]>();
+      for (const [type, patterns] of patternsByType) {
+        const lists = patterns.map((topic) => found.get(topic) ?? []).filter((list) => list.length > 0);
+        if (lists.length <= 1) {
+          result.set(type, lists[0] ?? []);
+          continue;
+        }
+        // A subscription naming a type and a pattern it falls under receives it once.
+        const byId = new Map<number, Subscriber>();
+        for (const list of lists) for (const subscriber of list) byId.set(subscriber.id, subscriber);
+        result.set(type, [...byId.values()]);
       }
       return result;
     },

@@ -5,6 +5,7 @@ import { dialectOf, insertRows, tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
 import { newDeliveryId } from '../delivery/ids';
+import type { Subscriber } from '../subscriptions/filters';
 import type { EventPayloads, KnownEventName, PublishableEvent } from '../events/registry';
 import { failSpan, SpanKind, startSpan, traceparentOf, tracingOn, withSpan, type Span } from '../../observability/tracing/context';
 
@@ -79,7 +80,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
       for (const event of pending.events) audience.types.add(event.type);
       audiences.set(key, audience);
     }
-    const subscribersByAudience = new Map<string, Map<string, number[]>>();
+    const subscribersByAudience = new Map<string, Map<string, Subscriber[]>>();
     for (const [key, audience] of audiences) {
       subscribersByAudience.set(key, await subscriptions.subscribersOf([...audience.types], audience.consumers));
     }
@@ -89,10 +90,15 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     const rows: Record<string, unknown>[] = [];
     const jobs: DeliverySend[] = [];
     const results = round.map((pending) => {
-      const subscribers = subscribersByAudience.get(audienceKey(pending.audience)) ?? new Map<string, number[]>();
+      const subscribers = subscribersByAudience.get(audienceKey(pending.audience)) ?? new Map<string, Subscriber[]>();
       return pending.events.map((event) => {
-        // A type an editor switched off is not published (the test event always is).
-        const targets = pending.only !== undefined ? [pending.only] : active.has(event.type) ? (subscribers.get(event.type) ?? []) : [];
+        // A type an editor switched off is not published (the test event always is, whatever the filter).
+        const targets =
+          pending.only !== undefined
+            ? [pending.only]
+            : active.has(event.type)
+              ? receiving(subscribers.get(event.type) ?? [], event.payload)
+              : [];
         if (targets.length === 0) return { event_id: event.id, deliveries: 0 };
         const payloadJson = JSON.stringify(event.payload);
         const body = buildBody(event.type, event.timestamp, payloadJson);
@@ -281,6 +287,13 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/** The subscribers whose payload filter the event's data matches (all of them when none has a filter). */
+function receiving(subscribers: Subscriber[], payload: Record<string, unknown>): number[] {
+  const ids: number[] = [];
+  for (const subscriber of subscribers) if (!subscriber.filter || subscriber.filter.test(payload)) ids.push(subscriber.id);
+  return ids;
+}
 
 /** Everybody (undefined), or the consumers named, sorted so equal audiences share one lookup. */
 function audienceOf(options: PublishOptions): string[] | undefined {

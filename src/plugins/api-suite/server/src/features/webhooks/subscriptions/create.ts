@@ -5,11 +5,13 @@ import { getService } from '../../../utils';
 import { TEST_EVENT_TYPE } from '../events/catalog';
 import type { SubscriptionInput, SubscriptionRow } from '../services/subscriptions';
 import { UnprocessableError } from '../../../errors';
+import { checkFilter } from './filters';
 
 /**
  * Creating a subscription (docs/webhooks.md#creating-and-changing-a-subscription), shared by
  * `POST /api/webhooks/subscriptions` and the scrapers' `POST /api/v1/webhooks`: event types
- * checked (422 invalid_events), the address checked (422 endpoint_not_allowed), the row written,
+ * checked (422 invalid_events), the payload filter checked against them (422 invalid_filter), the
+ * address checked (422 endpoint_not_allowed), the row written,
  * a test event queued, and the reachability probed without delaying the answer.
  */
 export async function createSubscription(
@@ -19,6 +21,7 @@ export async function createSubscription(
   options: { allowedEvents?: readonly string[] } = {}
 ): Promise<{ row: SubscriptionRow; secret: string }> {
   await checkEvents(strapi, input.events, options.allowedEvents);
+  await checkFilter(strapi, input.filter, input.events);
   await checkEndpoint(strapi, input.endpoint_url);
   const created = await getService(strapi, 'webhook-subscriptions').create(consumerId, input);
   await getService(strapi, 'webhooks').publishTo(created.row.id, TEST_EVENT_TYPE, testPayload(created.row));
@@ -32,8 +35,16 @@ export async function createSubscription(
  */
 export async function checkEvents(strapi: Core.Strapi, events: string[] | undefined, allowed?: readonly string[]): Promise<void> {
   if (!events) return;
-  const refused = new Set(await getService(strapi, 'webhook-event-types').unknown(events));
-  if (allowed) for (const event of events) if (!allowed.includes(event)) refused.add(event);
+  const types = getService(strapi, 'webhook-event-types');
+  const refused = new Set(await types.unknown(events));
+  if (allowed) {
+    for (const event of events) {
+      if (allowed.includes(event)) continue;
+      // A pattern is allowed when every type it names is.
+      const named = (await types.receivedBy([event])).map((type) => type.name);
+      if (named.length === 0 || named.some((name) => !allowed.includes(name))) refused.add(event);
+    }
+  }
   const unknown = events.filter((event) => refused.has(event));
   if (unknown.length > 0) {
     throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });

@@ -18,6 +18,7 @@ export interface SubscriptionRow {
   headers: unknown;
   timeout_seconds: number | null;
   rate_limit: number | null;
+  filter: unknown;
   last_delivery_at: unknown;
   failure_count: number | null;
   disabled_at: unknown;
@@ -49,6 +50,8 @@ export interface SubscriptionInput {
   headers?: Record<string, string>;
   timeout_seconds?: number;
   rate_limit?: number | null;
+  /** A payload filter in Strapi's filter syntax, checked before it gets here; null for none. */
+  filter?: Record<string, unknown> | null;
 }
 
 export interface SubscriptionPatch extends Partial<SubscriptionInput> {
@@ -75,6 +78,7 @@ export function presentSubscription(row: SubscriptionRow): Subscription {
     headers: fromJson<Record<string, string>>(row.headers, {}),
     timeout_seconds: row.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
     rate_limit: row.rate_limit ?? null,
+    filter: filterOf(row.filter),
     created_at: toIsoRequired(row.created_at, 'created_at'),
     updated_at: toIsoRequired(row.updated_at, 'updated_at'),
     last_delivery_at: toIso(row.last_delivery_at),
@@ -114,6 +118,12 @@ export function deliveryTarget(row: SubscriptionRow, secretBox: () => SecretBox)
 export function eventsOf(value: unknown): string[] {
   const events = fromJson<unknown>(value, []);
   return Array.isArray(events) ? events.filter((event): event is string => typeof event === 'string') : [];
+}
+
+/** The stored filter as the API shows it: an object, or null for none. */
+export function filterOf(value: unknown): Record<string, unknown> | null {
+  const filter = fromJson<unknown>(value, null);
+  return typeof filter === 'object' && filter !== null && !Array.isArray(filter) ? (filter as Record<string, unknown>) : null;
 }
 
 export function dedupe(values: string[]): string[] {

@@ -29,6 +29,23 @@ const timeoutSeconds = z
   .min(1, 'must be between 1 and 30')
   .max(30, 'must be between 1 and 30');
 
+/** A filter's JSON at most (a filter is applied to every event of its types, so its size is bounded). */
+export const MAX_FILTER_CHARACTERS = 10_000;
+
+/**
+ * A payload filter in Strapi's filter syntax: an object here; whether it can be applied (its
+ * operators, and its fields against the event schemas) is checked where it is saved, which
+ * answers 422 invalid_filter with the place (docs/webhooks.md#payload-filters).
+ */
+export const filterBody = z
+  .record(z.string(), z.unknown(), { message: "must be an object in Strapi's filter syntax, or null for none" })
+  .refine((value) => JSON.stringify(value).length <= MAX_FILTER_CHARACTERS, `must be at most ${MAX_FILTER_CHARACTERS} characters of JSON`)
+  .meta({
+    description:
+      "Strapi's filter syntax applied to the event's `data`: `{ field: { $operator: value } }`, nested objects by nesting, `$and`, `$or`, `$not`, a bare value meaning `$eq`. See docs/webhooks.md#payload-filters.",
+    examples: [{ total: { $gte: 100 }, currency: 'EUR' }],
+  });
+
 export const createSubscriptionBody = z
   .object({
     endpoint_url: endpointUrl,
@@ -37,6 +54,7 @@ export const createSubscriptionBody = z
     headers: headers.optional(),
     timeout_seconds: timeoutSeconds.optional(),
     rate_limit: rateLimit.optional(),
+    filter: filterBody.nullable().optional(),
   })
   .strict();
 export type CreateSubscriptionBody = z.infer<typeof createSubscriptionBody>;
@@ -52,6 +70,7 @@ export const updateSubscriptionBody = requireAChange(
       headers: headers.optional(),
       timeout_seconds: timeoutSeconds.optional(),
       rate_limit: rateLimit.optional(),
+      filter: filterBody.nullable().optional(),
       is_active: z.boolean().optional(),
     })
     .strict()
@@ -112,8 +131,31 @@ export function parsePublishBody(body: unknown): { batch: boolean; events: Array
   return { batch: false, events: [event.parse(body)] };
 }
 
-/** Admin panel: pause a subscription, or re-enable one (which clears its failure count). */
-export const adminSubscriptionUpdateBody = z.object({ is_active: z.boolean({ message: 'must be true or false' }) }).strict();
+/** Admin panel: pause a subscription or re-enable one (which clears its failure count), or change its payload filter. */
+export const adminSubscriptionUpdateBody = requireAChange(
+  z
+    .object({
+      is_active: z.boolean({ message: 'must be true or false' }).optional(),
+      filter: filterBody.nullable().optional(),
+    })
+    .strict()
+);
+
+/** Try a filter on an event type's example, or on a payload: `{ filter, type, payload? }`. */
+export const filterTestBody = z
+  .object({
+    filter: filterBody,
+    type: eventName,
+    payload: z
+      .custom<Record<string, unknown>>(
+        (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+        'must be a JSON object'
+      )
+      .optional()
+      .meta({ description: "The event's `data` to try; the type's example payload when left out." }),
+  })
+  .strict();
+export type FilterTestInput = z.input<typeof filterTestBody>;
 
 const jsonValue = z.custom<unknown>((value) => value !== undefined, 'must be JSON');
 

@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { account, errorBody, pageOf, rateLimitHeaders } from '../../../contract/common';
 import { schemaRef, shared, type ApiDescription, type JsonObject, type ResponseSpec, type SharedResponse } from '../../../contract/openapi';
-import { createSubscriptionBody, deliveriesQuery, listQuery, publishBody, recoverBody, updateSubscriptionBody, uuidParam } from './index';
+import {
+  createSubscriptionBody,
+  deliveriesQuery,
+  filterTestBody,
+  listQuery,
+  publishBody,
+  recoverBody,
+  updateSubscriptionBody,
+  uuidParam,
+} from './index';
 import * as answers from './responses';
 
 /**
@@ -80,7 +89,7 @@ export const webhooksApi: ApiDescription = {
       WebhooksBadRequest: flatError('Invalid input (`validation_error`), every bad field in `details`.'),
       WebhooksNotFound: flatError("Unknown, or another consumer's (`not_found`)."),
       WebhooksUnprocessable: flatError(
-        'Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), or an address the server may not reach (`endpoint_not_allowed`).'
+        'Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), a payload filter that cannot be applied to the types the subscription receives (`invalid_filter`, with the `path` of the fault, such as `filter.total.$gt`), or an address the server may not reach (`endpoint_not_allowed`).'
       ),
     },
   },
@@ -234,7 +243,8 @@ export const webhooksApi: ApiDescription = {
       path: '/api/webhooks/event-types',
       operationId: 'listEventTypes',
       summary: 'The event types one may subscribe to',
-      description: 'The active ones, each with an example payload. `*` subscribes to every type.',
+      description:
+        'The active ones, each with an example payload and the JSON Schema of its data. A subscription names types, `*` (every type) or a prefix ending in `.*` (`order.*`).',
       tags,
       security: 'read',
       responses: account({ '200': ok('Every active event type.', z.object({ data: z.array(answers.eventType) })) }),
@@ -264,6 +274,22 @@ export const webhooksApi: ApiDescription = {
           headers: rateLimitHeaders,
           json: flatErrorSchema,
         },
+      }),
+    },
+    {
+      method: 'post',
+      path: '/api/webhooks/filter-test',
+      operationId: 'testFilter',
+      summary: "Try a payload filter on an event type's example, or on a payload",
+      description:
+        "The filter is checked against the type's schema as a subscription's is when saved (422 `invalid_filter` with the `path` of the fault), then applied to `payload`, or to the type's `example_payload` when none is given.",
+      tags,
+      security: 'write',
+      body: { required: true, json: filterTestBody },
+      responses: guarded({
+        '200': ok('Whether the data matches.', z.object({ matches: z.boolean(), type: z.string() })),
+        '400': shared('WebhooksBadRequest'),
+        '422': shared('WebhooksUnprocessable'),
       }),
     },
   ],

@@ -22,6 +22,9 @@ export const subscription = z.object({
     .max(1000)
     .nullable()
     .meta({ description: 'Deliveries per second at most; null = unlimited. Deliveries beyond it wait their turn.' }),
+  filter: z.record(z.string(), z.unknown()).nullable().meta({
+    description: "Only events whose `data` matches this filter (Strapi's filter syntax) are delivered; null = every event of its types.",
+  }),
   created_at: dateTime,
   updated_at: dateTime,
   last_delivery_at: dateTime.nullable(),
