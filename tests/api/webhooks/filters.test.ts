@@ -334,6 +334,18 @@ describe('POST /api/webhooks/filter-test', () => {
     expect(await test({ articles: { $null: true } })).toBe(false);
   });
 
+  it('accepts the examples docs/webhooks.md gives, one for each of three types', async () => {
+    const examples: Array<[string, Record<string, unknown>]> = [
+      ['order.paid', { total: { $gte: 100 }, paid_at: { $between: ['2026-01-01', '2026-12-31T23:59:59Z'] } }],
+      ['run.failed', { scraper_id: 12, $or: [{ items_collected: 0 }, { status: 'failed' }] }],
+      ['author.created', { articles: { title: { $containsi: 'bread' } }, $not: { name: { $startsWith: 'Test' } } }],
+    ];
+    for (const [type, filter] of examples) {
+      const response = await tryFilter({ type, filter });
+      expect([type, response.status]).toEqual([type, 200]);
+    }
+  });
+
   it('refuses an unknown type and a filter that does not fit the type', async () => {
     expect((await tryFilter({ type: 'order.nope', filter: {} })).body).toEqual({
       error: 'Unknown or inactive event type: order.nope',

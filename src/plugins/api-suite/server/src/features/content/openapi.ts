@@ -10,6 +10,7 @@ import {
   type ResponseSpec,
   type SharedResponse,
 } from '../../contract/openapi';
+import { FIELD_OPERATOR_NAMES } from '../../../../shared/filters';
 import { answerSchema, inputSchema, sourceOf, type SchemaSource } from './schema';
 import { contentRoutes, routesOf, type ContentRoute } from './routes';
 import { watchedTypes, type WatchedType } from './watched';
@@ -318,8 +319,7 @@ function queryOf(
     ...(type.localized ? { locale: z.string().optional() } : {}),
   };
   const descriptions: Partial<Record<QueryName, string>> = {
-    filters:
-      "Strapi's filter syntax, as a deep object: `filters[field][$eq]=value`, with `$eq`, `$eqi`, `$ne`, `$lt`, `$lte`, `$gt`, `$gte`, `$in`, `$notIn`, `$contains`, `$containsi`, `$notContains`, `$startsWith`, `$endsWith`, `$null`, `$notNull` or `$between`; `$and`, `$or` and `$not` combine them (`filters[$or][0][title][$eq]=…`), and a relation's fields are reached through it (`filters[author][name][$eq]=…`).",
+    filters: `Strapi's filter syntax, as a deep object: \`filters[field][$eq]=value\`, with ${FIELD_OPERATOR_NAMES.map((name) => `\`${name}\``).join(', ')}; \`$and\`, \`$or\` and \`$not\` combine them (\`filters[$or][0][title][$eq]=…\`), and a relation's fields are reached through it (\`filters[author][name][$eq]=…\`). Webhook subscriptions' payload filters take the same syntax.`,
     sort: 'A field, or `field:asc` / `field:desc`; several comma-separated (`title:asc,createdAt:desc`) or as `sort[0]=…`.',
     'pagination[page]': 'Page number, from 1.',
     'pagination[pageSize]': `Documents a page (default ${rest.defaultLimit}, at most ${rest.maxLimit}).`,
