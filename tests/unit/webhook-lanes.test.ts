@@ -247,3 +247,122 @@ describe('request slots shared between endpoints (createLanes)', () => {
     await expect(lanesOf(1, 1).each([], endpointOf, () => Promise.resolve())).resolves.toEqual([]);
   });
 });
+
+describe('the share is a floor, not a ceiling', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const names = (prefix: string, count: number) => Array.from({ length: count }, (_, n) => `${prefix}${n + 1}`);
+  const open = (run: ReturnType<typeof controlled>, finished: Set<string>, prefix: string) =>
+    run.started.filter((name) => name.startsWith(prefix) && !finished.has(name));
+
+  /** Answer the lane's first send at once, so that it is known to be fast. */
+  async function warm(lanes: ReturnType<typeof lanesOf>, run: ReturnType<typeof controlled>, prefix: string) {
+    const first = lanes.each([`${prefix}0`], endpointOf, run.task);
+    await tick();
+    await run.finish(`${prefix}0`);
+    await first;
+  }
+
+  it('lets a lone fast endpoint take every free slot but the reserve, and gives the next ones to a newcomer', async () => {
+    const lanes = lanesOf(10, 2);
+    const run = controlled();
+    const finished = new Set<string>(['f0']);
+    await warm(lanes, run, 'f');
+    const fast = lanes.each(names('f', 60), endpointOf, run.task);
+    await tick();
+    // It starts with its share, and each fast answer while it uses all of it earns one more.
+    expect(open(run, finished, 'f')).toHaveLength(2);
+    const growth: number[] = [];
+    for (let turn = 0; turn < 8; turn += 1) {
+      const name = open(run, finished, 'f')[0];
+      finished.add(name);
+      await run.finish(name);
+      growth.push(open(run, finished, 'f').length);
+    }
+    // Ten slots, a share of 2 and a reserve of 1: up to nine under way, not two.
+    expect(growth).toEqual([3, 4, 5, 6, 7, 8, 9, 9]);
+    expect(lanes.stats()).toMatchObject({ running: 9, saturated: 0 });
+
+    // A newcomer: its first send takes the reserved slot at once, the rest wait for the borrower's answers.
+    const other = lanes.each(names('n', 3), endpointOf, run.task);
+    await tick();
+    expect(open(run, finished, 'n')).toEqual(['n1']);
+    // The borrower's next answer frees a slot for the newcomer (up to its share of 2), not for the borrower.
+    const borrowed = open(run, finished, 'f')[0];
+    finished.add(borrowed);
+    await run.finish(borrowed);
+    expect(open(run, finished, 'n')).toEqual(['n1', 'n2']);
+    expect(open(run, finished, 'f')).toHaveLength(8);
+    // With the newcomer at its share, the borrower may take what frees again, short of the reserve.
+    const again = open(run, finished, 'f')[0];
+    finished.add(again);
+    await run.finish(again);
+    expect(open(run, finished, 'f')).toHaveLength(7);
+    expect(lanes.stats().running).toBe(9);
+    for (const name of ['n1', 'n2', 'n3']) {
+      finished.add(name);
+      await run.finish(name);
+    }
+    await expect(other).resolves.toEqual([]);
+    // Nobody else waits: the borrower takes the free slots again as its sends answer.
+    for (let turn = 0; turn < 200; turn += 1) {
+      const name = open(run, finished, 'f')[0];
+      if (!name) break;
+      finished.add(name);
+      await run.finish(name);
+      expect(open(run, finished, 'f').length).toBeLessThanOrEqual(9);
+    }
+    await expect(fast).resolves.toEqual([]);
+  });
+
+  it('holds a slow endpoint to its share, and lets it borrow once it answers fast again, and the reverse', async () => {
+    const lanes = lanesOf(10, 2, { slowMs: 30 });
+    const run = controlled();
+    const finished = new Set<string>();
+    // Its first answers take 40 ms: slow.
+    const first = lanes.each(['s1', 's2'], endpointOf, run.task);
+    await tick();
+    await sleep(40);
+    for (const name of ['s1', 's2']) {
+      finished.add(name);
+      await run.finish(name);
+    }
+    await first;
+    const backlog = lanes.each(names('t', 30), endpointOf, run.task);
+    await tick();
+    expect(open(run, finished, 't')).toHaveLength(2);
+    expect(lanes.stats().saturated).toBe(1);
+    // It answers at once from now on: its average falls below 30 ms and it borrows the free slots.
+    for (let turn = 0; turn < 10; turn += 1) {
+      const name = open(run, finished, 't')[0];
+      finished.add(name);
+      await run.finish(name);
+    }
+    expect(open(run, finished, 't').length).toBeGreaterThan(2);
+    expect(lanes.stats().saturated).toBe(0);
+    // Then it turns slow again (a request open past 30 ms): it starts nothing more beyond its share.
+    await sleep(40);
+    const before = run.started.length;
+    const name = open(run, finished, 't')[0];
+    finished.add(name);
+    await run.finish(name);
+    expect(run.started.length).toBe(before);
+    // Each answer from now on frees a slot it may not refill until it is back within its share of 2.
+    while (open(run, finished, 't').length > 0) {
+      await sleep(35);
+      const before = open(run, finished, 't').length;
+      const next = open(run, finished, 't')[0];
+      finished.add(next);
+      await run.finish(next);
+      expect(open(run, finished, 't').length).toBeLessThanOrEqual(Math.max(2, before - 1));
+    }
+    await expect(backlog).resolves.toEqual([]);
+  });
+
+  it('lends nothing to an endpoint not yet known to be fast', async () => {
+    const lanes = lanesOf(10, 2);
+    const run = controlled();
+    void lanes.each(names('u', 10), endpointOf, run.task);
+    await tick();
+    expect(run.started).toEqual(['u1', 'u2']);
+  });
+});

@@ -5,6 +5,7 @@ import { redisUrl } from '../../helpers/services';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { orderData, posts, subscribe, verify, waitForPosts } from '../../helpers/webhooks';
 import { eventually, quietFor } from '../../helpers/wait';
+import { metricsOf, seriesValue } from '../../helpers/metrics';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**
@@ -19,7 +20,9 @@ const SLOW_MS = 5_000;
 const LEASE_SECONDS = 3;
 /** A job run twice, or a send taken twice, would repeat a delivery within this of the last one. */
 const DUPLICATE_WINDOW_MS = 500;
+const METRICS_TOKEN = 'isolation-metrics-token-0123456789';
 const workerEnv = {
+  METRICS_TOKEN,
   WEBHOOK_WORKER: 'true',
   WEBHOOK_ENDPOINT_CONCURRENCY: String(CAP),
   WEBHOOK_ENDPOINT_LEASE_SECONDS: String(LEASE_SECONDS),
@@ -30,6 +33,9 @@ let receiver: Receiver;
 let admin: TestUser;
 let slowConsumer: TestUser;
 let healthyConsumer: TestUser;
+let prober: TestUser;
+/** Receivers on ports of their own, answering every event after SLOW_MS (one host, other ports). */
+const otherPorts: Receiver[] = [];
 const instances: Instance[] = [];
 /** How each path answers: a slow path answers after its delay. */
 const delays = new Map<string, number>();
@@ -39,6 +45,8 @@ beforeAll(async () => {
   receiver = await startReceiver((request) => {
     if (request.method !== 'POST' || request.headers['x-webhook-event'] === 'webhook.test') return { status: 200 };
     if (request.path === '/hung') return { hang: true };
+    // Every variant of one URL answers slowly (the probe's ?v=1, //variant, /VARIANT, …).
+    if (/variant/i.test(request.path)) return { status: 200, delayMs: SLOW_MS };
     return { status: 200, delayMs: delays.get(request.path) ?? 0 };
   });
   app = await startApp({ env: { ...workerEnv, WEBHOOK_WORKER: redisUrl ? 'false' : 'true' } });
@@ -46,12 +54,23 @@ beforeAll(async () => {
   admin = await makeAdministrator(app, await registerUser(app));
   slowConsumer = await registerUser(app, { plan: 'enterprise' });
   healthyConsumer = await registerUser(app, { plan: 'enterprise' });
+  prober = await registerUser(app, { plan: 'enterprise' });
+  for (let n = 0; n < 3; n += 1) {
+    otherPorts.push(
+      await startReceiver((request) =>
+        request.method === 'POST' && request.headers['x-webhook-event'] !== 'webhook.test'
+          ? { status: 200, delayMs: SLOW_MS }
+          : { status: 200 }
+      )
+    );
+  }
 }, 120_000);
 
 afterAll(async () => {
   for (const instance of instances) await instance.kill();
   await app?.close();
   await receiver?.close();
+  for (const other of otherPorts) await other.close();
 });
 
 const publish = async (type: string, count: number, prefix: string) => {
@@ -136,6 +155,112 @@ it(`delivers another consumer's events within 2 s while an endpoint answering af
   const answer = await app.request().get(`/api/webhooks/subscriptions/${slow.id}`).set('Authorization', `Bearer ${slowConsumer.jwt}`);
   expect(answer.status).toBe(200);
   expect(answer.body.failure_count).toBe(0);
+}, 120_000);
+
+/** The saturated shares the delivering processes see (each process its own gauge; summed). */
+async function saturatedShares(): Promise<number> {
+  const readings = redisUrl
+    ? await Promise.all(
+        instances
+          .filter((instance) => instance.process.exitCode === null)
+          .map(async (instance) => (await instance.request().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`)).text)
+      )
+    : [await metricsOf(app)];
+  return readings.reduce((sum, text) => sum + seriesValue(text, 'api_suite_webhook_saturated_endpoints'), 0);
+}
+
+it("holds one consumer's 20 subscriptions to variants of one slow host to one share, while another consumer's deliveries arrive within 2 s", async () => {
+  const base = new URL(receiver.url);
+  const variants = [
+    `${receiver.url}/variant`,
+    `${receiver.url}/variant?v=1`,
+    `${receiver.url}/variant?v=2`,
+    `${receiver.url}/variant/`,
+    `${receiver.url}//variant`,
+    `${receiver.url}/VARIANT`,
+    `${receiver.url}/Variant#frag`,
+    `HTTP://${base.host}/variant?case=1`,
+    `http://${base.hostname.toUpperCase()}:${base.port}/variant?upper=1`,
+    ...otherPorts.map((other) => `${other.url}/variant`),
+  ];
+  while (variants.length < 20) variants.push(`${receiver.url}/variant?n=${variants.length}`);
+  const made = [];
+  for (const endpoint_url of variants)
+    made.push(await subscribe(app, prober, { endpoint_url, events: ['order.paid'], timeout_seconds: 15 }));
+  const healthy = await subscribe(app, healthyConsumer, { endpoint_url: `${receiver.url}/healthy-2`, events: ['order.updated'] });
+
+  // 15 events: 300 deliveries across the 20 variants, each answered after 5 s.
+  const events = Array.from({ length: 15 }, (_, i) => ({
+    type: 'order.paid',
+    payload: orderData(`variant-${i}`, { status: 'paid', paid_at: '2026-11-22T10:05:00.000Z', payment_id: 'pi_test' }),
+  }));
+  const sent = await app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send({ events });
+  expect(sent.status).toBe(202);
+  const isVariant = (request: ReceivedRequest) => request.method === 'POST' && request.headers['x-webhook-event'] === 'order.paid';
+  const variantPosts = () => [...posts(receiver), ...otherPorts.flatMap((other) => posts(other))].filter(isVariant);
+  await eventually(() => (variantPosts().length >= CAP ? true : undefined), 15_000, `${CAP} sends to the variants`);
+
+  // Another consumer's deliveries go out at once.
+  const published = await publish('order.updated', 10, 'healthy-2');
+  const arrived = await waitForPosts(receiver, 10, at('/healthy-2'), 10_000);
+  const worst = Math.max(...arrived.map((request) => request.receivedAt - published));
+  console.info(`[isolation] beside 20 variants of one slow host: the other consumer's 10 deliveries arrived within ${worst} ms`);
+  expect(worst).toBeLessThan(2_000);
+  for (const request of arrived) verify(healthy.secret, request);
+
+  // Together the 20 variants never had more than one share open; the gauge counts their host as saturated.
+  // (Once it is known to be slow, a quarter of a second after its first sends, its waiting sends count.)
+  await eventually(async () => ((await saturatedShares()) >= 1 ? true : undefined), 3_000, 'the variants counted as a saturated share');
+  await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 1_000));
+  const soFar = variantPosts();
+  expect(soFar.length).toBeGreaterThanOrEqual(CAP);
+  expect(mostOpenAtOnce(soFar, SLOW_MS)).toBeLessThanOrEqual(CAP);
+  // Deleting them cancels what waits, so the later tests' order.paid events go elsewhere.
+  for (const subscription of made) {
+    const removed = await app
+      .request()
+      .delete(`/api/webhooks/subscriptions/${subscription.id}`)
+      .set('Authorization', `Bearer ${prober.jwt}`);
+    expect(removed.status).toBe(204);
+  }
+}, 120_000);
+
+/** The most requests that arrived within `windowMs` of each other (all open together when each takes longer than that). */
+const mostArrivedWithin = (requests: ReceivedRequest[], windowMs: number) => {
+  const times = requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i += 1) {
+    while (times[j] < times[i] - windowMs) j += 1;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+};
+
+it('gives the slots a fast endpoint borrowed to a newcomer within 250 ms', async () => {
+  delays.set('/fast-borrower', 50);
+  const borrower = await subscribe(app, slowConsumer, { endpoint_url: `${receiver.url}/fast-borrower`, events: ['order.created'] });
+  const newcomer = await subscribe(app, healthyConsumer, { endpoint_url: `${receiver.url}/newcomer`, events: ['order.updated'] });
+  await publish('order.created', 1_000, 'borrow-a');
+  await publish('order.created', 1_000, 'borrow-b');
+  // Once it is known to be fast it takes more than its share: more than CAP requests open at once.
+  await waitForPosts(receiver, 300, at('/fast-borrower'), 30_000);
+  // Each answer takes 50 ms: those that arrived within 40 ms of each other were open together.
+  const open = mostArrivedWithin(posts(receiver).filter(at('/fast-borrower')), 40);
+  console.info(`[isolation] a lone fast endpoint had up to ${open} requests open at once (share ${CAP})`);
+  expect(open).toBeGreaterThan(CAP);
+
+  const published = await publish('order.updated', 5, 'newcomer');
+  const arrived = await waitForPosts(receiver, 5, at('/newcomer'), 10_000);
+  const lags = arrived.map((request) => request.receivedAt - published);
+  console.info(
+    `[isolation] beside the borrower, the newcomer's 5 deliveries arrived ${Math.min(...lags)}-${Math.max(...lags)} ms after publishing`
+  );
+  expect(Math.min(...lags)).toBeLessThan(250);
+  expect(Math.max(...lags)).toBeLessThan(1_000);
+  verify(newcomer.secret, arrived[0]);
+  await waitForPosts(receiver, 2_000, at('/fast-borrower'), 60_000);
+  verify(borrower.secret, posts(receiver).filter(at('/fast-borrower'))[0]);
+  await app.request().delete(`/api/webhooks/subscriptions/${borrower.id}`).set('Authorization', `Bearer ${slowConsumer.jwt}`);
 }, 120_000);
 
 it('delivers 1,000 sends to one saturated endpoint, every one once and none failed', async () => {

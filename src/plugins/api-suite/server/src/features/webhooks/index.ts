@@ -86,10 +86,11 @@ const feature: FeatureModule = {
     const deliveriesService = getService(strapi, 'webhook-deliveries');
     await deliveriesService.stop();
     if (deliveriesService.running()) {
-      // Let running deliveries finish and record their outcome before the database closes.
+      // Let running deliveries finish and record their outcome before the database closes; only
+      // then are their endpoints' slots given back (other instances may take them from then on).
       await getService(strapi, 'platform').jobs().close(getConfig(strapi).jobs.shutdownTimeoutMs);
-      await deliveriesService.flush();
     }
+    await deliveriesService.close();
   },
   contentTypes,
   contentManager,

@@ -26,7 +26,7 @@ export interface LanesOptions {
 }
 
 /**
- * Request slots shared fairly between endpoints (a lane per endpoint URL).
+ * Request slots shared fairly between endpoints (a lane per share: a consumer's host, `share.ts`).
  *
  * A job hands over its sends grouped by endpoint; each group waits in its endpoint's lane as
  * plain data (a segment of the job's list: nothing is made per waiting send), and lanes take
@@ -34,6 +34,16 @@ export interface LanesOptions {
  * slot of its own starts one. A lane runs at most `cap` requests at once, and only as many as
  * the lease book grants it (with Redis, the endpoint's slots are shared by every process), so
  * one endpoint can hold at most `cap` of the process's `size` slots and the others keep theirs.
+ *
+ * The share is a floor, not a ceiling: a lane that answers fast (within `slowMs`) also takes the
+ * process's free slots while no other lane waits for one, up to all but a reserve of `cap / 2`
+ * (so a lane that turns slow with every slot in hand cannot shut the others out). It earns them
+ * as TCP's window grows: each answer within `slowMs` while it uses its whole share lets it have
+ * one more request open, and one slow answer (or a request open past `slowMs`) takes it back to
+ * its share, as does one that falls idle. So an endpoint answering a test event at once and then
+ * hanging holds no more than its share. Those slots are borrowed, not leased: the moment another lane has a send waiting, the
+ * borrower starts nothing more beyond its share, so the newcomer gets the next slot that frees,
+ * within about one fast answer.
  *
  * `admit` is how the worker keeps a slow endpoint's sends out of memory (and their jobs out of
  * the queue's slots): it says how many more sends an endpoint takes now; the worker defers the
@@ -69,8 +79,12 @@ export function createLanes(options: LanesOptions) {
     deferredUntil: number;
     /** Waiting for the lane's first answer (`known`). */
     answered: Set<() => void>;
+    /** Requests it has earned to have open beyond its share (fast answers while it used all of it). */
+    earned: number;
   }
 
+  /** Slots a fast lane never borrows, so others find room even while it holds the rest. */
+  const reserve = Math.min(Math.ceil(cap / 2), size - 1);
   const lanes = new Map<string, Lane>();
   const ring: Lane[] = [];
   const wanting = new Set<Lane>();
@@ -96,6 +110,7 @@ export function createLanes(options: LanesOptions) {
         lastActive: performance.now(),
         deferredUntil: 0,
         answered: new Set(),
+        earned: 0,
       };
       lanes.set(endpoint, lane);
     }
@@ -106,6 +121,24 @@ export function createLanes(options: LanesOptions) {
     if (lane.ringed) return;
     lane.ringed = true;
     ring.push(lane);
+  };
+
+  /** Whether the lane answers fast: answered within `slowMs` on average, and nothing open for longer. */
+  const isFast = (lane: Lane, now = performance.now()): boolean => {
+    if (lane.latencyMs === undefined || lane.latencyMs >= options.slowMs) return false;
+    const oldest = lane.starts.values().next();
+    return oldest.done || now - oldest.value < options.slowMs;
+  };
+
+  /**
+   * Whether the lane may start one more now beyond its share of `share`: it has earned it, answers
+   * fast, and nobody else waits for a slot. A lane found slow loses what it earned.
+   */
+  const mayBorrow = (lane: Lane, share: number): boolean => {
+    if (lane.running >= share + lane.earned || ring.length > 0 || running >= size - reserve) return false;
+    if (isFast(lane)) return true;
+    lane.earned = 0;
+    return false;
   };
 
   /** Slots the lane should hold for what it has under way and waiting, beyond those it holds. */
@@ -163,14 +196,16 @@ export function createLanes(options: LanesOptions) {
         const lane = ring.shift() as Lane;
         lane.ringed = false;
         if (lane.waiting === 0) continue;
-        if (lane.running >= Math.min(cap, leases.held(lane.endpoint))) {
+        const share = Math.min(cap, leases.held(lane.endpoint));
+        if (lane.running >= share) {
           wantLeases(lane);
-          continue;
+          // Beyond its share only while nobody else waits (checked with the lane out of the ring).
+          if (!mayBorrow(lane, share)) continue;
         }
         startNext(lane);
         // Round robin: the lane goes to the back of the ring, behind every other lane waiting.
         if (lane.waiting > 0) {
-          if (lane.running < Math.min(cap, leases.held(lane.endpoint))) ringIn(lane);
+          if (lane.running < share || mayBorrow(lane, share)) ringIn(lane);
           else wantLeases(lane);
         }
       }
@@ -198,6 +233,10 @@ export function createLanes(options: LanesOptions) {
       const now = performance.now();
       lane.starts.delete(id);
       const took = now - startedAt;
+      if (took >= options.slowMs) lane.earned = 0;
+      // Earned only while it had more waiting than it could start: all it held was busy.
+      else if (lane.waiting > 0 && lane.running >= Math.min(cap, leases.held(lane.endpoint)) + lane.earned && lane.earned < size)
+        lane.earned += 1;
       if (lane.latencyMs === undefined) {
         lane.latencyMs = took;
         for (const done of [...lane.answered]) done();
@@ -205,6 +244,8 @@ export function createLanes(options: LanesOptions) {
       lane.lastActive = now;
       lane.running -= 1;
       running -= 1;
+      // What it earned holds for one busy spell: an idle lane starts again from its share.
+      if (lane.running === 0 && lane.waiting === 0) lane.earned = 0;
       if (lane.waiting > 0) ringIn(lane);
       else {
         trimming.add(lane);
@@ -347,9 +388,13 @@ export function createLanes(options: LanesOptions) {
     stats(): { running: number; waiting: number; endpoints: number; saturated: number } {
       let waiting = 0;
       let saturated = 0;
+      const now = performance.now();
       for (const lane of lanes.values()) {
         waiting += lane.waiting;
-        if (lane.waiting > 0 && lane.running >= cap) saturated += 1;
+        // Sends waiting behind its own share (all the slots it may hold, here or with other processes,
+        // are busy), answering slowly: a fast lane's backlog drains by itself.
+        const share = Math.min(cap, leases.held(lane.endpoint));
+        if (lane.waiting > 0 && !lane.acquiring && lane.running >= share && !isFast(lane, now)) saturated += 1;
       }
       return { running, waiting, endpoints: lanes.size, saturated };
     },

@@ -13,6 +13,7 @@ import { deferSends, lotsBySecond } from './deferral';
 import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { createLanes, type Lanes } from './lanes';
+import { displayShare, shareKeyOf } from './share';
 import { deliveryMetrics, type DeliveryMetrics } from './metrics';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
@@ -77,7 +78,7 @@ export function createWorker(
     saturationLogged.set(endpoint, now);
     if (saturationLogged.size > 10_000) saturationLogged.clear();
     strapi.log.warn(
-      `[api-suite] webhooks: the endpoint ${displayEndpoint(endpoint)} is saturated (its share of request slots is busy and it answers slowly): ${deferred} sends went back to the queue to wait for it, still pending`
+      `[api-suite] webhooks: the endpoint ${displayShare(endpoint)} is saturated (its share of request slots is busy and it answers slowly): ${deferred} sends went back to the queue to wait for it, still pending`
     );
   };
 
@@ -126,9 +127,18 @@ export function createWorker(
       return started;
     },
 
+    /** Stop sweeping; the endpoints' slots stay held until `close`, after the sends under way have ended. */
     async stop(): Promise<void> {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
+    },
+
+    /**
+     * Give the endpoints' slots back and write what is buffered: after the queue has waited for
+     * the sends under way (shutdown), so that no other instance takes a slot whose request is
+     * still open here and goes over an endpoint's share during a rolling deploy.
+     */
+    async close(): Promise<void> {
       await closeLeases();
       await recorder.flush();
     },
@@ -161,7 +171,7 @@ export function createWorker(
       const paced = (await pacer.pace(sends, targets)).filter((send) => worker.claim(send));
       const made = await worker.admit(paced, targets);
       const deliver = (send: DeliverySend, release: () => void) => worker.deliver(targets.get(send.subscription) ?? null, send, release);
-      const endpointOf = (send: DeliverySend) => targets.get(send.subscription)?.endpointUrl ?? '';
+      const endpointOf = (send: DeliverySend) => shareOfSend(send, targets);
       const now = Date.now();
       const ready = made.filter((send) => send.slotAt === undefined || send.slotAt <= now);
       // A throttled send waits for its slot time before it takes a request slot. Slot times are on
@@ -215,7 +225,7 @@ export function createWorker(
     async admit(sends: DeliverySend[], targets: Map<number, DeliveryTarget | null>): Promise<DeliverySend[]> {
       const byEndpoint = new Map<string, DeliverySend[]>();
       for (const send of sends) {
-        const endpoint = targets.get(send.subscription)?.endpointUrl ?? '';
+        const endpoint = shareOfSend(send, targets);
         const group = byEndpoint.get(endpoint);
         if (group) group.push(send);
         else byEndpoint.set(endpoint, [send]);
@@ -350,12 +360,8 @@ export function createWorker(
   return worker;
 }
 
-/** An endpoint in a log line: its origin and path, never its query (which may hold a token). */
-function displayEndpoint(endpoint: string): string {
-  try {
-    const url = new URL(endpoint);
-    return `${url.origin}${url.pathname}`;
-  } catch {
-    return '(unparsable URL)';
-  }
+/** The share a send's request slot is taken from (`share.ts`); a gone subscription's sends share one lane, which only cancels them. */
+function shareOfSend(send: DeliverySend, targets: Map<number, DeliveryTarget | null>): string {
+  const target = targets.get(send.subscription);
+  return target ? shareKeyOf(target) : '';
 }

@@ -62,6 +62,7 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     start: worker.start,
     stop: worker.stop,
+    close: worker.close,
     running: worker.running,
     sweep: worker.sweep,
     recover: worker.recover,
