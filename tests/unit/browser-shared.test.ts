@@ -3,7 +3,15 @@ import { build } from 'esbuild';
 import { z } from 'zod';
 import { createScraperBody } from '../../src/plugins/api-suite/server/src/features/scrapers/validation';
 import { scraperBodies } from '../../src/plugins/api-suite/server/src/features/scrapers/validation/requests';
-import { ApiProblem, asProblem, fieldError, pathWith, problemOf } from '../../src/plugins/api-suite/shared/http';
+import {
+  entryNames,
+  parseFilterText,
+  suggestedFields,
+  typesReceived,
+  typeToTry,
+  withCondition,
+} from '../../src/plugins/api-suite/shared/filter-editing';
+import { ApiProblem, asProblem, fieldError, pathWith, placedError, problemOf } from '../../src/plugins/api-suite/shared/http';
 import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../src/plugins/api-suite/shared/named-lines';
 
 /** The browsers' shared layer (shared/): the input grammars, the error-body reader, and the browser-safe scraper schemas. */
@@ -77,6 +85,21 @@ describe('error bodies', () => {
     ]);
   });
 
+  it('puts a refusal that names its place (invalid_filter) at that place, in both families that answer one', () => {
+    const message = 'The filter cannot be applied at filter.total.$gt: "x" is a string: total of order.created holds numbers';
+    const flat = problemOf(422, { error: message, code: 'invalid_filter', path: 'filter.total.$gt' });
+    expect([flat.code, flat.fields]).toEqual(['invalid_filter', { 'filter.total.$gt': message }]);
+    const admin = problemOf(422, {
+      data: null,
+      error: { status: 422, name: 'invalid_filter', message, details: { path: 'filter.total.$gt' } },
+    });
+    expect([admin.code, admin.fields]).toEqual(['invalid_filter', { 'filter.total.$gt': message }]);
+    // The message names the place itself: shown as it is, not prefixed with it again.
+    expect(placedError(flat, 'filter')).toBe(message);
+    expect(placedError({ fields: { filter: 'must be an object' } }, 'filter')).toBe('must be an object');
+    expect(placedError(flat, 'events')).toBeUndefined();
+  });
+
   it('reads the checkout family, and falls back when a body says nothing', () => {
     expect(problemOf(400, { errors: [{ message: 'Cart is empty' }] }).message).toBe('Cart is empty');
     expect(problemOf(502, 'Bad gateway').message).toBe('The server answered 502.');
@@ -130,5 +153,62 @@ describe('scraper request schemas', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((input) => input.includes('node_modules') && !/node_modules\/zod\//.test(input))).toEqual([]);
     expect(inputs.filter((input) => /\/(jobs|services|outbound)\//.test(input))).toEqual([]);
+  });
+});
+
+describe('filter fields', () => {
+  const order = {
+    name: 'order.created',
+    schema: {
+      type: 'object',
+      properties: {
+        total: { type: 'number' },
+        status: { type: 'string', enum: ['pending', 'paid'] },
+        customer: { type: 'object', properties: { name: { type: 'string' } } },
+      },
+    },
+    example_payload: { total: 25, status: 'pending', customer: { name: 'Ada' } },
+  };
+  const article = {
+    name: 'article.created',
+    schema: { type: 'object', properties: { title: { type: 'string' } } },
+    example_payload: { title: 'Hello' },
+  };
+
+  it('reads empty text (or null) as no filter, and names text that is not a JSON object', () => {
+    expect(parseFilterText('  ')).toEqual({ kind: 'none' });
+    expect(parseFilterText('null')).toEqual({ kind: 'none' });
+    expect(parseFilterText('{ "total": { "$gte": 10 } }')).toEqual({ kind: 'filter', filter: { total: { $gte: 10 } } });
+    expect(parseFilterText('{ "total": ')).toMatchObject({
+      kind: 'invalid',
+      reason: 'json',
+      message: expect.stringMatching(/^Not valid JSON/),
+    });
+    expect(parseFilterText('[1]')).toMatchObject({ kind: 'invalid', reason: 'not-object' });
+  });
+
+  it('reads events entries as the server does: a name, *, or a prefix ending in .*', () => {
+    expect(entryNames('order.*', 'order.created')).toBe(true);
+    expect(entryNames('order.*', 'orders.created')).toBe(false);
+    expect(entryNames('*', 'article.created')).toBe(true);
+    expect(typesReceived(['order.*'], [article, order]).map((type) => type.name)).toEqual(['order.created']);
+  });
+
+  it("suggests the fields of the types' data, nested ones by their dotted path", () => {
+    expect(suggestedFields([order, article]).map((field) => field.path)).toEqual(['total', 'status', 'customer', 'customer.name', 'title']);
+  });
+
+  it('tries a filter on the first type named by its name that it fits', () => {
+    expect(typeToTry({ total: { $gt: 1 } }, ['article.created', 'order.created'], [article, order])?.name).toBe('order.created');
+    expect(typeToTry({ nowhere: 1 }, ['article.created', 'order.created'], [article, order])?.name).toBe('article.created');
+    expect(typeToTry({ total: 1 }, ['*', 'order.*'], [article, order])).toBeUndefined();
+  });
+
+  it("adds a condition on a suggested field, nested, equal to the example's value", () => {
+    const [total, , , name] = suggestedFields([order]);
+    expect(withCondition({}, total, [order.example_payload])).toEqual({ total: { $eq: 25 } });
+    expect(withCondition({ customer: { id: 1 } }, name, [order.example_payload])).toEqual({ customer: { id: 1, name: { $eq: 'Ada' } } });
+    expect(withCondition({ total: { $gt: 3 } }, total)).toEqual({ total: { $gt: 3 } });
+    expect(withCondition({}, total)).toEqual({ total: { $eq: 0 } });
   });
 });

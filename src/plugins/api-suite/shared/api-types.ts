@@ -36,6 +36,7 @@ export type {
   Delivery,
   DeliveryDetail,
   EventType,
+  FilterTestOutcome,
   Recovered,
   Subscription,
   TestOutcome,
@@ -55,7 +56,12 @@ export type AdminSubscriptionsQuery = z.input<typeof billing.adminSubscriptionsQ
 export type AdminOrdersQuery = z.input<typeof commerce.adminOrdersQuery>;
 export type { ReportPeriod } from '../server/src/features/commerce/validation';
 
-export type { CreateSubscriptionInput, RecoverInput, UpdateSubscriptionInput } from '../server/src/features/webhooks/validation';
+export type {
+  CreateSubscriptionInput,
+  FilterTestInput,
+  RecoverInput,
+  UpdateSubscriptionInput,
+} from '../server/src/features/webhooks/validation';
 export type AdminSubscriptionUpdateInput = z.input<typeof webhooks.adminSubscriptionUpdateBody>;
 export type EventTypeUpdateInput = z.input<typeof webhooks.eventTypeUpdateBody>;
 export type DeliveriesQuery = z.input<typeof webhooks.deliveriesQuery>;

@@ -79,12 +79,16 @@ export function problemOf(status: number, body: unknown, fallback?: string): Api
   if (isObject(error)) {
     const code = typeof error.code === 'string' ? error.code : typeof error.name === 'string' ? error.name : null;
     const details = isObject(error.details) ? error.details.errors : error.details;
-    return new ApiProblem(status, code, typeof error.message === 'string' && error.message ? error.message : otherwise, fieldsOf(details));
+    const message = typeof error.message === 'string' && error.message ? error.message : otherwise;
+    const fields = fieldsOf(details);
+    if (isObject(error.details)) atPlace(fields, error.details.path, message);
+    return new ApiProblem(status, code, message, fields);
   }
-  // /api/webhooks: { error: "<message>", code, details?, invalid_events? }
+  // /api/webhooks: { error: "<message>", code, details?, invalid_events?, path? }
   if (typeof error === 'string') {
     const fields = fieldsOf(body.details);
     if (Array.isArray(body.invalid_events)) fields.events = `unknown or inactive: ${body.invalid_events.join(', ')}`;
+    atPlace(fields, body.path, error);
     return new ApiProblem(status, typeof body.code === 'string' ? body.code : null, error, fields);
   }
   // /api/checkout family: { errors: [{ message }] }
@@ -114,6 +118,28 @@ export function fieldError(
     .filter(([path]) => path === field || path.startsWith(`${field}.`))
     .map(([path, message]) => (path === field ? message : `${describe(path.slice(field.length + 1))}: ${message}`));
   return messages.length > 0 ? messages.join('; ') : undefined;
+}
+
+/**
+ * The messages for a field and everything under it as the server wrote them, for messages that
+ * name their own place ("The filter cannot be applied at filter.total.$gt: …"), where
+ * `fieldError`'s prefix would name it twice.
+ */
+export function placedError(problem: Pick<ApiProblem, 'fields'> | null | undefined, field: string): string | undefined {
+  if (!problem) return undefined;
+  const messages = Object.entries(problem.fields)
+    .filter(([path]) => path === field || path.startsWith(`${field}.`))
+    .map(([, message]) => message);
+  return messages.length > 0 ? [...new Set(messages)].join('; ') : undefined;
+}
+
+/**
+ * A refusal that names the one place of its fault (`path`, dotted: `filter.total.$gt` of an
+ * invalid_filter) has its message there, so the form shows it at that field; the message names
+ * the place itself (see `placedError`).
+ */
+function atPlace(fields: Record<string, string>, path: unknown, message: string): void {
+  if (typeof path === 'string' && path !== '' && !(path in fields)) fields[path] = message;
 }
 
 function fieldsOf(details: unknown): Record<string, string> {

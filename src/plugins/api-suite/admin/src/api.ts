@@ -169,6 +169,11 @@ export function useApiSuiteClient() {
           data<Subscription>(
             put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive } satisfies Contract.AdminSubscriptionUpdateInput)
           ),
+        /** Set a subscription's payload filter, or clear it (null); 422 invalid_filter where it cannot be applied to its types. */
+        setFilter: (id: string, filter: Record<string, unknown> | null) =>
+          data<Subscription>(put(`${base}/webhooks/subscriptions/${id}`, { filter } satisfies Contract.AdminSubscriptionUpdateInput)),
+        /** Whether a filter matches an event type's example (or a payload given). */
+        filterTest: (input: Contract.FilterTestInput) => data<Contract.FilterTestOutcome>(post(`${base}/webhooks/filter-test`, input)),
         sendTest: (id: string) => data<TestOutcome>(post(`${base}/webhooks/subscriptions/${id}/test`)),
         deliveries: async (id: string, page: number, status?: DeliveryStatus): Promise<Page<Delivery>> =>
           (await get<Page<Delivery>>(pathWith(`${base}/webhooks/subscriptions/${id}/deliveries`, { page, limit: 20, status }))).data,

@@ -96,6 +96,8 @@ export const api = {
   retryDelivery: (id: string) =>
     request<{ delivery_id: string; status: 'queued' }>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
   eventTypes: () => request<{ data: EventType[] }>('GET', '/api/webhooks/event-types'),
+  /** Whether a payload filter matches an event type's example (422 invalid_filter where it cannot be applied to the type). */
+  filterTest: (input: Contract.FilterTestInput) => request<Contract.FilterTestOutcome>('POST', '/api/webhooks/filter-test', input),
 
   /** The served OpenAPI document (open to anyone), read by the API reference page. */
   openApiDocument: () => request<OpenApiDocument>('GET', OPENAPI_JSON_PATH, undefined, { anonymous: true }),

@@ -1,20 +1,22 @@
 import { Box, Button, Flex, Loader, Typography } from '@strapi/design-system';
-import { ArrowClockwise, ClockCounterClockwise, PaperPlane } from '@strapi/icons';
+import { ArrowClockwise, ClockCounterClockwise, Pencil, PaperPlane } from '@strapi/icons';
 import { useNotification } from '@strapi/strapi/admin';
 import { useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { useApiSuiteClient } from '../../api';
 import { DetailGrid, DetailItem, DetailPage, DetailPending, DetailSection } from '../../components/DetailPage';
+import { JsonBlock } from '../../components/JsonBlock';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useAction } from '../../hooks/useAction';
 import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
 import { useLoad } from '../../hooks/useLoad';
 import { useFormat, useT } from '../../utils/useT';
 import { DeliveriesTable } from './components/DeliveriesTable';
+import { FilterModal } from './components/FilterModal';
 import { RecoverModal } from './components/RecoverModal';
 import { subscriptionStatus } from './components/SubscriptionsTab';
 
-/** One subscription: its settings, test, re-enable and recover, and its deliveries with their attempts. */
+/** One subscription: its settings, its payload filter (shown and changed), test, re-enable and recover, and its deliveries with their attempts. */
 export function SubscriptionPage() {
   const { id = '' } = useParams<{ id: string }>();
   const t = useT();
@@ -25,6 +27,7 @@ export function SubscriptionPage() {
   const subscription = useLoad(() => client.webhooks.subscription(id), [client, id]);
   const { run, busy } = useAction();
   const [recovering, setRecovering] = useState(false);
+  const [editingFilter, setEditingFilter] = useState(false);
   const [recoveries, setRecoveries] = useState(0);
   const deliveriesKey = subscription.data ? `${subscription.data.last_delivery_at}-${subscription.data.failure_count}-${recoveries}` : '';
 
@@ -125,6 +128,26 @@ export function SubscriptionPage() {
             <Typography>{format.dateTime(data.created_at)}</Typography>
           </DetailItem>
         </DetailGrid>
+        <DetailSection title={t('webhooks.filter')}>
+          <Box background="neutral0" shadow="tableShadow" hasRadius padding={6}>
+            <Flex direction="column" alignItems="stretch" gap={3}>
+              <Box data-testid="subscription-filter">
+                {data.filter ? (
+                  <JsonBlock value={data.filter} maxHeight="16rem" />
+                ) : (
+                  <Typography textColor="neutral600">{t('webhooks.filter.none')}</Typography>
+                )}
+              </Box>
+              {canManage && (
+                <Box>
+                  <Button variant="secondary" startIcon={<Pencil />} onClick={() => setEditingFilter(true)}>
+                    {t('webhooks.filter.edit')}
+                  </Button>
+                </Box>
+              )}
+            </Flex>
+          </Box>
+        </DetailSection>
         <DetailSection title={t('webhooks.deliveries')}>
           {subscription.status === 'loading' && <Loader small>{t('state.loading')}</Loader>}
           <DeliveriesTable
@@ -135,6 +158,16 @@ export function SubscriptionPage() {
           />
         </DetailSection>
       </Flex>
+      {editingFilter && (
+        <FilterModal
+          subscription={data}
+          onClose={() => setEditingFilter(false)}
+          onSaved={async () => {
+            setEditingFilter(false);
+            await subscription.reload();
+          }}
+        />
+      )}
       {recovering && <RecoverModal subscriptionId={id} onClose={() => setRecovering(false)} onRecovered={recovered} />}
     </DetailPage>
   );

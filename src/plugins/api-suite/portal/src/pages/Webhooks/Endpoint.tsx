@@ -3,13 +3,14 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { api, type TestOutcome } from '../../api';
 import { Badge, formatDate, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
+import { filterText } from '../../../../shared/filter-editing';
 import { useAction, useLoad } from '../../../../shared/hooks';
 import { Deliveries } from './Deliveries';
 import { EndpointForm } from './EndpointForm';
 import { NotInPlan } from '../../plans/NotInPlan';
 import { Recover } from './Recover';
 
-/** One endpoint: its settings, a test event with its result, the secret rotated, its deliveries, and recovery of failed ones. */
+/** One endpoint: its settings (its payload filter among them), a test event with its result, the secret rotated, its deliveries, and recovery of failed ones. */
 export function Endpoint() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -81,6 +82,16 @@ export function Endpoint() {
             <dd>{data.is_active ? <Badge tone="good">active</Badge> : <Badge tone="bad">disabled</Badge>}</dd>
             <dt>Events</dt>
             <dd data-testid="endpoint-events">{data.events.join(', ')}</dd>
+            <dt>Payload filter</dt>
+            <dd data-testid="endpoint-filter">
+              {data.filter ? (
+                <pre className="code code-wrap" tabIndex={0} aria-label="Payload filter">
+                  {filterText(data.filter)}
+                </pre>
+              ) : (
+                'None: every event of its types'
+              )}
+            </dd>
             {data.description && (
               <>
                 <dt>Description</dt>

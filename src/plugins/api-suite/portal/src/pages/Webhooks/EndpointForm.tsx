@@ -1,10 +1,13 @@
-import { Fragment } from 'react';
+import { Fragment, useRef } from 'react';
 import { api, type Subscription } from '../../api';
 import { Loading } from '../../components/feedback';
 import { CheckboxGroup, Field, FormActions, FormProblem, useForm } from '../../components/form';
+import { filterText, parseFilterText } from '../../../../shared/filter-editing';
 import { useLoad } from '../../../../shared/hooks';
+import { placedError } from '../../../../shared/http';
+import { FilterField } from './FilterField';
 
-/** Create an endpoint, or edit one's URL, description, rate limit and events; the server's messages beside each field. */
+/** Create an endpoint, or edit one's URL, description, rate limit, events and payload filter; the server's messages beside each field. */
 export function EndpointForm({
   endpoint,
   onSaved,
@@ -15,14 +18,18 @@ export function EndpointForm({
   onCancel(): void;
 }) {
   const catalog = useLoad(() => api.eventTypes().then((answer) => answer.data), []);
+  // The filter's text when the form was last sent: its messages hold for that text only.
+  const sentFilter = useRef<string | null>(null);
   const form = useForm(
     {
       endpoint_url: endpoint?.endpoint_url ?? '',
       description: endpoint?.description ?? '',
       events: endpoint?.events ?? [],
       rate_limit: endpoint?.rate_limit === null || endpoint?.rate_limit === undefined ? '' : String(endpoint.rate_limit),
+      filter: filterText(endpoint?.filter),
     },
-    async ({ endpoint_url, events, description, rate_limit }) => {
+    async ({ endpoint_url, events, description, rate_limit, filter: text }) => {
+      const filter = parseFilterText(text);
       // Empty means no limit; anything else goes to the server as a number, which checks it.
       const input = {
         endpoint_url: endpoint_url.trim(),
@@ -30,10 +37,18 @@ export function EndpointForm({
         description,
         rate_limit: rate_limit.trim() === '' ? null : Number(rate_limit),
       };
-      if (endpoint) onSaved({ ...(await api.updateEndpoint(endpoint.id, input)), secret: '' });
-      else onSaved(await api.createEndpoint(input));
+      // No filter: none on a new endpoint, and null clears an edited one's.
+      const chosen = filter.kind === 'filter' ? filter.filter : null;
+      if (endpoint) onSaved({ ...(await api.updateEndpoint(endpoint.id, { ...input, filter: chosen })), secret: '' });
+      else onSaved(await api.createEndpoint(chosen ? { ...input, filter: chosen } : input));
+    },
+    ({ filter }): Record<string, string> => {
+      sentFilter.current = filter;
+      const parsed = parseFilterText(filter);
+      return parsed.kind === 'invalid' ? { filter: parsed.message } : {};
     }
   );
+  const filterError = form.values.filter === sentFilter.current ? placedError({ fields: form.errors }, 'filter') : undefined;
   // "*" is written like every other option (its name in code, its meaning under it), so the list reads as one column of names.
   const options = [
     { value: '*', label: <EventLabel name="*" description="Every event, including types added later" /> },
@@ -67,6 +82,13 @@ export function EndpointForm({
       ) : (
         <CheckboxGroup legend="Events" options={options} {...form.field('events')} />
       )}
+      <FilterField
+        value={form.values.filter}
+        onChange={(text) => form.set('filter', text)}
+        events={form.values.events}
+        types={catalog.data}
+        error={filterError}
+      />
       <FormActions submit={endpoint ? 'Save' : 'Add endpoint'} busy={form.busy} onCancel={onCancel} />
     </form>
   );

@@ -5,6 +5,7 @@ import { toBool } from '../../../db';
 import { getService } from '../../../utils';
 import type { DeliveryRow } from '../services/deliveries';
 import type { SubscriptionRow } from '../services/subscriptions';
+import type { FilterTestOutcome } from '../validation/responses';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
 import { uuidParam } from '../validation';
@@ -45,7 +46,7 @@ export async function deliveryFor(
 export async function tryFilter(
   strapi: Core.Strapi,
   body: { filter: Record<string, unknown>; type: string; payload?: Record<string, unknown> }
-): Promise<{ matches: boolean; type: string }> {
+): Promise<FilterTestOutcome> {
   const type = await getService(strapi, 'webhook-event-types').activeType(body.type);
   if (!type)
     throw new UnprocessableError('invalid_events', `Unknown or inactive event type: ${body.type}`, { invalid_events: [body.type] });

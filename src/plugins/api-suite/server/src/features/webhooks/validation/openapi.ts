@@ -287,7 +287,7 @@ export const webhooksApi: ApiDescription = {
       security: 'write',
       body: { required: true, json: filterTestBody },
       responses: guarded({
-        '200': ok('Whether the data matches.', z.object({ matches: z.boolean(), type: z.string() })),
+        '200': ok('Whether the data matches.', answers.filterTestOutcome),
         '400': shared('WebhooksBadRequest'),
         '422': shared('WebhooksUnprocessable'),
       }),

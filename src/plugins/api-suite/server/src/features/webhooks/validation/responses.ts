@@ -73,6 +73,13 @@ export const testOutcome = z.object({
 });
 export type TestOutcome = z.infer<typeof testOutcome>;
 
+/** What `filter-test` answers: whether the data (the type's example, or the payload given) matches the filter. */
+export const filterTestOutcome = z.object({
+  matches: z.boolean(),
+  type: z.string().meta({ description: 'The event type whose schema the filter was checked against.' }),
+});
+export type FilterTestOutcome = z.infer<typeof filterTestOutcome>;
+
 export const recovered = z.object({
   deliveries: z.int().min(0).meta({ description: 'How many failed or cancelled deliveries were queued again.' }),
 });
