@@ -1,3 +1,4 @@
+import { patternMatches } from './event-patterns';
 import { compileFilter, fieldSuggestions, filterProblem, type FieldSuggestion, type JsonSchema } from './filters';
 import { isPlainObject } from './filters/compile';
 
@@ -52,9 +53,7 @@ export function parseFilterText(text: string): ParsedFilter {
  * type), or a prefix ending in `.*` (`order.*`: every type whose name starts with `order.`).
  */
 export function entryNames(entry: string, type: string): boolean {
-  if (entry === '*' || entry === type) return true;
-  const prefix = entry.endsWith('.*') ? entry.slice(0, -1) : null;
-  return prefix !== null && prefix.length > 1 && !prefix.includes('*') && type.startsWith(prefix);
+  return patternMatches(entry, type);
 }
 
 /** The catalog's types a subscription with these `events` receives, in the catalog's order. */

@@ -1,4 +1,11 @@
-import { FIELD_OPERATORS, isFieldOperator, type FieldOperator, type OperandKind } from './operators';
+import {
+  FIELD_OPERATOR_NAMES,
+  FIELD_OPERATORS,
+  isFieldOperator,
+  LOGICAL_OPERATORS,
+  type FieldOperator,
+  type OperandKind,
+} from './operators';
 
 /**
  * Strapi's filter syntax applied to JSON in memory (docs/webhooks.md#payload-filters): a filter is
@@ -56,6 +63,8 @@ export const MAX_FILTER_DEPTH = 12;
 type Test = (value: unknown) => boolean;
 type Scalar = string | number | boolean | null;
 
+const OPERATOR_LIST = [...LOGICAL_OPERATORS, ...FIELD_OPERATOR_NAMES].join(', ');
+
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** The instant an ISO 8601 date or date-time names, or NaN. */
@@ -96,7 +105,8 @@ function objectTest(filter: unknown, field: FieldRef, at: FilterPath, conditions
         : leafTest('$eq', operand, field, at, here, conditions);
       tests.push((value) => !inner(value));
     } else if (key.startsWith('$')) {
-      if (!isFieldOperator(key)) throw new FilterProblem(here, `${key} is not an operator of the filter syntax (see docs/webhooks.md)`);
+      if (!isFieldOperator(key))
+        throw new FilterProblem(here, `${key} is not an operator of Strapi's filter syntax; use one of ${OPERATOR_LIST}`);
       tests.push(leafTest(key, operand, field, at, here, conditions));
     } else {
       const child = valueTest(operand, { keys: [...field.keys, key], keyAts: [...field.keyAts, here] }, here, conditions, depth + 1);

@@ -6,29 +6,8 @@ import { defineEvent } from './registry';
  * demand. Every other event type is registered by the feature that publishes it (registry.ts).
  */
 export const TEST_EVENT_TYPE = 'webhook.test';
-export const WILDCARD = '*';
-
-/**
- * The names a subscription's `events` may hold besides a type's own: `*` (every type) and a
- * prefix ending in `.*` (`recipe.*`: every type whose name starts with `recipe.`).
- */
-export function isPrefixPattern(entry: string): boolean {
-  return entry.length > 2 && entry.endsWith('.*') && !entry.slice(0, -2).includes('*');
-}
-
-/** Whether an `events` entry names this type. */
-export function patternMatches(entry: string, type: string): boolean {
-  if (entry === WILDCARD || entry === type) return true;
-  return isPrefixPattern(entry) && type.startsWith(entry.slice(0, -1));
-}
-
-/** The entries that name a type besides its own name: each prefix pattern it falls under, and `*`. */
-export function patternsOf(type: string): string[] {
-  const patterns: string[] = [];
-  for (let at = type.indexOf('.'); at !== -1; at = type.indexOf('.', at + 1)) patterns.push(`${type.slice(0, at)}.*`);
-  patterns.push(WILDCARD);
-  return patterns;
-}
+// The `events` entries (a name, `*`, a prefix pattern) follow one rule, shared with the browsers.
+export { isPrefixPattern, patternMatches, patternsOf, WILDCARD } from '../../../../../shared/event-patterns';
 
 export const testEventData = z.strictObject({ subscription_id: z.uuid(), message: z.string() });
 export type TestEventData = z.infer<typeof testEventData>;
