@@ -52,6 +52,23 @@ export async function assertBelowCap(
   if (held >= cap.limit) throw tooManySubscriptions(cap, held);
 }
 
+/**
+ * Boot: plan names in `webhooks.maxSubscriptions.plans` that no plan is called (a typo, or a plan
+ * renamed since) are logged, since the plan they meant gets the default cap without a word.
+ */
+export async function warnOfUnknownPlans(strapi: Core.Strapi): Promise<void> {
+  const named = Object.keys(getConfig(strapi).webhooks.maxSubscriptions.plans);
+  if (named.length === 0) return;
+  const known = new Set((await getService(strapi, 'plans').rows()).map((plan) => plan.name.trim().toLowerCase()));
+  const unknown = named.filter((name) => !known.has(name.trim().toLowerCase()));
+  if (unknown.length === 0) return;
+  const { default: fallback } = getConfig(strapi).webhooks.maxSubscriptions;
+  strapi.log.warn(
+    `[api-suite] webhooks: WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN (webhooks.maxSubscriptions.plans) names ${unknown.map((name) => `"${name}"`).join(', ')}, ` +
+      `which no plan is called (a typo, or a plan renamed since): that cap applies to no one, and every plan it does not name gets WEBHOOK_MAX_SUBSCRIPTIONS (${fallback})`
+  );
+}
+
 function tooManySubscriptions(cap: SubscriptionCap, held: number): ConflictError {
   const message =
     cap.limit === 0
