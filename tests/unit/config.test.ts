@@ -1,4 +1,10 @@
-import config, { parseBoolean, parseSchedule } from '../../src/plugins/api-suite/server/src/config';
+import config, {
+  maxSubscriptionsOf,
+  parseBoolean,
+  parseCount,
+  parsePlanCaps,
+  parseSchedule,
+} from '../../src/plugins/api-suite/server/src/config';
 import { envFrom } from '../helpers/env';
 
 describe('plugin config', () => {
@@ -10,6 +16,7 @@ describe('plugin config', () => {
     expect(defaults.frontendOrigin).toBe('http://localhost:3000');
     expect(defaults.scrapers.pageConcurrency).toBe(4);
     expect(defaults.scrapers.runsPerConsumer).toBe(2);
+    expect(defaults.webhooks.maxSubscriptions).toEqual({ default: 100, plans: { free: 10, pro: 100, enterprise: 1000 } });
   });
 
   it('reads the environment', () => {
@@ -68,5 +75,61 @@ describe('plugin config', () => {
     expect(parseBoolean('TRUE', false, 'X')).toBe(true);
     expect(parseBoolean(undefined, true, 'X')).toBe(true);
     expect(() => parseBoolean('maybe', false, 'OUTBOUND_ALLOW_PRIVATE')).toThrow(/OUTBOUND_ALLOW_PRIVATE must be true or false/);
+  });
+
+  it('reads the subscription caps from WEBHOOK_MAX_SUBSCRIPTIONS and WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN', () => {
+    const caps = config.default({
+      env: envFrom({ WEBHOOK_MAX_SUBSCRIPTIONS: '5', WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN: 'Pro:3, Team EU : 40,free:0' }),
+    }).webhooks.maxSubscriptions;
+    expect(caps).toEqual({ default: 5, plans: { pro: 3, 'team eu': 40, free: 0 } });
+    expect(() =>
+      config.validator({
+        ...config.default({ env: envFrom({}) }),
+        webhooks: { ...config.default({ env: envFrom({}) }).webhooks, maxSubscriptions: caps },
+      })
+    ).not.toThrow();
+    // Matched in any case; a plan not named gets the default.
+    expect(maxSubscriptionsOf(caps, 'PRO')).toBe(3);
+    expect(maxSubscriptionsOf(caps, 'team EU')).toBe(40);
+    expect(maxSubscriptionsOf(caps, 'free')).toBe(0);
+    expect(maxSubscriptionsOf(caps, 'enterprise')).toBe(5);
+    // Set but empty: no plan has a cap of its own.
+    expect(parsePlanCaps('')).toEqual({});
+    expect(parsePlanCaps(undefined)).toEqual({ free: 10, pro: 100, enterprise: 1000 });
+  });
+
+  it.each([
+    ['pro=25', /WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN must read like "pro:25,enterprise:250".*"pro=25" does not/],
+    ['pro:25;enterprise:250', /"pro:25;enterprise:250" does not/],
+    ['pro:many', /"pro:many" does not/],
+    ['pro:-1', /"pro:-1" does not/],
+    ['pro:2.5', /"pro:2.5" does not/],
+    [':25', /":25" does not/],
+    ['pro', /"pro" does not/],
+    ['team:eu:40', /"team:eu:40" does not/],
+    ['pro:25,PRO:30', /names the plan "PRO" twice/],
+  ])('refuses WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN=%s at boot', (value, message) => {
+    expect(() => parsePlanCaps(value)).toThrow(message);
+    expect(() => config.default({ env: envFrom({ WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN: value }) })).toThrow(message);
+  });
+
+  it('reads WEBHOOK_MAX_SUBSCRIPTIONS strictly, and the validator bounds both caps', () => {
+    expect(parseCount(undefined, 100, 'X')).toBe(100);
+    expect(parseCount(' 7 ', 100, 'X')).toBe(7);
+    for (const typo of ['5x', '-1', '1.5', 'ten']) {
+      expect(() => config.default({ env: envFrom({ WEBHOOK_MAX_SUBSCRIPTIONS: typo }) })).toThrow(
+        `WEBHOOK_MAX_SUBSCRIPTIONS must be a whole number such as 100, not "${typo}"`
+      );
+    }
+    const defaults = config.default({ env: envFrom({}) });
+    const withCaps = (maxSubscriptions: unknown) => ({ ...defaults, webhooks: { ...defaults.webhooks, maxSubscriptions } });
+    expect(() => config.validator(withCaps({ default: -1, plans: {} }))).toThrow(/webhooks\.maxSubscriptions\.default/);
+    expect(() => config.validator(withCaps({ default: 10, plans: { pro: 2.5 } }))).toThrow(
+      /webhooks\.maxSubscriptions\.plans\.pro: must be a whole number/
+    );
+    expect(() => config.validator(withCaps({ default: 10, plans: { pro: 1, Pro: 2 } }))).toThrow(
+      /webhooks\.maxSubscriptions\.plans: names a plan twice/
+    );
+    expect(() => config.validator(withCaps({ default: 10 }))).toThrow(/webhooks\.maxSubscriptions\.plans/);
   });
 });

@@ -39,6 +39,8 @@ export const UNSUPPORTED_CURRENCIES = [
   'omr',
   'tnd',
 ];
+/** A number of webhook subscriptions: 0 lets a plan's consumers create none. */
+const subscriptionCap = z.number().int('must be a whole number').min(0).max(1_000_000);
 const endpointPattern = z
   .string()
   .regex(/^(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*)$/, 'must be "<METHOD or *> <path, * for the rest>"');
@@ -118,6 +120,22 @@ export const configSchema = z
           z.string().regex(/^([a-z0-9-]+|(api|plugin)::[a-z0-9-]+\.[a-z0-9-]+)$/, 'must be a content-type UID or singular name'),
           z.number().int().min(0).max(3)
         ),
+        /**
+         * The most webhook subscriptions one consumer may hold (docs/webhooks.md#creating-and-changing-a-subscription),
+         * by the name of the consumer's plan (matched case-insensitively), `default` for a plan not
+         * named; administrators are not capped. Beyond it, creating is 409 `too_many_subscriptions`.
+         */
+        maxSubscriptions: z
+          .object({
+            default: subscriptionCap,
+            plans: z
+              .record(z.string().min(1, 'plan names must not be empty').max(100, 'plan names are at most 100 characters'), subscriptionCap)
+              .refine(
+                (plans) => new Set(Object.keys(plans).map((name) => name.trim().toLowerCase())).size === Object.keys(plans).length,
+                'names a plan twice (plan names are matched case-insensitively)'
+              ),
+          })
+          .strict(),
       })
       .strict(),
     scrapers: z
@@ -298,6 +316,10 @@ export default {
       sendTraceparent: parseBoolean(env('WEBHOOK_SEND_TRACEPARENT'), false, 'WEBHOOK_SEND_TRACEPARENT'),
       contentTypes: parseContentTypes(env('WEBHOOK_CONTENT_TYPES')),
       populate: parsePopulate(env('WEBHOOK_POPULATE')),
+      maxSubscriptions: {
+        default: parseCount(env('WEBHOOK_MAX_SUBSCRIPTIONS'), DEFAULT_MAX_SUBSCRIPTIONS, 'WEBHOOK_MAX_SUBSCRIPTIONS'),
+        plans: parsePlanCaps(env('WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN')),
+      },
     },
     scrapers: {
       proxyPools: parseProxyPools(env('SCRAPER_PROXY_POOLS')),
@@ -407,6 +429,58 @@ export function parsePopulate(value: string | undefined): Record<string, number>
     depths[match[1]] = Number(match[2]);
   }
   return depths;
+}
+
+/** WEBHOOK_MAX_SUBSCRIPTIONS: subscriptions a consumer may hold when their plan has no cap of its own. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 100;
+
+/**
+ * WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN's default, for the plans a new site starts with
+ * (features/access/services/plans.ts): ten times apart like their requests a minute (10, 100,
+ * 1,000), so a plan's subscriptions grow with what it pays for. free reaches no webhook route
+ * unless an editor opens it, and then gets room to try them; pro the number a business's
+ * integrations need (a few per receiving service and environment) with room to spare;
+ * enterprise, whose customers run many tenants and environments, ten times that.
+ */
+export const DEFAULT_MAX_SUBSCRIPTIONS_BY_PLAN: Readonly<Record<string, number>> = { free: 10, pro: 100, enterprise: 1_000 };
+
+/**
+ * WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN: "pro:25,enterprise:250", a plan's name (as the plans table
+ * holds it, any case) and its cap; unset: the defaults above; set but empty: no plan has its own
+ * cap. Names are kept lowercase, as they are matched.
+ */
+export function parsePlanCaps(value: string | undefined): Record<string, number> {
+  if (value === undefined) return { ...DEFAULT_MAX_SUBSCRIPTIONS_BY_PLAN };
+  const caps: Record<string, number> = {};
+  for (const part of parseList(value) ?? []) {
+    // One colon: "pro:25;enterprise:250" is a typo, not a plan named "pro:25;enterprise" (a
+    // name with a colon is set in config/plugins.ts instead).
+    const match = /^([^:]*[^:\s])\s*:\s*(\d{1,7})$/.exec(part);
+    if (!match) {
+      throw new Error(
+        `WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN must read like "pro:25,enterprise:250" (a plan's name, a colon, a whole number); "${part}" does not`
+      );
+    }
+    const name = match[1].toLowerCase();
+    if (name in caps)
+      throw new Error(`WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN names the plan "${match[1]}" twice (names are matched in any case)`);
+    caps[name] = Number(match[2]);
+  }
+  return caps;
+}
+
+/** The cap of a consumer on `plan`: the plan's own (its name in any case), else the default. */
+export function maxSubscriptionsOf(settings: PluginConfig['webhooks']['maxSubscriptions'], plan: string): number {
+  const wanted = plan.trim().toLowerCase();
+  const own = Object.entries(settings.plans).find(([name]) => name.trim().toLowerCase() === wanted);
+  return own ? own[1] : settings.default;
+}
+
+/** A whole number of at least 0 from the environment, strictly ("5x" is refused, where `env.int` would read 5); unset or blank: `fallback`. */
+export function parseCount(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d{1,9}$/.test(value.trim())) throw new Error(`${name} must be a whole number such as ${fallback}, not "${value}"`);
+  return Number(value.trim());
 }
 
 /** "a, b" → ["a", "b"]; unset or blank → undefined (the default applies). */

@@ -148,7 +148,7 @@ export const commonDescription: ApiDescription = {
       ),
       NotFound: errorResponse("Unknown, or another consumer's (`not_found`).", rateLimitHeaders),
       Conflict: errorResponse(
-        'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), nothing runs to be stopped (`not_running`), billing refuses in this state (`already_subscribed`, `no_subscription`, `no_customer`), or a key cannot be rerolled (`key_not_active`).',
+        'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), nothing runs to be stopped (`not_running`), billing refuses in this state (`already_subscribed`, `no_subscription`, `no_customer`), a key cannot be rerolled (`key_not_active`), or the consumer already holds as many webhook subscriptions as their plan allows (`too_many_subscriptions`, the cap in `details.limit`).',
         rateLimitHeaders
       ),
       UnprocessableEntity: errorResponse(

@@ -18,6 +18,7 @@ import eventTypes from './services/event-types';
 import subscriptions from './services/subscriptions';
 import webhooks from './services/webhooks';
 import { generateSecret } from './signing';
+import { warnOfUnknownPlans } from './subscriptions/cap';
 import { webhooksApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */
@@ -73,6 +74,7 @@ const feature: FeatureModule = {
     const created = await getService(strapi, 'webhook-event-types').ensureDefaults();
     if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
     await getService(strapi, 'webhook-subscriptions').listen();
+    await warnOfUnknownPlans(strapi);
     const settings = getConfig(strapi).webhooks;
     if (settings.worker) {
       await getService(strapi, 'webhook-deliveries').start();

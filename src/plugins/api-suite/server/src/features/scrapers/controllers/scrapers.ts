@@ -144,7 +144,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
       const { row, secret } = await createSubscription(
         strapi,
-        caller.consumerId as string,
+        { ...caller, consumerId: caller.consumerId as string },
         { ...rest, endpoint_url: url, events },
         { allowedEvents: RUN_EVENTS }
       );

@@ -175,13 +175,14 @@ export const scrapersApi: ApiDescription = {
       operationId: 'createRunEventsWebhook',
       summary: 'Subscribe to run events',
       description:
-        "Creates a webhook subscription (signed deliveries, retries, a test event at once) for the caller's run events, through the same path as `POST /api/webhooks/subscriptions`: any event type that is not a run event, or is unknown or switched off, is 422 `invalid_events`.",
+        "Creates a webhook subscription (signed deliveries, retries, a test event at once) for the caller's run events, through the same path as `POST /api/webhooks/subscriptions`: any event type that is not a run event, or is unknown or switched off, is 422 `invalid_events`, and a consumer already holding as many subscriptions as their plan allows is 409 `too_many_subscriptions` (the cap in `details.limit`).",
       tags,
       security: 'write',
       body: { required: true, json: runEventsWebhookBody },
       responses: guarded({
         '201': ok('The subscription, with its secret.', answers.runEventsWebhook),
         '400': shared('BadRequest'),
+        '409': shared('Conflict'),
         '422': shared('UnprocessableEntity'),
       }),
     },

@@ -22,7 +22,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(ctx: Context) {
       const caller = consumerOf(ctx);
       const { body } = input(ctx, inputs.create);
-      const { row, secret } = await createSubscription(strapi, caller.consumerId as string, body);
+      const { row, secret } = await createSubscription(strapi, { ...caller, consumerId: caller.consumerId as string }, body);
       const view = subscriptions().present(row);
       ctx.status = 201;
       // The secret is shown here and at rotation only: it is stored encrypted and never listed.

@@ -8,6 +8,7 @@ import { createSecretBox, type SecretBox } from '../secret-box';
 import { generateSecret, ROTATION_WINDOW_MS } from '../signing';
 import { patternsOf } from '../events/catalog';
 import { compiledFilters, type Subscriber } from '../subscriptions/filters';
+import { assertBelowCap, type SubscriptionCap } from '../subscriptions/cap';
 import type { Subscription } from '../validation/responses';
 import {
   DEFAULT_TIMEOUT_SECONDS,
@@ -90,12 +91,22 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return secretBox().seal(secret);
     },
 
-    async create(consumerId: string, input: SubscriptionInput): Promise<{ row: SubscriptionRow; secret: string }> {
+    /**
+     * A new subscription with its topics. With `cap`, refused (409 too_many_subscriptions, nothing
+     * written) when the consumer already holds that many: counted in the same transaction as the
+     * insert, behind a per-consumer lock on PostgreSQL (`subscriptions/cap.ts`).
+     */
+    async create(
+      consumerId: string,
+      input: SubscriptionInput,
+      options: { cap?: SubscriptionCap | null } = {}
+    ): Promise<{ row: SubscriptionRow; secret: string }> {
       const secret = generateSecret();
       const now = new Date();
       const uuid = randomUUID();
       const events = dedupe(input.events);
       await knex().transaction(async (trx) => {
+        if (options.cap) await assertBelowCap(strapi, trx, table(), consumerId, options.cap);
         await trx(table()).insert({
           document_id: documentId(),
           uuid,

@@ -6,24 +6,27 @@ import { TEST_EVENT_TYPE } from '../events/catalog';
 import type { SubscriptionInput, SubscriptionRow } from '../services/subscriptions';
 import { UnprocessableError } from '../../../errors';
 import { checkFilter } from './filters';
+import { capOf, type SubscriptionCreator } from './cap';
 
 /**
  * Creating a subscription (docs/webhooks.md#creating-and-changing-a-subscription), shared by
  * `POST /api/webhooks/subscriptions` and the scrapers' `POST /api/v1/webhooks`: event types
  * checked (422 invalid_events), the payload filter checked against them (422 invalid_filter), the
- * address checked (422 endpoint_not_allowed), the row written,
+ * address checked (422 endpoint_not_allowed), the row written unless the consumer already holds
+ * as many as their plan allows (409 too_many_subscriptions, administrators not capped),
  * a test event queued, and the reachability probed without delaying the answer.
  */
 export async function createSubscription(
   strapi: Core.Strapi,
-  consumerId: string,
+  creator: SubscriptionCreator,
   input: SubscriptionInput,
   options: { allowedEvents?: readonly string[] } = {}
 ): Promise<{ row: SubscriptionRow; secret: string }> {
   await checkEvents(strapi, input.events, options.allowedEvents);
   await checkFilter(strapi, input.filter, input.events);
   await checkEndpoint(strapi, input.endpoint_url);
-  const created = await getService(strapi, 'webhook-subscriptions').create(consumerId, input);
+  const cap = await capOf(strapi, creator);
+  const created = await getService(strapi, 'webhook-subscriptions').create(creator.consumerId, input, { cap });
   await getService(strapi, 'webhooks').publishTo(created.row.id, TEST_EVENT_TYPE, testPayload(created.row));
   probe(strapi, created.row);
   return created;

@@ -23,7 +23,7 @@ export const flatErrorSchema = z
   .looseObject({ error: z.string().meta({ description: 'What went wrong.' }), code: z.string().regex(/^[a-z0-9]+(_[a-z0-9]+)*$/) })
   .meta({
     description:
-      'The `/api/webhooks` error body: `{ "error": "<message>", "code", …extra }`. A 422 on unknown events adds `invalid_events`; a 400 lists every bad field in `details`.',
+      'The `/api/webhooks` error body: `{ "error": "<message>", "code", …extra }`. A 422 on unknown events adds `invalid_events`; a 409 `too_many_subscriptions` adds `limit`; a 400 lists every bad field in `details`.',
   });
 
 const flatError = (description: string): JsonObject => ({
@@ -88,6 +88,9 @@ export const webhooksApi: ApiDescription = {
     responses: {
       WebhooksBadRequest: flatError('Invalid input (`validation_error`), every bad field in `details`.'),
       WebhooksNotFound: flatError("Unknown, or another consumer's (`not_found`)."),
+      WebhooksTooManySubscriptions: flatError(
+        'The caller already holds as many subscriptions as their plan allows (`too_many_subscriptions`, the cap in `limit`): nothing was created. Delete one, or move to a plan that allows more. Administrators are not capped.'
+      ),
       WebhooksUnprocessable: flatError(
         'Unknown or switched-off event types (`invalid_events`, listed in `invalid_events`), a payload filter that cannot be applied to the types the subscription receives (`invalid_filter`, with the `path` of the fault, such as `filter.total.$gt`), or an address the server may not reach (`endpoint_not_allowed`).'
       ),
@@ -100,13 +103,14 @@ export const webhooksApi: ApiDescription = {
       operationId: 'createSubscription',
       summary: 'Subscribe an endpoint to events',
       description:
-        'The secret is in the answer and at rotation only. A signed `webhook.test` event is queued at once; the reachability probe never delays the answer.',
+        'The secret is in the answer and at rotation only. A signed `webhook.test` event is queued at once; the reachability probe never delays the answer. A consumer holds at most as many subscriptions as their plan allows, active or paused; beyond it 409 `too_many_subscriptions` (the cap in `limit`).',
       tags,
       security: 'write',
       body: { required: true, json: createSubscriptionBody },
       responses: guarded({
         '201': ok('The subscription, with its secret.', created),
         '400': shared('WebhooksBadRequest'),
+        '409': shared('WebhooksTooManySubscriptions'),
         '422': shared('WebhooksUnprocessable'),
       }),
     },
