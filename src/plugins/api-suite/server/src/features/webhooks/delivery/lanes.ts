@@ -38,9 +38,9 @@ export interface LanesOptions {
  * The share is a floor, not a ceiling: a lane that answers fast (within `slowMs`) also takes the
  * process's free slots while no other lane waits for one, up to all but a reserve of `cap / 2`
  * (so a lane that turns slow with every slot in hand cannot shut the others out). It earns them
- * as TCP's window grows: each answer within `slowMs` while it uses its whole share lets it have
- * one more request open, and one slow answer (or a request open past `slowMs`) takes it back to
- * its share, as does one that falls idle. So an endpoint answering a test event at once and then
+ * as TCP's window grows: after a share's worth of answers within `slowMs` in a row, each further
+ * fast answer while it uses all it holds lets it have one more request open, and one slow answer (or a request open past `slowMs`) takes it back to
+ * its share for a second (four times `slowMs`), and falling idle takes it back to its share too. So an endpoint answering a test event at once and then
  * hanging holds no more than its share. Those slots are borrowed, not leased: the moment another lane has a send waiting, the
  * borrower starts nothing more beyond its share, so the newcomer gets the next slot that frees,
  * within about one fast answer.
@@ -81,6 +81,10 @@ export function createLanes(options: LanesOptions) {
     answered: Set<() => void>;
     /** Requests it has earned to have open beyond its share (fast answers while it used all of it). */
     earned: number;
+    /** Until when it earns nothing: it answered slowly within the last `4 × slowMs` (performance.now() ms). */
+    calmUntil: number;
+    /** Answers within `slowMs` in a row (since its last slow one, or since it fell idle). */
+    streak: number;
   }
 
   /** Slots a fast lane never borrows, so others find room even while it holds the rest. */
@@ -111,6 +115,8 @@ export function createLanes(options: LanesOptions) {
         deferredUntil: 0,
         answered: new Set(),
         earned: 0,
+        calmUntil: 0,
+        streak: 0,
       };
       lanes.set(endpoint, lane);
     }
@@ -125,7 +131,7 @@ export function createLanes(options: LanesOptions) {
 
   /** Whether the lane answers fast: answered within `slowMs` on average, and nothing open for longer. */
   const isFast = (lane: Lane, now = performance.now()): boolean => {
-    if (lane.latencyMs === undefined || lane.latencyMs >= options.slowMs) return false;
+    if (lane.latencyMs === undefined || lane.latencyMs >= options.slowMs || now < lane.calmUntil) return false;
     const oldest = lane.starts.values().next();
     return oldest.done || now - oldest.value < options.slowMs;
   };
@@ -233,10 +239,20 @@ export function createLanes(options: LanesOptions) {
       const now = performance.now();
       lane.starts.delete(id);
       const took = now - startedAt;
-      if (took >= options.slowMs) lane.earned = 0;
-      // Earned only while it had more waiting than it could start: all it held was busy.
-      else if (lane.waiting > 0 && lane.running >= Math.min(cap, leases.held(lane.endpoint)) + lane.earned && lane.earned < size)
-        lane.earned += 1;
+      if (took >= options.slowMs) {
+        // A host that answered one request slowly is not trusted with more for a while, even if
+        // other paths of it answer fast meanwhile.
+        lane.earned = 0;
+        lane.streak = 0;
+        lane.calmUntil = now + 4 * options.slowMs;
+      } else {
+        lane.streak += 1;
+        // Earned only after a whole share's worth of fast answers in a row (one quick answer, such as
+        // a test event's, among slow ones earns nothing), and only while it had more waiting than it
+        // could start: all it held was busy.
+        const share = Math.min(cap, leases.held(lane.endpoint));
+        if (lane.streak >= cap && lane.waiting > 0 && lane.running >= share + lane.earned && lane.earned < size) lane.earned += 1;
+      }
       if (lane.latencyMs === undefined) {
         lane.latencyMs = took;
         for (const done of [...lane.answered]) done();
@@ -245,7 +261,10 @@ export function createLanes(options: LanesOptions) {
       lane.running -= 1;
       running -= 1;
       // What it earned holds for one busy spell: an idle lane starts again from its share.
-      if (lane.running === 0 && lane.waiting === 0) lane.earned = 0;
+      if (lane.running === 0 && lane.waiting === 0) {
+        lane.earned = 0;
+        lane.streak = 0;
+      }
       if (lane.waiting > 0) ringIn(lane);
       else {
         trimming.add(lane);

@@ -1,5 +1,3 @@
-import type { DeliveryTarget } from '../subscriptions/rows';
-
 /**
  * What a share of request slots belongs to (docs/webhooks.md#a-fair-share-per-endpoint): the
  * consumer who owns the subscription and the host its URL names. A receiver's capacity is its
@@ -7,7 +5,7 @@ import type { DeliveryTarget } from '../subscriptions/rows';
  * share is its consumer's, so one consumer's twenty subscriptions to variants of one slow URL hold
  * one share between them, while two consumers who send to one host each keep their own.
  */
-export function shareKeyOf(target: Pick<DeliveryTarget, 'consumerId' | 'endpointUrl'>): string {
+export function shareKeyOf(target: { consumerId: string; endpointUrl: string }): string {
   return `${target.consumerId} ${hostOf(target.endpointUrl)}`;
 }
 

@@ -13,7 +13,7 @@ import { deferSends, lotsBySecond } from './deferral';
 import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { createLanes, type Lanes } from './lanes';
-import { displayShare, shareKeyOf } from './share';
+import { displayShare } from './share';
 import { deliveryMetrics, type DeliveryMetrics } from './metrics';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
@@ -362,6 +362,5 @@ export function createWorker(
 
 /** The share a send's request slot is taken from (`share.ts`); a gone subscription's sends share one lane, which only cancels them. */
 function shareOfSend(send: DeliverySend, targets: Map<number, DeliveryTarget | null>): string {
-  const target = targets.get(send.subscription);
-  return target ? shareKeyOf(target) : '';
+  return targets.get(send.subscription)?.share ?? '';
 }

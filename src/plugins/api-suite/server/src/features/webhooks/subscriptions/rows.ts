@@ -1,6 +1,7 @@
 import { fromJson, toBool, toDate, toIso, toIsoRequired } from '../../../db';
 import { isReservedHeader } from '../../../http/reserved-headers';
 import type { SecretBox } from '../secret-box';
+import { shareKeyOf } from '../delivery/share';
 import { ROTATION_WINDOW_MS, type SigningSecrets } from '../signing';
 import type { Subscription } from '../validation/responses';
 
@@ -41,6 +42,8 @@ export interface DeliveryTarget {
   rateLimit: number | null;
   isActive: boolean;
   secrets: SigningSecrets;
+  /** The share of request slots its sends take (`delivery/share.ts`), worked out once with the target. */
+  share: string;
 }
 
 export interface SubscriptionInput {
@@ -112,6 +115,7 @@ export function deliveryTarget(row: SubscriptionRow, secretBox: () => SecretBox)
     rateLimit: row.rate_limit ?? null,
     isActive: toBool(row.is_active),
     secrets,
+    share: shareKeyOf({ consumerId: row.consumer_id, endpointUrl: row.endpoint_url }),
   };
 }
 
