@@ -22,7 +22,18 @@ export interface LeaseBook {
   held(endpoint: string): number;
   /** Stop renewing; what is held is given back. */
   close(): Promise<void>;
+  /**
+   * Say that this process finds the endpoint fast (it answers within the slow threshold and is
+   * sent beyond its share), for about a second, or no longer. Other processes learn it when they
+   * next ask for the endpoint's slots, and may then lend it their own free slots too.
+   */
+  markFast?(endpoint: string, fast: boolean): void;
+  /** Whether another process said, when this one last asked for the endpoint's slots, that it is fast. */
+  fastElsewhere?(endpoint: string): boolean;
 }
+
+/** How long a process's word that an endpoint is fast holds unless said again. */
+export const FAST_MARK_MS = 1_000;
 
 export function createLeaseBook(redis: Redis | undefined, keyPrefix: string, leaseMs: number, onError: (error: Error) => void): LeaseBook {
   return redis ? redisLeaseBook(redis, keyPrefix, leaseMs, onError) : memoryLeaseBook();
@@ -56,7 +67,7 @@ export function memoryLeaseBook(): LeaseBook {
  * lease ms, this process's id, then per key its cap, how many slots are wanted and the first
  * lease number to use. Per key, run-out leases are dropped and as many of the wanted are added
  * as there are free slots (`<process>-<n>`, n counting up from the number given). Answers how
- * many each key took.
+ * many each key took, then for each key whether some process marked it fast (`<key>:fast`).
  */
 const ACQUIRE_SCRIPT = `
 local t = redis.call('TIME')
@@ -77,6 +88,7 @@ for k = 1, #KEYS do
   end
   if n > 0 then redis.call('PEXPIRE', KEYS[k], lease * 2) end
   taken[k] = n
+  taken[#KEYS + k] = redis.call('EXISTS', KEYS[k] .. ':fast')
 end
 return taken
 `;
@@ -109,6 +121,22 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
   const held = new Map<string, string[]>();
   /** Lease ids given back and not yet removed in Redis (removed together, once per turn of the event loop). */
   const returned = new Map<string, string[]>();
+  /** Endpoints another process said were fast, as of the last acquire. */
+  const fastOthers = new Set<string>();
+  /** Marks to write (together, once per turn of the event loop). */
+  const marks = new Map<string, boolean>();
+  let marking: NodeJS.Immediate | undefined;
+  const flushMarks = (): void => {
+    marking = undefined;
+    if (marks.size === 0) return;
+    const pipeline = redis.pipeline();
+    for (const [endpoint, fast] of marks) {
+      if (fast) pipeline.set(`${keyOf(endpoint)}:fast`, '1', 'PX', FAST_MARK_MS);
+      else pipeline.del(`${keyOf(endpoint)}:fast`);
+    }
+    marks.clear();
+    pipeline.exec().catch((error: Error) => onError(error));
+  };
   let flushing: NodeJS.Immediate | undefined;
   const keyOf = (endpoint: string) => `${keyPrefix}:webhooks:endpoint:${createHash('sha1').update(endpoint).digest('hex').slice(0, 24)}`;
 
@@ -163,6 +191,8 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
       const taken = (answer as Array<number | string>).map(Number);
       return requests.map(({ endpoint }, n) => {
         const count = taken[n] ?? 0;
+        if (taken[requests.length + n] === 1) fastOthers.add(endpoint);
+        else fastOthers.delete(endpoint);
         if (count > 0) {
           const list = held.get(endpoint) ?? [];
           for (let i = 0; i < count; i += 1) list.push(`${processId}-${firsts[n] + i}`);
@@ -182,8 +212,15 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
       flushing ??= setImmediate(flushReturned);
     },
     held: (endpoint) => held.get(endpoint)?.length ?? 0,
+    markFast(endpoint, fast) {
+      marks.set(endpoint, fast);
+      marking ??= setImmediate(flushMarks);
+    },
+    fastElsewhere: (endpoint) => fastOthers.has(endpoint),
     async close() {
       clearInterval(renewer);
+      if (marking) clearImmediate(marking);
+      marks.clear();
       if (flushing) clearImmediate(flushing);
       for (const [endpoint, ids] of held) returned.set(endpoint, (returned.get(endpoint) ?? []).concat(ids));
       held.clear();

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { LeaseBook } from './endpoint-leases';
+import { FAST_MARK_MS, type LeaseBook } from './endpoint-leases';
 
 /** A task run in a request slot; `release` gives the slot back before the task ends (idempotent). */
 export type SlotTask<T> = (item: T, release: () => void) => Promise<void>;
@@ -43,7 +43,9 @@ export interface LanesOptions {
  * its share for a second (four times `slowMs`), and falling idle takes it back to its share too. So an endpoint answering a test event at once and then
  * hanging holds no more than its share. Those slots are borrowed, not leased: the moment another lane has a send waiting, the
  * borrower starts nothing more beyond its share, so the newcomer gets the next slot that frees,
- * within about one fast answer.
+ * within about one fast answer. With Redis, a process whose lane borrows says so (for a second at a
+ * time); another process whose every slot of that endpoint is held elsewhere then lends it a
+ * share of its own free slots, so two worker processes deliver about twice what one does.
  *
  * `admit` is how the worker keeps a slow endpoint's sends out of memory (and their jobs out of
  * the queue's slots): it says how many more sends an endpoint takes now; the worker defers the
@@ -85,6 +87,8 @@ export function createLanes(options: LanesOptions) {
     calmUntil: number;
     /** Answers within `slowMs` in a row (since its last slow one, or since it fell idle). */
     streak: number;
+    /** When this process last told the others the endpoint is fast (0: it has not, or took it back). */
+    markedAt: number;
   }
 
   /** Slots a fast lane never borrows, so others find room even while it holds the rest. */
@@ -117,6 +121,7 @@ export function createLanes(options: LanesOptions) {
         earned: 0,
         calmUntil: 0,
         streak: 0,
+        markedAt: 0,
       };
       lanes.set(endpoint, lane);
     }
@@ -131,7 +136,10 @@ export function createLanes(options: LanesOptions) {
 
   /** Whether the lane answers fast: answered within `slowMs` on average, and nothing open for longer. */
   const isFast = (lane: Lane, now = performance.now()): boolean => {
-    if (lane.latencyMs === undefined || lane.latencyMs >= options.slowMs || now < lane.calmUntil) return false;
+    if (now < lane.calmUntil) return false;
+    // Not answered here yet: fast if another process says so (with Redis), as long as nothing is open too long.
+    const known = lane.latencyMs === undefined ? (leases.fastElsewhere?.(lane.endpoint) ?? false) : lane.latencyMs < options.slowMs;
+    if (!known) return false;
     const oldest = lane.starts.values().next();
     return oldest.done || now - oldest.value < options.slowMs;
   };
@@ -165,6 +173,13 @@ export function createLanes(options: LanesOptions) {
       asking.forEach((lane, n) => {
         lane.acquiring = false;
         if (taken[n] > 0) ringIn(lane);
+        else if (lane.waiting > 0 && lane.earned === 0 && leases.held(lane.endpoint) === 0 && leases.fastElsewhere?.(lane.endpoint)) {
+          // Every slot of the endpoint is held elsewhere by a process that finds it fast: lend it a
+          // share of this process's free slots to start with, kept and grown by its own fast answers.
+          lane.earned = cap;
+          lane.streak = cap;
+          ringIn(lane);
+        }
         if (lane.waiting > 0 && lane.running >= leases.held(lane.endpoint)) {
           // Every slot of the endpoint is held (by other processes): ask again shortly.
           lane.retry = setTimeout(() => {
@@ -245,6 +260,10 @@ export function createLanes(options: LanesOptions) {
         lane.earned = 0;
         lane.streak = 0;
         lane.calmUntil = now + 4 * options.slowMs;
+        if (lane.markedAt > 0) {
+          leases.markFast?.(lane.endpoint, false);
+          lane.markedAt = 0;
+        }
       } else {
         lane.streak += 1;
         // Earned only after a whole share's worth of fast answers in a row (one quick answer, such as
@@ -252,6 +271,11 @@ export function createLanes(options: LanesOptions) {
         // could start: all it held was busy.
         const share = Math.min(cap, leases.held(lane.endpoint));
         if (lane.streak >= cap && lane.waiting > 0 && lane.running >= share + lane.earned && lane.earned < size) lane.earned += 1;
+        // Busy beyond its share and fast: the other processes may lend it their free slots too.
+        if (lane.earned > 0 && now - lane.markedAt > FAST_MARK_MS / 4) {
+          leases.markFast?.(lane.endpoint, true);
+          lane.markedAt = now;
+        }
       }
       if (lane.latencyMs === undefined) {
         lane.latencyMs = took;
