@@ -10,6 +10,7 @@ import {
   typesReceived,
   typeToTry,
   withCondition,
+  textWithCondition,
 } from '../../src/plugins/api-suite/shared/filter-editing';
 import { ApiProblem, asProblem, fieldError, pathWith, placedError, problemOf } from '../../src/plugins/api-suite/shared/http';
 import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../src/plugins/api-suite/shared/named-lines';
@@ -210,5 +211,15 @@ describe('filter fields', () => {
     expect(withCondition({ customer: { id: 1 } }, name, [order.example_payload])).toEqual({ customer: { id: 1, name: { $eq: 'Ada' } } });
     expect(withCondition({ total: { $gt: 3 } }, total)).toEqual({ total: { $gt: 3 } });
     expect(withCondition({}, total)).toEqual({ total: { $eq: 0 } });
+  });
+
+  it("gives a filter field's new text once a field is clicked, and leaves text that is not a filter alone", () => {
+    const [total] = suggestedFields([order]);
+    expect(JSON.parse(textWithCondition(parseFilterText(''), total, [order]) ?? 'null')).toEqual({ total: { $eq: 25 } });
+    expect(JSON.parse(textWithCondition(parseFilterText('{"status":"paid"}'), total, [order]) ?? 'null')).toEqual({
+      status: 'paid',
+      total: { $eq: 25 },
+    });
+    expect(textWithCondition(parseFilterText('{ not json'), total, [order])).toBeUndefined();
   });
 });

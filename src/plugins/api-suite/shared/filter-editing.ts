@@ -23,6 +23,23 @@ export function filterText(filter: Filter | null | undefined): string {
   return filter ? JSON.stringify(filter, null, 2) : '';
 }
 
+/**
+ * A filter field's new text once a suggested field is clicked: the condition added to what the
+ * field holds (the received types' examples giving its value), or undefined while the text is not
+ * a filter. The portal's form and the admin panel's dialog both call this.
+ */
+export function textWithCondition(parsed: ParsedFilter, field: FieldSuggestion, received: CatalogType[]): string | undefined {
+  if (parsed.kind === 'invalid') return undefined;
+  const current = parsed.kind === 'filter' ? parsed.filter : {};
+  return filterText(
+    withCondition(
+      current,
+      field,
+      received.map((type) => type.example_payload)
+    )
+  );
+}
+
 export type ParsedFilter =
   | { kind: 'none' }
   | { kind: 'filter'; filter: Filter }

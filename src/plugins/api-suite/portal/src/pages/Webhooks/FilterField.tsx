@@ -1,7 +1,7 @@
 import { useId, useMemo, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { api, type EventType } from '../../api';
-import { filterText, parseFilterText, suggestedFields, typesReceived, typeToTry, withCondition } from '../../../../shared/filter-editing';
+import { parseFilterText, suggestedFields, textWithCondition, typesReceived, typeToTry } from '../../../../shared/filter-editing';
 import { FIELD_OPERATORS, FIELD_OPERATOR_NAMES } from '../../../../shared/filters';
 import { placedError } from '../../../../shared/http';
 import { useFilterTry, useSettled } from '../../../../shared/use-filter-try';
@@ -50,13 +50,9 @@ export function FilterField({
       : undefined);
 
   const addCondition = (index: number) => {
-    if (parsed.kind === 'invalid') return;
-    const next = withCondition(
-      filter ?? {},
-      fields[index],
-      received.map((type) => type.example_payload)
-    );
-    onChange(filterText(next));
+    const next = textWithCondition(parsed, fields[index], received);
+    if (next === undefined) return;
+    onChange(next);
     area.current?.focus();
   };
 

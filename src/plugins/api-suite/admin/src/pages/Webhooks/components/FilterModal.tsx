@@ -11,7 +11,7 @@ import {
   suggestedFields,
   typesReceived,
   typeToTry,
-  withCondition,
+  textWithCondition,
 } from '../../../../../shared/filter-editing';
 import { placedError } from '../../../../../shared/http';
 import { useFilterTry, useSettled, type FilterTry } from '../../../../../shared/use-filter-try';
@@ -75,13 +75,8 @@ export function FilterModal({
   };
 
   const addCondition = (index: number) => {
-    if (parsed.kind === 'invalid') return;
-    const next = withCondition(
-      filter ?? {},
-      fields[index],
-      received.map((type) => type.example_payload)
-    );
-    setText(filterText(next));
+    const next = textWithCondition(parsed, fields[index], received);
+    if (next !== undefined) setText(next);
   };
 
   return (
