@@ -134,6 +134,9 @@ export function createLanes(options: LanesOptions) {
     ring.push(lane);
   };
 
+  /** The slots the lane may hold as its share now: its cap, or fewer while other processes hold the rest. */
+  const shareOf = (lane: Lane): number => Math.min(cap, leases.held(lane.endpoint));
+
   /** Whether the lane answers fast: answered within `slowMs` on average, and nothing open for longer. */
   const isFast = (lane: Lane, now = performance.now()): boolean => {
     if (now < lane.calmUntil) return false;
@@ -217,7 +220,7 @@ export function createLanes(options: LanesOptions) {
         const lane = ring.shift() as Lane;
         lane.ringed = false;
         if (lane.waiting === 0) continue;
-        const share = Math.min(cap, leases.held(lane.endpoint));
+        const share = shareOf(lane);
         if (lane.running >= share) {
           wantLeases(lane);
           // Beyond its share only while nobody else waits (checked with the lane out of the ring).
@@ -269,7 +272,7 @@ export function createLanes(options: LanesOptions) {
         // Earned only after a whole share's worth of fast answers in a row (one quick answer, such as
         // a test event's, among slow ones earns nothing), and only while it had more waiting than it
         // could start: all it held was busy.
-        const share = Math.min(cap, leases.held(lane.endpoint));
+        const share = shareOf(lane);
         if (lane.streak >= cap && lane.waiting > 0 && lane.running >= share + lane.earned && lane.earned < size) lane.earned += 1;
         // Busy beyond its share and fast: the other processes may lend it their free slots too.
         if (lane.earned > 0 && now - lane.markedAt > FAST_MARK_MS / 4) {
@@ -436,7 +439,7 @@ export function createLanes(options: LanesOptions) {
         waiting += lane.waiting;
         // Sends waiting behind its own share (all the slots it may hold, here or with other processes,
         // are busy), answering slowly: a fast lane's backlog drains by itself.
-        const share = Math.min(cap, leases.held(lane.endpoint));
+        const share = shareOf(lane);
         if (lane.waiting > 0 && !lane.acquiring && lane.running >= share && !isFast(lane, now)) saturated += 1;
       }
       return { running, waiting, endpoints: lanes.size, saturated };
