@@ -305,6 +305,29 @@ it('gives the slots a fast endpoint borrowed to a newcomer within 250 ms', async
   expect(removed.status).toBe(204);
 }, 120_000);
 
+it('sends nothing to a deleted subscription once the delete is answered, though hundreds of its sends were waiting for slots', async () => {
+  delays.set('/deleted', 100);
+  const owner = await registerUser(app, { plan: 'enterprise' });
+  const subscription = await subscribe(app, owner, { endpoint_url: `${receiver.url}/deleted`, events: ['order.paid'] });
+  const events = Array.from({ length: 500 }, (_, i) => ({
+    type: 'order.paid',
+    payload: orderData(`deleted-${i}`, { status: 'paid', paid_at: '2026-11-22T10:05:00.000Z', payment_id: 'pi_test' }),
+  }));
+  expect((await app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send({ events })).status).toBe(202);
+  // Answering in 100 ms with its share of slots, it takes seconds to drain: most of the 500 are waiting when it is deleted.
+  await waitForPosts(receiver, 2 * CAP, at('/deleted'), 15_000);
+  const removed = await app.request().delete(`/api/webhooks/subscriptions/${subscription.id}`).set('Authorization', `Bearer ${owner.jwt}`);
+  expect(removed.status).toBe(204);
+  const answeredAt = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const all = posts(receiver).filter(at('/deleted'));
+  // A request already on its way when the answer left may land a moment later; none may leave after it.
+  const after = all.filter((request) => request.receivedAt > answeredAt + 50);
+  console.info(`[isolation] ${all.length} of 500 sent before the delete was answered, ${after.length} after`);
+  expect(all.length).toBeLessThan(400);
+  expect(after.map((request) => request.receivedAt - answeredAt)).toEqual([]);
+}, 60_000);
+
 // With Redis only: without it the slots are the process's own and die with it.
 if (redisUrl) {
   it("frees a killed worker's slots of an endpoint within the lease, and not before the dead process's lease runs out", async () => {

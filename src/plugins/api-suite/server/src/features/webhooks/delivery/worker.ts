@@ -273,10 +273,13 @@ export function createWorker(
 
     /**
      * Send one claimed attempt, in a request slot it gives back (`release`) once the response is
-     * in, and settle it: cancelled when the subscription is gone or disabled.
+     * in, and settle it: cancelled when the subscription is gone or disabled, as it is now rather
+     * than when the job read it.
      */
-    async deliver(target: DeliveryTarget | null, send: DeliverySend, release: () => void): Promise<void> {
+    async deliver(read: DeliveryTarget | null, send: DeliverySend, release: () => void): Promise<void> {
       try {
+        // What the job read may be stale by now: the send may have waited for its slot.
+        const target = read && (await subscriptions().current(read.id));
         if (!target || !target.isActive) {
           // Deleted or disabled since the event was published: nothing more is sent.
           recorder.state({

@@ -50,6 +50,8 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const topicsTable = () => tableOf(strapi, UIDS.webhookTopic);
   const knex = () => strapi.db.connection;
   const targets = new Map<number, { target: DeliveryTarget | null; until: number }>();
+  /** Reads of one target under way, shared by every send that asks for it at once (`current`). */
+  const reading = new Map<number, { generation: number; target: Promise<DeliveryTarget | null> }>();
   /** `<audience>|<topic>` → the active subscriptions with that exact topic (a type, a prefix pattern or `*`). */
   const topics = new Map<string, { subscribers: Subscriber[]; until: number }>();
   const filters = compiledFilters((id, error) =>
@@ -79,9 +81,11 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     topics.clear();
     if (id === '*') {
       targets.clear();
+      reading.clear();
       filters.clear();
     } else {
       targets.delete(id);
+      reading.delete(id);
       filters.forget(id);
     }
   };
@@ -218,6 +222,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The worker's view of subscriptions, cached (null for one that no longer exists): the cached ones, and the others in one query. */
     async targets(ids: number[]): Promise<Map<number, DeliveryTarget | null>> {
       const now = Date.now();
+      const readAt = generation;
       const found = new Map<number, DeliveryTarget | null>();
       const missing: number[] = [];
       for (const id of ids) {
@@ -232,11 +237,33 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         for (const id of part) {
           const row = byId.get(id);
           const target = row ? this.toTarget(row) : null;
-          targets.set(id, { target, until: now + TARGET_TTL_MS });
+          // A change while this was read may have made it stale: used once, not kept.
+          if (generation === readAt) targets.set(id, { target, until: now + TARGET_TTL_MS });
           found.set(id, target);
         }
       }
       return found;
+    },
+
+    /**
+     * A subscription's target as it is now, asked just before each send: the cached one unless a
+     * change (here, or on another instance through Redis) cleared it since the send's job read it,
+     * else read again, once for every send asking at the same time. So a send waiting for a request
+     * slot when its subscription is deleted or disabled is cancelled rather than made.
+     */
+    current(id: number): Promise<DeliveryTarget | null> {
+      const cached = targets.get(id);
+      if (cached && cached.until > Date.now()) return Promise.resolve(cached.target);
+      const under = reading.get(id);
+      if (under && under.generation === generation) return under.target;
+      const target = this.targets([id]).then((found) => found.get(id) ?? null);
+      const entry = { generation, target };
+      reading.set(id, entry);
+      const done = () => {
+        if (reading.get(id) === entry) reading.delete(id);
+      };
+      target.then(done, done);
+      return target;
     },
 
     toTarget(row: SubscriptionRow): DeliveryTarget {
