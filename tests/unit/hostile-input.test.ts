@@ -63,6 +63,18 @@ describe('redactSecrets', () => {
     expect(redactSecrets('GET /x?a=1&API_KEY=whatever&b=2')).toBe('GET /x?a=1&API_KEY=[redacted]&b=2');
     expect(redactSecrets('nothing here')).toBe('nothing here');
   });
+
+  it('drops the value of api_key= and client_secret= whatever its shape, at the start of a query string too', () => {
+    const key = `sk_${'A'.repeat(48)}`;
+    expect(redactSecrets(`api_key=${key}&limit=1`)).toBe('api_key=[redacted]&limit=1');
+    expect(redactSecrets(`grant_type=client_credentials&client_id=ci_1&client_secret=${key}`)).toBe(
+      'grant_type=client_credentials&client_id=ci_1&client_secret=[redacted]'
+    );
+    expect(redactSecrets('POST /api/v1/oauth/token?client_secret=sk_short')).toBe('POST /api/v1/oauth/token?client_secret=[redacted]');
+    expect(redactSecrets(`/api/v1/articles/${key}`)).toBe('/api/v1/articles/sk_AAAAA[redacted]');
+    // A parameter that merely ends with the name is not one of them.
+    expect(redactSecrets('my_api_key=1&not_client_secret=2')).toBe('my_api_key=1&not_client_secret=2');
+  });
 });
 
 describe('isReservedHeader', () => {
