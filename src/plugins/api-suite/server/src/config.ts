@@ -362,7 +362,8 @@ export default {
     },
     portal: {
       enabled: parseBoolean(env('PORTAL_ENABLED'), true, 'PORTAL_ENABLED'),
-      path: (env('PORTAL_PATH') || '/portal').trim().replace(/(.)\/+$/, '$1'),
+      // `/portal/` is `/portal`; unset or blank, the default.
+      path: (env('PORTAL_PATH')?.trim() || '/portal').replace(/(.)\/+$/, '$1'),
       title: env('PORTAL_TITLE') || 'API portal',
       accentColor: env('PORTAL_ACCENT_COLOR') || '#4945ff',
     },
