@@ -1,12 +1,14 @@
 import config, {
   maxSubscriptionsOf,
   parseBoolean,
+  privateAddressesAllowed,
   parseCount,
   parsePlanCaps,
   parseSchedule,
 } from '../../src/plugins/api-suite/server/src/config';
 import { env as strapiEnv } from '@strapi/utils';
 import siteConfig from '../../config/plugins';
+import { privateAddressesNotice } from '../../src/plugins/api-suite/server/src/features/platform/private-addresses';
 import { envFrom } from '../helpers/env';
 
 describe('plugin config', () => {
@@ -201,5 +203,45 @@ describe("the portal's variables, read once by the plugin", () => {
   it("leaves the site's config/plugins.ts without a second reading of PORTAL_*", () => {
     const site = withEnv({ JWT_SECRET: 'a-secret-for-this-test-only', PORTAL_ENABLED: '1', PORTAL_PATH: '/portal/' }, siteSettings);
     expect(site?.portal).toBeUndefined();
+  });
+});
+
+describe('private addresses, as the resolved config says', () => {
+  /** The boot notice for these variables, `outbound` settings in config/plugins.ts (merged over the defaults) and NODE_ENV. */
+  function noticeFor(variables: Record<string, string>, site: { allowPrivate?: boolean } = {}, nodeEnv = 'development') {
+    const defaults = config.default({ env: envFrom(variables) });
+    const outbound = { ...defaults.outbound, ...site };
+    expect(() => config.validator({ ...defaults, outbound })).not.toThrow();
+    const notice = privateAddressesNotice(outbound, nodeEnv);
+    return notice && { level: notice.level, byDefault: notice.message.includes('(the default when NODE_ENV is not production)') };
+  }
+
+  it.each([
+    ['unset', {}],
+    ['empty', { OUTBOUND_ALLOW_PRIVATE: '' }],
+    ['blank', { OUTBOUND_ALLOW_PRIVATE: '  ' }],
+  ])('are allowed by default outside production when the variable is %s: said as information', (_how, variables) => {
+    expect(noticeFor(variables)).toEqual({ level: 'info', byDefault: true });
+    expect(noticeFor(variables, {}, 'production')).toBeUndefined();
+  });
+
+  it('are a warning when switched on by hand, by the variable or by config/plugins.ts, in any environment', () => {
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'true' })).toEqual({ level: 'warn', byDefault: false });
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'yes' }, {}, 'production')).toEqual({ level: 'warn', byDefault: false });
+    expect(noticeFor({}, { allowPrivate: true })).toEqual({ level: 'warn', byDefault: false });
+    expect(noticeFor({}, { allowPrivate: true }, 'production')).toEqual({ level: 'warn', byDefault: false });
+  });
+
+  it('say nothing when switched off, config/plugins.ts winning over the variable', () => {
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'false' })).toBeUndefined();
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'true' }, { allowPrivate: false })).toBeUndefined();
+    expect(noticeFor({}, { allowPrivate: false })).toBeUndefined();
+  });
+
+  it('are what the outbound client is built with', () => {
+    expect(privateAddressesAllowed({ allowPrivate: undefined }, 'development')).toEqual({ allowed: true, byDefault: true });
+    expect(privateAddressesAllowed({ allowPrivate: undefined }, 'production')).toEqual({ allowed: false, byDefault: true });
+    expect(privateAddressesAllowed({ allowPrivate: false }, 'development')).toEqual({ allowed: false, byDefault: false });
+    expect(privateAddressesAllowed({ allowPrivate: true }, 'production')).toEqual({ allowed: true, byDefault: false });
   });
 });
