@@ -34,13 +34,9 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   'api-suite': {
     enabled: true,
     resolve: './src/plugins/api-suite',
-    config: {
-      // The consumer portal (docs/portal.md): PORTAL_ENABLED=false answers 404 there, PORTAL_PATH moves it.
-      portal: {
-        enabled: env.bool('PORTAL_ENABLED', true),
-        path: env('PORTAL_PATH', '/portal'),
-      },
-    },
+    // No `config`: the plugin reads its own variables (PORTAL_ENABLED, PORTAL_PATH,
+    // OUTBOUND_ALLOW_PRIVATE, …) with its own strict rules (server/src/config.ts). A key set
+    // here overrides that reading, so do not read those variables here a second time.
   },
 });
 

@@ -12,6 +12,8 @@ export interface Instance {
   stop: () => Promise<void>;
   /** SIGKILL: the process dies at once, mid-work. */
   kill: () => Promise<void>;
+  /** What the process wrote so far, stdout and stderr (its log lines, the boot's among them). */
+  output: () => string;
 }
 
 /**
@@ -26,8 +28,13 @@ export async function startInstance(app: TestApp, extraEnv: Record<string, strin
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+    output += chunk.toString();
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
   });
   const port = await new Promise<number>((resolve, reject) => {
     let stdout = '';
@@ -59,6 +66,7 @@ export async function startInstance(app: TestApp, extraEnv: Record<string, strin
       if (child.exitCode === null) child.kill('SIGKILL');
       await exited;
     },
+    output: () => output,
   };
 }
 

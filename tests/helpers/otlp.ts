@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   kind: number;
   attributes: Record<string, string | number | boolean | unknown[]>;
   status: { code?: number; message?: string };
+  /** The span's events (an exception's message and stack among them), with their attributes. */
+  events: Array<{ name: string; attributes: Record<string, string | number | boolean | unknown[]> }>;
 }
 
 export interface OtlpReceiver {
@@ -41,6 +43,7 @@ interface ExportRequest {
         kind: number;
         attributes?: Array<{ key: string; value: AnyValue }>;
         status?: { code?: number; message?: string };
+        events?: Array<{ name: string; attributes?: Array<{ key: string; value: AnyValue }> }>;
       }>;
     }>;
   }>;
@@ -85,6 +88,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
               kind: span.kind,
               attributes: attributesOf(span.attributes),
               status: span.status ?? {},
+              events: (span.events ?? []).map((event) => ({ name: event.name, attributes: attributesOf(event.attributes) })),
             });
           }
         }

@@ -1,10 +1,14 @@
 import config, {
   maxSubscriptionsOf,
   parseBoolean,
+  privateAddressesAllowed,
   parseCount,
   parsePlanCaps,
   parseSchedule,
 } from '../../src/plugins/api-suite/server/src/config';
+import { env as strapiEnv } from '@strapi/utils';
+import siteConfig from '../../config/plugins';
+import { privateAddressesNotice } from '../../src/plugins/api-suite/server/src/features/platform/private-addresses';
 import { envFrom } from '../helpers/env';
 
 describe('plugin config', () => {
@@ -131,5 +135,113 @@ describe('plugin config', () => {
       /webhooks\.maxSubscriptions\.plans: names a plan twice/
     );
     expect(() => config.validator(withCaps({ default: 10 }))).toThrow(/webhooks\.maxSubscriptions\.plans/);
+  });
+});
+
+/** The api-suite entry's `config` in the site's config/plugins.ts (a plugin's entry may also be a bare boolean). */
+function siteSettings(): { portal?: Record<string, unknown> } | undefined {
+  const entry = siteConfig({ env: strapiEnv })['api-suite'];
+  return typeof entry === 'object' ? (entry.config as { portal?: Record<string, unknown> } | undefined) : undefined;
+}
+
+/** Run `fn` with these variables in process.env (where Strapi's `env` helper reads them), restored after. */
+function withEnv<T>(variables: Record<string, string | undefined>, fn: () => T): T {
+  const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  const assign = (values: Record<string, string | undefined>) => {
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  assign(variables);
+  try {
+    return fn();
+  } finally {
+    assign(saved);
+  }
+}
+
+/**
+ * The portal settings as Strapi resolves them at boot: the plugin's defaults (read from the
+ * environment by the plugin) with this site's config/plugins.ts merged over them (lodash's
+ * defaultsDeep, which for these flat values is a spread), then validated.
+ */
+function resolvedPortal(variables: Record<string, string | undefined>) {
+  return withEnv({ JWT_SECRET: 'a-secret-for-this-test-only', ...variables }, () => {
+    const defaults = config.default({ env: strapiEnv });
+    const site = siteSettings();
+    const resolved = { ...defaults, portal: { ...defaults.portal, ...site?.portal } };
+    config.validator(resolved);
+    return resolved.portal;
+  });
+}
+
+describe("the portal's variables, read once by the plugin", () => {
+  it.each([['1'], ['yes'], ['on'], ['TRUE'], [''], [undefined]])('PORTAL_ENABLED=%j keeps the portal on', (value) => {
+    expect(resolvedPortal({ PORTAL_ENABLED: value }).enabled).toBe(true);
+  });
+
+  it.each([['0'], ['no'], ['off'], ['false']])('PORTAL_ENABLED=%j turns it off', (value) => {
+    expect(resolvedPortal({ PORTAL_ENABLED: value }).enabled).toBe(false);
+  });
+
+  it('refuses a typo in PORTAL_ENABLED at boot instead of reading it as false', () => {
+    expect(() => resolvedPortal({ PORTAL_ENABLED: 'ture' })).toThrow('PORTAL_ENABLED must be true or false, not "ture"');
+  });
+
+  it.each([
+    ['/portal/', '/portal'],
+    ['/developers//', '/developers'],
+    [' /docs/api/ ', '/docs/api'],
+    ['', '/portal'],
+    ['  ', '/portal'],
+    [undefined, '/portal'],
+  ])('PORTAL_PATH=%j serves the portal at %s', (value, path) => {
+    expect(resolvedPortal({ PORTAL_PATH: value }).path).toBe(path);
+  });
+
+  it("leaves the site's config/plugins.ts without a second reading of PORTAL_*", () => {
+    const site = withEnv({ JWT_SECRET: 'a-secret-for-this-test-only', PORTAL_ENABLED: '1', PORTAL_PATH: '/portal/' }, siteSettings);
+    expect(site?.portal).toBeUndefined();
+  });
+});
+
+describe('private addresses, as the resolved config says', () => {
+  /** The boot notice for these variables, `outbound` settings in config/plugins.ts (merged over the defaults) and NODE_ENV. */
+  function noticeFor(variables: Record<string, string>, site: { allowPrivate?: boolean } = {}, nodeEnv = 'development') {
+    const defaults = config.default({ env: envFrom(variables) });
+    const outbound = { ...defaults.outbound, ...site };
+    expect(() => config.validator({ ...defaults, outbound })).not.toThrow();
+    const notice = privateAddressesNotice(outbound, nodeEnv);
+    return notice && { level: notice.level, byDefault: notice.message.includes('(the default when NODE_ENV is not production)') };
+  }
+
+  it.each([
+    ['unset', {}],
+    ['empty', { OUTBOUND_ALLOW_PRIVATE: '' }],
+    ['blank', { OUTBOUND_ALLOW_PRIVATE: '  ' }],
+  ])('are allowed by default outside production when the variable is %s: said as information', (_how, variables) => {
+    expect(noticeFor(variables)).toEqual({ level: 'info', byDefault: true });
+    expect(noticeFor(variables, {}, 'production')).toBeUndefined();
+  });
+
+  it('are a warning when switched on by hand, by the variable or by config/plugins.ts, in any environment', () => {
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'true' })).toEqual({ level: 'warn', byDefault: false });
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'yes' }, {}, 'production')).toEqual({ level: 'warn', byDefault: false });
+    expect(noticeFor({}, { allowPrivate: true })).toEqual({ level: 'warn', byDefault: false });
+    expect(noticeFor({}, { allowPrivate: true }, 'production')).toEqual({ level: 'warn', byDefault: false });
+  });
+
+  it('say nothing when switched off, config/plugins.ts winning over the variable', () => {
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'false' })).toBeUndefined();
+    expect(noticeFor({ OUTBOUND_ALLOW_PRIVATE: 'true' }, { allowPrivate: false })).toBeUndefined();
+    expect(noticeFor({}, { allowPrivate: false })).toBeUndefined();
+  });
+
+  it('are what the outbound client is built with', () => {
+    expect(privateAddressesAllowed({ allowPrivate: undefined }, 'development')).toEqual({ allowed: true, byDefault: true });
+    expect(privateAddressesAllowed({ allowPrivate: undefined }, 'production')).toEqual({ allowed: false, byDefault: true });
+    expect(privateAddressesAllowed({ allowPrivate: false }, 'development')).toEqual({ allowed: false, byDefault: false });
+    expect(privateAddressesAllowed({ allowPrivate: true }, 'production')).toEqual({ allowed: true, byDefault: false });
   });
 });

@@ -4,6 +4,10 @@ import { newDeliveryId } from '../../src/plugins/api-suite/server/src/features/w
 import { publishedAt } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/metrics';
 import { context, ROOT_CONTEXT, trace, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { tracing } from '@opentelemetry/sdk-node';
+import { otlpTraceExporter, RedactingSpanExporter } from '../../src/plugins/api-suite/server/src/features/observability/tracing/redaction';
 import {
   contextOf,
   OutboundGatedPropagator,
@@ -139,5 +143,61 @@ describe('trace context', () => {
       expect(injected()).toEqual({});
       expect(sendingTraceContext(injected)).toEqual({ traceparent });
     });
+  });
+});
+
+describe('exported spans', () => {
+  const key = `sk_${'k'.repeat(48)}`;
+
+  it('hold no API key: attributes, arrays, name, status, events and links are redacted as log lines are', async () => {
+    const memory = new tracing.InMemorySpanExporter();
+    const provider = new tracing.BasicTracerProvider({
+      spanProcessors: [new tracing.SimpleSpanProcessor(new RedactingSpanExporter(memory))],
+    });
+    const tracer = provider.getTracer('test');
+    const linked = tracer.startSpan('linked');
+    const span = tracer.startSpan(`GET /api/v1/articles/${key}`, {
+      attributes: {
+        'url.query': `api_key=${key}&limit=1`,
+        'url.path': `/api/v1/articles/${key}`,
+        'url.full': `http://x.test/token?client_secret=not-a-key-shape`,
+        'some.list': ['plain', key],
+        'http.response.status_code': 200,
+      },
+      links: [{ context: linked.spanContext(), attributes: { why: `retry of ${key}` } }],
+    });
+    span.recordException(new Error(`refused ${key}`));
+    span.setStatus({ code: 2, message: `key ${key} expired` });
+    span.end();
+    linked.end();
+    await provider.forceFlush();
+
+    const exported = memory.getFinishedSpans().find((candidate) => candidate.name.startsWith('GET'));
+    expect(exported).toBeDefined();
+    expect(JSON.stringify(exported, (_name, value: unknown) => (typeof value === 'bigint' ? String(value) : value))).not.toContain(key);
+    expect(JSON.stringify(exported?.events)).not.toContain(key);
+    expect(exported?.name).toBe('GET /api/v1/articles/sk_kkkkk[redacted]');
+    expect(exported?.attributes).toMatchObject({
+      'url.query': 'api_key=[redacted]&limit=1',
+      'url.path': '/api/v1/articles/sk_kkkkk[redacted]',
+      'url.full': 'http://x.test/token?client_secret=[redacted]',
+      'some.list': ['plain', 'sk_kkkkk[redacted]'],
+      'http.response.status_code': 200,
+    });
+    expect(exported?.status.message).toBe('key sk_kkkkk[redacted] expired');
+    expect(exported?.spanContext()).toEqual(span.spanContext());
+    expect(exported?.links[0].attributes).toEqual({ why: 'retry of sk_kkkkk[redacted]' });
+    await provider.shutdown();
+  });
+
+  it('go over the OTLP protocol the environment names, and a typo there is refused', () => {
+    expect(otlpTraceExporter({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toBeInstanceOf(JsonTraceExporter);
+    expect(otlpTraceExporter({})).toBeInstanceOf(ProtobufTraceExporter);
+    expect(() => otlpTraceExporter({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/jsn' })).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf, http\/json or grpc, not "http\/jsn"/
+    );
+    expect(() => otlpTraceExporter({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'udp' })).toThrow(
+      /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be/
+    );
   });
 });

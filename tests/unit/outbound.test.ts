@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
@@ -65,6 +66,15 @@ describe('isForbiddenAddress', () => {
     ['198.18.0.0/15 (benchmarking), upper half', '198.19.255.254'],
     ['240.0.0.0/4 (reserved)', '240.0.0.1'],
     ['240.0.0.0/4 (reserved)', '254.1.2.3'],
+    ['192.0.2.0/24 (documentation)', '192.0.2.2'],
+    ['198.51.100.0/24 (documentation)', '198.51.100.7'],
+    ['203.0.113.0/24 (documentation)', '203.0.113.255'],
+    ['IPv4-mapped documentation', '::ffff:203.0.113.9'],
+    ['2001:db8::/32 (documentation)', '2001:db8::1'],
+    ['64:ff9b:1::/48 (local-use NAT64)', '64:ff9b:1::a00:1'],
+    ['64:ff9b:1::/48 (local-use NAT64), upper end', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'],
+    ['2001::/32 (Teredo)', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['2001::/32 (Teredo)', '2001::1'],
     ['not an IP', 'example.com'],
     ['empty', ''],
   ])('refuses %s: %s', (_range, ip) => {
@@ -90,10 +100,54 @@ describe('isForbiddenAddress', () => {
     '::ffff:8.8.8.8',
     '::ffff:808:808',
     '64:ff9b::1.1.1.1',
+    '64:ff9b:2::1',
+    '2001:1::1',
+    '2001:db9::1',
+    '192.0.3.1',
+    '198.51.99.255',
+    '203.0.114.1',
     'fbff::1',
     '[2606:4700::1111]',
   ])('allows the public address %s', (ip) => {
     expect(isForbiddenAddress(ip)).toBe(false);
+  });
+});
+
+describe("isForbiddenAddress and the host's own interfaces", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  function interfaces(...addresses: string[]): NodeJS.Dict<os.NetworkInterfaceInfo[]> {
+    return {
+      eth0: addresses.map((address) => {
+        const family = address.includes(':') ? ('IPv6' as const) : ('IPv4' as const);
+        const info = { address, netmask: '', family, mac: '02:00:00:00:00:01', internal: false, cidr: null };
+        return family === 'IPv6' ? { ...info, family, scopeid: 0 } : { ...info, family };
+      }),
+    };
+  }
+
+  it("refuses this host's own addresses, whatever their range, in any of their forms", () => {
+    jest.spyOn(os, 'networkInterfaces').mockReturnValue(interfaces('8.8.4.4', '2606:4700::2'));
+    for (const ip of ['8.8.4.4', '::ffff:8.8.4.4', '::ffff:808:404', '64:ff9b::8.8.4.4', '2606:4700::2', '[2606:4700:0:0::2]']) {
+      expect(isForbiddenAddress(ip)).toBe(true);
+    }
+    expect(isForbiddenAddress('8.8.8.8')).toBe(false);
+    expect(isForbiddenAddress('2606:4700::3')).toBe(false);
+  });
+
+  it('reads the interfaces at each check: an address given up is public again', () => {
+    const read = jest.spyOn(os, 'networkInterfaces').mockReturnValue(interfaces('8.8.4.4'));
+    expect(isForbiddenAddress('8.8.4.4')).toBe(true);
+    read.mockReturnValue(interfaces());
+    expect(isForbiddenAddress('8.8.4.4')).toBe(false);
+  });
+
+  it("refuses this machine's real non-loopback addresses", () => {
+    const own = Object.values(os.networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .filter((entry) => !entry.internal)
+      .map((entry) => entry.address);
+    for (const address of own) expect(isForbiddenAddress(address)).toBe(true);
   });
 });
 
@@ -346,6 +400,23 @@ describe('createOutbound', () => {
       await expect(client.assertAllowed(url)).rejects.toBeInstanceOf(EndpointNotAllowedError);
       expect(server.connections).toBe(0);
       expect(server.requests).toHaveLength(0);
+    });
+
+    it("refuses a name resolving to one of this host's own addresses, public as it may be", async () => {
+      const spy = jest.spyOn(os, 'networkInterfaces').mockReturnValue({
+        eth0: [
+          { address: '93.184.216.35', netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:01', internal: false, cidr: null },
+        ],
+      });
+      try {
+        const client = outbound({ allowPrivate: false, lookup: scriptedLookup(['93.184.216.35']) });
+        const url = `http://self.test:${server.port}/hello`;
+        await expect(client.assertAllowed(url)).rejects.toMatchObject({ code: 'endpoint_not_allowed', address: '93.184.216.35' });
+        await expect(client.request(url)).rejects.toBeInstanceOf(EndpointNotAllowedError);
+        expect(server.connections).toBe(0);
+      } finally {
+        spy.mockRestore();
+      }
     });
 
     it('re-checks at connect time, so a name that rebinds to loopback after assertAllowed is still refused', async () => {

@@ -8,7 +8,7 @@ import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**
  * Bad input never reaches a 500 and never stores anything: wrong content types, NUL characters
- * and unpaired surrogates, nested filter operators on Strapi's own routes, reserved headers on
+ * and unpaired surrogates, JSON nested too deep, nested filter operators on Strapi's own routes, reserved headers on
  * scrapers; and an API key sent in a query string never reaches a log line.
  */
 let app: TestApp;
@@ -168,6 +168,86 @@ describe('NUL characters and unpaired surrogates', () => {
     const key = await app.request().post('/api/v1/keys').set(bearer(alice)).send({ name: 'laptop \uD83D\uDE80' });
     expect(key.status).toBe(201);
     expect(key.body.data.name).toBe('laptop 🚀');
+  });
+});
+
+describe('deeply nested JSON', () => {
+  /** `[[[…]]]`, `levels` arrays deep: 8,000 in 16 KB overflow the stack of any recursive walk. */
+  const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  const post = (path: string, body: string) => app.request().post(path).set('Content-Type', 'application/json').send(body);
+  const TOO_DEEP = 'must not be nested more than 64 levels deep';
+
+  it("is refused with 400 on every family's routes, in its shape, never a 500, storing nothing", async () => {
+    const keys = await countOf(UIDS.apiKey);
+    const key = await post('/api/v1/keys', `{"name":${nested(8_000)}}`).set(bearer(alice));
+    expect(key.status).toBe(400);
+    expect(key.body).toEqual({
+      error: { code: 'validation_error', message: `name: ${TOO_DEEP}`, details: [{ field: 'name', message: TOO_DEEP }] },
+    });
+    const whole = await post('/api/v1/keys', nested(8_000)).set(bearer(alice));
+    expect(whole.status).toBe(400);
+    expect(whole.body.error).toMatchObject({ code: 'validation_error', message: `0: ${TOO_DEEP}` });
+    expect(await countOf(UIDS.apiKey)).toBe(keys);
+
+    const hook = await post('/api/webhooks/subscriptions', `{"endpoint_url":"http://127.0.0.1:9/","events":${nested(8_000)}}`).set(
+      bearer(alice)
+    );
+    expect(hook.status).toBe(400);
+    expect(hook.body).toEqual({
+      error: `events: ${TOO_DEEP}`,
+      code: 'validation_error',
+      details: [{ field: 'events', message: TOO_DEEP }],
+    });
+
+    const token = await post('/api/v1/oauth/token', `{"grant_type":${nested(8_000)}}`);
+    expect(token.status).toBe(400);
+    expect(token.body).toEqual({ error: 'invalid_request', error_description: `grant_type: ${TOO_DEEP}` });
+
+    const cart = await post('/api/checkout', `{"items":${nested(8_000)}}`).set(bearer(alice));
+    expect(cart.status).toBe(400);
+    expect(cart.body.errors[0]).toMatchObject({ message: `items: ${TOO_DEEP}` });
+
+    // Strapi's own content API, before any permission is looked at, and with one that may write.
+    const strapiBody = {
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message: `data: ${TOO_DEEP}`,
+        details: { errors: [{ path: ['data'], message: TOO_DEEP, name: 'ValidationError' }] },
+      },
+    };
+    const anonymous = await post('/api/articles', `{"data":${nested(8_000)}}`);
+    expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 400, body: strapiBody });
+    const authors = await countOf('api::author.author');
+    const token2 = await fullAccessToken(app);
+    const author = await post('/api/authors', `{"data":{"name":"x","bio":${nested(8_000)}}}`).set('Authorization', `Bearer ${token2}`);
+    expect(author.status).toBe(400);
+    expect(author.body.error).toMatchObject({ status: 400, name: 'ValidationError', message: `data: ${TOO_DEEP}` });
+    const update = await app
+      .request()
+      .put('/api/authors/anything')
+      .set('Authorization', `Bearer ${token2}`)
+      .set('Content-Type', 'application/json')
+      .send(`{"data":${nested(8_000)}}`);
+    expect(update.status).toBe(400);
+    expect(await countOf('api::author.author')).toBe(authors);
+  });
+
+  it('lets 64 levels through to the route, which answers for itself', async () => {
+    // The body's object is the first level: its field holds 63 more.
+    const atLimit = await post('/api/v1/keys', `{"name":${nested(63)}}`).set(bearer(alice));
+    expect(atLimit.status).toBe(400);
+    expect(atLimit.body.error.message).not.toContain('nested');
+    const beyond = await post('/api/v1/keys', `{"name":${nested(64)}}`).set(bearer(alice));
+    expect(beyond.body.error.message).toBe(`name: ${TOO_DEEP}`);
+    // Strapi's own validation of a content write takes 64 levels without a 500 either.
+    const token = await fullAccessToken(app);
+    const authors = await countOf('api::author.author');
+    const author = await post('/api/authors', `{"data":{"name":${nested(62)}}}`).set('Authorization', `Bearer ${token}`);
+    expect(author.status).toBe(400);
+    expect(author.body.error.message).not.toContain('nested');
+    expect(await countOf('api::author.author')).toBe(authors);
   });
 });
 

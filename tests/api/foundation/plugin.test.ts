@@ -1,4 +1,6 @@
+import { stripVTControlCharacters } from 'node:util';
 import { startApp, type TestApp } from '../../helpers/app';
+import { startInstance } from '../../helpers/instance';
 import { adminSession, makeAdministrator, registerUser } from '../../helpers/users';
 import { redisUrl } from '../../helpers/services';
 
@@ -57,6 +59,25 @@ describe('the api-suite plugin', () => {
     const service = app.strapi.plugin('api-suite').service('consumers') as { isAdministrator(id: number): Promise<boolean> };
     expect(await service.isAdministrator(user.id)).toBe(true);
   });
+
+  it('says at boot what the resolved config allows of private addresses: an empty OUTBOUND_ALLOW_PRIVATE is the default', async () => {
+    const said = async (env: Record<string, string>) => {
+      const instance = await startInstance(app, { LOG_LEVEL: 'info', WEBHOOK_WORKER: 'false', SCRAPER_WORKER: 'false', ...env });
+      await instance.stop();
+      return stripVTControlCharacters(instance.output())
+        .split('\n')
+        .filter((line) => line.includes('OUTBOUND_ALLOW_PRIVATE is on'));
+    };
+    const byDefault = await said({ OUTBOUND_ALLOW_PRIVATE: '' });
+    expect(byDefault).toHaveLength(1);
+    expect(byDefault[0]).toMatch(/\binfo\b.*OUTBOUND_ALLOW_PRIVATE is on \(the default when NODE_ENV is not production\)/);
+    const byHand = await said({ OUTBOUND_ALLOW_PRIVATE: 'true' });
+    expect(byHand).toHaveLength(1);
+    expect(byHand[0]).toMatch(
+      /\bwarn\b.*OUTBOUND_ALLOW_PRIVATE is on \(set to true by OUTBOUND_ALLOW_PRIVATE or by outbound\.allowPrivate/
+    );
+    expect(await said({ OUTBOUND_ALLOW_PRIVATE: 'false' })).toEqual([]);
+  }, 120_000);
 
   it('serves the admin overview to admin-panel users only', async () => {
     expect((await app.request().get('/api-suite/overview')).status).toBe(401);

@@ -188,6 +188,47 @@ it('traces the key decision of an API request, and leaves probes untraced', asyn
   expect(otlp.spans.some((span) => span.service === 'api-keys' && String(span.attributes['url.path']) === '/_health')).toBe(false);
 }, 120_000);
 
+it('exports no API key, wherever a request put it: the query string, the path, an OAuth client secret', async () => {
+  const instance = await startInstance(app, tracingEnv('api-secrets'));
+  instances.push(instance);
+  const consumer = await registerUser(app);
+  const key = await issueKey(app, consumer);
+  const redactedKey = `${key.key.slice(0, 8)}[redacted]`;
+
+  const inQuery = await instance.request().get(`/api/v1/articles?limit=1&api_key=${key.key}`);
+  expect(inQuery.status).toBe(200);
+  const inPath = await instance.request().get(`/api/v1/articles/${key.key}`).set('X-API-Key', key.key);
+  expect(inPath.status).toBeLessThan(500);
+  const asForm = await instance
+    .request()
+    .post('/api/v1/oauth/token')
+    .type('form')
+    .send({ grant_type: 'client_credentials', client_id: key.client_id, client_secret: key.key });
+  expect(asForm.status).toBe(200);
+  const secretInQuery = await instance
+    .request()
+    .post(`/api/v1/oauth/token?grant_type=client_credentials&client_id=${key.client_id}&client_secret=${key.key}`);
+  expect(secretInQuery.status).toBeLessThan(500);
+
+  const served = await eventually(
+    async () => {
+      const found = otlp.spans.filter((span) => span.service === 'api-secrets' && span.kind === SERVER);
+      return found.length >= 4 ? found : undefined;
+    },
+    30_000,
+    'the four requests exported'
+  );
+  // Nowhere in what was exported: attributes, names, statuses, events.
+  expect(JSON.stringify(otlp.spans.filter((span) => span.service === 'api-secrets'))).not.toContain(key.key);
+  // What is left still tells the requests apart: the parameter's name, the key's prefix.
+  const query = only(served, (span) => span.attributes['url.path'] === '/api/v1/articles');
+  expect(query.attributes['url.query']).toBe('limit=1&api_key=[redacted]');
+  const path = only(served, (span) => String(span.attributes['url.path']).startsWith('/api/v1/articles/'));
+  expect(path.attributes['url.path']).toBe(`/api/v1/articles/${redactedKey}`);
+  const token = only(served, (span) => span.attributes['url.path'] === '/api/v1/oauth/token' && span.attributes['url.query'] !== undefined);
+  expect(token.attributes['url.query']).toBe(`grant_type=client_credentials&client_id=${key.client_id}&client_secret=[redacted]`);
+}, 120_000);
+
 it("puts a scraper run's page fetches in the run's trace", async () => {
   const instance = await startInstance(app, tracingEnv('api-scrapes'));
   instances.push(instance);

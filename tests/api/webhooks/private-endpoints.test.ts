@@ -1,12 +1,13 @@
+import os from 'node:os';
 import { startApp, type TestApp } from '../../helpers/app';
 import { registerUser, type TestUser } from '../../helpers/users';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
 /**
  * With OUTBOUND_ALLOW_PRIVATE=false (production's default), endpoints on loopback, private,
- * link-local or metadata addresses are refused when saved (422 endpoint_not_allowed), also
- * through a host name that resolves there; and a delivery to one is a failed attempt, never a
- * request.
+ * link-local, metadata, documentation or transition addresses, or on one of this host's own
+ * addresses, are refused when saved (422 endpoint_not_allowed), also through a host name that
+ * resolves there; and a delivery to one is a failed attempt, never a request.
  */
 let app: TestApp;
 let alice: TestUser;
@@ -20,6 +21,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
+
+/** This machine's own addresses other than loopback (which is refused above anyway), whatever their range. */
+function ownAddresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !entry.internal && !entry.address.startsWith('fe80:'))
+    .map((entry) => entry.address);
+}
 
 const as = (user: TestUser) => ({ Authorization: `Bearer ${user.jwt}` });
 
@@ -40,6 +49,11 @@ it.each([
   'http://100.64.0.1/hook',
   'http://[::ffff:127.0.0.1]/hook',
   'http://0.0.0.0/hook',
+  'http://192.0.2.1/hook',
+  'http://198.51.100.1/hook',
+  'http://203.0.113.1/hook',
+  'http://[2001::1]/hook',
+  'http://[64:ff9b:1::a00:1]/hook',
 ])('refuses %s with 422 endpoint_not_allowed and stores nothing', async (endpoint_url) => {
   const before = await subscriptionCount();
   const response = await app
@@ -50,6 +64,20 @@ it.each([
   expect(response.status).toBe(422);
   expect(response.body).toEqual({ error: expect.any(String), code: 'endpoint_not_allowed' });
   expect(await subscriptionCount()).toBe(before);
+});
+
+it("refuses this server's own addresses, whatever their range: a delivery's response body would hand its own services back", async () => {
+  const port = new URL(app.url).port;
+  const own = ownAddresses();
+  expect(own.length).toBeGreaterThan(0);
+  for (const address of own) {
+    const response = await app
+      .request()
+      .post('/api/webhooks/subscriptions')
+      .set(as(alice))
+      .send({ endpoint_url: `http://${address.includes(':') ? `[${address}]` : address}:${port}/api/v1/plans`, events: ['order.created'] });
+    expect({ address, status: response.status, code: response.body.code }).toEqual({ address, status: 422, code: 'endpoint_not_allowed' });
+  }
 });
 
 it('refuses moving an existing subscription onto a private address', async () => {

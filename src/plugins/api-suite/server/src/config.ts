@@ -66,7 +66,12 @@ export const configSchema = z
       .strict(),
     outbound: z
       .object({
-        allowPrivate: z.boolean(),
+        /**
+         * `OUTBOUND_ALLOW_PRIVATE`: whether webhook endpoints and scraper URLs may reach private and
+         * reserved addresses. Unset (the variable unset or blank, and nothing in config/plugins.ts),
+         * the default: on outside production, off in it (`privateAddressesAllowed`).
+         */
+        allowPrivate: z.boolean().optional(),
         connectTimeoutMs: z.number().int().min(100).max(60_000),
         keepAliveTimeoutMs: z.number().int().min(100).max(600_000),
         connectionsPerOrigin: z.number().int().min(1).max(1024),
@@ -294,7 +299,8 @@ export default {
       shutdownTimeoutMs: 10_000,
     },
     outbound: {
-      allowPrivate: parseBoolean(env('OUTBOUND_ALLOW_PRIVATE'), process.env.NODE_ENV !== 'production', 'OUTBOUND_ALLOW_PRIVATE'),
+      // Left unset when the variable is: the resolved config then says the default applies.
+      allowPrivate: parseBoolean(env('OUTBOUND_ALLOW_PRIVATE'), undefined, 'OUTBOUND_ALLOW_PRIVATE'),
       connectTimeoutMs: 5_000,
       keepAliveTimeoutMs: 30_000,
       connectionsPerOrigin: 64,
@@ -362,7 +368,8 @@ export default {
     },
     portal: {
       enabled: parseBoolean(env('PORTAL_ENABLED'), true, 'PORTAL_ENABLED'),
-      path: (env('PORTAL_PATH') || '/portal').trim().replace(/(.)\/+$/, '$1'),
+      // `/portal/` is `/portal`; unset or blank, the default.
+      path: (env('PORTAL_PATH')?.trim() || '/portal').replace(/(.)\/+$/, '$1'),
       title: env('PORTAL_TITLE') || 'API portal',
       accentColor: env('PORTAL_ACCENT_COLOR') || '#4945ff',
     },
@@ -492,9 +499,26 @@ export function parseList(value: string | undefined): string[] | undefined {
     .filter(Boolean);
 }
 
-export function parseBoolean(value: string | undefined, fallback: boolean, name: string): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (/^(true|1|yes|on)$/i.test(value)) return true;
-  if (/^(false|0|no|off)$/i.test(value)) return false;
+/**
+ * Whether outbound requests may reach private and reserved addresses, from the resolved config,
+ * and whether that is the default (neither OUTBOUND_ALLOW_PRIVATE nor config/plugins.ts set it):
+ * on outside production, off in it.
+ */
+export function privateAddressesAllowed(
+  outbound: Pick<PluginConfig['outbound'], 'allowPrivate'>,
+  nodeEnv: string | undefined = process.env.NODE_ENV
+): { allowed: boolean; byDefault: boolean } {
+  if (outbound.allowPrivate === undefined) return { allowed: nodeEnv !== 'production', byDefault: true };
+  return { allowed: outbound.allowPrivate, byDefault: false };
+}
+
+/** A boolean from the environment, strictly; unset or blank: `fallback`. */
+export function parseBoolean(value: string | undefined, fallback: boolean, name: string): boolean;
+export function parseBoolean(value: string | undefined, fallback: undefined, name: string): boolean | undefined;
+export function parseBoolean(value: string | undefined, fallback: boolean | undefined, name: string): boolean | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return fallback;
+  if (/^(true|1|yes|on)$/i.test(text)) return true;
+  if (/^(false|0|no|off)$/i.test(text)) return false;
   throw new Error(`${name} must be true or false, not "${value}"`);
 }

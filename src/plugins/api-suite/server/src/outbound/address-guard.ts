@@ -1,10 +1,13 @@
 import net from 'node:net';
+import os from 'node:os';
 
 /**
- * Pure checks deciding whether an outbound connection may go to an address. They exist so that
+ * Checks deciding whether an outbound connection may go to an address. They exist so that
  * webhook targets and scraper URLs supplied by API consumers cannot be used to reach the
  * server's own network (SSRF): loopback, RFC 1918, link-local (including the cloud metadata
- * endpoint 169.254.169.254), CGNAT, multicast and the like.
+ * endpoint 169.254.169.254), CGNAT, multicast, documentation and transition ranges and the like,
+ * and the addresses of this host's own network interfaces whatever range they are in. Pure but
+ * for that last one, which reads the interfaces at each check.
  */
 
 /**
@@ -13,18 +16,47 @@ import net from 'node:net';
  * has skipped resolution, and failing closed is the only safe answer.
  */
 export function isForbiddenAddress(ip: string): boolean {
+  const target = effectiveAddress(ip);
+  if (target === undefined) return true;
+  return FORBIDDEN.check(target.address, target.family) || ownAddresses().check(target.address, target.family);
+}
+
+interface Address {
+  address: string;
+  family: 'ipv4' | 'ipv6';
+}
+
+/**
+ * Where a packet to `ip` really goes: the address itself, or the IPv4 address an IPv6 one
+ * carries (IPv4-mapped or NAT64), which reaches that IPv4 host through the dual stack or a NAT64
+ * gateway. Undefined for anything that is not an IP literal.
+ */
+function effectiveAddress(ip: string): Address | undefined {
   const address = unbracketHost(ip).split('%')[0] ?? '';
   const version = net.isIP(address);
-  if (version === 4) return FORBIDDEN.check(address, 'ipv4');
-  if (version !== 6) return true;
-
+  if (version === 4) return { address, family: 'ipv4' };
+  if (version !== 6) return undefined;
   const bytes = parseIPv6(address);
-  if (!bytes) return true;
-  // An IPv6 address that carries an IPv4 one reaches that IPv4 host (via the dual stack or a
-  // NAT64 gateway), so only the embedded address says where the packet really goes.
+  if (!bytes) return undefined;
   const embedded = embeddedIPv4(bytes);
-  if (embedded !== null) return FORBIDDEN.check(embedded, 'ipv4');
-  return FORBIDDEN.check(formatIPv6(bytes), 'ipv6');
+  return embedded !== null ? { address: embedded, family: 'ipv4' } : { address: formatIPv6(bytes), family: 'ipv6' };
+}
+
+/**
+ * This host's own addresses, read afresh at each check (interfaces come and go; reading them
+ * costs tens of microseconds, against a DNS lookup and a handshake per new connection). A
+ * server's public address is no less the server than 127.0.0.1: a webhook aimed at it would
+ * read the host's own services back through the delivery's response body.
+ */
+function ownAddresses(): net.BlockList {
+  const list = new net.BlockList();
+  for (const entries of Object.values(os.networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      const own = effectiveAddress(entry.address);
+      if (own) list.addAddress(own.address, own.family);
+    }
+  }
+  return list;
 }
 
 /** Raised when a URL's host is, or resolves to, an address that `isForbiddenAddress` refuses. */
@@ -40,7 +72,7 @@ export class EndpointNotAllowedError extends Error {
     const { target, host, address } = details;
     const literal = unbracketHost(host) === address;
     super(
-      `${target} ${literal ? 'is' : `resolves to ${address}, which is`} a private or reserved address; ` +
+      `${target} ${literal ? 'is' : `resolves to ${address}, which is`} a private or reserved address or one of this server's own; ` +
         'set OUTBOUND_ALLOW_PRIVATE=true to allow it'
     );
     this.name = 'EndpointNotAllowedError';
@@ -67,6 +99,11 @@ function buildBlockList(): net.BlockList {
     ['169.254.0.0', 16], // link-local, home of cloud metadata services
     ['100.64.0.0', 10], // carrier-grade NAT, often the provider's internal network
     ['192.0.0.0', 24], // IETF protocol assignments
+    // Documentation (TEST-NET-1 to 3): never routed on the internet, so only a local network,
+    // a lab or a container bridge numbered from them answers there.
+    ['192.0.2.0', 24],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
     ['198.18.0.0', 15], // benchmarking networks, often wired to lab equipment
     ['224.0.0.0', 4],
     ['240.0.0.0', 4], // reserved, 255.255.255.255 included
@@ -76,6 +113,9 @@ function buildBlockList(): net.BlockList {
     // them to the embedded IPv4 host, so the whole range is refused rather than judged by it.
     ['::', 96],
     ['2002::', 16], // 6to4: reaches the IPv4 host in bits 16-47 through a relay
+    ['2001::', 32], // Teredo: reaches an IPv4 host (the server's, the client's obfuscated) through a relay
+    ['2001:db8::', 32], // documentation
+    ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translated by the site's own gateway, to any IPv4 host
     ['fc00::', 7],
     ['fe80::', 10],
     ['ff00::', 8],

@@ -8,6 +8,7 @@ import contentManagerViews from './services/content-manager-views';
 import { contentWebhookListener } from './content-webhook';
 import { errorMiddlewares } from '../../http/errors';
 import { inputGuard } from './middlewares/input-guard';
+import { privateAddressesNotice } from './private-addresses';
 import http from './services/http';
 import openapi from './services/openapi';
 import openapiController from './controllers/openapi';
@@ -33,17 +34,8 @@ const feature: FeatureModule = {
     getService(strapi, 'content-changes').subscribe();
     const contentWebhookUrl = getConfig(strapi).contentWebhookUrl;
     if (contentWebhookUrl) getService(strapi, 'content-changes').listen(contentWebhookListener(strapi, contentWebhookUrl));
-    if (getConfig(strapi).outbound.allowPrivate) {
-      // On by default outside production, so that local receivers work on a developer's machine:
-      // said once as information then; a warning when it was switched on by hand.
-      const byDefault = process.env.OUTBOUND_ALLOW_PRIVATE === undefined;
-      const message =
-        '[api-suite] OUTBOUND_ALLOW_PRIVATE is on' +
-        (byDefault ? ' (the default when NODE_ENV is not production)' : '') +
-        ': webhook endpoints and scraper URLs may reach loopback and private addresses. Keep it off in production.';
-      if (byDefault) strapi.log.info(message);
-      else strapi.log.warn(message);
-    }
+    const notice = privateAddressesNotice(getConfig(strapi).outbound);
+    if (notice) strapi.log[notice.level](notice.message);
   },
   async destroy({ strapi }) {
     await getService(strapi, 'platform').close();

@@ -5,6 +5,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OutboundGatedPropagator, setTracingOn } from './context';
+import { otlpTraceExporter, RedactingSpanExporter } from './redaction';
 
 /**
  * The OpenTelemetry SDK for Node (docs/operations.md#traces), started only when
@@ -17,6 +18,9 @@ import { OutboundGatedPropagator, setTracingOn } from './context';
  * scrapers, Node's http for Stripe), and Redis commands (ioredis) made inside a trace. Database
  * queries are traced from knex's query events (`database.ts`), which see SQLite and PostgreSQL
  * alike whenever the plugin starts.
+ *
+ * Spans are exported over OTLP only, through `RedactingSpanExporter`: API keys are cut out of
+ * every attribute, name and event first, as they are out of log lines.
  */
 
 interface Logger {
@@ -30,7 +34,12 @@ const UNTRACED_PATHS = new Set(['/_health', '/_ready', '/metrics']);
 let sdk: NodeSDK | undefined;
 
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== 'true';
+  return (
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) &&
+    env.OTEL_SDK_DISABLED !== 'true' &&
+    // The SDK's own way to export no spans; any other exporter than OTLP is not offered.
+    env.OTEL_TRACES_EXPORTER?.trim() !== 'none'
+  );
 }
 
 /** Start the SDK once per process, if configured. */
@@ -40,9 +49,10 @@ export function startTracing(log: Logger): void {
   // operator who wants the SDK's OTLP metrics or logs too sets these variables.
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
   process.env.OTEL_LOGS_EXPORTER ??= 'none';
-  process.env.OTEL_TRACES_EXPORTER ??= 'otlp';
   process.env.OTEL_SERVICE_NAME ??= 'strapi-api-suite';
   sdk = new NodeSDK({
+    // The SDK batches (OTEL_BSP_* apply) and hands each batch to the redaction, then to OTLP.
+    traceExporter: new RedactingSpanExporter(otlpTraceExporter()),
     textMapPropagator: new OutboundGatedPropagator(),
     instrumentations: [
       new HttpInstrumentation({

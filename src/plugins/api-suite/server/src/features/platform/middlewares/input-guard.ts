@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ApiError, errorListBody, flatErrorBody, nestedErrorBody, strapiErrorBody } from '../../../http/errors';
-import { badCharacterAt, badFilterAt } from './hostile-input';
+import { badFilterAt, inputProblemAt, MAX_NESTING, type InputProblem } from './hostile-input';
 
 /**
  * `plugin::api-suite.input-guard`, enabled in config/middlewares.ts right after `strapi::body`:
@@ -14,6 +14,9 @@ import { badCharacterAt, badFilterAt } from './hostile-input';
  * - A string holding NUL or an unpaired UTF-16 surrogate anywhere in a parsed body or in the
  *   query string: 400.
  *   PostgreSQL cannot store NUL in text, and a lone surrogate is not text at all.
+ * - Objects and arrays nested more than `MAX_NESTING` (64) deep in a parsed body or the query
+ *   string: 400. What comes after (zod, Strapi's sanitizers, `JSON.stringify`) recurses, and a
+ *   few thousand levels, a few kilobytes of `[[[…]]]`, would overflow its stack: a 500.
  * - On Strapi's content API, a filter operator whose value is itself an object of operators
  *   (`filters[title][$eq][$ne]=x`): 400 instead of the query engine's 500.
  */
@@ -33,8 +36,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function refusalOf(ctx: Context, family: Family): ApiError | undefined {
   // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every route.
-  const inQuery = badCharacterAt(ctx.query);
-  if (inQuery !== undefined) return badCharacters(inQuery, family);
+  const inQuery = inputProblemAt(ctx.query);
+  if (inQuery !== undefined) return refusalFor(inQuery, family);
   if (ctx.method === 'GET' && family === 'strapi' && ctx.path.startsWith('/api/')) {
     const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
     return at === undefined
@@ -58,13 +61,20 @@ function refusalOf(ctx: Context, family: Family): ApiError | undefined {
       return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
     }
   }
-  const at = badCharacterAt((ctx.request as { body?: unknown }).body);
-  return at === undefined ? undefined : badCharacters(at === '' ? '(body)' : at, family);
+  const inBody = inputProblemAt((ctx.request as { body?: unknown }).body);
+  return inBody === undefined ? undefined : refusalFor(inBody, family);
 }
 
-/** The 400 for a NUL or an unpaired surrogate at `field`, coded as the family codes validation errors. */
-function badCharacters(field: string, family: Family): ApiError {
-  const message = 'must not hold NUL characters or unpaired surrogates';
+/**
+ * The 400 for a NUL or an unpaired surrogate, or for nesting too deep, at the problem's field,
+ * coded as the family codes validation errors.
+ */
+function refusalFor(problem: InputProblem, family: Family): ApiError {
+  const field = problem.at === '' ? '(body)' : problem.at;
+  const message =
+    problem.kind === 'character'
+      ? 'must not hold NUL characters or unpaired surrogates'
+      : `must not be nested more than ${MAX_NESTING} levels deep`;
   return new ApiError(
     400,
     family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error',

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
+import { privateAddressesAllowed } from '../../../config';
 import { createJobs, type JobsPort } from '../../../jobs';
 import { createOutbound, type Outbound } from '../../../outbound';
 import { getConfig, getService } from '../../../utils';
@@ -39,7 +40,7 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!outbound) {
         const { outbound: settings } = getConfig(strapi);
         outbound = createOutbound({
-          allowPrivate: settings.allowPrivate,
+          allowPrivate: privateAddressesAllowed(settings).allowed,
           connectTimeoutMs: settings.connectTimeoutMs,
           keepAliveTimeoutMs: settings.keepAliveTimeoutMs,
           connectionsPerOrigin: settings.connectionsPerOrigin,
@@ -64,7 +65,7 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
       const config = getConfig(strapi);
       return {
         jobs: { driver: config.jobs.redisUrl ? ('bullmq' as const) : ('in-process' as const) },
-        outbound: { allowPrivate: config.outbound.allowPrivate },
+        outbound: { allowPrivate: privateAddressesAllowed(config.outbound).allowed },
         database: { client: strapi.db.dialect.client as string },
         // endpointGroups: what a plan's "@public", "@private" and "@content" entries stand for.
         access: {
