@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import accessService from '../../src/plugins/api-suite/server/src/features/access/services/access';
-import { bodyParserError } from '../../src/plugins/api-suite/server/src/http/errors';
+import { errors as strapiErrors } from '@strapi/utils';
+import { ApiError, bodyParserError, faultStatus } from '../../src/plugins/api-suite/server/src/http/errors';
 
 /**
  * The access gate's answer to the body parser's refusals (strapi::body runs inside it): each one
@@ -85,5 +86,21 @@ describe('the access gate and the body parser', () => {
   it("leaves any other fault to Strapi's error middleware", async () => {
     const fault = new Error('the database went away');
     await expect(answerTo('/api/v1/keys', fault)).rejects.toBe(fault);
+  });
+});
+
+describe('faultStatus', () => {
+  it("is the status Strapi's error middleware answers a fault with, which usage records then hold", () => {
+    expect(faultStatus(new Error('a crash'))).toBe(500);
+    expect(faultStatus(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(500);
+    expect(faultStatus('thrown text')).toBe(500);
+    expect(faultStatus(Object.assign(new Error('no such thing'), { status: 404 }))).toBe(404);
+    expect(faultStatus(Object.assign(new Error('upstream'), { statusCode: 503 }))).toBe(503);
+    expect(faultStatus(Object.assign(new Error('not an HTTP status'), { status: 200 }))).toBe(500);
+    expect(faultStatus(new strapiErrors.ForbiddenError())).toBe(403);
+    expect(faultStatus(new strapiErrors.NotFoundError())).toBe(404);
+    expect(faultStatus(new strapiErrors.ValidationError('bad'))).toBe(400);
+    expect(faultStatus(new strapiErrors.PolicyError())).toBe(403);
+    expect(faultStatus(new ApiError(409, 'conflict', 'taken'))).toBe(409);
   });
 });

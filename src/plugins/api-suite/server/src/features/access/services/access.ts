@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, bodyParserError, nestedErrorBody, flatErrorBody } from '../../../http/errors';
+import { ApiError, bodyParserError, faultStatus, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
@@ -75,6 +75,8 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       const started = performance.now();
       const counted: Counted = { keyId: null, userId: null, overage: false };
       let decision: string | undefined;
+      /** The status of a fault passed on to Strapi's error middleware, which answers it after this. */
+      let faulted: number | undefined;
       // The decision's own span (tracing on only): how long identifying and counting took, and what was decided.
       const span = startSpan('api_suite.access');
       try {
@@ -97,7 +99,11 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       } catch (caught) {
         // Our own refusals, and the body parser's (strapi::body runs inside this middleware).
         const error = caught instanceof ApiError ? caught : bodyParserError(caught);
-        if (!error) throw caught;
+        if (!error) {
+          // The usage record says what the client gets (500 for a crash), not Koa's default 404.
+          faulted = faultStatus(caught);
+          throw caught;
+        }
         if (error.headers) ctx.set(error.headers);
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
         ctx.status = error.status;
@@ -111,7 +117,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
               ? flatErrorBody(error)
               : nestedErrorBody(error);
       } finally {
-        recordRequest(strapi, ctx, counted, started);
+        recordRequest(strapi, ctx, counted, started, faulted ?? ctx.status);
       }
     },
 
