@@ -38,6 +38,11 @@ export interface IssueInput {
   planId?: number;
 }
 
+/** What a reroll hands its new key beyond an issue's input: the quota pool it carries on. */
+interface Continuation {
+  poolKeyId: number;
+}
+
 const POSITIVE_TTL_MS = 60_000;
 const NEGATIVE_TTL_MS = 5_000;
 
@@ -83,7 +88,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** Write a new key (inside the caller's transaction, if any): the raw key and its row. */
-  const create = async (input: IssueInput): Promise<{ key: string; row: KeyRow }> => {
+  const create = async (input: IssueInput, continues?: Continuation): Promise<{ key: string; row: KeyRow }> => {
     const key = generateApiKey();
     const row = await strapi.db.query(UIDS.apiKey).create({
       data: {
@@ -97,6 +102,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
         user: input.userId,
         // Without an explicit plan the key follows its owner's, now and whenever it changes.
         plan: input.planId ?? null,
+        pool_key_id: continues?.poolKeyId ?? null,
       },
       populate: { plan: { select: ['id'] }, user: { select: ['id'] } },
     });
@@ -176,8 +182,9 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Reroll (docs/access.md#keys-and-plans): a new key with the same name, plan, scopes, owner and
-     * expiry; the old one keeps working for `graceSeconds` (never past its own expiry), then
+     * Reroll (docs/access.md#keys-and-plans): a new key with the same name, plan, scopes, owner,
+     * expiry, own limits and quota pool (what the old one used this minute and month counts for
+     * the new one, and both draw on it through the grace period); the old one keeps working for `graceSeconds` (never past its own expiry), then
      * answers key_expired, and records which key replaced it. A key is rerolled once: a second
      * reroll of the same key (or of a revoked or expired one) is a 409, so racing rerolls make one
      * new key.
@@ -203,13 +210,17 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
       const planId = row.plan?.id;
       const issued = await strapi.db.transaction(async ({ trx }) => {
-        const { key, row: created } = await create({
-          userId: row.user?.id as number,
-          planId,
-          name: row.name ?? undefined,
-          scopes: normaliseScopes(row.scopes),
-          expiresAt: expiresAt ?? undefined,
-        });
+        const { key, row: created } = await create(
+          {
+            userId: row.user?.id as number,
+            planId,
+            name: row.name ?? undefined,
+            scopes: normaliseScopes(row.scopes),
+            expiresAt: expiresAt ?? undefined,
+          },
+          // A fresh pool would be a fresh month: the old key's carries on, however often it is rerolled.
+          { poolKeyId: row.pool_key_id ?? row.id }
+        );
         const claimed = await trx(tableOf(strapi, UIDS.apiKey))
           .where({ id })
           .whereNull('replaced_by')

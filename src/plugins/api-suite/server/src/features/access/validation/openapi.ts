@@ -99,7 +99,7 @@ export const accessApi: ApiDescription = {
       operationId: 'rerollKey',
       summary: 'Reroll an API key',
       description:
-        "A new key with the same name, plan, scopes, owner and expiry; the old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404.",
+        "A new key with the same name, plan, scopes, owner, expiry and own limits; a key with limits of its own carries on its quota (what it used this minute and month counts for the new key, and both draw on it while the old one works). The old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404.",
       tags: ['Keys'],
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key to replace.' }) }),
