@@ -17,6 +17,16 @@ describe('plugin config', () => {
     expect(defaults.scrapers.pageConcurrency).toBe(4);
     expect(defaults.scrapers.runsPerConsumer).toBe(2);
     expect(defaults.webhooks.maxSubscriptions).toEqual({ default: 100, plans: { free: 10, pro: 100, enterprise: 1000 } });
+    expect(defaults.access.maxKeys).toBe(20);
+  });
+
+  it('reads ACCESS_MAX_KEYS strictly, and refuses 0', () => {
+    expect(config.default({ env: envFrom({ ACCESS_MAX_KEYS: ' 50 ' }) }).access.maxKeys).toBe(50);
+    expect(() => config.default({ env: envFrom({ ACCESS_MAX_KEYS: '20 keys' }) })).toThrow(
+      'ACCESS_MAX_KEYS must be a whole number such as 20, not "20 keys"'
+    );
+    const defaults = config.default({ env: envFrom({}) });
+    expect(() => config.validator({ ...defaults, access: { ...defaults.access, maxKeys: 0 } })).toThrow(/access\.maxKeys/);
   });
 
   it('reads the environment', () => {

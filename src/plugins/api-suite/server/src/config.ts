@@ -82,6 +82,12 @@ export const configSchema = z
           })
           .strict(),
         sharedKey: z.string().min(16, 'must be at least 16 characters when set').optional(),
+        /**
+         * The most live API keys (not revoked, not expired) one consumer may hold
+         * (docs/access.md#keys-and-plans); administrators are not capped. Beyond it, making a
+         * key is 409 `too_many_keys`.
+         */
+        maxKeys: z.number().int('must be a whole number').min(1).max(1_000_000),
       })
       .strict(),
     webhooks: z
@@ -306,6 +312,7 @@ export default {
         private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
       },
       sharedKey: env('API_SHARED_KEY') || undefined,
+      maxKeys: parseCount(env('ACCESS_MAX_KEYS'), DEFAULT_MAX_KEYS, 'ACCESS_MAX_KEYS'),
     },
     webhooks: {
       retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
@@ -430,6 +437,13 @@ export function parsePopulate(value: string | undefined): Record<string, number>
   }
   return depths;
 }
+
+/**
+ * ACCESS_MAX_KEYS: live API keys one consumer may hold. A consumer needs one key per app,
+ * environment and teammate at most, and a reroll holds two for its grace period; 20 leaves room
+ * for all of that, where hundreds (300 made in 3 s) serve nobody but someone filling the table.
+ */
+export const DEFAULT_MAX_KEYS = 20;
 
 /** WEBHOOK_MAX_SUBSCRIPTIONS: subscriptions a consumer may hold when their plan has no cap of its own. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;

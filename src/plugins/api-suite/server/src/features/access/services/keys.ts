@@ -4,6 +4,7 @@ import { tableOf } from '../../../db';
 import { ApiError, notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
+import { assertBelowKeyCap, keyCapOf } from '../key-cap';
 import type { Scope } from '../../../http/principal';
 import {
   effectiveStatus,
@@ -166,10 +167,19 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Create a key. The raw key is returned here and nowhere else: only its hash is stored, so
-     * it cannot be shown again (the same reason Medusa and Stripe show secrets once).
+     * it cannot be shown again (the same reason Medusa and Stripe show secrets once). With a
+     * `cap` (a consumer making their own key, see key-cap.ts), an owner already holding that many
+     * live keys is refused with 409 too_many_keys, counted in the transaction that writes it.
      */
-    async issue(input: IssueInput): Promise<PublicKey & { key: string }> {
-      const { key, row } = await create(input);
+    async issue(input: IssueInput, options: { cap?: number | null } = {}): Promise<PublicKey & { key: string }> {
+      const { cap } = options;
+      const { key, row } =
+        cap === undefined || cap === null
+          ? await create(input)
+          : await strapi.db.transaction(async ({ trx }) => {
+              await assertBelowKeyCap(strapi, trx, input.userId, cap);
+              return create(input);
+            });
       const [shown] = await this.shown([row]);
       return { key, ...shown };
     },
@@ -187,7 +197,8 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
      * the new one, and both draw on it through the grace period); the old one keeps working for `graceSeconds` (never past its own expiry), then
      * answers key_expired, and records which key replaced it. A key is rerolled once: a second
      * reroll of the same key (or of a revoked or expired one) is a 409, so racing rerolls make one
-     * new key.
+     * new key. The new key counts against its owner's cap on live keys (key-cap.ts) while the old
+     * one still works, so at the cap only a reroll with no grace period goes through.
      */
     async reroll(
       id: number,
@@ -209,7 +220,12 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const graceEnd = new Date(Date.now() + graceSeconds * 1000);
       const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
       const planId = row.plan?.id;
+      const cap = keyCapOf(strapi, caller);
       const issued = await strapi.db.transaction(async ({ trx }) => {
+        if (cap !== null) {
+          const ending = oldExpiresAt.getTime() <= Date.now() ? id : undefined;
+          await assertBelowKeyCap(strapi, trx, row.user?.id as number, cap, { ending, reroll: true });
+        }
         const { key, row: created } = await create(
           {
             userId: row.user?.id as number,

@@ -60,13 +60,14 @@ export const accessApi: ApiDescription = {
       operationId: 'createKey',
       summary: 'Issue an API key',
       description:
-        'The key is in the answer and nowhere else. New keys of non-administrators get the default plan; a key or OAuth token cannot mint a key with scopes it lacks. Unknown fields are refused (400); `plan_id` and `user_id` are for administrators (others get 403 `forbidden`; an unknown one is 422 `unknown_plan` / `unknown_user`).',
+        'The key is in the answer and nowhere else. New keys of non-administrators get the default plan; a key or OAuth token cannot mint a key with scopes it lacks. Unknown fields are refused (400); `plan_id` and `user_id` are for administrators (others get 403 `forbidden`; an unknown one is 422 `unknown_plan` / `unknown_user`). A consumer holds at most `ACCESS_MAX_KEYS` (20) live keys, revoked and expired ones not counted: beyond it, 409 `too_many_keys` with the cap in `details.limit` (administrators are not capped).',
       tags: ['Keys'],
       security: 'write',
       body: { required: false, json: createKeyBody },
       responses: account({
         '201': ok('The new key, with the key itself.', answers.keyCreated),
         '400': shared('BadRequest'),
+        '409': shared('Conflict'),
         '422': shared('UnprocessableEntity'),
       }),
     },
@@ -99,7 +100,7 @@ export const accessApi: ApiDescription = {
       operationId: 'rerollKey',
       summary: 'Reroll an API key',
       description:
-        "A new key with the same name, plan, scopes, owner, expiry and own limits; a key with limits of its own carries on its quota (what it used this minute and month counts for the new key, and both draw on it while the old one works). The old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404.",
+        "A new key with the same name, plan, scopes, owner, expiry and own limits; a key with limits of its own carries on its quota (what it used this minute and month counts for the new key, and both draw on it while the old one works). The old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404. The new key counts against the consumer's cap on live keys while the old one works: at the cap, 409 `too_many_keys` unless `grace_seconds` is 0.",
       tags: ['Keys'],
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key to replace.' }) }),
