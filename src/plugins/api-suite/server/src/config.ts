@@ -88,6 +88,12 @@ export const configSchema = z
          * key is 409 `too_many_keys`.
          */
         maxKeys: z.number().int('must be a whole number').min(1).max(1_000_000),
+        /**
+         * The most `GET /api/v1/usage/stream` one consumer may hold open at once, across every
+         * instance with Redis (each process alone without it); administrators are not capped.
+         * Beyond it, opening one is 429 `too_many_streams`.
+         */
+        maxUsageStreams: z.number().int('must be a whole number').min(1).max(10_000),
       })
       .strict(),
     webhooks: z
@@ -313,6 +319,7 @@ export default {
       },
       sharedKey: env('API_SHARED_KEY') || undefined,
       maxKeys: parseCount(env('ACCESS_MAX_KEYS'), DEFAULT_MAX_KEYS, 'ACCESS_MAX_KEYS'),
+      maxUsageStreams: parseCount(env('ACCESS_MAX_USAGE_STREAMS'), DEFAULT_MAX_USAGE_STREAMS, 'ACCESS_MAX_USAGE_STREAMS'),
     },
     webhooks: {
       retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
@@ -444,6 +451,12 @@ export function parsePopulate(value: string | undefined): Record<string, number>
  * for all of that, where hundreds (300 made in 3 s) serve nobody but someone filling the table.
  */
 export const DEFAULT_MAX_KEYS = 20;
+
+/**
+ * ACCESS_MAX_USAGE_STREAMS: usage streams one consumer may hold open. A portal tab holds one; a
+ * few tabs and a dashboard fit in 5, and each stream costs a database report every few seconds.
+ */
+export const DEFAULT_MAX_USAGE_STREAMS = 5;
 
 /** WEBHOOK_MAX_SUBSCRIPTIONS: subscriptions a consumer may hold when their plan has no cap of its own. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { account, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
+import { account, errorBody, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
 import {
   createKeyBody,
@@ -150,7 +150,8 @@ export const accessApi: ApiDescription = {
         usageDescription +
         '\n\nA `text/event-stream` that starts with a `retry:` field (the interval in milliseconds), then sends an `usage` event at once and every `interval` seconds until the client goes away:\n\n' +
         '```\nid: 1\nevent: usage\ndata: {"total":12,"by_status":{"200":12},"series":[…],"month":{"used":12,"quota":1000,"remaining":988}}\n```\n\n' +
-        "Each event's `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.",
+        "Each event's `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.\n\n" +
+        'A consumer holds at most `ACCESS_MAX_USAGE_STREAMS` (5) streams open at once, counted across every instance when the server has Redis: one more is 429 `too_many_streams` with the cap in `details.limit`, until one closes (administrators are not capped).',
       tags: ['Usage'],
       security: 'read',
       query: usageStreamQuery,
@@ -163,6 +164,12 @@ export const accessApi: ApiDescription = {
         },
         '400': shared('BadRequest'),
         '404': shared('NotFound'),
+        '429': {
+          description:
+            'The consumer already holds as many usage streams open as a consumer may (`too_many_streams`, the cap in `details.limit`); close one first. Not a quota refusal: nothing is counted, and the rate-limit headers show the pool as it stands.',
+          json: errorBody,
+          headers: rateLimitHeaders,
+        },
       }),
     },
     {
