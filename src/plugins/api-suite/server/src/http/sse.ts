@@ -70,6 +70,8 @@ export function streamEvents<T>(ctx: Context, options: EventStreamOptions<T>): v
     finish();
     stream.end();
   };
+  // A client that resets its connection also errors the socket, which Koa reports to the app's
+  // error handler; http/app-errors.ts writes that through the logger.
   ctx.req.once('close', stop);
   stream.once('close', finish);
 }
