@@ -21,6 +21,21 @@ describe('plugin config', () => {
     expect(defaults.scrapers.pageConcurrency).toBe(4);
     expect(defaults.scrapers.runsPerConsumer).toBe(2);
     expect(defaults.webhooks.maxSubscriptions).toEqual({ default: 100, plans: { free: 10, pro: 100, enterprise: 1000 } });
+    expect([defaults.access.maxKeys, defaults.access.maxUsageStreams]).toEqual([20, 5]);
+  });
+
+  it('reads ACCESS_MAX_KEYS and ACCESS_MAX_USAGE_STREAMS strictly, and refuses 0', () => {
+    const access = config.default({ env: envFrom({ ACCESS_MAX_KEYS: '50', ACCESS_MAX_USAGE_STREAMS: ' 2 ' }) }).access;
+    expect([access.maxKeys, access.maxUsageStreams]).toEqual([50, 2]);
+    expect(() => config.default({ env: envFrom({ ACCESS_MAX_KEYS: '20 keys' }) })).toThrow(
+      'ACCESS_MAX_KEYS must be a whole number such as 20, not "20 keys"'
+    );
+    expect(() => config.default({ env: envFrom({ ACCESS_MAX_USAGE_STREAMS: '-1' }) })).toThrow(
+      'ACCESS_MAX_USAGE_STREAMS must be a whole number such as 5, not "-1"'
+    );
+    const defaults = config.default({ env: envFrom({}) });
+    expect(() => config.validator({ ...defaults, access: { ...defaults.access, maxKeys: 0 } })).toThrow(/access\.maxKeys/);
+    expect(() => config.validator({ ...defaults, access: { ...defaults.access, maxUsageStreams: 0 } })).toThrow(/access\.maxUsageStreams/);
   });
 
   it('reads the environment', () => {

@@ -145,6 +145,57 @@ describe('POST /api/v1/keys', () => {
   });
 });
 
+describe('how many keys a consumer may hold', () => {
+  let dave: TestUser;
+  const asDave = () => ({ Authorization: `Bearer ${dave.jwt}` });
+  const make = () => app.request().post('/api/v1/keys').set(asDave()).send({ name: 'one more' });
+  const live = () => app.strapi.db.query(UIDS.apiKey).count({ where: { user: { id: dave.id }, status: 'active' } });
+
+  it('refuses a key beyond 20 live ones with 409 too_many_keys, even when 25 are asked for at once', async () => {
+    dave = await registerUser(app);
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        app
+          .request()
+          .post('/api/v1/keys')
+          .set(asDave())
+          .send({ name: `k${i}` })
+      )
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(20).fill(201), ...Array(5).fill(409)]);
+    const refused = answers.find((answer) => answer.status === 409);
+    expect(refused?.body).toEqual({ error: { code: 'too_many_keys', message: expect.stringContaining('20'), details: { limit: 20 } } });
+    expect(await live()).toBe(20);
+  });
+
+  it('counts live keys only: revoking one or letting one expire makes room', async () => {
+    const list = await app.request().get('/api/v1/keys?limit=100').set(asDave());
+    const [first, second] = list.body.data as Array<{ id: number }>;
+    expect((await app.request().delete(`/api/v1/keys/${first.id}`).set(asDave())).status).toBe(204);
+    expect((await make()).status).toBe(201);
+    expect((await make()).status).toBe(409);
+    await app.strapi.db.query(UIDS.apiKey).update({ where: { id: second.id }, data: { expires_at: new Date(Date.now() - 1000) } });
+    expect((await make()).status).toBe(201);
+    expect((await make()).status).toBe(409);
+  });
+
+  it('counts the old key of a reroll while its grace lasts: at the cap only a reroll with grace 0 goes through', async () => {
+    const list = await app.request().get('/api/v1/keys?limit=100').set(asDave());
+    const key = (list.body.data as Array<{ id: number; status: string }>).find((candidate) => candidate.status === 'active');
+    const graced = await app.request().post(`/api/v1/keys/${key?.id}/reroll`).set(asDave()).send({});
+    expect([graced.status, graced.body.error?.code, graced.body.error?.details]).toEqual([409, 'too_many_keys', { limit: 20 }]);
+    const replaced = await app.request().post(`/api/v1/keys/${key?.id}/reroll`).set(asDave()).send({ grace_seconds: 0 });
+    expect(replaced.status).toBe(201);
+    expect((await make()).status).toBe(409);
+  });
+
+  it('does not cap administrators', async () => {
+    expect((await issueKey(app, admin, { user_id: dave.id })).user_id).toBe(dave.id);
+    expect((await make()).status).toBe(409);
+    for (let i = 0; i < 21; i += 1) await issueKey(app, admin);
+  });
+});
+
 describe('GET /api/v1/keys', () => {
   it("pages the caller's own keys, newest first", async () => {
     const carol = await registerUser(app);

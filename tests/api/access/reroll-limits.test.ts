@@ -207,6 +207,51 @@ describe("PATCH /api/v1/keys/{id}: a key's own limits", () => {
     expect((await withKey(rerolled.body.data.key)).headers['x-ratelimit-limit']).toBe('7');
   });
 
+  it("carries on the old key's pool: rerolling with grace 0 gives no fresh month, however often", async () => {
+    const key = await issueKey(app, alice, { name: 'five a month' });
+    await app.request().patch(`/api/v1/keys/${key.id}`).set(as(admin)).send({ requests_per_month: 5 });
+    for (let used = 1; used <= 5; used += 1) {
+      const response = await withKey(key.key);
+      expect([response.status, response.headers['x-ratelimit-monthly-remaining']]).toEqual([200, String(5 - used)]);
+    }
+    expect((await withKey(key.key)).body.error.code).toBe('monthly_quota_exceeded');
+    let current = key.id;
+    for (const round of [1, 2, 3]) {
+      const rerolled = await app.request().post(`/api/v1/keys/${current}/reroll`).set(as(alice)).send({ grace_seconds: 0 });
+      expect([round, rerolled.status]).toEqual([round, 201]);
+      const refused = await withKey(rerolled.body.data.key);
+      expect([round, refused.status, refused.body.error?.code, refused.headers['x-ratelimit-monthly-remaining']]).toEqual([
+        round,
+        429,
+        'monthly_quota_exceeded',
+        '0',
+      ]);
+      current = rerolled.body.data.id;
+    }
+  });
+
+  it('shares one pool between the old key and the new one through the grace period, minute and month', async () => {
+    const key = await issueKey(app, alice, { name: 'shared pool' });
+    await app.request().patch(`/api/v1/keys/${key.id}`).set(as(admin)).send({ requests_per_minute: 4, requests_per_month: 100 });
+    await awayFromMinuteEdge();
+    expect((await withKey(key.key)).status).toBe(200);
+    expect((await withKey(key.key)).status).toBe(200);
+    const rerolled = await app.request().post(`/api/v1/keys/${key.id}/reroll`).set(as(alice)).send({ grace_seconds: 3600 });
+    const fresh = await withKey(rerolled.body.data.key);
+    expect([fresh.status, fresh.headers['x-ratelimit-remaining'], fresh.headers['x-ratelimit-monthly-remaining']]).toEqual([
+      200,
+      '1',
+      '97',
+    ]);
+    const old = await withKey(key.key);
+    expect([old.status, old.headers['x-ratelimit-remaining'], old.headers['x-ratelimit-monthly-remaining']]).toEqual([200, '0', '96']);
+    const refused = await withKey(rerolled.body.data.key);
+    expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
+    // The usage report of either key shows the one pool.
+    const usage = await app.request().get(`/api/v1/usage?key_id=${rerolled.body.data.id}`).set(as(alice));
+    expect(usage.body.data.month).toEqual({ used: 4, quota: 100, remaining: 96 });
+  });
+
   it('shows own limits and "replaced by" in the admin panel, which edits the limits too', async () => {
     const owner = await adminSession(app);
     const key = await issueKey(app, bob, { name: 'panel' });

@@ -68,6 +68,30 @@ describe('usage records', () => {
   });
 });
 
+describe('a request whose handler crashes', () => {
+  it('is recorded with the 500 the client gets, not the 404 Koa starts from, and reported so in by_status', async () => {
+    const carol = await registerUser(app);
+    const key = await issueKey(app, carol);
+    const keys = app.strapi.plugin('api-suite').service('keys') as { list: (...args: unknown[]) => Promise<unknown> };
+    const list = keys.list;
+    keys.list = async () => {
+      throw new Error('the database went away (a test fault)');
+    };
+    let status: number;
+    try {
+      status = (await app.request().get('/api/v1/keys').set('X-API-Key', key.key)).status;
+    } finally {
+      keys.list = list;
+    }
+    expect(status).toBe(500);
+    await flush();
+    const rows = await app.strapi.db.query(UIDS.usageRecord).findMany({ where: { api_key_id: key.id } });
+    expect(rows.map((row: { endpoint: string; status_code: number }) => [row.endpoint, row.status_code])).toEqual([['/api/v1/keys', 500]]);
+    const report = await app.request().get('/api/v1/usage').set('Authorization', `Bearer ${carol.jwt}`);
+    expect(report.body.data.by_status).toEqual({ 500: 1 });
+  });
+});
+
 describe('GET /api/v1/usage', () => {
   it("reports totals, status codes, a series and the month for the caller's keys", async () => {
     const response = await app.request().get('/api/v1/usage').query({ granularity: 'hour' }).set('Authorization', `Bearer ${alice.jwt}`);

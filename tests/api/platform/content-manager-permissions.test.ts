@@ -247,6 +247,20 @@ describe.each([
     ).toBe(403);
   });
 
+  it('is refused 403, not 500, where the Content Manager offers the relations of a plugin type', async () => {
+    const { token } = user();
+    const key = entries.get('plugin::api-suite.api-key');
+    for (const path of [
+      '/content-manager/relations/plugin::api-suite.api-key/plan',
+      '/content-manager/relations/plugin::api-suite.api-key/user',
+      `/content-manager/relations/plugin::api-suite.api-key/${key?.documentId}/plan`,
+      '/content-manager/relations/plugin::api-suite.order/user',
+    ]) {
+      const response = await app.request().get(path).set(as(token));
+      expect([path, response.status, response.body.error?.status]).toEqual([path, 403, 403]);
+    }
+  });
+
   it("cannot list the plugin's read-only and hidden types either", async () => {
     for (const uid of OTHERS) expect([uid, (await app.request().get(`${CM}/${uid}`).set(as(user().token))).status]).toEqual([uid, 403]);
   });
@@ -302,6 +316,9 @@ describe('the super admin', () => {
     expect(await app.strapi.db.query(uid).count()).toBe(before);
     expect((await storedRow(uid, key?.id ?? 0)).key_hash).toBe(key?.row.key_hash);
     expect((await app.request().get(`${CM}/${uid}`).set(as(owner))).status).toBe(200);
+
+    const relations = await app.request().get(`/content-manager/relations/${uid}/plan`).set(as(owner));
+    expect([relations.status, relations.body.results?.length]).toEqual([200, expect.any(Number)]);
 
     const plan = entries.get('plugin::api-suite.plan');
     const edited = await app.request().put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`).set(as(owner)).send({ price_monthly: 6 });

@@ -87,6 +87,18 @@ export const configSchema = z
           })
           .strict(),
         sharedKey: z.string().min(16, 'must be at least 16 characters when set').optional(),
+        /**
+         * The most live API keys (not revoked, not expired) one consumer may hold
+         * (docs/access.md#keys-and-plans); administrators are not capped. Beyond it, making a
+         * key is 409 `too_many_keys`.
+         */
+        maxKeys: z.number().int('must be a whole number').min(1).max(1_000_000),
+        /**
+         * The most `GET /api/v1/usage/stream` one consumer may hold open at once, across every
+         * instance with Redis (each process alone without it); administrators are not capped.
+         * Beyond it, opening one is 429 `too_many_streams`.
+         */
+        maxUsageStreams: z.number().int('must be a whole number').min(1).max(10_000),
       })
       .strict(),
     webhooks: z
@@ -312,6 +324,8 @@ export default {
         private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
       },
       sharedKey: env('API_SHARED_KEY') || undefined,
+      maxKeys: parseCount(env('ACCESS_MAX_KEYS'), DEFAULT_MAX_KEYS, 'ACCESS_MAX_KEYS'),
+      maxUsageStreams: parseCount(env('ACCESS_MAX_USAGE_STREAMS'), DEFAULT_MAX_USAGE_STREAMS, 'ACCESS_MAX_USAGE_STREAMS'),
     },
     webhooks: {
       retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
@@ -437,6 +451,19 @@ export function parsePopulate(value: string | undefined): Record<string, number>
   }
   return depths;
 }
+
+/**
+ * ACCESS_MAX_KEYS: live API keys one consumer may hold. A consumer needs one key per app,
+ * environment and teammate at most, and a reroll holds two for its grace period; 20 leaves room
+ * for all of that, where hundreds (300 made in 3 s) serve nobody but someone filling the table.
+ */
+export const DEFAULT_MAX_KEYS = 20;
+
+/**
+ * ACCESS_MAX_USAGE_STREAMS: usage streams one consumer may hold open. A portal tab holds one; a
+ * few tabs and a dashboard fit in 5, and each stream costs a database report every few seconds.
+ */
+export const DEFAULT_MAX_USAGE_STREAMS = 5;
 
 /** WEBHOOK_MAX_SUBSCRIPTIONS: subscriptions a consumer may hold when their plan has no cap of its own. */
 export const DEFAULT_MAX_SUBSCRIPTIONS = 100;

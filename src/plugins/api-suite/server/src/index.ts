@@ -14,6 +14,7 @@ import webhooks from './features/webhooks';
 import { withholdContentManagerWrites } from './features/platform/content-manager/access';
 import { enforceRecordPermissions } from './features/platform/record-permissions/enforce';
 import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
+import { logAppErrors } from './http/app-errors';
 import { getService } from './utils';
 
 /**
@@ -44,6 +45,8 @@ export function mergeFeatures(modules: FeatureModule[]) {
       admin: { type: 'admin' as const, routes: routesOf('admin') },
     },
     async register(context: { strapi: Core.Strapi }) {
+      // Before Koa builds its request handler, or it would print its own errors past the logger.
+      logAppErrors(context.strapi);
       const openapi = getService(context.strapi, 'openapi');
       const views = getService(context.strapi, 'content-manager-views');
       for (const module of modules) {

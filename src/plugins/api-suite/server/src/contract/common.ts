@@ -148,7 +148,7 @@ export const commonDescription: ApiDescription = {
       ),
       NotFound: errorResponse("Unknown, or another consumer's (`not_found`).", rateLimitHeaders),
       Conflict: errorResponse(
-        'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), nothing runs to be stopped (`not_running`), billing refuses in this state (`already_subscribed`, `no_subscription`, `no_customer`), a key cannot be rerolled (`key_not_active`), or the consumer already holds as many webhook subscriptions as their plan allows (`too_many_subscriptions`, the cap in `details.limit`).',
+        'The slug is taken (`slug_taken`), a run is already pending or running (`already_running`), nothing runs to be stopped (`not_running`), billing refuses in this state (`already_subscribed`, `no_subscription`, `no_customer`), a key cannot be rerolled (`key_not_active`), the consumer already holds as many live API keys as a consumer may (`too_many_keys`, the cap in `details.limit`), or as many webhook subscriptions as their plan allows (`too_many_subscriptions`, the cap in `details.limit`).',
         rateLimitHeaders
       ),
       UnprocessableEntity: errorResponse(

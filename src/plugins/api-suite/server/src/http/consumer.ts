@@ -2,17 +2,28 @@ import type { Context } from 'koa';
 import type { AccessState, Principal } from './principal';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 
+/**
+ * A principal that acts for a consumer: a user, with the consumer id their resources (webhook
+ * subscriptions, scrapers, keys) are filed under. Every users-permissions user has one from the
+ * moment they exist (access feature), so only the shared key lacks them.
+ */
+export type Consumer = Principal & { userId: number; consumerId: string };
+
+function actsForConsumer(principal: Principal): principal is Consumer {
+  return principal.userId !== null && principal.consumerId !== null;
+}
+
 /** The consumer behind the request; the shared key has none, so routes that own resources refuse it. */
-export function consumerOf(ctx: Context): Principal & { userId: number } {
+export function consumerOf(ctx: Context): Consumer {
   const state = ctx.state.apiSuite as AccessState | undefined;
   const principal = state?.principal;
   if (!principal) throw new UnauthenticatedError('api_key_required', 'An API key is required');
-  if (principal.userId === null)
+  if (!actsForConsumer(principal))
     throw new ForbiddenError(
       'consumer_required',
       'This route acts for a consumer: use an API key, an OAuth token or a user JWT, not the shared key'
     );
-  return principal as Principal & { userId: number };
+  return principal;
 }
 
 /** A route's `before` check (http/input.ts): it acts for a consumer. */

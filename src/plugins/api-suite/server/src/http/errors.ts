@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { errors as strapiErrors } from '@strapi/utils';
 import type { Context } from 'koa';
 import { ZodError } from 'zod';
 
@@ -135,6 +136,34 @@ export function bodyParserError(caught: unknown): ApiError | undefined {
   if (error?.type === 'request.size.invalid' || error?.type === 'request.aborted')
     return new ApiError(400, 'invalid_body', 'The request body was incomplete');
   return undefined;
+}
+
+/** The statuses Strapi's error middleware gives its own application errors (any other one is a 400). */
+const STRAPI_ERROR_STATUS: ReadonlyArray<readonly [abstract new (...args: never[]) => Error, number]> = [
+  [strapiErrors.UnauthorizedError, 401],
+  [strapiErrors.ForbiddenError, 403],
+  [strapiErrors.NotFoundError, 404],
+  [strapiErrors.PayloadTooLargeError, 413],
+  [strapiErrors.RateLimitError, 429],
+  [strapiErrors.NotImplementedError, 501],
+];
+
+/**
+ * The status a fault that nobody below answered is answered with, once Strapi's error middleware
+ * (`strapi::errors`, outside every route) has it: a refusal's own; a Strapi application error's
+ * (400 unless it is one of the kinds above); an HTTP error's (4xx or 5xx); 500 for anything else,
+ * such as a handler's crash. Until then `ctx.status` is still Koa's default 404, so a middleware
+ * that records the answer while the fault passes through it asks here instead.
+ */
+export function faultStatus(caught: unknown): number {
+  if (caught instanceof ApiError) return caught.status;
+  if (caught instanceof strapiErrors.ApplicationError) {
+    return STRAPI_ERROR_STATUS.find(([kind]) => caught instanceof kind)?.[1] ?? 400;
+  }
+  if (!(caught instanceof Error)) return 500;
+  const { status, statusCode } = caught as Error & { status?: unknown; statusCode?: unknown };
+  const given = status ?? statusCode;
+  return typeof given === 'number' && Number.isInteger(given) && given >= 400 && given < 600 ? given : 500;
 }
 
 /** One problem with one field of a request, as `fromZod` and the controllers list them. */

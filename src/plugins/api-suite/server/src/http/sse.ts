@@ -12,6 +12,8 @@ export interface EventStreamOptions<T> {
   next: () => Promise<T>;
   /** A failed `next`: logged by the caller; the stream goes on. */
   onError: (error: Error) => void;
+  /** Called once when the stream ends, however it ends (the client leaves or resets, or the server closes it). */
+  onClose?: () => void;
 }
 
 /**
@@ -57,10 +59,19 @@ export function streamEvents<T>(ctx: Context, options: EventStreamOptions<T>): v
         busy = false;
       });
   }, options.intervalSeconds * 1000);
-  const stop = () => {
+  let closed = false;
+  const finish = () => {
     clearInterval(timer);
+    if (closed) return;
+    closed = true;
+    options.onClose?.();
+  };
+  const stop = () => {
+    finish();
     stream.end();
   };
+  // A client that resets its connection also errors the socket, which Koa reports to the app's
+  // error handler; http/app-errors.ts writes that through the logger.
   ctx.req.once('close', stop);
-  stream.once('close', () => clearInterval(timer));
+  stream.once('close', finish);
 }

@@ -21,6 +21,8 @@ export interface KeyEntry {
   planId: number | null;
   /** Limits an administrator gave this key; a key with either is counted in a pool of its own. */
   ownLimits: { perMinute: number | null; perMonth: number | null };
+  /** The key that pool is named after: this one, or the first key of its reroll chain (which it carries on). */
+  poolKeyId: number;
 }
 
 /** A key as the API answers it: the response schema's type, so the two cannot drift. */
@@ -40,6 +42,7 @@ export interface KeyRow {
   requests_per_minute?: number | null;
   requests_per_month?: number | null;
   replaced_by?: number | null;
+  pool_key_id?: number | null;
   user?: { id: number; consumer_id?: string | null; blocked?: boolean | null; role?: { type?: string } | null } | null;
   plan?: { id: number } | null;
 }
@@ -62,6 +65,7 @@ export function toEntry(row: KeyRow): KeyEntry {
       : null,
     planId: row.plan?.id ?? null,
     ownLimits: { perMinute: row.requests_per_minute ?? null, perMonth: row.requests_per_month ?? null },
+    poolKeyId: row.pool_key_id ?? row.id,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FeatureModule } from '../types';
 import { getConfig, getService } from '../../utils';
 import health from './controllers/health';
+import { refuseUnreadableRelations } from './content-manager/relations';
 import { registerContentStatusBridge } from './content-manager/status';
 import { adminRoutes, contentApiRoutes } from './routes';
 import contentChanges from './services/content-changes';
@@ -30,6 +31,7 @@ const feature: FeatureModule = {
   name: 'platform',
   register({ strapi }) {
     registerContentStatusBridge(strapi);
+    refuseUnreadableRelations(strapi);
     // The one subscriber to content changes; the webhooks feature and the content-change webhook listen to it.
     getService(strapi, 'content-changes').subscribe();
     const contentWebhookUrl = getConfig(strapi).contentWebhookUrl;

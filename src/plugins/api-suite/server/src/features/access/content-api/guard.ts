@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, nestedErrorBody } from '../../../http/errors';
+import { ApiError, faultStatus, nestedErrorBody } from '../../../http/errors';
 import { recordRequest, type Counted } from '../request-record';
 
 /**
@@ -33,7 +33,7 @@ export async function guardContent(strapi: Core.Strapi, ctx: Context, next: Next
   } catch (caught) {
     if (!gate.refusal || caught !== gate.refusal) {
       // Strapi's error middleware answers it after this; the record says what it will answer.
-      status = (caught as { status?: unknown }).status === undefined ? 500 : Number((caught as { status?: unknown }).status);
+      status = faultStatus(caught);
       throw caught;
     }
     const error = gate.refusal;

@@ -67,6 +67,11 @@ export default {
         requests_per_month: { type: 'integer', min: -1 },
         /** The id of the key that replaced this one by a reroll (this one expires after its grace period). */
         replaced_by: { type: 'integer', configurable: false },
+        /**
+         * The key whose own quota pool this one counts in: the first key of its reroll chain, so a
+         * reroll carries on the minute and month already used; empty: its own (quota/pools.ts).
+         */
+        pool_key_id: { type: 'integer', configurable: false, private: true },
       },
       indexes: [
         { name: 'api_suite_api_keys_prefix', columns: ['key_prefix'] },

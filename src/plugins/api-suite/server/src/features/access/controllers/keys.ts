@@ -8,6 +8,7 @@ import { consumerOf } from '../../../http/consumer';
 import type { PublicKey } from '../services/keys';
 import type { NewApiKey } from '../validation/responses';
 import { ForbiddenError, UnprocessableError } from '../../../errors';
+import { keyCapOf } from '../key-cap';
 
 /** A key just made (issued or rerolled), as the API answers it (docs/access.md): the key itself once, never `revoked_at`. */
 function newKeyBody(issued: PublicKey & { key: string }): NewApiKey {
@@ -43,13 +44,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     if (body.user_id !== undefined && (await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) {
       throw new UnprocessableError('unknown_user', `User ${body.user_id} does not exist`);
     }
-    const issued = await getService(strapi, 'keys').issue({
-      userId: body.user_id ?? caller.userId,
-      name: body.name,
-      scopes,
-      expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
-      planId: body.plan_id,
-    });
+    const issued = await getService(strapi, 'keys').issue(
+      {
+        userId: body.user_id ?? caller.userId,
+        name: body.name,
+        scopes,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+        planId: body.plan_id,
+      },
+      { cap: keyCapOf(strapi, caller) }
+    );
     ctx.status = 201;
     ctx.body = { data: newKeyBody(issued) };
   },

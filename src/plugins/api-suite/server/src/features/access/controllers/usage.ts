@@ -7,7 +7,9 @@ import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/u
 import { inputs } from '../routes/inputs';
 import type { UsageQuery } from '../validation';
 import { consumerOf } from '../../../http/consumer';
+import { ApiError } from '../../../http/errors';
 import { InvalidError, NotFoundError } from '../../../errors';
+import { getConfig } from '../../../utils';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 
@@ -54,18 +56,36 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Server-Sent Events: a `usage` event with the same data as GET /usage at once and then every
-     * `interval` seconds (5 by default), until the client goes away.
+     * `interval` seconds (5 by default), until the client goes away. A consumer holds at most
+     * `access.maxUsageStreams` open at once (429 too_many_streams beyond); administrators are not capped.
      */
     async stream(ctx: Context) {
       const { query } = input(ctx, inputs.usageStream);
       const first = await report(ctx, query); // validates before the stream starts, so errors are ordinary JSON
-      streamEvents(ctx, {
-        event: 'usage',
-        intervalSeconds: query.interval,
-        first,
-        next: () => report(ctx, query),
-        onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
-      });
+      const caller = consumerOf(ctx);
+      const limit = getConfig(strapi).access.maxUsageStreams;
+      const release = caller.isAdmin ? undefined : await getService(strapi, 'usage').streams().acquire(caller.userId, limit);
+      if (release === null) {
+        throw new ApiError(
+          429,
+          'too_many_streams',
+          `A consumer may hold ${limit} usage stream${limit === 1 ? '' : 's'} open at once and you have ${limit}: close one before opening another`,
+          { limit }
+        );
+      }
+      try {
+        streamEvents(ctx, {
+          event: 'usage',
+          intervalSeconds: query.interval,
+          first,
+          next: () => report(ctx, query),
+          onError: (error) => strapi.log.warn(`[api-suite] usage stream: ${error.message}`),
+          onClose: release,
+        });
+      } catch (error) {
+        release?.();
+        throw error;
+      }
     },
   };
 };

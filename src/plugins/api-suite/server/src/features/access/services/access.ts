@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, nestedErrorBody, flatErrorBody } from '../../../http/errors';
+import { ApiError, bodyParserError, faultStatus, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
@@ -11,7 +11,7 @@ import { recordRequest, type Counted } from '../request-record';
 import { guardContent } from '../content-api/guard';
 import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
-import { ForbiddenError, InvalidError, UnauthenticatedError } from '../../../errors';
+import { ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { startSpan, withSpan } from '../../observability/tracing/context';
 import type { AccessState, Principal, Scope } from '../../../http/principal';
 
@@ -75,6 +75,8 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       const started = performance.now();
       const counted: Counted = { keyId: null, userId: null, overage: false };
       let decision: string | undefined;
+      /** The status of a fault passed on to Strapi's error middleware, which answers it after this. */
+      let faulted: number | undefined;
       // The decision's own span (tracing on only): how long identifying and counting took, and what was decided.
       const span = startSpan('api_suite.access');
       try {
@@ -95,8 +97,13 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
           throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
         }
       } catch (caught) {
-        const error = asApiError(caught);
-        if (!error) throw caught;
+        // Our own refusals, and the body parser's (strapi::body runs inside this middleware).
+        const error = caught instanceof ApiError ? caught : bodyParserError(caught);
+        if (!error) {
+          // The usage record says what the client gets (500 for a crash), not Koa's default 404.
+          faulted = faultStatus(caught);
+          throw caught;
+        }
         if (error.headers) ctx.set(error.headers);
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
         ctx.status = error.status;
@@ -110,7 +117,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
               ? flatErrorBody(error)
               : nestedErrorBody(error);
       } finally {
-        recordRequest(strapi, ctx, counted, started);
+        recordRequest(strapi, ctx, counted, started, faulted ?? ctx.status);
       }
     },
 
@@ -266,22 +273,6 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-/**
- * Our own refusals, and the body parser's: a malformed JSON or form body is a 400 in the
- * family's shape (not Strapi's generic one), an oversized one a 413.
- */
-function asApiError(caught: unknown): ApiError | undefined {
-  if (caught instanceof ApiError) return caught;
-  const error = caught as { type?: string; status?: number; name?: string } | undefined;
-  // co-body throws JSON.parse's SyntaxError with status 400; raw-body errors carry a type.
-  if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed')
-    return new InvalidError('invalid_body', 'The request body is not valid JSON or form data');
-  if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
-  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported')
-    return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
-  return undefined;
-}
 
 export type { Counted };
 

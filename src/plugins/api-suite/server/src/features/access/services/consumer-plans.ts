@@ -97,8 +97,8 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * What a request made by `userId` (with `key`, if any) is held to. A key with limits of its
-     * own is counted on its own; every other credential of the consumer shares one pool per
-     * plan, so more keys buy nothing.
+     * own is counted on its own (with the keys it was rerolled from, whose pool it carries on);
+     * every other credential of the consumer shares one pool per plan, so more keys buy nothing.
      */
     async targetOf(userId: number, key?: KeyEntry | null): Promise<QuotaTarget> {
       const plan = (key?.planId != null ? await service.rule(key.planId) : null) ?? (await service.of(userId)).rule;
@@ -106,7 +106,7 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (key && own && (own.perMinute !== null || own.perMonth !== null)) {
         return {
           plan,
-          pool: keyPool(key.id),
+          pool: keyPool(key.poolKeyId),
           limits: { perMinute: own.perMinute ?? plan.perMinute, perMonth: own.perMonth ?? plan.perMonth },
         };
       }

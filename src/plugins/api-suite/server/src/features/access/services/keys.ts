@@ -4,6 +4,7 @@ import { tableOf } from '../../../db';
 import { ApiError, notFound } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
+import { assertBelowKeyCap, keyCapOf } from '../key-cap';
 import type { Scope } from '../../../http/principal';
 import {
   effectiveStatus,
@@ -36,6 +37,11 @@ export interface IssueInput {
   expiresAt?: Date;
   /** An administrator's explicit plan; without it the key follows its owner's plan. */
   planId?: number;
+}
+
+/** What a reroll hands its new key beyond an issue's input: the quota pool it carries on. */
+interface Continuation {
+  poolKeyId: number;
 }
 
 const POSITIVE_TTL_MS = 60_000;
@@ -83,7 +89,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** Write a new key (inside the caller's transaction, if any): the raw key and its row. */
-  const create = async (input: IssueInput): Promise<{ key: string; row: KeyRow }> => {
+  const create = async (input: IssueInput, continues?: Continuation): Promise<{ key: string; row: KeyRow }> => {
     const key = generateApiKey();
     const row = await strapi.db.query(UIDS.apiKey).create({
       data: {
@@ -97,6 +103,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
         user: input.userId,
         // Without an explicit plan the key follows its owner's, now and whenever it changes.
         plan: input.planId ?? null,
+        pool_key_id: continues?.poolKeyId ?? null,
       },
       populate: { plan: { select: ['id'] }, user: { select: ['id'] } },
     });
@@ -160,10 +167,19 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Create a key. The raw key is returned here and nowhere else: only its hash is stored, so
-     * it cannot be shown again (the same reason Medusa and Stripe show secrets once).
+     * it cannot be shown again (the same reason Medusa and Stripe show secrets once). With a
+     * `cap` (a consumer making their own key, see key-cap.ts), an owner already holding that many
+     * live keys is refused with 409 too_many_keys, counted in the transaction that writes it.
      */
-    async issue(input: IssueInput): Promise<PublicKey & { key: string }> {
-      const { key, row } = await create(input);
+    async issue(input: IssueInput, options: { cap?: number | null } = {}): Promise<PublicKey & { key: string }> {
+      const { cap } = options;
+      const { key, row } =
+        cap === undefined || cap === null
+          ? await create(input)
+          : await strapi.db.transaction(async ({ trx }) => {
+              await assertBelowKeyCap(strapi, trx, input.userId, cap);
+              return create(input);
+            });
       const [shown] = await this.shown([row]);
       return { key, ...shown };
     },
@@ -176,11 +192,13 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Reroll (docs/access.md#keys-and-plans): a new key with the same name, plan, scopes, owner and
-     * expiry; the old one keeps working for `graceSeconds` (never past its own expiry), then
+     * Reroll (docs/access.md#keys-and-plans): a new key with the same name, plan, scopes, owner,
+     * expiry, own limits and quota pool (what the old one used this minute and month counts for
+     * the new one, and both draw on it through the grace period); the old one keeps working for `graceSeconds` (never past its own expiry), then
      * answers key_expired, and records which key replaced it. A key is rerolled once: a second
      * reroll of the same key (or of a revoked or expired one) is a 409, so racing rerolls make one
-     * new key.
+     * new key. The new key counts against its owner's cap on live keys (key-cap.ts) while the old
+     * one still works, so at the cap only a reroll with no grace period goes through.
      */
     async reroll(
       id: number,
@@ -202,14 +220,23 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const graceEnd = new Date(Date.now() + graceSeconds * 1000);
       const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
       const planId = row.plan?.id;
+      const cap = keyCapOf(strapi, caller);
       const issued = await strapi.db.transaction(async ({ trx }) => {
-        const { key, row: created } = await create({
-          userId: row.user?.id as number,
-          planId,
-          name: row.name ?? undefined,
-          scopes: normaliseScopes(row.scopes),
-          expiresAt: expiresAt ?? undefined,
-        });
+        if (cap !== null) {
+          const ending = oldExpiresAt.getTime() <= Date.now() ? id : undefined;
+          await assertBelowKeyCap(strapi, trx, row.user?.id as number, cap, { ending, reroll: true });
+        }
+        const { key, row: created } = await create(
+          {
+            userId: row.user?.id as number,
+            planId,
+            name: row.name ?? undefined,
+            scopes: normaliseScopes(row.scopes),
+            expiresAt: expiresAt ?? undefined,
+          },
+          // A fresh pool would be a fresh month: the old key's carries on, however often it is rerolled.
+          { poolKeyId: row.pool_key_id ?? row.id }
+        );
         const claimed = await trx(tableOf(strapi, UIDS.apiKey))
           .where({ id })
           .whereNull('replaced_by')

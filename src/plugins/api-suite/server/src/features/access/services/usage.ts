@@ -3,6 +3,7 @@ import { UIDS } from '../../../constants';
 import { createMemoryQuotaCounter, createRedisQuotaCounter, monthWindow, UNLIMITED, type QuotaCounter } from '../quota';
 import type { KeyEntry } from './keys';
 import { consumerPool } from '../quota/pools';
+import { createMemoryStreamSlots, createRedisStreamSlots, type StreamSlots } from '../stream-slots';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';
@@ -51,6 +52,7 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
   let counter: QuotaCounter | undefined;
+  let slots: StreamSlots | undefined;
 
   const table = () => strapi.db.metadata.get(UIDS.usageRecord).tableName;
 
@@ -76,6 +78,21 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
         counter = redis ? createRedisQuotaCounter({ redis, prefix: getConfig(strapi).jobs.prefix }) : createMemoryQuotaCounter();
       }
       return counter;
+    },
+
+    /** The usage streams each consumer holds open (../stream-slots.ts): across instances in Redis when there is one. */
+    streams(): StreamSlots {
+      if (!slots) {
+        const redis = getService(strapi, 'platform').redis();
+        slots = redis
+          ? createRedisStreamSlots({
+              redis,
+              prefix: getConfig(strapi).jobs.prefix,
+              onError: (error) => strapi.log.warn(`[api-suite] usage streams: ${error.message}`),
+            })
+          : createMemoryStreamSlots();
+      }
+      return slots;
     },
 
     record(row: UsageRecord): void {
@@ -105,6 +122,8 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       await this.flush();
       await counter?.close();
       counter = undefined;
+      await slots?.close();
+      slots = undefined;
     },
 
     /**

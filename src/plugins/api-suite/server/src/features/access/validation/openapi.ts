@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { account, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
+import { account, errorBody, oauthErrorBody, ok, rateLimitHeaders } from '../../../contract/common';
 import { shared, type ApiDescription } from '../../../contract/openapi';
 import {
   createKeyBody,
@@ -60,13 +60,14 @@ export const accessApi: ApiDescription = {
       operationId: 'createKey',
       summary: 'Issue an API key',
       description:
-        'The key is in the answer and nowhere else. New keys of non-administrators get the default plan; a key or OAuth token cannot mint a key with scopes it lacks. Unknown fields are refused (400); `plan_id` and `user_id` are for administrators (others get 403 `forbidden`; an unknown one is 422 `unknown_plan` / `unknown_user`).',
+        'The key is in the answer and nowhere else. New keys of non-administrators get the default plan; a key or OAuth token cannot mint a key with scopes it lacks. Unknown fields are refused (400); `plan_id` and `user_id` are for administrators (others get 403 `forbidden`; an unknown one is 422 `unknown_plan` / `unknown_user`). A consumer holds at most `ACCESS_MAX_KEYS` (20) live keys, revoked and expired ones not counted: beyond it, 409 `too_many_keys` with the cap in `details.limit` (administrators are not capped).',
       tags: ['Keys'],
       security: 'write',
       body: { required: false, json: createKeyBody },
       responses: account({
         '201': ok('The new key, with the key itself.', answers.keyCreated),
         '400': shared('BadRequest'),
+        '409': shared('Conflict'),
         '422': shared('UnprocessableEntity'),
       }),
     },
@@ -99,7 +100,7 @@ export const accessApi: ApiDescription = {
       operationId: 'rerollKey',
       summary: 'Reroll an API key',
       description:
-        "A new key with the same name, plan, scopes, owner and expiry; the old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404.",
+        "A new key with the same name, plan, scopes, owner, expiry and own limits; a key with limits of its own carries on its quota (what it used this minute and month counts for the new key, and both draw on it while the old one works). The old key keeps working for `grace_seconds` (default a day; 0 ends it at once, and never past its own expiry), then answers 403 `key_expired`. The new key is in the answer and nowhere else. 409 `key_not_active` for a revoked, expired or already rerolled key; another consumer's key is 404. The new key counts against the consumer's cap on live keys while the old one works: at the cap, 409 `too_many_keys` unless `grace_seconds` is 0.",
       tags: ['Keys'],
       security: 'write',
       params: z.object({ id: keyIdParam.meta({ description: 'The key to replace.' }) }),
@@ -149,7 +150,8 @@ export const accessApi: ApiDescription = {
         usageDescription +
         '\n\nA `text/event-stream` that starts with a `retry:` field (the interval in milliseconds), then sends an `usage` event at once and every `interval` seconds until the client goes away:\n\n' +
         '```\nid: 1\nevent: usage\ndata: {"total":12,"by_status":{"200":12},"series":[…],"month":{"used":12,"quota":1000,"remaining":988}}\n```\n\n' +
-        "Each event's `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.",
+        "Each event's `data` is a `UsageReport` (the `data` of `GET /api/v1/usage`). Comment lines (`: heartbeat`) keep the connection alive while a report is computed. Errors in the query are answered as ordinary JSON before the stream starts.\n\n" +
+        'A consumer holds at most `ACCESS_MAX_USAGE_STREAMS` (5) streams open at once, counted across every instance when the server has Redis: one more is 429 `too_many_streams` with the cap in `details.limit`, until one closes (administrators are not capped).',
       tags: ['Usage'],
       security: 'read',
       query: usageStreamQuery,
@@ -162,6 +164,12 @@ export const accessApi: ApiDescription = {
         },
         '400': shared('BadRequest'),
         '404': shared('NotFound'),
+        '429': {
+          description:
+            'The consumer already holds as many usage streams open as a consumer may (`too_many_streams`, the cap in `details.limit`); close one first. Not a quota refusal: nothing is counted, and the rate-limit headers show the pool as it stands.',
+          json: errorBody,
+          headers: rateLimitHeaders,
+        },
       }),
     },
     {

@@ -51,7 +51,7 @@ export const rerolledKey = newApiKey
   })
   .meta({
     description:
-      'A key just made by a reroll: same name, plan, scopes, owner and expiry as the key it replaces. `key` is shown here and never again.',
+      'A key just made by a reroll: same name, plan, scopes, owner, expiry, own limits and quota as the key it replaces. `key` is shown here and never again.',
   });
 export type RerolledKey = z.infer<typeof rerolledKey>;
 export const keyRerolled = z.object({ data: rerolledKey });

@@ -7,7 +7,7 @@ import { getService } from '../../../utils';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
 import type { Buyer } from '../services/account';
-import { ForbiddenError, UnavailableError } from '../../../errors';
+import { UnavailableError } from '../../../errors';
 
 /**
  * `plugin::api-suite.billing-errors`, the billing routes' error middleware: the `/api/v1` body,
@@ -35,9 +35,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   /** The consumer buying, once billing is known to be ready. */
   const buyerOf = (ctx: Context): Buyer => {
     ensureReady();
-    const caller = consumerOf(ctx);
-    if (!caller.consumerId) throw new ForbiddenError('consumer_required', 'This route acts for a consumer');
-    return { userId: caller.userId, consumerId: caller.consumerId };
+    const { userId, consumerId } = consumerOf(ctx);
+    return { userId, consumerId };
   };
 
   const planChoice = (ctx: Context) => input(ctx, inputs.planChoice).body.plan_id;

@@ -50,13 +50,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { body } = input(ctx, inputs.create);
       await checkConfig(body);
       ctx.status = 201;
-      ctx.body = scrapers().present(await scrapers().create(caller.consumerId as string, body));
+      ctx.body = scrapers().present(await scrapers().create(caller.consumerId, body));
     },
 
     async find(ctx: Context) {
       const caller = consumerOf(ctx);
       const { query } = input(ctx, inputs.find);
-      const { rows, total } = await scrapers().list(caller.consumerId as string, query.page, query.limit);
+      const { rows, total } = await scrapers().list(caller.consumerId, query.page, query.limit);
       ctx.body = { data: rows.map((row) => scrapers().present(row)), meta: { page: query.page, limit: query.limit, total } };
     },
 
@@ -144,7 +144,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
       const { row, secret } = await createSubscription(
         strapi,
-        { ...caller, consumerId: caller.consumerId as string },
+        caller,
         { ...rest, endpoint_url: url, events },
         { allowedEvents: RUN_EVENTS }
       );

@@ -22,7 +22,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(ctx: Context) {
       const caller = consumerOf(ctx);
       const { body } = input(ctx, inputs.create);
-      const { row, secret } = await createSubscription(strapi, { ...caller, consumerId: caller.consumerId as string }, body);
+      const { row, secret } = await createSubscription(strapi, caller, body);
       const view = subscriptions().present(row);
       ctx.status = 201;
       // The secret is shown here and at rotation only: it is stored encrypted and never listed.
@@ -39,7 +39,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async find(ctx: Context) {
       const caller = consumerOf(ctx);
       const { query } = input(ctx, inputs.find);
-      const { rows, total } = await subscriptions().list(caller.consumerId as string, query.page, query.limit);
+      const { rows, total } = await subscriptions().list(caller.consumerId, query.page, query.limit);
       ctx.body = { data: rows.map((row) => subscriptions().present(row)), meta: { page: query.page, limit: query.limit, total } };
     },
 

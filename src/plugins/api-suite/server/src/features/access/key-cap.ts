@@ -1,0 +1,59 @@
+import type { Core } from '@strapi/strapi';
+import { UIDS } from '../../constants';
+import { dialectOf, type Knex } from '../../db';
+import { ConflictError } from '../../errors';
+import { getConfig } from '../../utils';
+
+/**
+ * How many live API keys one consumer may hold (docs/access.md#keys-and-plans): `access.maxKeys`
+ * (`ACCESS_MAX_KEYS`, 20). Live is what still works: not revoked and not past `expires_at`; the
+ * old key of a reroll counts while its grace period lasts. Administrators are not capped.
+ * Counted and enforced in the transaction that writes the key (services/keys.ts).
+ */
+
+/** The first key of the per-consumer advisory lock (PostgreSQL), so it meets no other lock of the database. */
+const KEY_CAP_LOCK_CLASS = 0x4b4559; // "KEY"
+
+/** The cap of a caller making a key, or null for administrators, who are not capped. */
+export function keyCapOf(strapi: Core.Strapi, caller: { isAdmin: boolean }): number | null {
+  return caller.isAdmin ? null : getConfig(strapi).access.maxKeys;
+}
+
+/**
+ * Refuses (409 too_many_keys, `details.limit`) when `userId` already holds `limit` live keys, not
+ * counting `ending` (the key a reroll with no grace period ends at once). Run inside the
+ * transaction that then inserts: on PostgreSQL it first takes a transaction-scoped advisory lock
+ * of the consumer, so concurrent creates of one consumer count one after another and cannot all
+ * pass; SQLite runs one transaction at a time (knex keeps a single connection), which serialises
+ * them already.
+ */
+export async function assertBelowKeyCap(
+  strapi: Core.Strapi,
+  trx: Knex,
+  userId: number,
+  limit: number,
+  options: { ending?: number; reroll?: boolean } = {}
+): Promise<void> {
+  if (dialectOf(strapi) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [KEY_CAP_LOCK_CLASS, userId]);
+  // Inside strapi.db.transaction, the query engine runs on the same transaction.
+  const held = await strapi.db.query(UIDS.apiKey).count({
+    where: {
+      user: { id: userId },
+      status: 'active',
+      $or: [{ expires_at: { $null: true } }, { expires_at: { $gt: new Date() } }],
+      ...(options.ending === undefined ? {} : { id: { $ne: options.ending } }),
+    },
+  });
+  if (held >= limit) throw tooManyKeys(limit, held, options.reroll === true);
+}
+
+function tooManyKeys(limit: number, held: number, reroll: boolean): ConflictError {
+  const way = reroll
+    ? 'revoke a key you no longer need (DELETE /api/v1/keys/{id}), or reroll with grace_seconds 0 so the old key ends at once'
+    : 'revoke a key you no longer need (DELETE /api/v1/keys/{id}) first';
+  return new ConflictError(
+    'too_many_keys',
+    `A consumer may hold ${limit} live API key${limit === 1 ? '' : 's'} and you have ${held}: ${way}`,
+    { limit }
+  );
+}
