@@ -101,6 +101,17 @@ if (process.env.REDIS_URL) {
       expect(await redis.zrange(key, 0, -1)).not.toContain('dead-1');
     });
 
+    it('counts the worker processes delivering, and forgets one that closed', async () => {
+      const scoped = `${prefix}:presence`;
+      const first = createLeaseBook(redis, scoped, 15_000, fail);
+      expect(first.workers?.()).toBe(1);
+      const second = createLeaseBook(redis, scoped, 15_000, fail);
+      await eventually(() => (first.workers?.() === 2 && second.workers?.() === 2 ? true : undefined), 3_000, 'both see two workers');
+      await second.close();
+      await eventually(() => (first.workers?.() === 1 ? true : undefined), 3_000, 'the one left sees one');
+      await first.close();
+    });
+
     it('renews what it holds, so a live process keeps its slots past the lease', async () => {
       const endpoint = 'https://d.example/hook';
       const holder = book(1_000);

@@ -70,6 +70,7 @@ function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> = {
     admitWaitMs: 1000,
     retryMs: 20,
     maxDeferMs: 10_000,
+    keepMs: 500,
     onError: (error) => {
       throw error;
     },
@@ -267,6 +268,8 @@ describe('the share is a floor, not a ceiling', () => {
     const run = controlled();
     const finished = new Set<string>(['f0']);
     await warm(lanes, run, 'f');
+    // Idle for longer than a slow answer since: it starts again from its share.
+    await sleep(260);
     const fast = lanes.each(names('f', 60), endpointOf, run.task);
     await tick();
     // It starts with its share; after a share's worth of fast answers in a row (2), each fast answer
@@ -313,6 +316,17 @@ describe('the share is a floor, not a ceiling', () => {
       expect(open(run, finished, 'f').length).toBeLessThanOrEqual(9);
     }
     await expect(fast).resolves.toEqual([]);
+    // A gap shorter than a slow answer (a burst's next job on its way) keeps what it earned.
+    const next = lanes.each(names('f', 120).slice(100), endpointOf, run.task);
+    await tick();
+    expect(open(run, finished, 'f').length).toBeGreaterThan(2);
+    for (let turn = 0; turn < 40; turn += 1) {
+      const name = open(run, finished, 'f')[0];
+      if (!name) break;
+      finished.add(name);
+      await run.finish(name);
+    }
+    await expect(next).resolves.toEqual([]);
   });
 
   it('holds a slow endpoint to its share, and lets it borrow once it answers fast again, and the reverse', async () => {
@@ -359,6 +373,44 @@ describe('the share is a floor, not a ceiling', () => {
       expect(open(run, finished, 't').length).toBeLessThanOrEqual(Math.max(2, before - 1));
     }
     await expect(backlog).resolves.toEqual([]);
+  });
+
+  it('with other worker processes about, keeps of a fast backlog only what it sends within keepMs and paces the rest back for all of them', async () => {
+    let workers = 1;
+    const leases: LeaseBook = { ...memoryLeaseBook(), workers: () => workers };
+    // 10 slots, 1 reserved: 9 a lone fast lane may use. Answers take about 20 ms: a send per 2.2 ms here.
+    const lanes = lanesOf(10, 2, { leases, keepMs: 100 });
+    const run = controlled();
+    void lanes.each(names('f', 3), endpointOf, run.task);
+    await tick();
+    await sleep(20);
+    for (const name of ['f1', 'f2']) await run.finish(name);
+    // Alone: it keeps everything (no other process could take it sooner).
+    expect(lanes.spill('f', 1_000)).toEqual([]);
+    workers = 2;
+    // With a second process: it keeps 100 ms of sends (about 45 at 20 ms an answer, never fewer than 2 × size), the rest come back.
+    const before = performance.now();
+    const waits = lanes.spill('f', 1_000);
+    expect(waits.length).toBeGreaterThan(900);
+    expect(waits.length).toBeLessThanOrEqual(980);
+    // The first is due before the kept ones run out, the others at both processes' pace together
+    // (answer time ÷ 9 slots ÷ 2 processes: about 1.1 ms apart, more on a busy machine).
+    expect(waits[0]).toBeGreaterThanOrEqual(49);
+    expect(waits[0]).toBeLessThanOrEqual(51);
+    const spacing = (waits[waits.length - 1] - waits[0]) / (waits.length - 1);
+    expect(spacing).toBeGreaterThan(0.9);
+    expect(spacing).toBeLessThan(5);
+    // What is spilled later comes back after what was spilled before.
+    // (Waits are from the moment of each call: compared as times, within the calls' own durations.)
+    const later = lanes.spill('f', 100);
+    expect(performance.now() + later[0]).toBeGreaterThanOrEqual(before + waits[waits.length - 1]);
+    // A slow endpoint is not spilled: `admit` keeps its sends to what starts within a second.
+    void lanes.each(names('s', 1), endpointOf, run.task);
+    await tick();
+    await sleep(300);
+    await run.finish('s1');
+    expect(lanes.spill('s', 1_000)).toEqual([]);
+    for (const name of ['f3']) await run.finish(name);
   });
 
   it('lends nothing to an endpoint not yet known to be fast', async () => {

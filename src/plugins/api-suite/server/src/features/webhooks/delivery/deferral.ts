@@ -71,3 +71,23 @@ export function lotsBySecond(
     dueBy: new Date(now + lot.last),
   }));
 }
+
+/**
+ * Sends a fast endpoint's process gave back for any worker process to take (`lanes.spill`), in
+ * jobs of consecutive sends, each job due when its first send is. Nothing is written to the
+ * database: they come back within seconds, long before the sweep for lost jobs would look at
+ * them, and a sweep that did would only make a duplicate job, which the worker skips.
+ */
+export async function spillSends(strapi: Core.Strapi, entries: Array<{ send: DeliverySend; waitMs: number }>): Promise<void> {
+  const definitions: JobDefinition<DeliveryJobData>[] = [];
+  for (let start = 0; start < entries.length; start += SENDS_PER_JOB) {
+    const part = entries.slice(start, start + SENDS_PER_JOB);
+    const first = part[0].send;
+    definitions.push({
+      name: DELIVER_JOB,
+      data: packSends(part.map((entry) => entry.send)),
+      options: { ...jobOptions(first.delivery, first.attempt, Math.max(0, Math.round(part[0].waitMs))), jobId: `spilled-${randomUUID()}` },
+    });
+  }
+  if (definitions.length > 0) await getService(strapi, 'platform').jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
+}

@@ -30,10 +30,15 @@ export interface LeaseBook {
   markFast?(endpoint: string, fast: boolean): void;
   /** Whether another process said, when this one last asked for the endpoint's slots, that it is fast. */
   fastElsewhere?(endpoint: string): boolean;
+  /** Worker processes delivering now, this one included (1 without Redis): seen within the last few seconds. */
+  workers?(): number;
 }
 
 /** How long a process's word that an endpoint is fast holds unless said again. */
 export const FAST_MARK_MS = 1_000;
+/** How often a worker process says it is there, and how long that holds. */
+const PRESENCE_MS = 1_000;
+const PRESENCE_HOLDS_MS = 3 * PRESENCE_MS;
 
 export function createLeaseBook(redis: Redis | undefined, keyPrefix: string, leaseMs: number, onError: (error: Error) => void): LeaseBook {
   return redis ? redisLeaseBook(redis, keyPrefix, leaseMs, onError) : memoryLeaseBook();
@@ -113,6 +118,21 @@ end
 return #KEYS
 `;
 
+/**
+ * KEYS the set of worker processes; ARGV this process's id and how long a word holds (ms). Says
+ * this process is there (scored with Redis's clock), forgets those silent too long, and answers
+ * how many are there.
+ */
+const PRESENCE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local holds = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - holds)
+redis.call('PEXPIRE', KEYS[1], holds * 2)
+return redis.call('ZCARD', KEYS[1])
+`;
+
 function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onError: (error: Error) => void): LeaseBook {
   /** This process's lease ids are `<process>-<n>`. */
   const processId = randomBytes(6).toString('hex');
@@ -168,6 +188,21 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
   );
   renewer.unref();
 
+  /** Worker processes seen, as of the last word this one said. */
+  let workers = 1;
+  const presenceKey = `${keyPrefix}:webhooks:workers`;
+  const sayPresent = (): void => {
+    redis.eval(PRESENCE_SCRIPT, 1, presenceKey, processId, String(PRESENCE_HOLDS_MS)).then(
+      (count) => {
+        workers = Math.max(1, Number(count));
+      },
+      (error: Error) => onError(error)
+    );
+  };
+  sayPresent();
+  const presence = setInterval(sayPresent, PRESENCE_MS);
+  presence.unref();
+
   return {
     async acquire(requests) {
       if (requests.length === 0) return [];
@@ -217,8 +252,11 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
       marking ??= setImmediate(flushMarks);
     },
     fastElsewhere: (endpoint) => fastOthers.has(endpoint),
+    workers: () => workers,
     async close() {
       clearInterval(renewer);
+      clearInterval(presence);
+      await redis.zrem(presenceKey, processId).catch((error: Error) => onError(error));
       if (marking) clearImmediate(marking);
       marks.clear();
       if (flushing) clearImmediate(flushing);

@@ -9,7 +9,7 @@ import { sendAttempt } from './attempt';
 import { requeueUnsent } from './requeue';
 import type { DeliveryTarget } from '../services/subscriptions';
 import type { createFailurePolicy } from './failure-policy';
-import { deferSends, lotsBySecond } from './deferral';
+import { deferSends, lotsBySecond, spillSends } from './deferral';
 import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { createLanes, type Lanes } from './lanes';
@@ -30,6 +30,8 @@ const ADMIT_WAIT_MS = 1000;
 const LEASE_RETRY_MS = 100;
 /** A send deferred for its endpoint comes back within this long at most (and is deferred again if it must). */
 const MAX_DEFER_MS = 10_000;
+/** With other worker processes about, a fast endpoint's sends beyond this long's worth go back to the queue for any of them. */
+const KEEP_MS = 500;
 /** A saturated endpoint is logged at most this often. */
 const SATURATION_LOG_MS = 5 * 60_000;
 /** An endpoint idle this long is forgotten (its answer time with it). */
@@ -65,6 +67,7 @@ export function createWorker(
     admitWaitMs: ADMIT_WAIT_MS,
     retryMs: LEASE_RETRY_MS,
     maxDeferMs: MAX_DEFER_MS,
+    keepMs: KEEP_MS,
     onError: () => undefined,
   });
   let closeLeases: () => Promise<void> = async () => undefined;
@@ -99,6 +102,7 @@ export function createWorker(
         admitWaitMs: ADMIT_WAIT_MS,
         retryMs: LEASE_RETRY_MS,
         maxDeferMs: MAX_DEFER_MS,
+        keepMs: KEEP_MS,
         onError,
       });
       metrics = deliveryMetrics(strapi, () => lanes.stats());
@@ -232,6 +236,7 @@ export function createWorker(
       }
       const made: DeliverySend[] = [];
       const deferred: Array<{ send: DeliverySend; waitMs: number }> = [];
+      const spilled: Array<{ send: DeliverySend; waitMs: number }> = [];
       for (const [endpoint, group] of byEndpoint) {
         let taken = lanes.admit(endpoint, group.length);
         if (taken === undefined) {
@@ -239,7 +244,14 @@ export function createWorker(
           taken = lanes.admit(endpoint, group.length) ?? lanes.admitUnknown(endpoint, group.length);
         }
         if (taken === group.length) {
-          for (const send of group) made.push(send);
+          // A fast endpoint with more than this process will send soon, while others could help.
+          const waits = lanes.spill(endpoint, group.length);
+          const kept = group.length - waits.length;
+          for (let n = 0; n < kept; n += 1) made.push(group[n]);
+          for (let n = kept; n < group.length; n += 1) {
+            inFlight.delete(keyOf(group[n]));
+            spilled.push({ send: group[n], waitMs: waits[n - kept] });
+          }
           continue;
         }
         for (let n = 0; n < taken; n += 1) made.push(group[n]);
@@ -255,6 +267,7 @@ export function createWorker(
           strapi,
           lotsBySecond(deferred, (_second, first) => first)
         );
+      if (spilled.length > 0) await spillSends(strapi, spilled);
       return made;
     },
 
