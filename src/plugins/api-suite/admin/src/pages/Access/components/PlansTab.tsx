@@ -50,6 +50,7 @@ export function PlansTab() {
             t('access.plans.column.endpoints'),
             t('access.plans.column.price'),
             t('access.plans.column.overage'),
+            t('access.plans.column.consumers'),
             t('access.plans.column.keys'),
             ...(canManage ? [t('table.actions')] : []),
           ]}
@@ -77,7 +78,8 @@ export function PlansTab() {
                       : t('access.plans.overagePer1000', { price: price(plan.overage_unit_amount / 100, plan.currency) })}
                   </Typography>
                 </Td>
-                <TextCell>{plan.keys}</TextCell>
+                <TextCell data-testid="plan-consumers">{format.number(plan.consumers)}</TextCell>
+                <TextCell data-testid="plan-keys">{format.number(plan.keys)}</TextCell>
                 {canManage && (
                   <Td>
                     <Button size="S" variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(plan)}>
