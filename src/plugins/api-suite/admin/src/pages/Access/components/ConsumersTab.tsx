@@ -36,7 +36,7 @@ export function ConsumersTab() {
   return (
     <Box>
       <Flex gap={4} paddingBottom={4} alignItems="flex-end">
-        <Box style={{ width: '24rem' }}>
+        <Box style={{ width: '28rem' }}>
           <TextInput
             name="consumer-search"
             aria-label={t('access.consumers.search')}
@@ -52,15 +52,21 @@ export function ConsumersTab() {
       <PagedTable
         load={consumers}
         headers={[
-          ...['user', 'email', 'plan', 'granted', 'keys'].map((column) => t(`access.consumers.column.${column}`)),
+          ...['user', 'plan', 'granted', 'keys'].map((column) => t(`access.consumers.column.${column}`)),
           ...(canManage ? [t('table.actions')] : []),
         ]}
         empty={<EmptyState content={t(search === '' ? 'access.consumers.empty' : 'access.consumers.noMatch')} />}
         onPage={setPage}
         row={(consumer) => (
           <Tr key={consumer.id} data-testid="consumer-row">
-            <TextCell>{consumer.username}</TextCell>
-            <TextCell>{consumer.email}</TextCell>
+            <Td>
+              <Flex direction="column" alignItems="flex-start" style={{ maxWidth: '28rem', whiteSpace: 'normal' }}>
+                <Typography style={{ overflowWrap: 'anywhere' }}>{consumer.username}</Typography>
+                <Typography variant="pi" textColor="neutral600" style={{ overflowWrap: 'anywhere' }}>
+                  {consumer.email}
+                </Typography>
+              </Flex>
+            </Td>
             <Td>
               <Flex direction="column" alignItems="flex-start">
                 <Typography data-testid="consumer-plan">{consumer.plan.name}</Typography>
