@@ -32,7 +32,7 @@ export function Scrapers() {
         )}
       </div>
       <p className="lead">A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.</p>
-      {creating && <ScraperForm onCreated={() => (setCreating(false), scrapers.reload())} onCancel={() => setCreating(false)} />}
+      {creating && <ScraperForm onSaved={() => (setCreating(false), scrapers.reload())} onCancel={() => setCreating(false)} />}
       <PagedList
         list={scrapers}
         label="Scrapers"
