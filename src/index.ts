@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { OpenApiService } from './plugins/api-suite/server/src/features/platform/services/openapi';
 import type { ContentManagerViewsService } from './plugins/api-suite/server/src/features/platform/services/content-manager-views';
 import { contentManagerViews } from './bootstrap/content-manager-views';
+import { seedDemoConsumer } from './bootstrap/demo-consumer';
 import { seedDemoData } from './bootstrap/demo-data';
 import { grantPublicReadOnce } from './bootstrap/public-permissions';
 import { articlesApi } from './api/article/validation/openapi';
@@ -19,7 +20,10 @@ export default {
 
   async bootstrap({ strapi }: { strapi: Core.Strapi }) {
     await grantPublicReadOnce(strapi);
-    if (shouldSeedDemoData()) await seedDemoData(strapi);
+    if (shouldSeedDemoData()) {
+      await seedDemoData(strapi);
+      await seedDemoConsumer(strapi);
+    }
   },
 };
 

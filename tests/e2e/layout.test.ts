@@ -16,7 +16,7 @@ import { adminSession, registerUser, type TestUser } from '../helpers/users';
 import { subscribe } from '../helpers/webhooks';
 
 /**
- * Every table of the plugin's pages (but API access, laid out elsewhere) and every Content
+ * Every table of the plugin's pages and every Content
  * Manager list of the site's content fits a 1440 × 900 window: nothing scrolls sideways, and the
  * event types' switches are on screen. The data is long on purpose: long titles, URLs and e-mails.
  */
@@ -115,6 +115,13 @@ it('signs the owner in and writes long content', async () => {
       selectors: { item: '.product', fields: { name: '.name', link: 'a.link@href' } },
     });
   expect([scraper.status, scraper.body.error]).toEqual([201, undefined]);
+  // One key, with a long name, as a newcomer's first: the Keys page must still fit (Revoke in full).
+  const key = await app
+    .request()
+    .post('/api-suite/access/keys')
+    .set(auth)
+    .send({ user_id: alice.id, name: 'The integration key of the reporting team for the nightly export' });
+  expect([key.status, key.body.error]).toEqual([201, undefined]);
   const run = await app
     .request()
     .post(`/api-suite/scrapers/${scraper.body.data.id as string}/run`)
@@ -169,6 +176,22 @@ it('lays out every plugin table within the window', async () => {
   await openPluginPage(page, app.url, '/sales', 'Sales');
   await page.getByTestId('order-row').first().waitFor();
   await fits(page, 'layout-sales');
+
+  await openPluginPage(page, app.url, '/access?tab=keys', 'API access');
+  await page.getByTestId('key-row').first().waitFor();
+  await fits(page, 'layout-access-keys');
+  // Every action of the row is on screen, in full.
+  const revoke = page.getByTestId('key-row').first().getByRole('button', { name: 'Revoke' });
+  const box = await revoke.boundingBox();
+  if (!box || box.x + box.width > 1440) tooWide['access keys: Revoke'] = box ? box.x + box.width : Infinity;
+
+  await openPluginPage(page, app.url, '/access?tab=consumers', 'API access');
+  await page.getByTestId('consumer-row').first().waitFor();
+  await fits(page, 'layout-access-consumers');
+
+  await openPluginPage(page, app.url, '/access?tab=plans', 'API access');
+  await page.getByTestId('plan-row').first().waitFor();
+  await fits(page, 'layout-access-plans');
 }, 120_000);
 
 it('lays out the Content Manager lists within the window', async () => {

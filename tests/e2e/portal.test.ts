@@ -239,6 +239,8 @@ it('creates and runs a scraper, and offers its results', async () => {
   await page.getByText('No scrapers yet').waitFor();
   await shoot(page, 'scrapers-empty');
   await page.getByRole('button', { name: 'Create your first scraper' }).click();
+  // The page limit starts where the server's (and the admin panel's) default is.
+  expect(await page.getByLabel('Pages at most').inputValue()).toBe('100');
   await page.getByLabel('Name').fill('Shop');
   await page.getByLabel('Start URL').fill(`${site.url}/`);
   await page.getByLabel('Schedule (optional)').fill('not cron');
@@ -253,6 +255,20 @@ it('creates and runs a scraper, and offers its results', async () => {
   await page.getByLabel('Key field (optional)').fill('');
   await page.getByRole('button', { name: 'Create scraper' }).click();
   await page.getByTestId('scraper-row').getByRole('link', { name: 'Shop' }).click();
+  // Every setting is shown, an empty change-detection key said as what it means.
+  const settings = page.getByTestId('scraper-settings');
+  await settings.getByText("none: each page's URL and title").waitFor();
+  await page
+    .getByTestId('scraper-change-detection')
+    .getByText(/an item is recognised by its url field/)
+    .waitFor();
+  await shoot(page, 'scraper-settings');
+  // Edited in place, through PATCH /api/v1/scrapers/{id}.
+  await page.getByRole('button', { name: 'Edit' }).click();
+  expect(await page.getByLabel('Pages at most').inputValue()).toBe('100');
+  await page.getByLabel('Pages at most').fill('7');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await settings.getByText('7', { exact: true }).waitFor();
   await page.getByRole('button', { name: 'Run now' }).click();
   await page.getByTestId('run-row').getByText('completed').waitFor();
   await page.getByTestId('run-row').getByRole('button', { name: 'Download CSV' }).waitFor();

@@ -27,6 +27,7 @@ const READS = [
   '/api-suite/scrapers/options',
   '/api-suite/access/plans',
   '/api-suite/access/keys',
+  '/api-suite/access/consumers',
   '/api-suite/access/usage',
   '/api-suite/consumers',
   '/api-suite/sales/report',

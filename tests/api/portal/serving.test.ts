@@ -32,7 +32,15 @@ describe('the portal at /portal', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.text).toContain('<title>API portal</title>');
     expect(response.text).toContain('<div id="root"></div>');
-    expect(settingsOf(response.text)).toEqual({ title: 'API portal', accentColor: '#4945ff', basePath: '/portal', allowRegister: true });
+    // The shop's currency prices the public plan list; without Stripe the portal does not ask billing.
+    expect(settingsOf(response.text)).toEqual({
+      title: 'API portal',
+      accentColor: '#4945ff',
+      basePath: '/portal',
+      allowRegister: true,
+      currency: 'eur',
+      billing: false,
+    });
     const { script, style } = assetsOf(response.text);
     expect(script).toMatch(/^\/portal\/assets\/portal-[A-Z0-9]+\.js$/);
     expect(style).toMatch(/^\/portal\/assets\/portal-[A-Z0-9]+\.css$/);

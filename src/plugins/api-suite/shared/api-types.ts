@@ -16,11 +16,13 @@ import type * as webhooks from '../server/src/features/webhooks/validation';
 
 export type {
   AdminApiKey,
+  AdminConsumer,
   ApiKey,
   ConsumerPlanAnswer,
   KeyWithLimits,
   NewApiKey,
   Plan,
+  PlanHolding,
   RerolledKey,
   UsageReport,
 } from '../server/src/features/access/validation/responses';

@@ -74,8 +74,8 @@ export type ScrapeResult = Contract.ScraperResult;
 
 /* Access ---------------------------------------------------------------------------------- */
 
-/** A plan as the admin routes answer it: the API's, with endpoints as stored (`@public`, …), the default flag and its number of keys. */
-export interface Plan extends Contract.Plan {
+/** A plan as the admin routes answer it: the API's, with endpoints as stored (`@public`, …), the default flag and what it holds now. */
+export interface Plan extends Contract.Plan, Contract.PlanHolding {
   is_default: boolean;
   /** The plan's own currency, or null for the shop's. */
   currency: string | null;
@@ -84,7 +84,6 @@ export interface Plan extends Contract.Plan {
   stripe_product_id: string | null;
   stripe_price_id: string | null;
   stripe_metered_price_id: string | null;
-  keys: number;
 }
 
 export type PlanInput = LeftEmpty<Contract.PlanInput, 'requests_per_month' | 'requests_per_minute' | 'price_monthly'>;
@@ -95,6 +94,9 @@ export type Scope = Contract.ApiKey['scopes'][number];
 export type ApiKey = Contract.AdminApiKey;
 export type PlanSource = Contract.AdminApiKey['plan_source'];
 export type OwnerPlanSource = Contract.ConsumerPlanAnswer['plan_source'];
+
+/** A consumer as the Consumers tab lists them: the plan they are on now and why, their grant and their active keys. */
+export type PlanConsumer = Contract.AdminConsumer;
 
 /** The answer to issuing a key: the only time the key itself is seen. */
 export type IssuedKey = Contract.NewApiKey;
@@ -221,6 +223,8 @@ export function useApiSuiteClient() {
         keys: async (page: number): Promise<Page<ApiKey>> =>
           (await get<Page<ApiKey>>(pathWith(`${base}/access/keys`, { page, limit: 20 }))).data,
         issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
+        consumers: async (search: string, page: number): Promise<Page<PlanConsumer>> =>
+          (await get<Page<PlanConsumer>>(pathWith(`${base}/access/consumers`, { q: search || undefined, page, limit: 20 }))).data,
         /** Grant a consumer a plan, or take the grant back (null): their keys without a plan of their own follow it. */
         grantPlan: (userId: number, planId: number | null) =>
           data<Contract.ConsumerPlanAnswer>(

@@ -105,6 +105,7 @@ export const api = {
   scrapers: (page: number) => request<Page<Scraper>>('GET', pathWith('/api/v1/scrapers', { page, limit: PAGE_SIZE })),
   scraper: (id: number) => request<Scraper>('GET', `/api/v1/scrapers/${id}`),
   createScraper: (input: ScraperInput) => request<Scraper>('POST', '/api/v1/scrapers', input),
+  updateScraper: (id: number, patch: Contract.UpdateScraperInput) => request<Scraper>('PATCH', `/api/v1/scrapers/${id}`, patch),
   deleteScraper: (id: number) => request<void>('DELETE', `/api/v1/scrapers/${id}`),
   runScraper: (id: number) => request<{ run_id: number; status: 'started' }>('POST', `/api/v1/scrapers/${id}/run`),
   stopScraper: (id: number) => request<{ run_id: number; status: 'stopped' }>('POST', `/api/v1/scrapers/${id}/stop`),

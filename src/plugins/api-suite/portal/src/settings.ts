@@ -4,10 +4,21 @@ export interface PortalSettings {
   accentColor: string;
   basePath: string;
   allowRegister: boolean;
+  /** The shop's currency, for prices the public plan list gives without one. */
+  currency: string;
+  /** Whether the site sells plans through Stripe; false: the billing routes would answer 503, so they are not asked. */
+  billing: boolean;
 }
 
 export function readSettings(): PortalSettings {
-  const fallback: PortalSettings = { title: 'API portal', accentColor: '#4945ff', basePath: '/portal', allowRegister: true };
+  const fallback: PortalSettings = {
+    title: 'API portal',
+    accentColor: '#4945ff',
+    basePath: '/portal',
+    allowRegister: true,
+    currency: 'eur',
+    billing: true,
+  };
   const content = document.querySelector('meta[name="portal-settings"]')?.getAttribute('content');
   if (!content) return fallback;
   try {
@@ -15,4 +26,12 @@ export function readSettings(): PortalSettings {
   } catch {
     return fallback;
   }
+}
+
+let read: PortalSettings | undefined;
+
+/** The settings of this page, read once: for code far from the App's props (the billing and plan hooks). */
+export function siteSettings(): PortalSettings {
+  read ??= readSettings();
+  return read;
 }

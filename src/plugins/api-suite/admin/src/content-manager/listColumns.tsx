@@ -7,7 +7,8 @@ import { Link } from 'react-router-dom';
  * ("Thursday, November 26, 2026 at 4:44 AM", about 300 px a column) and lets a text column grow
  * to 30rem, so a list of five columns is wider than the content area and its last columns are
  * cut off. Dates are shown short (the full date on hover) and long texts end in an ellipsis (the
- * whole text on hover). The first text column stays the entry's link, as Strapi makes it.
+ * whole text on hover). The first text column stays the entry's link, as Strapi makes it, and
+ * takes the room the row leaves it (an article's title is not cut at 15rem beside three columns).
  */
 export const INJECT_COLUMN_IN_TABLE = 'Admin/CM/pages/ListView/inject-column-in-table';
 
@@ -33,8 +34,19 @@ interface HookArgs {
 const DATES = new Set(['date', 'datetime']);
 const TEXTS = new Set(['string', 'text', 'email', 'uid']);
 
+/**
+ * The room the entry's link (the first text column: an article's title) may take: what the row
+ * leaves it in the content area of a 1440 px window (about 64rem, less the selection and action
+ * cells) once every other column has its share of about 10rem; never less than 15rem.
+ */
+export function linkColumnWidth(columns: number): string {
+  const room = 64 - 6 - 10 * Math.max(0, columns - 1);
+  return `${Math.min(40, Math.max(15, room))}rem`;
+}
+
 export function shortenListColumns({ displayedHeaders, layout }: HookArgs): HookArgs {
   let linked = false;
+  const linkWidth = linkColumnWidth(displayedHeaders.length);
   return {
     layout,
     displayedHeaders: displayedHeaders.map((header) => {
@@ -52,7 +64,12 @@ export function shortenListColumns({ displayedHeaders, layout }: HookArgs): Hook
       if (TEXTS.has(type)) {
         const isLink = !linked;
         linked = true;
-        return { ...header, cellFormatter: (row: Row) => <ShortText value={row[header.name]} to={isLink ? row.documentId : undefined} /> };
+        return {
+          ...header,
+          cellFormatter: (row: Row) => (
+            <ShortText value={row[header.name]} to={isLink ? row.documentId : undefined} linkWidth={linkWidth} />
+          ),
+        };
       }
       return header;
     }),
@@ -76,7 +93,7 @@ function ShortDate({ value, withTime }: { value: unknown; withTime: boolean }) {
   );
 }
 
-function ShortText({ value, to }: { value: unknown; to: string | undefined }) {
+function ShortText({ value, to, linkWidth = '15rem' }: { value: unknown; to: string | undefined; linkWidth?: string }) {
   const text = value === null || value === undefined || value === '' ? '-' : String(value);
   if (to && text !== '-') {
     return (
@@ -86,7 +103,7 @@ function ShortText({ value, to }: { value: unknown; to: string | undefined }) {
         onClick={(event: React.MouseEvent) => event.stopPropagation()}
         textColor="neutral800"
         ellipsis
-        maxWidth="15rem"
+        maxWidth={linkWidth}
         title={text}
         style={{ display: 'block' }}
       >

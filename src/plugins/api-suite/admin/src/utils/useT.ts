@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useIntl } from 'react-intl';
+import { formatMoney } from '../../../shared/format';
 import { getTranslation } from './getTranslation';
 
 export type Translate = (id: string, values?: Record<string, string | number>) => string;
@@ -11,7 +12,7 @@ export function useT(): Translate {
 }
 
 export function useFormat() {
-  const { formatDate, formatTime, formatNumber } = useIntl();
+  const { formatDate, formatTime, formatNumber, locale } = useIntl();
   return {
     dateTime: (value: string | null | undefined) =>
       value
@@ -22,6 +23,7 @@ export function useFormat() {
       value ? `${formatDate(value, { day: 'numeric', month: 'short' })} ${formatTime(value, { hour: '2-digit', minute: '2-digit' })}` : '—',
     time: (value: string) => formatTime(value, { hour: '2-digit', minute: '2-digit' }),
     number: (value: number) => formatNumber(value),
-    money: (value: number, currency: string) => formatNumber(value, { style: 'currency', currency: currency.toUpperCase() }),
+    /** The shared money formatter (the portal's too), in the admin's locale. */
+    money: (value: number, currency: string) => formatMoney(value, currency, { locale }),
   };
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ApiProblem } from '../http';
 import { Button } from './form';
+import { formatMoney as sharedFormatMoney } from '../../../shared/format';
 
 export function Notice({
   tone = 'info',
@@ -99,11 +100,7 @@ export function formatNumber(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** The shared money formatter (the admin panel's too). */
 export function formatMoney(minorOrMajor: number, currency: string, unit: 'major' | 'minor' = 'major'): string {
-  const amount = unit === 'minor' ? minorOrMajor / 100 : minorOrMajor;
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency.toUpperCase()}`;
-  }
+  return sharedFormatMoney(minorOrMajor, currency, { unit });
 }

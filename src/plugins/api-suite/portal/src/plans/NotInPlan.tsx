@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { LoadProblem, Loading } from '../components/feedback';
+import { planName } from '../../../shared/format';
 import { PlanCard } from './PlanCard';
 import { reaches, reachesRoute, type Feature, type Route } from './reach';
 import { useMyPlan, usePlanCatalog } from './usePlans';
@@ -18,13 +19,13 @@ export function NotInPlan({
   const mine = useMyPlan();
   const catalog = usePlanCatalog();
   const headingId = useId();
-  const planName = mine.data?.plan?.name;
+  const current = mine.data?.plan ? planName(mine.data.plan.name) : undefined;
   const offers = (catalog.data?.plans ?? []).filter((plan) => (route ? reachesRoute(plan, route) : reaches(plan, feature)));
   const verb = route ? 'is' : 'are';
   return (
     <section className="card" data-testid="not-in-plan" aria-labelledby={headingId}>
       <h2 id={headingId}>
-        {planName ? `${what} ${verb} not included in the ${planName} plan` : `${what} ${verb} not included in your plan`}
+        {current ? `${what} ${verb} not included in the ${current} plan` : `${what} ${verb} not included in your plan`}
       </h2>
       <LoadProblem problem={catalog.problem} retry={catalog.reload} />
       {catalog.loading && !catalog.data && <Loading />}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatMoney, formatNumber } from '../components/feedback';
+import { planName } from '../../../shared/format';
 import { includedFeatures } from './reach';
 import type { OfferedPlan } from './usePlans';
 
@@ -7,7 +8,7 @@ import type { OfferedPlan } from './usePlans';
 export function PlanCard({ plan, current, children }: { plan: OfferedPlan; current?: boolean; children?: ReactNode }) {
   return (
     <li className={`plan${current ? ' plan-current' : ''}`} data-testid="plan-offer">
-      <h2>{plan.name}</h2>
+      <h2>{planName(plan.name)}</h2>
       <p className="price">{priceOf(plan)}</p>
       <ul className="plan-facts">
         <li>{monthly(plan.requests_per_month)}</li>
@@ -31,8 +32,7 @@ export function monthly(requestsPerMonth: number): string {
 }
 
 function priceOf(plan: OfferedPlan): ReactNode {
-  if (plan.price_monthly <= 0) return 'Free';
-  // The public list carries no currency: the amount alone, in the site's own currency.
+  // Always with its currency, as the admin panel writes it; a free plan is "€0.00 a month", its name already says free.
   const amount = plan.currency ? formatMoney(plan.price_monthly, plan.currency) : plan.price_monthly.toFixed(2);
   return (
     <>

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { api, type BillingSubscription } from '../../api';
 import { Badge, formatDate, formatNumber, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button } from '../../components/form';
-import { useAction, useLoad } from '../../../../shared/hooks';
+import { useAction } from '../../../../shared/hooks';
 import { PlanCard } from '../../plans/PlanCard';
-import { useMyPlan, usePlanCatalog, type OfferedPlan } from '../../plans/usePlans';
+import { useBillingSubscription, useMyPlan, usePlanCatalog, type OfferedPlan } from '../../plans/usePlans';
+import { planName } from '../../../../shared/format';
 
 /**
  * Plans with their prices and what each includes, bought through Stripe Checkout; a plan changed in
@@ -40,7 +41,7 @@ function PlansNotSold({ plans }: { plans: OfferedPlan[] }) {
       </Notice>
       {current && (
         <p className="lead" data-testid="subscription-line">
-          You are on the {current.name} plan.
+          You are on the {planName(current.name)} plan.
         </p>
       )}
       <ul className="plans" aria-label="Plans">
@@ -55,7 +56,7 @@ function PlansNotSold({ plans }: { plans: OfferedPlan[] }) {
 }
 
 function PlansForSale({ plans }: { plans: OfferedPlan[] }) {
-  const subscription = useLoad(() => api.billingSubscription().then((answer) => answer.data), []);
+  const subscription = useBillingSubscription();
   const [leaving, setLeaving] = useState<string | null>(null);
   const [changed, setChanged] = useState<string | null>(null);
 
@@ -64,13 +65,15 @@ function PlansForSale({ plans }: { plans: OfferedPlan[] }) {
     setLeaving(what);
     window.location.assign(url);
   };
-  const buy = useAction(async (plan: OfferedPlan) => go((await api.checkout(plan.id)).data.url, `Opening Checkout for ${plan.name}…`));
+  const buy = useAction(async (plan: OfferedPlan) =>
+    go((await api.checkout(plan.id)).data.url, `Opening Checkout for ${planName(plan.name)}…`)
+  );
   const change = useAction(async (plan: OfferedPlan) => {
     await api.changePlan(plan.id);
     setChanged(
       plan.price_monthly > 0
-        ? `You are now on ${plan.name}. Stripe prorates the difference on your next invoice.`
-        : `Your subscription ends at the end of this period; then you are on ${plan.name}.`
+        ? `You are now on ${planName(plan.name)}. Stripe prorates the difference on your next invoice.`
+        : `Your subscription ends at the end of this period; then you are on ${planName(plan.name)}.`
     );
     subscription.reload();
   });
@@ -107,11 +110,11 @@ function PlansForSale({ plans }: { plans: OfferedPlan[] }) {
                 <Badge tone="good">Your plan</Badge>
               ) : live ? (
                 <Button busy={change.busy} disabled={leaving !== null} onClick={() => void change.run(plan)}>
-                  {plan.price_monthly > 0 ? `Switch to ${plan.name}` : `Cancel and move to ${plan.name}`}
+                  {plan.price_monthly > 0 ? `Switch to ${planName(plan.name)}` : `Cancel and move to ${planName(plan.name)}`}
                 </Button>
               ) : plan.price_monthly > 0 ? (
                 <Button variant="primary" busy={buy.busy} disabled={leaving !== null} onClick={() => void buy.run(plan)}>
-                  Buy {plan.name}
+                  Buy {planName(plan.name)}
                 </Button>
               ) : null}
             </PlanCard>
@@ -128,15 +131,15 @@ function SubscriptionLine({ subscription, plans }: { subscription: BillingSubscr
   if (subscription.status === 'none') {
     return (
       <p className="lead" data-testid="subscription-line">
-        You are on the {plan?.name ?? 'default'} plan. Buy a plan for more requests or more of the API; you pay monthly by card through
-        Stripe.
+        You are on the {plan ? planName(plan.name) : 'default'} plan. Buy a plan for more requests or more of the API; you pay monthly by
+        card through Stripe.
       </p>
     );
   }
   return (
     <p className="lead" data-testid="subscription-line">
       Subscription: <Badge tone={subscription.status === 'active' ? 'good' : 'bad'}>{subscription.status.replace('_', ' ')}</Badge>
-      {plan && ` on ${plan.name}`}
+      {plan && ` on ${planName(plan.name)}`}
       {subscription.current_period_end &&
         (subscription.cancel_at_period_end
           ? `, ends ${formatDate(subscription.current_period_end)}`

@@ -3,6 +3,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { api, type BillingSubscription, type Plan, type UsageReport } from '../../api';
 import { Badge, formatDate, formatNumber, Loading, Notice } from '../../components/feedback';
 import { useLoad } from '../../../../shared/hooks';
+import { planName } from '../../../../shared/format';
+import { useBillingSubscription } from '../../plans/usePlans';
 import { monthly } from '../../plans/PlanCard';
 import { includedFeatures } from '../../plans/reach';
 import { UsageChart } from './UsageChart';
@@ -15,7 +17,7 @@ export function Overview() {
   const stream = useUsageStream();
   const plans = useLoad(() => api.plans(), []);
   const keys = useLoad(() => api.keys(1), []);
-  const billing = useLoad(() => api.billingSubscription().then((answer) => answer.data), []);
+  const billing = useBillingSubscription();
 
   // Back from Checkout: Stripe tells the server by webhook, which may land a moment after the browser does.
   const awaitingPayment = returnedFromCheckout === 'success' && billing.data?.status !== 'active';
@@ -26,7 +28,7 @@ export function Overview() {
     return () => clearInterval(timer);
   }, [awaitingPayment, reload]);
 
-  const billingOff = billing.problem?.code === 'billing_not_configured';
+  const { billingOff } = billing;
   // The stream carries the plan the server holds the consumer to and the pool's month, so both follow a purchase or a grant live.
   const usage = stream.value;
   const plan = usage?.plan ? (plans.data?.data.find((candidate) => candidate.id === usage.plan?.id) ?? null) : null;
@@ -57,7 +59,13 @@ export function Overview() {
         </div>
         <div className="card" data-testid="quota-card">
           <h2>This month</h2>
-          {usage ? <MonthUsage month={usage.month} /> : stream.problem ? <p>{stream.problem.message}</p> : <Loading />}
+          {usage ? (
+            <MonthUsage month={usage.month} lastHour={usage.total} />
+          ) : stream.problem ? (
+            <p>{stream.problem.message}</p>
+          ) : (
+            <Loading />
+          )}
         </div>
       </section>
 
@@ -124,7 +132,7 @@ function PlanSummary({
   return (
     <>
       <p className="big" data-testid="plan-name">
-        {held.name}
+        {planName(held.name)}
       </p>
       <p data-testid="plan-limits">
         {monthly(month.quota)}
@@ -144,13 +152,23 @@ function PlanSummary({
   );
 }
 
-function MonthUsage({ month }: { month: UsageReport['month'] }) {
+function MonthUsage({ month, lastHour }: { month: UsageReport['month']; lastHour: number }) {
   const { used, quota, remaining } = month;
+  // Each plan has a pool of its own: after a plan change the month's count starts again, while the last hour counts every request.
+  const restarted = used < lastHour && (
+    <p className="muted" data-testid="pool-restarted">
+      Counted since you moved to this plan: a plan change starts a new count for the month, so this is fewer than the requests of the last
+      hour.
+    </p>
+  );
   if (quota === -1) {
     return (
-      <p className="big" data-testid="month-usage">
-        {formatNumber(used)} <span className="muted">requests, no monthly limit</span>
-      </p>
+      <>
+        <p className="big" data-testid="month-usage">
+          {formatNumber(used)} <span className="muted">requests, no monthly limit</span>
+        </p>
+        {restarted}
+      </>
     );
   }
   const share = quota === 0 ? 0 : Math.min(1, used / quota);
@@ -170,6 +188,7 @@ function MonthUsage({ month }: { month: UsageReport['month'] }) {
       <p className="muted">
         {remaining === null ? '' : `${formatNumber(remaining)} left this month (UTC). Your keys and this portal share it.`}
       </p>
+      {restarted}
     </>
   );
 }

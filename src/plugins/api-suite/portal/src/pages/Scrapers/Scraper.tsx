@@ -1,13 +1,14 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { api, type ScraperRun } from '../../api';
+import { api, type Scraper, type ScraperRun } from '../../api';
 import { Badge, EmptyState, formatDate, LoadProblem, Loading, Notice } from '../../components/feedback';
 import { Button } from '../../components/form';
 import { PagedList, usePaged } from '../../components/list';
 import { useAction, useLoad } from '../../../../shared/hooks';
 import { NotInPlan } from '../../plans/NotInPlan';
+import { EMPTY_KEY_MEANS, ScraperForm } from './ScraperForm';
 
-/** One scraper: run and stop it, follow its runs while they go, and download what a run collected. */
+/** One scraper: every setting and an Edit, run and stop it, follow its runs while they go, and download what a run collected. */
 export function ScraperPage() {
   const id = Number(useParams().id);
   const navigate = useNavigate();
@@ -17,6 +18,7 @@ export function ScraperPage() {
   const { reload: reloadScraper } = scraper;
   const { reload: reloadRuns } = runs;
   const refresh = () => (reloadScraper(), reloadRuns());
+  const [editing, setEditing] = useState(false);
 
   // While a run goes, follow it: the run list and the scraper's status every 2 seconds.
   useEffect(() => {
@@ -45,22 +47,12 @@ export function ScraperPage() {
       )}
       {problem && <Notice tone="error">{problem.message}</Notice>}
       {scraper.loading && !scraper.data && <Loading />}
-      {scraper.data && (
-        <section className="card">
-          <dl className="facts">
-            <dt>Start URL</dt>
-            <dd className="url">{scraper.data.url}</dd>
-            <dt>Status</dt>
-            <dd>
-              <Badge tone={running ? 'busy' : 'neutral'}>{scraper.data.status}</Badge>
-            </dd>
-            <dt>Schedule</dt>
-            <dd>
-              {scraper.data.schedule ? `${scraper.data.schedule} (next ${formatDate(scraper.data.next_run_at)})` : 'only when run by hand'}
-            </dd>
-            <dt>Pages at most</dt>
-            <dd>{scraper.data.max_pages}</dd>
-          </dl>
+      {scraper.data && editing && (
+        <ScraperForm scraper={scraper.data} onSaved={() => (setEditing(false), refresh())} onCancel={() => setEditing(false)} />
+      )}
+      {scraper.data && !editing && (
+        <section className="card" aria-label="Settings">
+          <Settings scraper={scraper.data} />
           <div className="form-actions">
             {running ? (
               <Button busy={stop.busy} onClick={() => void stop.run()}>
@@ -71,6 +63,7 @@ export function ScraperPage() {
                 Run now
               </Button>
             )}
+            <Button onClick={() => setEditing(true)}>Edit</Button>
             <Button variant="danger" busy={remove.busy} disabled={running} onClick={() => void remove.run()}>
               Delete
             </Button>
@@ -90,6 +83,65 @@ export function ScraperPage() {
         </section>
       )}
     </>
+  );
+}
+
+/** Every setting of the scraper, each in plain words, an empty one said as what it means. */
+function Settings({ scraper }: { scraper: Scraper }) {
+  const running = scraper.status === 'running';
+  const fields = Object.entries(scraper.selectors?.fields ?? {});
+  const headers = Object.keys(scraper.headers);
+  return (
+    <dl className="facts" data-testid="scraper-settings">
+      <dt>Start URL</dt>
+      <dd className="url">{scraper.url}</dd>
+      <dt>Status</dt>
+      <dd>
+        <Badge tone={running ? 'busy' : 'neutral'}>{scraper.status}</Badge>
+      </dd>
+      <dt>Schedule</dt>
+      <dd>{scraper.schedule ? `${scraper.schedule} (next ${formatDate(scraper.next_run_at)})` : 'only when run by hand'}</dd>
+      <dt>Pages at most</dt>
+      <dd>{scraper.max_pages}</dd>
+      <dt>Links</dt>
+      <dd>{scraper.follow_links ? 'follows links on the same site' : 'fetches the start URL only'}</dd>
+      <dt>Speed</dt>
+      <dd>
+        at most {scraper.rate_limit} {scraper.rate_limit === 1 ? 'request' : 'requests'} a second
+        {scraper.respect_robots_txt ? ", keeping to the site's robots.txt" : ", ignoring the site's robots.txt"}
+        {scraper.proxy_pool && `, through the proxy pool ${scraper.proxy_pool}`}
+      </dd>
+      {headers.length > 0 && (
+        <>
+          <dt>Request headers</dt>
+          <dd>{headers.join(', ')}</dd>
+        </>
+      )}
+      <dt>Item selector</dt>
+      <dd data-testid="scraper-item">{scraper.selectors?.item ? <code>{scraper.selectors.item}</code> : 'none: one result per page'}</dd>
+      <dt>Fields</dt>
+      <dd data-testid="scraper-fields">
+        {fields.length === 0 ? (
+          "none: each page's URL and title"
+        ) : (
+          <ul className="plain">
+            {fields.map(([name, selector]) => (
+              <li key={name}>
+                {name}: <code>{selector}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
+      <dt>Change detection</dt>
+      <dd data-testid="scraper-change-detection">
+        {scraper.change_detection === null
+          ? 'off'
+          : scraper.change_detection.key
+            ? `on, items recognised by their ${scraper.change_detection.key} field`
+            : `on. Key field: ${EMPTY_KEY_MEANS}`}
+      </dd>
+    </dl>
   );
 }
 

@@ -1,41 +1,49 @@
 import { api, type Scraper } from '../../api';
 import { Field, FormActions, FormProblem, useForm } from '../../components/form';
-import { parseSelectorFields } from '../../../../shared/named-lines';
+import { formatNamedLines, parseSelectorFields } from '../../../../shared/named-lines';
+import { SCRAPER_DEFAULTS } from '../../../../shared/scraper-defaults';
 
-/** A new scraper: start URL, optional schedule, page limit, selectors and change detection; the server's messages beside each field. */
-export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scraper): void; onCancel(): void }) {
+/** What an empty change-detection key means, in the form and on the scraper's page alike. */
+export const EMPTY_KEY_MEANS = 'Not set: an item is recognised by its url field, else by the URL of the page it came from.';
+
+/**
+ * A new scraper, or one being edited (`scraper`): start URL, optional schedule, page limit,
+ * selectors and change detection; the server's messages beside each field. An edit sends every
+ * field the form shows (PATCH /api/v1/scrapers/{id}).
+ */
+export function ScraperForm({ scraper, onSaved, onCancel }: { scraper?: Scraper; onSaved(scraper: Scraper): void; onCancel(): void }) {
   const form = useForm(
     {
-      name: '',
-      url: '',
-      schedule: '',
-      max_pages: '10',
-      follow_links: false,
-      item: '',
-      fields: '',
-      detect_changes: false,
-      change_detection_key: '',
+      name: scraper?.name ?? '',
+      url: scraper?.url ?? '',
+      schedule: scraper?.schedule ?? '',
+      max_pages: String(scraper?.max_pages ?? SCRAPER_DEFAULTS.max_pages),
+      follow_links: scraper?.follow_links ?? SCRAPER_DEFAULTS.follow_links,
+      item: scraper?.selectors?.item ?? '',
+      fields: scraper?.selectors ? formatNamedLines(scraper.selectors.fields) : '',
+      detect_changes: Boolean(scraper?.change_detection),
+      change_detection_key: scraper?.change_detection?.key ?? '',
     },
     async (values) => {
       const fields = parseSelectorFields(values.fields);
       const [item, key] = [values.item.trim(), values.change_detection_key.trim()];
-      onCreated(
-        await api.createScraper({
-          name: values.name.trim(),
-          url: values.url.trim(),
-          schedule: values.schedule.trim() || null,
-          max_pages: Number(values.max_pages),
-          follow_links: values.follow_links,
-          selectors: Object.keys(fields).length > 0 ? { ...(item ? { item } : {}), fields } : null,
-          change_detection: values.detect_changes ? (key ? { key } : {}) : null,
-        })
-      );
+      const body = {
+        name: values.name.trim(),
+        url: values.url.trim(),
+        schedule: values.schedule.trim() || null,
+        max_pages: Number(values.max_pages),
+        follow_links: values.follow_links,
+        selectors: Object.keys(fields).length > 0 ? { ...(item ? { item } : {}), fields } : null,
+        change_detection: values.detect_changes ? (key ? { key } : {}) : null,
+      };
+      onSaved(scraper ? await api.updateScraper(scraper.id, body) : await api.createScraper(body));
     }
   );
   const { errors } = form;
+  const heading = scraper ? 'Edit scraper' : 'New scraper';
   return (
     <form className="card form" onSubmit={form.submit} noValidate aria-labelledby="scraper-form-heading">
-      <h2 id="scraper-form-heading">New scraper</h2>
+      <h2 id="scraper-form-heading">{heading}</h2>
       <FormProblem problem={form.problem} />
       <Field label="Name" {...form.field('name')} required />
       <Field label="Start URL" type="url" inputMode="url" placeholder="https://example.com/news" {...form.field('url')} required />
@@ -45,7 +53,13 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
         {...form.field('schedule')}
         hint="A cron expression; empty: only when you run it."
       />
-      <Field label="Pages at most" type="number" min={1} {...form.field('max_pages')} />
+      <Field
+        label="Pages at most"
+        type="number"
+        min={1}
+        {...form.field('max_pages')}
+        hint={`How many pages one run fetches at most (${SCRAPER_DEFAULTS.max_pages} unless you say otherwise).`}
+      />
       <Field
         as="checkbox"
         label="Follow links on the same site"
@@ -76,13 +90,12 @@ export function ScraperForm({ onCreated, onCancel }: { onCreated(scraper: Scrape
       {form.values.detect_changes && (
         <Field
           label="Key field (optional)"
-          placeholder="link"
           {...form.field('change_detection_key')}
           error={errors['change_detection.key'] ?? errors.change_detection}
-          hint="The field that names an item from run to run, one of the fields above; empty: its url. Each run then counts new, changed and removed items, and a results.changed event is sent when there are any."
+          hint={`The name of one of the fields above that tells an item apart from run to run, such as link. Empty: ${EMPTY_KEY_MEANS.charAt(0).toLowerCase()}${EMPTY_KEY_MEANS.slice(1)} Each run then counts new, changed and removed items, and a results.changed event is sent when there are any.`}
         />
       )}
-      <FormActions submit="Create scraper" busy={form.busy} onCancel={onCancel} />
+      <FormActions submit={scraper ? 'Save changes' : 'Create scraper'} busy={form.busy} onCancel={onCancel} />
     </form>
   );
 }

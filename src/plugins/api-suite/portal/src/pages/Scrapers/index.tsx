@@ -1,26 +1,47 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
-import { Badge, EmptyState, formatDate } from '../../components/feedback';
+import { Badge, EmptyState, formatDate, LoadProblem, Loading } from '../../components/feedback';
 import { Button } from '../../components/form';
 import { PagedList, usePaged } from '../../components/list';
 import { NotInPlan } from '../../plans/NotInPlan';
+import { usePlanReaches } from '../../plans/usePlans';
 import { ScraperForm } from './ScraperForm';
 
-/** The consumer's scrapers: a list to open each from, and a new one. */
+const LEAD = "A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.";
+
+/** The consumer's scrapers, when their plan includes them; else what the plans that do offer. */
 export function Scrapers() {
-  const scrapers = usePaged(api.scrapers);
-  const [creating, setCreating] = useState(false);
-  // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
-  if (scrapers.problem?.code === 'endpoint_not_in_plan') {
+  const reach = usePlanReaches('scrapers');
+  if (reach.data === false) return <NotOnPlan />;
+  if (reach.data === undefined) {
     return (
       <>
         <h1>Scrapers</h1>
-        <p className="lead">A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.</p>
-        <NotInPlan feature="scrapers" what="Scrapers" />
+        <LoadProblem problem={reach.problem} retry={reach.reload} />
+        {reach.loading && <Loading />}
       </>
     );
   }
+  return <ScraperList />;
+}
+
+function NotOnPlan() {
+  return (
+    <>
+      <h1>Scrapers</h1>
+      <p className="lead">{LEAD}</p>
+      <NotInPlan feature="scrapers" what="Scrapers" />
+    </>
+  );
+}
+
+/** The consumer's scrapers: a list to open each from, and a new one. */
+function ScraperList() {
+  const scrapers = usePaged(api.scrapers);
+  const [creating, setCreating] = useState(false);
+  // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
+  if (scrapers.problem?.code === 'endpoint_not_in_plan') return <NotOnPlan />;
   return (
     <>
       <div className="page-heading">
@@ -31,8 +52,8 @@ export function Scrapers() {
           </Button>
         )}
       </div>
-      <p className="lead">A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.</p>
-      {creating && <ScraperForm onCreated={() => (setCreating(false), scrapers.reload())} onCancel={() => setCreating(false)} />}
+      <p className="lead">{LEAD}</p>
+      {creating && <ScraperForm onSaved={() => (setCreating(false), scrapers.reload())} onCancel={() => setCreating(false)} />}
       <PagedList
         list={scrapers}
         label="Scrapers"

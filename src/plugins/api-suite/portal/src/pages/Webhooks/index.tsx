@@ -1,28 +1,49 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
-import { Badge, EmptyState, formatDate, formatNumber } from '../../components/feedback';
+import { Badge, EmptyState, formatDate, formatNumber, LoadProblem, Loading } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
 import { PagedList, usePaged } from '../../components/list';
 import { NotInPlan } from '../../plans/NotInPlan';
+import { usePlanReaches } from '../../plans/usePlans';
 import { EndpointForm } from './EndpointForm';
 
-/** The consumer's webhook endpoints; a new one's signing secret shown once. */
+const LEAD = 'The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.';
+
+/** The consumer's webhook endpoints, when their plan includes webhooks; else what the plans that do offer. */
 export function Webhooks() {
+  const reach = usePlanReaches('webhooks');
+  if (reach.data === false) return <NotOnPlan />;
+  if (reach.data === undefined) {
+    return (
+      <>
+        <h1>Webhooks</h1>
+        <LoadProblem problem={reach.problem} retry={reach.reload} />
+        {reach.loading && <Loading />}
+      </>
+    );
+  }
+  return <EndpointList />;
+}
+
+function NotOnPlan() {
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <p className="lead">{LEAD}</p>
+      <NotInPlan feature="webhooks" what="Webhooks" />
+    </>
+  );
+}
+
+/** The consumer's webhook endpoints; a new one's signing secret shown once. */
+function EndpointList() {
   const endpoints = usePaged(api.endpoints);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
   // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
-  if (endpoints.problem?.code === 'endpoint_not_in_plan') {
-    return (
-      <>
-        <h1>Webhooks</h1>
-        <p className="lead">The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.</p>
-        <NotInPlan feature="webhooks" what="Webhooks" />
-      </>
-    );
-  }
+  if (endpoints.problem?.code === 'endpoint_not_in_plan') return <NotOnPlan />;
   // Until the list answers, offer no action the plan might not allow.
   const ready = endpoints.data !== undefined;
 
@@ -41,7 +62,7 @@ export function Webhooks() {
           )}
         </div>
       </div>
-      <p className="lead">The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.</p>
+      <p className="lead">{LEAD}</p>
       {created && (
         <section className="card card-accent" aria-labelledby="secret-heading">
           <h2 id="secret-heading">Endpoint added</h2>

@@ -63,18 +63,27 @@ export function KeysTab() {
       <PagedTable
         load={keys}
         headers={[
-          ...['key', 'name', 'owner', 'plan', 'scopes', 'status', 'created'].map((column) => t(`access.keys.column.${column}`)),
+          ...['key', 'owner', 'plan', 'scopes', 'status', 'created'].map((column) => t(`access.keys.column.${column}`)),
           ...(canManage ? [t('table.actions')] : []),
         ]}
         empty={<EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
         onPage={setPage}
         row={(key) => (
           <Tr key={key.id} data-testid="key-row">
-            <TextCell style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</TextCell>
-            <TextCell>{key.name ?? '—'}</TextCell>
+            <Td>
+              {/* The name under the prefix: one column fewer keeps the row within a 1440-pixel window. */}
+              <Flex direction="column" alignItems="flex-start" style={{ maxWidth: '12rem', whiteSpace: 'normal' }}>
+                <Typography style={{ fontFamily: 'monospace' }}>{`${key.key_prefix}…`}</Typography>
+                {key.name && (
+                  <Typography variant="pi" textColor="neutral600" data-testid="key-name" style={{ overflowWrap: 'anywhere' }}>
+                    {key.name}
+                  </Typography>
+                )}
+              </Flex>
+            </Td>
             <Td>
               <Flex direction="column" alignItems="flex-start" gap={1} style={{ maxWidth: '14rem', whiteSpace: 'normal' }}>
-                <Typography>{key.user ? key.user.username : '—'}</Typography>
+                <Typography style={{ overflowWrap: 'anywhere' }}>{key.user ? key.user.username : '—'}</Typography>
                 {key.owner_plan && (
                   <Typography variant="pi" textColor="neutral600" data-testid="owner-plan">
                     {t('access.keys.ownerPlan', {
@@ -96,7 +105,7 @@ export function KeysTab() {
               </Flex>
             </Td>
             <Td>
-              <Flex direction="column" alignItems="flex-start" style={{ minWidth: '10rem', maxWidth: '14rem', whiteSpace: 'normal' }}>
+              <Flex direction="column" alignItems="flex-start" style={{ maxWidth: '12rem', whiteSpace: 'normal' }}>
                 <Typography data-testid="key-plan">{key.plan?.name ?? '—'}</Typography>
                 <Typography variant="pi" textColor="neutral600" data-testid="key-plan-source">
                   {t(key.plan_source === 'key' ? 'access.keys.planOwn' : 'access.keys.planFollows')}
@@ -124,11 +133,13 @@ export function KeysTab() {
                 )}
               </Flex>
             </Td>
-            <TextCell>{format.dateTime(key.created_at)}</TextCell>
+            <Td>
+              <Typography style={{ whiteSpace: 'normal' }}>{format.dateTime(key.created_at)}</Typography>
+            </Td>
             {canManage && (
               <Td>
                 {key.status === 'active' && (
-                  <Flex gap={2}>
+                  <Flex direction="column" alignItems="stretch" gap={1}>
                     <Button size="S" variant="tertiary" onClick={() => setLimiting(key)}>
                       {t('access.keys.limits')}
                     </Button>

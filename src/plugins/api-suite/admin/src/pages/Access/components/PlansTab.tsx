@@ -45,12 +45,11 @@ export function PlansTab() {
         <DataTable
           headers={[
             t('access.plans.column.name'),
-            t('access.plans.column.month'),
-            t('access.plans.column.minute'),
+            t('access.plans.column.quota'),
             t('access.plans.column.endpoints'),
             t('access.plans.column.price'),
             t('access.plans.column.overage'),
-            t('access.plans.column.keys'),
+            t('access.plans.column.holds'),
             ...(canManage ? [t('table.actions')] : []),
           ]}
           rowCount={plans.data.length}
@@ -64,8 +63,19 @@ export function PlansTab() {
                     {plan.is_default && <Badge variant="primary">{t('access.plans.default')}</Badge>}
                   </Flex>
                 </Td>
-                <TextCell>{plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month)}</TextCell>
-                <TextCell>{format.number(plan.requests_per_minute)}</TextCell>
+                <Td>
+                  {/* One column for both limits, one for what the plan holds: the table fits a 1440-pixel window. */}
+                  <Flex direction="column" alignItems="flex-start">
+                    <Typography>
+                      {t('access.plans.perMonth', {
+                        count: plan.requests_per_month === -1 ? t('access.plans.unlimited') : format.number(plan.requests_per_month),
+                      })}
+                    </Typography>
+                    <Typography variant="pi" textColor="neutral600">
+                      {t('access.plans.perMinute', { count: format.number(plan.requests_per_minute) })}
+                    </Typography>
+                  </Flex>
+                </Td>
                 <Td>
                   <EndpointList entries={plan.endpoints} groups={settings?.access.endpointGroups} />
                 </Td>
@@ -77,7 +87,12 @@ export function PlansTab() {
                       : t('access.plans.overagePer1000', { price: price(plan.overage_unit_amount / 100, plan.currency) })}
                   </Typography>
                 </Td>
-                <TextCell>{plan.keys}</TextCell>
+                <Td>
+                  <Flex direction="column" alignItems="flex-start">
+                    <Typography data-testid="plan-consumers">{t('access.plans.consumers', { count: plan.consumers })}</Typography>
+                    <Typography data-testid="plan-keys">{t('access.plans.keys', { count: plan.keys })}</Typography>
+                  </Flex>
+                </Td>
                 {canManage && (
                   <Td>
                     <Button size="S" variant="tertiary" startIcon={<Pencil />} onClick={() => setEditing(plan)}>

@@ -5,6 +5,7 @@ import { FormField, FormModal, OnOffToggle, TextValueInput, isGeneralProblem } f
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
 import { fieldError } from '../../../../../shared/http';
+import { SCRAPER_DEFAULTS } from '../../../../../shared/scraper-defaults';
 import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../../../../shared/named-lines';
 import { useT } from '../../../utils/useT';
 
@@ -196,10 +197,10 @@ function initial(scraper?: Scraper): FormState {
     url: scraper?.url ?? '',
     schedule: scraper?.schedule ?? '',
     proxy_pool: scraper?.proxy_pool ?? '',
-    rate_limit: scraper?.rate_limit ?? 5,
-    max_pages: scraper?.max_pages ?? 100,
-    follow_links: scraper?.follow_links ?? false,
-    respect_robots_txt: scraper?.respect_robots_txt ?? true,
+    rate_limit: scraper?.rate_limit ?? SCRAPER_DEFAULTS.rate_limit,
+    max_pages: scraper?.max_pages ?? SCRAPER_DEFAULTS.max_pages,
+    follow_links: scraper?.follow_links ?? SCRAPER_DEFAULTS.follow_links,
+    respect_robots_txt: scraper?.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
     item: scraper?.selectors?.item ?? '',
     fields: scraper?.selectors ? formatNamedLines(scraper.selectors.fields) : '',
     headers: scraper ? formatNamedLines(scraper.headers) : '',

@@ -5,7 +5,8 @@ import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
 import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
-import type { AdminApiKey } from '../validation/responses';
+import type { AdminApiKey, AdminConsumer } from '../validation/responses';
+import { activeKeyCounts, planHoldings, plansOfConsumers } from '../plan-holdings';
 import { inputs } from '../routes/inputs';
 import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
@@ -62,8 +63,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
+    /** Plans as stored, each with what it holds now: its consumers, and its keys by the rule the access checks apply. */
     async plans(ctx: Context) {
-      ctx.body = { data: await plans().listStored() };
+      const [stored, holdings] = await Promise.all([plans().listStored(), planHoldings(strapi)]);
+      ctx.body = { data: stored.map((plan) => ({ ...plan, ...(holdings.get(plan.id) ?? { keys: 0, consumers: 0 }) })) };
     },
 
     async createPlan(ctx: Context) {
@@ -198,6 +201,31 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         next: () => usage(keyId),
         onError: (error) => strapi.log.warn(`[api-suite] admin usage stream: ${error.message}`),
       });
+    },
+
+    /** Consumers (search by username or e-mail) with the plan each is on and why, their grant and their active keys: one query per kind, not per row. */
+    async planConsumers(ctx: Context) {
+      const { query } = input(ctx, inputs.consumers);
+      const { data, total } = await getService(strapi, 'consumers').search(query.q, query.page, query.limit);
+      const ids = data.map((consumer) => consumer.id);
+      const [planOf, keyCounts, planList] = await Promise.all([
+        plansOfConsumers(strapi, ids),
+        activeKeyCounts(strapi, ids),
+        plans().list(),
+      ]);
+      const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
+      ctx.body = {
+        data: data.map((consumer): AdminConsumer => {
+          const plan = planOf.get(consumer.id) as NonNullable<ReturnType<typeof planOf.get>>;
+          return {
+            ...consumer,
+            plan: { id: plan.effective, name: planNames.get(plan.effective) ?? '', source: plan.source },
+            granted: plan.granted === null ? null : { id: plan.granted, name: planNames.get(plan.granted) ?? '' },
+            keys: keyCounts.get(consumer.id) ?? 0,
+          };
+        }),
+        meta: { page: query.page, limit: query.limit, total },
+      };
     },
 
     /** Users-permissions users, for the pickers that choose a key's or a scraper's owner. */

@@ -34,6 +34,7 @@ export const adminRoutes: FeatureRoute[] = [
   adminRoute('POST', '/access/keys', 'admin-access.issueKey', [manage], inputs.adminIssueKey),
   adminRoute('PUT', '/access/keys/:id', 'admin-access.updateKey', [manage], inputs.adminUpdateKey),
   adminRoute('DELETE', '/access/keys/:id', 'admin-access.revokeKey', [manage], inputs.adminRevokeKey),
+  adminRoute('GET', '/access/consumers', 'admin-access.planConsumers', [read], inputs.consumers),
   adminRoute('PUT', '/access/consumers/:id/plan', 'admin-access.grantPlan', [manage], inputs.adminGrantPlan),
   adminRoute('GET', '/access/usage', 'admin-access.usage', [read], inputs.adminUsage),
   adminRoute('GET', '/access/usage/stream', 'admin-access.usageStream', [read], inputs.adminUsage),

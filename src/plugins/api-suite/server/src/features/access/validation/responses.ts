@@ -120,6 +120,28 @@ export const adminApiKey = keyWithLimits
   .meta({ description: 'A key as the admin panel lists it (never the key itself).' });
 export type AdminApiKey = z.infer<typeof adminApiKey>;
 
+/** What a plan holds now, by the access model's rule (a key without a plan of its own follows its owner's). */
+export const planHolding = z.object({
+  keys: z.int().min(0).meta({ description: 'Active keys on the plan: issued on it, or following an owner who is on it.' }),
+  consumers: z.int().min(0).meta({ description: 'Consumers on the plan now, whether by subscription, grant or default.' }),
+});
+export type PlanHolding = z.infer<typeof planHolding>;
+
+/** Admin panel: a consumer as `GET /api-suite/access/consumers` lists it, with the plan they are on and why. */
+export const adminConsumer = z
+  .object({
+    id: id.meta({ description: 'The user id.' }),
+    username: z.string(),
+    email: z.string(),
+    consumer_id: z.string(),
+    plan: planRef.extend({ source: consumerPlan.shape.plan_source }),
+    granted: planRef.nullable().meta({ description: 'The plan an administrator granted, if any (a live subscription still comes first).' }),
+    keys: z.int().min(0).meta({ description: 'Active keys of the consumer.' }),
+  })
+  .meta({ description: 'A consumer with the plan they are on now and why.' });
+export type AdminConsumer = z.infer<typeof adminConsumer>;
+export const adminConsumerList = pageOf(adminConsumer);
+
 export const usageReport = z.object({
   total: z.int().min(0),
   by_status: z

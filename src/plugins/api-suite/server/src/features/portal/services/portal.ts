@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
-import { getConfig } from '../../../utils';
+import { getConfig, getService } from '../../../utils';
 
 /** What the page tells the client app, in a meta tag (the CSP allows no inline script). */
 export interface PortalSettings {
@@ -10,6 +10,10 @@ export interface PortalSettings {
   basePath: string;
   /** Whether users-permissions takes sign-ups (Settings → Advanced settings → "Enable sign-ups"). */
   allowRegister: boolean;
+  /** The shop's currency (lowercase ISO code), for prices the public plan list gives without one. */
+  currency: string;
+  /** Whether Stripe is configured: without it the portal does not ask the billing routes, which would only answer 503. */
+  billing: boolean;
 }
 
 export interface PortalAsset {
@@ -74,8 +78,15 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   const settings = async (): Promise<PortalSettings> => {
-    const { portal } = getConfig(strapi);
-    return { title: portal.title, accentColor: portal.accentColor, basePath: portal.path, allowRegister: await registrationOpen(strapi) };
+    const { portal, commerce } = getConfig(strapi);
+    return {
+      title: portal.title,
+      accentColor: portal.accentColor,
+      basePath: portal.path,
+      allowRegister: await registrationOpen(strapi),
+      currency: commerce.currency,
+      billing: getService(strapi, 'stripe').configured(),
+    };
   };
 
   return {

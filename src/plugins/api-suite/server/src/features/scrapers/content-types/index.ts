@@ -1,3 +1,4 @@
+import { SCRAPER_DEFAULTS } from '../../../../../shared/scraper-defaults';
 import { editable, internal, readOnly } from '../../plugin-options';
 
 /**
@@ -26,7 +27,7 @@ export default {
         proxy_pool: { type: 'string', maxLength: 100 },
         rate_limit: { type: 'integer', default: 5, min: 1, max: 100 },
         headers: { type: 'json' },
-        max_pages: { type: 'integer', default: 100, min: 1 },
+        max_pages: { type: 'integer', default: SCRAPER_DEFAULTS.max_pages, min: 1 },
         follow_links: { type: 'boolean', default: false },
         // Text rather than json: PostgreSQL's jsonb would reorder the fields, and their order is the CSV's columns.
         selectors: { type: 'text' },

@@ -7,6 +7,7 @@ import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
 import type { Scraper } from '../validation/responses';
 import { canonicalJson, type ChangeDetectionSetting } from '../content-hash';
+import { SCRAPER_DEFAULTS } from '../../../../../shared/scraper-defaults';
 
 export interface ScraperRow {
   id: number;
@@ -30,7 +31,7 @@ export interface ScraperRow {
   updated_at: unknown;
 }
 
-export const SCRAPER_DEFAULTS = { rate_limit: 5, max_pages: 100, follow_links: false, respect_robots_txt: true } as const;
+export { SCRAPER_DEFAULTS };
 export const TICK_QUEUE = 'scraper-ticks';
 const TICK_JOB = 'tick';
 
