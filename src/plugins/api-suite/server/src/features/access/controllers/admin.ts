@@ -4,8 +4,8 @@ import { UIDS } from '../../../constants';
 import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
-import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
-import type { AdminApiKey } from '../validation/responses';
+import { ALL_KEYS } from '../services/usage';
+import type { AdminUsage } from '../validation/responses';
 import { inputs } from '../routes/inputs';
 import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
@@ -14,15 +14,6 @@ const USAGE_WINDOW_MS = 3_600_000;
 
 /** The admin panel acts as an administrator of the API: it may revoke any key. */
 const ADMIN_PANEL = { userId: 0, isAdmin: true };
-
-export interface AdminUsage extends UsageActivity {
-  key_id: number | null;
-  /** This month's use of the pool the chosen key draws on; null for all keys together. */
-  month: UsageReport['month'] | null;
-  plan: UsageReport['plan'];
-  from: string;
-  to: string;
-}
 
 /**
  * `/api-suite/access/*` and `/api-suite/consumers` for the admin panel: plans, keys issued for a
@@ -86,46 +77,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Every key (never the key itself), newest first, with its owner, the owner's plan and the key's. */
     async keys(ctx: Context) {
       const { query } = input(ctx, inputs.adminKeys);
-      const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
-      const ownerIds = [...new Set(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id])))];
-      const consumerPlans = getService(strapi, 'consumer-plans');
-      const [owners, planList, details, ownerPlans] = await Promise.all([
-        getService(strapi, 'consumers').describeUsers(ownerIds),
-        plans().list(),
-        keys().details(data.map((key) => key.id)),
-        Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then(
-          (entries) => new Map(entries)
-        ),
-      ]);
-      const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
-      const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
-      ctx.body = {
-        data: data.map((key): AdminApiKey => {
-          const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
-          return {
-            ...key,
-            ...(details.get(key.id) ?? {
-              requests_per_minute: null,
-              requests_per_month: null,
-              plan_source: 'consumer',
-              replaced_by: null,
-              replaced_by_prefix: null,
-            }),
-            user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
-            plan: named(key.plan_id),
-            // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
-            owner_plan: owner
-              ? {
-                  id: owner.effective_plan_id,
-                  name: planNames.get(owner.effective_plan_id) ?? '',
-                  source: owner.plan_source,
-                  granted: named(owner.plan_id),
-                }
-              : null,
-          };
-        }),
-        meta: { page: query.page, limit: query.limit, total },
-      };
+      const { data, total } = await keys().adminList({ userId: query.user_id, page: query.page, limit: query.limit });
+      ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
     },
 
     /** Grant a consumer a plan (null takes it back): their keys without a plan of their own follow it, on every instance at once. */

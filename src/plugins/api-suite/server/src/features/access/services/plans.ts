@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { resolveEndpoints, type EndpointGroups } from '../endpoints';
 import { endpointGroupsOf } from '../content-api/groups';
-import type { Plan } from '../validation/responses';
+import type { AdminPlan, Plan } from '../validation/responses';
 
 /** The three tiers every site starts with (docs/access.md#keys-and-plans); editors change them in the admin panel. */
 export const DEFAULT_PLANS = [
@@ -129,17 +129,8 @@ export interface PlanInput {
   overage_unit_amount?: number | null;
 }
 
-export interface StoredPlan extends PublicPlan {
-  is_default: boolean;
-  /** The plan's own currency, or null for the shop currency. */
-  currency: string | null;
-  overage_unit_amount: number | null;
-  stripe_product_id: string | null;
-  stripe_price_id: string | null;
-  stripe_metered_price_id: string | null;
-  /** Keys issued on this plan, revoked ones included. */
-  keys: number;
-}
+/** A plan as the admin routes answer it: the admin response schema's type. */
+export type StoredPlan = AdminPlan;
 
 export function toPublic(row: PlanRow): PublicPlan {
   const endpoints = Array.isArray(row.endpoints) ? row.endpoints.filter((entry): entry is string => typeof entry === 'string') : [];

@@ -1,3 +1,4 @@
+import type { AdminScraper } from '../validation/responses';
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS, UIDS } from '../../../constants';
@@ -32,15 +33,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  /** Scrapers as the API shows them, with their owner and latest run. */
-  const present = async (rows: ScraperRow[]) => {
-    const owners = await getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id));
-    return Promise.all(
-      rows.map(async (row) => {
-        const latest = await runs().latest(row.id);
-        return { ...scrapers().present(row), owner: owners.get(row.consumer_id) ?? null, latest_run: latest ? presentRun(latest) : null };
-      })
-    );
+  /** Scrapers as the API shows them, with their owner and latest run: owners and runs each read in one query. */
+  const present = async (rows: ScraperRow[]): Promise<AdminScraper[]> => {
+    const [owners, latest] = await Promise.all([
+      getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id)),
+      runs().latestOf(rows.map((row) => row.id)),
+    ]);
+    return rows.map((row) => {
+      const run = latest.get(row.id);
+      return { ...scrapers().present(row), owner: owners.get(row.consumer_id) ?? null, latest_run: run ? presentRun(run) : null };
+    });
   };
 
   return {

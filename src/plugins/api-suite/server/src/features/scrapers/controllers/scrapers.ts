@@ -1,7 +1,5 @@
-import { csvCell } from '../csv-cells';
-import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
+import { PassThrough, pipeline, type Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
-import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
@@ -11,7 +9,8 @@ import { checkScraperConfig } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { inputs } from '../routes/inputs';
-import { RUN_EVENTS, type ScraperSelectors } from '../validation';
+import { RUN_EVENTS } from '../validation';
+import { resultsExport } from '../services/results-export';
 import { resultsPage, scraperActions, scraperFor } from './actions';
 
 /**
@@ -90,51 +89,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         ctx.body = await resultsPage(strapi, row, query);
         return;
       }
-      const name = `scraper-${row.id}${query.run_id ? `-run-${query.run_id}` : ''}-results`;
-      const results = runs().allResults(row.id, { runId: query.run_id, change: query.change });
-      if (query.format === 'ndjson') {
-        // attachment() guesses a type from the extension: the exact type is set after it.
-        ctx.attachment(`${name}.ndjson`);
-        ctx.type = 'application/x-ndjson';
-        ctx.body = exportBody(
-          ctx,
-          [
-            Readable.from(
-              (async function* ndjson() {
-                for await (const result of results) yield `${JSON.stringify(result)}\n`;
-              })()
-            ),
-          ],
-          exportFailed(row)
-        );
-        return;
-      }
-      // The change column only with change detection on, so other scrapers' exports keep their columns.
-      const withChange = row.change_detection !== null && row.change_detection !== undefined;
-      const fields = csvFields(row, withChange);
-      ctx.attachment(`${name}.csv`);
-      ctx.type = 'text/csv; charset=utf-8';
-      const rows = Readable.from(
-        (async function* rows() {
-          for await (const result of results) {
-            const change = withChange ? [result.change ?? ''] : [];
-            yield [
-              result.id,
-              result.run_id,
-              csvCell(result.url),
-              result.created_at,
-              ...change,
-              ...fields.map((field) => csvCell(result.data[field.key])),
-            ];
-          }
-        })()
-      );
-      const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
-      ctx.body = exportBody(
-        ctx,
-        [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })],
-        exportFailed(row)
-      );
+      const file = resultsExport(strapi, row, { ...query, format: query.format });
+      // attachment() guesses a type from the extension: the exact type is set after it.
+      ctx.attachment(file.filename);
+      ctx.type = file.type;
+      ctx.body = exportBody(ctx, file.streams, exportFailed(row));
     },
 
     /** `POST /api/v1/webhooks`: an ordinary webhook subscription to this consumer's run events (docs/scrapers.md#events). */
@@ -154,11 +113,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-/** CSV columns after id, run_id, url, created_at (and change): the scraper's fields, or the default url and title. */
-function csvFields(row: ScraperRow, withChange: boolean): Array<{ key: string; column: string }> {
-  const selectors = (typeof row.selectors === 'string' ? JSON.parse(row.selectors) : row.selectors) as ScraperSelectors | null;
-  const keys = selectors?.fields ? Object.keys(selectors.fields) : ['url', 'title'];
-  const fixed = new Set(['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])]);
-  return keys.map((key) => ({ key, column: fixed.has(key) ? `data_${key}` : key }));
-}
