@@ -9,7 +9,7 @@ import { inputs } from '../routes/inputs';
 import { checkScraperConfig, proxyPoolNames } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
-import { resultsPage, scraperActions, scraperFor } from './actions';
+import { resultsPage, scraperActions } from './actions';
 import { InvalidError } from '../../../errors';
 
 /**
@@ -19,7 +19,6 @@ import { InvalidError } from '../../../errors';
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const scrapers = () => getService(strapi, 'scrapers');
   const runs = () => getService(strapi, 'scraper-runs');
-  const scraperOf = (ctx: Context) => scraperFor(strapi, ctx, ALL_CONSUMERS);
 
   /** The API's checks, with an address the server may not fetch reported on the url field for the form. */
   const checkConfig = async (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => {
@@ -46,7 +45,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   return {
-    ...scraperActions(strapi, { viewer: () => ALL_CONSUMERS, name: (row) => row.name, view: (data) => ({ data }) }),
+    ...scraperActions(strapi, { inputs: inputs.admin, name: (row) => row.name, view: (data) => ({ data }) }),
 
     async find(ctx: Context) {
       const { query } = input(ctx, inputs.adminFind);
@@ -60,7 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      const [view] = await present([await scraperOf(ctx)]);
+      const [view] = await present([input(ctx, inputs.admin.one).row]);
       ctx.body = { data: view };
     },
 
@@ -82,16 +81,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Changes the fields it names; the owner stays. */
     async update(ctx: Context) {
-      const row = await scraperOf(ctx);
-      const { body } = input(ctx, inputs.update);
+      const { row, body } = input(ctx, inputs.admin.update);
       await checkConfig(body, row);
       const [view] = await present([await scrapers().update(row, body)]);
       ctx.body = { data: view };
     },
 
     async results(ctx: Context) {
-      const row = await scraperOf(ctx);
-      ctx.body = await resultsPage(strapi, row, input(ctx, inputs.results).query);
+      const { row, query } = input(ctx, inputs.admin.results);
+      ctx.body = await resultsPage(strapi, row, query);
     },
   };
 };

@@ -11,7 +11,7 @@ import type { ScraperRow } from '../services/scrapers';
 import { inputs } from '../routes/inputs';
 import { RUN_EVENTS } from '../validation';
 import { resultsExport } from '../services/results-export';
-import { resultsPage, scraperActions, scraperFor } from './actions';
+import { resultsPage, scraperActions } from './actions';
 
 /**
  * A streamed export's body. Its headers (200) are sent with the first rows, so a read that fails
@@ -37,12 +37,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const exportFailed = (row: ScraperRow) => (error: Error) =>
     strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
 
-  const owned = (ctx: Context): Promise<ScraperRow> => scraperFor(strapi, ctx, consumerOf(ctx));
-
   const checkConfig = (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => checkScraperConfig(strapi, body, current);
 
   return {
-    ...scraperActions(strapi, { viewer: consumerOf, name: (row) => `Scraper ${row.id}`, view: (data) => data }),
+    ...scraperActions(strapi, { inputs: inputs.api, name: (row) => `Scraper ${row.id}`, view: (data) => data }),
 
     async create(ctx: Context) {
       const caller = consumerOf(ctx);
@@ -60,18 +58,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      ctx.body = scrapers().present(await owned(ctx));
+      ctx.body = scrapers().present(input(ctx, inputs.api.one).row);
     },
 
     async update(ctx: Context) {
-      const row = await owned(ctx);
-      const { body } = input(ctx, inputs.update);
+      const { row, body } = input(ctx, inputs.api.update);
       await checkConfig(body, row);
       ctx.body = scrapers().present(await scrapers().update(row, body));
     },
 
     async status(ctx: Context) {
-      const row = await owned(ctx);
+      const { row } = input(ctx, inputs.api.one);
       const latest = await runs().latest(row.id);
       if (!latest) {
         ctx.body = { id: row.id, status: 'idle', last_run: null, items_count: 0 };
@@ -83,8 +80,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async results(ctx: Context) {
-      const row = await owned(ctx);
-      const { query } = input(ctx, inputs.results);
+      const { row, query } = input(ctx, inputs.api.results);
       if (query.format === 'json') {
         ctx.body = await resultsPage(strapi, row, query);
         return;
