@@ -173,6 +173,29 @@ describe('validate and input', () => {
     expect(order).toEqual(['lookup 3', 'body refused']);
   });
 
+  it('loads the row the path names after the params and before the query and body: a missing row is a 404 whatever the body', async () => {
+    const rows = new Map([[3, { id: 3, name: 'three' }]]);
+    const loading = routeInput({
+      ...schemas,
+      load: async (_ctx: Context, params: { id: number }) => {
+        const row = rows.get(params.id);
+        if (!row) throw new NotFoundError('Thing');
+        return row;
+      },
+    });
+    const missing = fakeContext({ params: { id: '4' }, query: { page: 'x' }, body: 5 });
+    await expect(validate(loading)(missing.ctx, jest.fn())).rejects.toMatchObject({ status: 404 });
+    const badBody = fakeContext({ params: { id: '3' }, body: 5 });
+    await expect(validate(loading)(badBody.ctx, jest.fn())).rejects.toBeInstanceOf(z.ZodError);
+    const { ctx } = fakeContext({ params: { id: '3' }, body: { name: 'x' } });
+    let seen: { row: { id: number; name: string }; name: string } | undefined;
+    await validate(loading)(ctx, async () => {
+      const { row, body } = input(ctx, loading);
+      seen = { row, name: body.name };
+    });
+    expect(seen).toEqual({ row: { id: 3, name: 'three' }, name: 'x' });
+  });
+
   it('refuses a handler that reads input its route does not validate', async () => {
     const { ctx } = fakeContext({ params: { id: '1' }, body: { name: 'x' } });
     const other = routeInput({ body: z.object({ name: z.string() }) });

@@ -3,6 +3,9 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { adminAuth, createPluginReader, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
 import { issueKey, planId } from '../../helpers/keys';
 import { adminSession, registerUser, type TestUser } from '../../helpers/users';
+import { z } from 'zod';
+import { expectAnswer } from '../../helpers/answers';
+import { adminApiKey, adminPlan, adminUsage } from '../../../src/plugins/api-suite/server/src/features/access/validation/responses';
 
 /**
  * API access's admin-panel routes (/api-suite/access/*, /api-suite/consumers): plans, keys, usage
@@ -93,6 +96,7 @@ describe('API access', () => {
       .send({ requests_per_month: -1, is_default: true });
     expect(edited.body.data).toMatchObject({ requests_per_month: -1, is_default: true });
     const plans = await app.request().get('/api-suite/access/plans').set(as(owner));
+    expectAnswer(z.array(adminPlan), plans.body.data);
     expect(plans.body.data.filter((plan: { is_default: boolean }) => plan.is_default).map((plan: { name: string }) => plan.name)).toEqual([
       'starter',
     ]);
@@ -124,9 +128,9 @@ describe('API access', () => {
     expect(following.status).toBe(201);
     const enterprise = await planId(app, 'enterprise');
     expect(following.body.data).toMatchObject({ user_id: bob.id, plan_id: enterprise, scopes: ['read'] });
-    const followingRow = (await app.request().get('/api-suite/access/keys').set(as(owner))).body.data.find(
-      (row: { id: number }) => row.id === following.body.data.id
-    );
+    const listed = (await app.request().get('/api-suite/access/keys').set(as(owner))).body.data;
+    expectAnswer(z.array(adminApiKey), listed);
+    const followingRow = listed.find((row: { id: number }) => row.id === following.body.data.id);
     expect(followingRow).toMatchObject({
       plan_source: 'consumer',
       plan: { id: enterprise },
@@ -185,6 +189,8 @@ describe('API access', () => {
       month: { used: 3, quota: 1000, remaining: 997 },
       plan: { name: 'free', own_limits: false },
     });
+    expectAnswer(adminUsage, all.body.data);
+    expectAnswer(adminUsage, one.body.data);
     expect((await app.request().get('/api-suite/access/usage?key_id=999999').set(as(owner))).status).toBe(404);
 
     const event = await firstEvent(`${app.url}/api-suite/access/usage/stream?key_id=${key.id}&interval=1`, reader.token);

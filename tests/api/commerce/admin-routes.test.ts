@@ -1,6 +1,9 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { adminAuth, createPluginReader, createAdminEditor, type AdminEditor } from '../../helpers/admin-users';
 import { adminSession, documentIdOf, registerUser, type TestUser } from '../../helpers/users';
+import { z } from 'zod';
+import { expectAnswer } from '../../helpers/answers';
+import { orderListing, salesReport } from '../../../src/plugins/api-suite/server/src/features/commerce/validation/responses';
 
 /**
  * The Sales page's admin-panel routes (/api-suite/sales/*): the report for day, week and month and
@@ -93,6 +96,8 @@ describe('sales', () => {
     const orders = await app.request().get('/api-suite/sales/orders').set(as(reader.token));
     expect(orders.status).toBe(200);
     expect(orders.body.meta).toEqual({ page: 1, limit: 20, total: 6 });
+    expectAnswer(salesReport, report.body.data);
+    expectAnswer(z.array(orderListing), orders.body.data);
     expect(orders.body.data.map((order: { id: string }) => order.id)).toEqual(entered.map((order) => order.uuid));
     const first = orders.body.data[0];
     expect(first).toEqual({

@@ -3,6 +3,8 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { startInstance } from '../../helpers/instance';
 import { adminSession, makeAdministrator, registerUser } from '../../helpers/users';
 import { redisUrl } from '../../helpers/services';
+import { expectAnswer } from '../../helpers/answers';
+import { overview } from '../../../src/plugins/api-suite/server/src/features/platform/validation/responses';
 
 /** The api-suite plugin is loaded: its routes answer, consumers have ids, the administrator role exists. */
 let app: TestApp;
@@ -84,6 +86,7 @@ describe('the api-suite plugin', () => {
     const admin = await adminSession(app);
     const response = await app.request().get('/api-suite/overview').set('Authorization', `Bearer ${admin.token}`);
     expect(response.status).toBe(200);
+    expectAnswer(overview, response.body.data);
     expect(response.body.data).toEqual({
       jobs: { driver: redisUrl ? 'bullmq' : 'in-process' },
       outbound: { allowPrivate: true },

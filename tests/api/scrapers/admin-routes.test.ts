@@ -3,6 +3,8 @@ import { adminAuth, createPluginReader, type AdminEditor } from '../../helpers/a
 import { startSite, type TestSite } from '../../helpers/site';
 import { adminSession, registerUser, type TestUser } from '../../helpers/users';
 import { eventually } from '../../helpers/wait';
+import { expectAnswer } from '../../helpers/answers';
+import { adminScraper } from '../../../src/plugins/api-suite/server/src/features/scrapers/validation/responses';
 
 /**
  * The scrapers' admin-panel routes (/api-suite/scrapers/*): creating a scraper for a consumer,
@@ -70,6 +72,7 @@ describe('scrapers', () => {
       owner: { id: alice.id },
       latest_run: null,
     });
+    expectAnswer(adminScraper, created.body.data);
     const id = created.body.data.id as number;
     // It is the consumer's own: the API shows it to Alice.
     const mine = await app.request().get(`/api/v1/scrapers/${id}`).set(as(alice.jwt));

@@ -1,8 +1,10 @@
 /**
  * The API's types for the plugin's two browsers (the admin panel and the consumer portal): what
- * the routes answer (`validation/responses.ts` of each feature) and the bodies they take, as
- * clients send them (zod's input types of the routes' own schemas). Nothing here is written by
- * hand, so a field changed on the server breaks the browsers' type check, not their screens.
+ * the routes answer, the `/api/v1` routes' and the admin routes' alike (zod schemas in the
+ * `validation/responses.ts` of each feature; the admin consumer in `contract/common.ts`), and the
+ * bodies they take, as clients send them (zod's input types of the routes' own schemas). Every
+ * type here is inferred from a schema, none written by hand, so a field changed on the server
+ * breaks the browsers' type check, not their screens.
  *
  * Type-only: the browsers' bundles take nothing from the server's modules. The schemas behind
  * these import only zod and pure modules; the checks only the server can make are added where
@@ -17,6 +19,8 @@ import type * as webhooks from '../server/src/features/webhooks/validation';
 export type {
   AdminApiKey,
   AdminConsumer,
+  AdminPlan,
+  AdminUsage,
   ApiKey,
   ConsumerPlanAnswer,
   KeyWithLimits,
@@ -28,18 +32,31 @@ export type {
 } from '../server/src/features/access/validation/responses';
 export type {
   AdminBillingSubscription,
+  AdminBillingSubscriptionPage,
   BillingPlan,
   BillingState,
   BillingSubscription,
 } from '../server/src/features/billing/validation/responses';
-export type { Scraper, ScraperResult, ScraperRun } from '../server/src/features/scrapers/validation/responses';
+export type { OrderListing, SalesFigures, SalesReport } from '../server/src/features/commerce/validation/responses';
 export type {
+  AdminScraper,
+  RunStarted,
+  RunStopped,
+  Scraper,
+  ScraperOptions,
+  ScraperResult,
+  ScraperRun,
+} from '../server/src/features/scrapers/validation/responses';
+export type {
+  AdminEventType,
+  AdminSubscription,
   Attempt,
   Delivery,
   DeliveryDetail,
   EventType,
   FilterTestOutcome,
   Recovered,
+  RetryQueued,
   Subscription,
   TestOutcome,
 } from '../server/src/features/webhooks/validation/responses';
@@ -70,5 +87,6 @@ export type DeliveriesQuery = z.input<typeof webhooks.deliveriesQuery>;
 
 export type { AdminCreateScraperInput, CreateScraperInput, UpdateScraperInput } from '../server/src/features/scrapers/validation/requests';
 
-/** This server's headline figures from its metrics, as the admin Overview shows them. */
-export type { Activity } from '../server/src/features/observability/activity';
+export type { Consumer } from '../server/src/contract/common';
+export type { Activity } from '../server/src/features/observability/validation/responses';
+export type { Overview } from '../server/src/features/platform/validation/responses';

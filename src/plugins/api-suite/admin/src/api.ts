@@ -10,38 +10,24 @@ import { PLUGIN_ID } from './pluginId';
  * token and refreshes it; a failure is thrown as the shared ApiProblem, read from the admin
  * routes' error body.
  *
- * Answers and bodies take their types from the shared API types (the zod schemas the routes
- * validate with and answer in), extended by what the admin routes add; a field changed there
- * breaks this type check, not the screen.
+ * This file declares no answer type: every answer is a type inferred from a zod schema in the
+ * `validation/responses.ts` of the route's feature (the admin's own answers too, e.g.
+ * `adminPlan`, `orderListing`), taken through the shared API types; the names below are aliases
+ * for the pages. Bodies are the schemas' input types, `LeftEmpty` where a form sends an empty
+ * choice as null. A field changed on the server breaks this type check, not the screen.
  */
 
 export type { Page } from '../../shared/http';
 
-export interface Overview {
-  jobs: { driver: 'bullmq' | 'in-process' };
-  outbound: { allowPrivate: boolean };
-  database: { client: string };
-  access: { routePrefixes: string[]; sharedKey: boolean; endpointGroups: { public: string[]; private: string[]; content: string[] } };
-  commerce: { currency: string };
-  activity: Contract.Activity;
-}
-
-export interface Consumer {
-  id: number;
-  username: string;
-  email: string;
-  consumer_id: string;
-}
+export type Overview = Contract.Overview;
+export type Consumer = Contract.Consumer;
 
 /** A body as a form sends it: a choice left empty goes as null, and the server says what is missing. */
 type LeftEmpty<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: Exclude<T[P], undefined> | null };
 
 /* Webhooks -------------------------------------------------------------------------------- */
 
-/** A subscription as the admin routes answer it: the API's, with its consumer. */
-export interface Subscription extends Contract.Subscription {
-  consumer: Consumer | null;
-}
+export type Subscription = Contract.AdminSubscription;
 
 export type Delivery = Contract.Delivery;
 export type DeliveryStatus = Delivery['status'];
@@ -49,10 +35,7 @@ export type Attempt = Contract.Attempt;
 export type DeliveryDetail = Contract.DeliveryDetail;
 export type TestOutcome = Contract.TestOutcome;
 
-/** An event type as the admin routes answer it: the API's, with whether it is switched on. */
-export interface EventType extends Contract.EventType {
-  is_active: boolean;
-}
+export type EventType = Contract.AdminEventType;
 
 /* Scrapers -------------------------------------------------------------------------------- */
 
@@ -61,11 +44,7 @@ export type RunStatus = Run['status'];
 export type Selectors = NonNullable<Contract.Scraper['selectors']>;
 export type Change = NonNullable<Contract.ScraperResult['change']>;
 
-/** A scraper as the admin routes answer it: the API's, with its owner and latest run. */
-export interface Scraper extends Contract.Scraper {
-  owner: Consumer | null;
-  latest_run: Run | null;
-}
+export type Scraper = Contract.AdminScraper;
 
 /** A number left out is the server's default (on create) or unchanged (on edit). */
 export type ScraperInput = Contract.CreateScraperInput;
@@ -74,17 +53,8 @@ export type ScrapeResult = Contract.ScraperResult;
 
 /* Access ---------------------------------------------------------------------------------- */
 
-/** A plan as the admin routes answer it: the API's, with endpoints as stored (`@public`, …), the default flag and what it holds now. */
-export interface Plan extends Contract.Plan, Contract.PlanHolding {
-  is_default: boolean;
-  /** The plan's own currency, or null for the shop's. */
-  currency: string | null;
-  /** Minor units per 1,000 requests over the monthly quota; null: a hard limit. */
-  overage_unit_amount: number | null;
-  stripe_product_id: string | null;
-  stripe_price_id: string | null;
-  stripe_metered_price_id: string | null;
-}
+/** A plan as the admin routes answer it, with what it holds now. */
+export type Plan = Contract.AdminPlan;
 
 export type PlanInput = LeftEmpty<Contract.PlanInput, 'requests_per_month' | 'requests_per_minute' | 'price_monthly'>;
 
@@ -104,13 +74,7 @@ export type IssuedKey = Contract.NewApiKey;
 /** Without `plan_id` the key follows its owner's plan. */
 export type IssueKeyInput = LeftEmpty<Contract.IssueKeyInput, 'user_id'>;
 
-/** Usage as the admin routes answer it: the API's report, for one key or all, with its range. */
-export interface Usage extends Omit<Contract.UsageReport, 'month'> {
-  month: Contract.UsageReport['month'] | null;
-  key_id: number | null;
-  from: string;
-  to: string;
-}
+export type Usage = Contract.AdminUsage;
 
 /* Sales ----------------------------------------------------------------------------------- */
 
@@ -120,32 +84,12 @@ export type BillingSubscriptionStatus = NonNullable<Contract.AdminSubscriptionsQ
 
 export type SalesPeriod = Contract.ReportPeriod;
 
-export interface SalesFigures {
-  count: number;
-  revenue: number;
-  avgOrder: number;
-  period: SalesPeriod;
-}
-
-export interface SalesReport {
-  currency: string;
-  periods: Record<SalesPeriod, SalesFigures>;
-}
+export type SalesFigures = Contract.SalesFigures;
+export type SalesReport = Contract.SalesReport;
 
 export type OrderStatus = NonNullable<Contract.AdminOrdersQuery['status']>;
 
-export interface OrderListing {
-  id: string;
-  document_id: string;
-  status: OrderStatus;
-  total: number;
-  currency: string | null;
-  items: number;
-  buyer: { id: number; username: string; email: string } | null;
-  created_at: string | null;
-  paid_at: string | null;
-  payment_id: string | null;
-}
+export type OrderListing = Contract.OrderListing;
 
 const base = `/${PLUGIN_ID}`;
 
@@ -180,7 +124,7 @@ export function useApiSuiteClient() {
         deliveries: async (id: string, page: number, status?: DeliveryStatus): Promise<Page<Delivery>> =>
           (await get<Page<Delivery>>(pathWith(`${base}/webhooks/subscriptions/${id}/deliveries`, { page, limit: 20, status }))).data,
         delivery: (id: string) => data<DeliveryDetail>(get(`${base}/webhooks/deliveries/${id}`)),
-        retry: (id: string) => data<{ delivery_id: string; status: 'queued' }>(post(`${base}/webhooks/deliveries/${id}/retry`)),
+        retry: (id: string) => data<Contract.RetryQueued>(post(`${base}/webhooks/deliveries/${id}/retry`)),
         recover: (id: string, range: Contract.RecoverInput) =>
           data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
         eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
@@ -191,15 +135,15 @@ export function useApiSuiteClient() {
       scrapers: {
         list: async (page: number): Promise<Page<Scraper>> =>
           (await get<Page<Scraper>>(pathWith(`${base}/scrapers`, { page, limit: 20 }))).data,
-        options: () => data<{ proxy_pools: string[] }>(get(`${base}/scrapers/options`)),
+        options: () => data<Contract.ScraperOptions>(get(`${base}/scrapers/options`)),
         get: (id: number) => data<Scraper>(get(`${base}/scrapers/${id}`)),
         create: (input: LeftEmpty<Contract.AdminCreateScraperInput, 'user_id'>) => data<Scraper>(post(`${base}/scrapers`, input)),
         update: (id: number, input: Contract.UpdateScraperInput) => data<Scraper>(put(`${base}/scrapers/${id}`, input)),
         remove: async (id: number): Promise<void> => {
           await del(`${base}/scrapers/${id}`);
         },
-        run: (id: number) => data<{ run_id: number; status: 'started' }>(post(`${base}/scrapers/${id}/run`)),
-        stop: (id: number) => data<{ run_id: number; status: 'stopped' }>(post(`${base}/scrapers/${id}/stop`)),
+        run: (id: number) => data<Contract.RunStarted>(post(`${base}/scrapers/${id}/run`)),
+        stop: (id: number) => data<Contract.RunStopped>(post(`${base}/scrapers/${id}/stop`)),
         runs: async (id: number, page: number): Promise<Page<Run>> =>
           (await get<Page<Run>>(pathWith(`${base}/scrapers/${id}/runs`, { page, limit: 10 }))).data,
         /** `change` narrows to results with one of these changes (none: every result). */
@@ -240,15 +184,8 @@ export function useApiSuiteClient() {
       },
 
       billing: {
-        subscriptions: async (
-          page: number,
-          status?: BillingSubscriptionStatus
-        ): Promise<Page<BillingSubscription> & { meta: { billing: BillingState } }> =>
-          (
-            await get<Page<BillingSubscription> & { meta: { billing: BillingState } }>(
-              pathWith(`${base}/billing/subscriptions`, { page, limit: 20, status })
-            )
-          ).data,
+        subscriptions: async (page: number, status?: BillingSubscriptionStatus): Promise<Contract.AdminBillingSubscriptionPage> =>
+          (await get<Contract.AdminBillingSubscriptionPage>(pathWith(`${base}/billing/subscriptions`, { page, limit: 20, status }))).data,
       },
 
       sales: {

@@ -44,6 +44,10 @@ export const oauthErrorBody = z
 
 export const pageMeta = z.object({ page: z.int().min(1), limit: z.int().min(1).max(100), total: z.int().min(0) });
 
+/** Admin panel: a consumer (a users-permissions user) as the admin routes name one: the owner of a key, a subscription or a scraper. */
+export const consumer = z.object({ id: z.int().min(1), username: z.string(), email: z.string(), consumer_id: z.string() });
+export type Consumer = z.infer<typeof consumer>;
+
 /** A page of `item`: `{ data: [item], meta: { page, limit, total } }`. */
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMeta });
 

@@ -9,17 +9,28 @@ export interface Parser<T = unknown> {
 }
 
 /**
- * What a route takes: the parsers of its path parameters, query string and JSON body. A route
- * whose path names a row answers a bad id as a missing row: `notFound` is that 404's message
- * ("API key not found"), used when the params do not parse. `before` is the check of who may
- * call that the route has always made before reading its input (a shared key's 403 comes before
- * a bad body's 400). `deferred` names the parts read only when the handler first asks for them:
- * those a route has always read after looking its row up (a missing scraper is a 404 whatever
- * the body) or after a check that needs the server (billing's 503).
+ * Finds what a route's path names, from its parsed params: the row (or rows) the handler works on,
+ * or a 404 (an ApiError) when there is none or the caller may not reach it.
+ */
+export type Loader<P = never, R = unknown> = (ctx: Context, params: P) => Promise<R>;
+
+/**
+ * What a route takes, in the order it is read (the rule every route follows):
+ *
+ * 1. `before`: the check of who may call (a shared key's 403 comes before anything else);
+ * 2. `params`: the path's parameters; a route whose path names a row answers a bad id as a
+ *    missing row, with `notFound` as that 404's message ("API key not found");
+ * 3. `load`: the row the path names, found (or 404) before anything else is read, so a missing
+ *    row is a 404 whatever the query and the body hold;
+ * 4. `query`, then `body`: a bad one is a 400.
+ *
+ * `deferred` names parts read only when the handler first asks for them: those read after a check
+ * that needs the server and is not a row (billing's 503, an empty cart's own 400).
  */
 export interface RouteInput {
   before?: (ctx: Context) => void;
   params?: Parser;
+  load?: Loader;
   query?: Parser;
   body?: Parser;
   notFound?: string;
@@ -29,11 +40,21 @@ export interface RouteInput {
 type Part = 'params' | 'query' | 'body';
 type Output<P> = P extends Parser<infer T> ? T : never;
 
-/** The typed values of a route's input, one per parser it names. */
-export type Input<S extends RouteInput> = { [K in Part as S[K] extends Parser ? K : never]: Output<S[K]> };
+/** The typed values of a route's input, one per parser it names, and `row`, what its `load` found. */
+export type Input<S extends RouteInput> = { [K in Part as S[K] extends Parser ? K : never]: Output<S[K]> } & (S['load'] extends Loader<
+  never,
+  infer R
+>
+  ? { row: R }
+  : unknown);
 
-/** Names a route's input; `const` keeps each parser's own output type for `input()`. */
-export const routeInput = <const S extends RouteInput>(schemas: S): S => schemas;
+/**
+ * Names a route's input; `const` keeps each parser's own output type for `input()`, and `load`
+ * is checked against what `params` parses to.
+ */
+export const routeInput = <const S extends RouteInput>(
+  schemas: S & (S extends { load: Loader<infer P> } ? { params: Parser<P> } : unknown)
+): S => schemas;
 
 const parsed = new WeakMap<Context, { schemas: RouteInput; values: Record<string, unknown> }>();
 
@@ -45,8 +66,9 @@ const raw = {
 };
 
 /**
- * The route-config middleware that parses a route's input before its handler: params first (a
- * bad one is the route's 404 when it names a row), then the query, then the body. A failure is a
+ * The route-config middleware that reads a route's input before its handler, in the order of
+ * `RouteInput`: params (a bad one is the route's 404 when it names a row), the row they name
+ * (`load`, 404 when missing), then the query, then the body. A failure is a
  * ZodError (or the parser's own ApiError), which the family's error middleware, listed before
  * this one, answers as the 400 the route has always given.
  */
@@ -62,6 +84,7 @@ export function validate(schemas: RouteInput): Core.MiddlewareHandler {
         throw new ApiError(404, 'not_found', schemas.notFound);
       }
     }
+    if (schemas.load) values.row = await (schemas.load as Loader<unknown>)(ctx, values.params);
     for (const part of ['query', 'body'] as const) {
       const parser = schemas[part];
       if (parser && !schemas.deferred?.includes(part)) values[part] = parser.parse(raw[part](ctx));
@@ -84,7 +107,7 @@ export function input<S extends RouteInput>(ctx: Context, schemas: S): Input<S> 
     );
   }
   const { values } = entry;
-  const view: Record<string, unknown> = {};
+  const view: Record<string, unknown> = 'row' in values ? { row: values.row } : {};
   for (const part of ['params', 'query', 'body'] as const) {
     const parser = schemas[part];
     if (!parser) continue;

@@ -3,6 +3,7 @@ import { UIDS } from '../../constants';
 import { tableOf, toCount } from '../../db';
 import { getService } from '../../utils';
 import type { PlanSource } from './services/consumer-plans';
+import type { AdminConsumer } from './validation/responses';
 
 /**
  * Which plan each consumer is on, and what each plan holds, for many consumers at once: the rule
@@ -145,4 +146,24 @@ export async function planHoldings(strapi: Core.Strapi): Promise<Map<number, Pla
     if (planId !== null) held(planId).keys += 1;
   }
   return holdings;
+}
+
+/** A page of consumers as the admin panel lists them: the plan each is on and why, their grant and their active keys, one query per kind. */
+export async function describeConsumers(
+  strapi: Core.Strapi,
+  consumers: Array<Omit<AdminConsumer, 'plan' | 'granted' | 'keys'>>,
+  plans: Array<{ id: number; name: string }>
+): Promise<AdminConsumer[]> {
+  const ids = consumers.map((consumer) => consumer.id);
+  const [planOf, keyCounts] = await Promise.all([plansOfConsumers(strapi, ids), activeKeyCounts(strapi, ids)]);
+  const planNames = new Map(plans.map((plan) => [plan.id, plan.name]));
+  return consumers.map((consumer) => {
+    const plan = planOf.get(consumer.id) as ConsumerPlanOf;
+    return {
+      ...consumer,
+      plan: { id: plan.effective, name: planNames.get(plan.effective) ?? '', source: plan.source },
+      granted: plan.granted === null ? null : { id: plan.granted, name: planNames.get(plan.granted) ?? '' },
+      keys: keyCounts.get(consumer.id) ?? 0,
+    };
+  });
 }

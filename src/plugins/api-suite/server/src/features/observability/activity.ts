@@ -1,22 +1,12 @@
 import type { Registry } from 'prom-client';
+import type { Activity } from './validation/responses';
+
+/** What the admin panel's Overview shows of this process: the admin response schema's type. */
+export type { Activity };
 
 /** How far back the admin panel's activity reaches. */
 export const ACTIVITY_WINDOW_MS = 60 * 60_000;
 const SNAPSHOT_EVERY_MS = 60_000;
-
-/** What the admin panel's Overview shows of this process: the headline figures of its metrics. */
-export interface Activity {
-  /** Where the counts start: an hour ago, or when this process started if that is later. */
-  since: string;
-  /** Delivery attempts settled since then, by outcome. */
-  deliveries: Record<string, number>;
-  /** Requests the access middleware decided on since then, by decision. */
-  requests: Record<string, number>;
-  /** Deliveries not yet settled, now (from the database). */
-  backlog: Record<string, number>;
-  /** Endpoints whose share of this process's request slots is all in use, now. */
-  saturatedEndpoints: number;
-}
 
 interface Totals {
   at: number;

@@ -4,9 +4,9 @@ import { UIDS } from '../../../constants';
 import { input } from '../../../http/input';
 import { streamEvents } from '../../../http/sse';
 import { getService } from '../../../utils';
-import { ALL_KEYS, type UsageActivity, type UsageReport } from '../services/usage';
-import type { AdminApiKey, AdminConsumer } from '../validation/responses';
-import { activeKeyCounts, planHoldings, plansOfConsumers } from '../plan-holdings';
+import { ALL_KEYS } from '../services/usage';
+import type { AdminUsage } from '../validation/responses';
+import { describeConsumers } from '../plan-holdings';
 import { inputs } from '../routes/inputs';
 import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
@@ -15,15 +15,6 @@ const USAGE_WINDOW_MS = 3_600_000;
 
 /** The admin panel acts as an administrator of the API: it may revoke any key. */
 const ADMIN_PANEL = { userId: 0, isAdmin: true };
-
-export interface AdminUsage extends UsageActivity {
-  key_id: number | null;
-  /** This month's use of the pool the chosen key draws on; null for all keys together. */
-  month: UsageReport['month'] | null;
-  plan: UsageReport['plan'];
-  from: string;
-  to: string;
-}
 
 /**
  * `/api-suite/access/*` and `/api-suite/consumers` for the admin panel: plans, keys issued for a
@@ -65,8 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     /** Plans as stored, each with what it holds now: its consumers, and its keys by the rule the access checks apply. */
     async plans(ctx: Context) {
-      const [stored, holdings] = await Promise.all([plans().listStored(), planHoldings(strapi)]);
-      ctx.body = { data: stored.map((plan) => ({ ...plan, ...(holdings.get(plan.id) ?? { keys: 0, consumers: 0 }) })) };
+      ctx.body = { data: await plans().listStored() };
     },
 
     async createPlan(ctx: Context) {
@@ -89,46 +79,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Every key (never the key itself), newest first, with its owner, the owner's plan and the key's. */
     async keys(ctx: Context) {
       const { query } = input(ctx, inputs.adminKeys);
-      const { data, total } = await keys().list({ userId: query.user_id, page: query.page, limit: query.limit });
-      const ownerIds = [...new Set(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id])))];
-      const consumerPlans = getService(strapi, 'consumer-plans');
-      const [owners, planList, details, ownerPlans] = await Promise.all([
-        getService(strapi, 'consumers').describeUsers(ownerIds),
-        plans().list(),
-        keys().details(data.map((key) => key.id)),
-        Promise.all(ownerIds.map(async (userId) => [userId, await consumerPlans.describe(userId)] as const)).then(
-          (entries) => new Map(entries)
-        ),
-      ]);
-      const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
-      const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
-      ctx.body = {
-        data: data.map((key): AdminApiKey => {
-          const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
-          return {
-            ...key,
-            ...(details.get(key.id) ?? {
-              requests_per_minute: null,
-              requests_per_month: null,
-              plan_source: 'consumer',
-              replaced_by: null,
-              replaced_by_prefix: null,
-            }),
-            user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
-            plan: named(key.plan_id),
-            // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
-            owner_plan: owner
-              ? {
-                  id: owner.effective_plan_id,
-                  name: planNames.get(owner.effective_plan_id) ?? '',
-                  source: owner.plan_source,
-                  granted: named(owner.plan_id),
-                }
-              : null,
-          };
-        }),
-        meta: { page: query.page, limit: query.limit, total },
-      };
+      const { data, total } = await keys().adminList({ userId: query.user_id, page: query.page, limit: query.limit });
+      ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
     },
 
     /** Grant a consumer a plan (null takes it back): their keys without a plan of their own follow it, on every instance at once. */
@@ -207,23 +159,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async planConsumers(ctx: Context) {
       const { query } = input(ctx, inputs.consumers);
       const { data, total } = await getService(strapi, 'consumers').search(query.q, query.page, query.limit);
-      const ids = data.map((consumer) => consumer.id);
-      const [planOf, keyCounts, planList] = await Promise.all([
-        plansOfConsumers(strapi, ids),
-        activeKeyCounts(strapi, ids),
-        plans().list(),
-      ]);
-      const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
       ctx.body = {
-        data: data.map((consumer): AdminConsumer => {
-          const plan = planOf.get(consumer.id) as NonNullable<ReturnType<typeof planOf.get>>;
-          return {
-            ...consumer,
-            plan: { id: plan.effective, name: planNames.get(plan.effective) ?? '', source: plan.source },
-            granted: plan.granted === null ? null : { id: plan.granted, name: planNames.get(plan.granted) ?? '' },
-            keys: keyCounts.get(consumer.id) ?? 0,
-          };
-        }),
+        data: await describeConsumers(strapi, data, await plans().list()),
         meta: { page: query.page, limit: query.limit, total },
       };
     },

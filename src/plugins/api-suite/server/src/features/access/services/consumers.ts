@@ -1,15 +1,11 @@
+import type { Consumer } from '../../../contract/common';
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { toBool } from '../../../db';
 
-/** A consumer as lists show it. */
-export interface ConsumerSummary {
-  id: number;
-  username: string;
-  email: string;
-  consumer_id: string;
-}
+/** A consumer as lists show it: the admin response schema's type. */
+export type ConsumerSummary = Consumer;
 
 function summary(row: ConsumerSummary): ConsumerSummary {
   return { id: row.id, username: row.username, email: row.email, consumer_id: row.consumer_id };

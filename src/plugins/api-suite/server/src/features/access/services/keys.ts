@@ -6,6 +6,7 @@ import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
 import { assertBelowKeyCap, keyCapOf } from '../key-cap';
 import type { Scope } from '../../../http/principal';
+import type { AdminApiKey } from '../validation/responses';
 import {
   effectiveStatus,
   limitsOf,
@@ -304,6 +305,49 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
           },
         ])
       );
+    },
+
+    /**
+     * A page of keys as the admin panel lists them: each with its owner, its plan and why, and the
+     * owner's plan and why. Owners, plans, details and owners' plans are read in batches, not per key.
+     */
+    async adminList(options: { userId?: number; page: number; limit: number }): Promise<{ data: AdminApiKey[]; total: number }> {
+      const keys = getService(strapi, 'keys');
+      const { data, total } = await keys.list(options);
+      const ownerIds = [...new Set(data.flatMap((key) => (key.user_id === null ? [] : [key.user_id])))];
+      const [owners, planList, details, ownerPlans] = await Promise.all([
+        getService(strapi, 'consumers').describeUsers(ownerIds),
+        getService(strapi, 'plans').list(),
+        keys.details(data.map((key) => key.id)),
+        getService(strapi, 'consumer-plans').describeMany(ownerIds),
+      ]);
+      const planNames = new Map(planList.map((plan) => [plan.id, plan.name]));
+      const named = (id: number | null) => (id === null ? null : { id, name: planNames.get(id) ?? '' });
+      const listed = data.map((key): AdminApiKey => {
+        const owner = key.user_id === null ? undefined : ownerPlans.get(key.user_id);
+        return {
+          ...key,
+          ...(details.get(key.id) ?? {
+            requests_per_minute: null,
+            requests_per_month: null,
+            plan_source: 'consumer',
+            replaced_by: null,
+            replaced_by_prefix: null,
+          }),
+          user: key.user_id === null ? null : (owners.get(key.user_id) ?? null),
+          plan: named(key.plan_id),
+          // What the owner is on and why, so an editor sees a grant or a subscription behind a key's plan.
+          owner_plan: owner
+            ? {
+                id: owner.effective_plan_id,
+                name: planNames.get(owner.effective_plan_id) ?? '',
+                source: owner.plan_source,
+                granted: named(owner.plan_id),
+              }
+            : null,
+        };
+      });
+      return { data: listed, total };
     },
 
     async list(options: { userId?: number; page: number; limit: number }): Promise<{ data: PublicKey[]; total: number }> {

@@ -2,7 +2,10 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { resolveEndpoints, type EndpointGroups } from '../endpoints';
 import { endpointGroupsOf } from '../content-api/groups';
-import type { Plan } from '../validation/responses';
+import type { AdminPlan, Plan } from '../validation/responses';
+import { planHoldings } from '../plan-holdings';
+
+const NOTHING_HELD = { keys: 0, consumers: 0 };
 
 /** The three tiers every site starts with (docs/access.md#keys-and-plans); editors change them in the admin panel. */
 export const DEFAULT_PLANS = [
@@ -66,15 +69,17 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
    * wrote (the API shows them resolved), plus `is_default` and how many keys use each plan.
    */
   async listStored(): Promise<StoredPlan[]> {
-    const rows = (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
-    // Sites have a handful of plans: one count each is simpler than reaching into the relation's join table.
-    const counts = await Promise.all(rows.map((row) => strapi.db.query(UIDS.apiKey).count({ where: { plan: { id: row.id } } })));
-    return rows.map((row, index) => ({ ...toStored(row), keys: counts[index] }));
+    const [rows, holdings] = await Promise.all([
+      strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] }) as Promise<PlanRow[]>,
+      planHoldings(strapi),
+    ]);
+    return rows.map((row) => ({ ...toStored(row), ...(holdings.get(row.id) ?? NOTHING_HELD) }));
   },
 
+  /** A plan as stored, with what it holds now (`plan-holdings.ts`). */
   async get(id: number): Promise<StoredPlan | null> {
     const row = (await strapi.db.query(UIDS.plan).findOne({ where: { id } })) as PlanRow | null;
-    return row ? { ...toStored(row), keys: await strapi.db.query(UIDS.apiKey).count({ where: { plan: { id } } }) } : null;
+    return row ? { ...toStored(row), ...((await planHoldings(strapi)).get(id) ?? NOTHING_HELD) } : null;
   },
 
   async findByName(name: string): Promise<{ id: number } | null> {
@@ -90,7 +95,7 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
       if (input.is_default) await strapi.db.query(UIDS.plan).updateMany({ where: { is_default: true }, data: { is_default: false } });
       return strapi.db.query(UIDS.plan).create({ data: { ...input, is_default: input.is_default ?? false } });
     })) as PlanRow;
-    return { ...toStored(row), keys: 0 };
+    return this.get(row.id) as Promise<StoredPlan>;
   },
 
   async update(id: number, patch: Partial<PlanInput>): Promise<StoredPlan | null> {
@@ -129,17 +134,8 @@ export interface PlanInput {
   overage_unit_amount?: number | null;
 }
 
-export interface StoredPlan extends PublicPlan {
-  is_default: boolean;
-  /** The plan's own currency, or null for the shop currency. */
-  currency: string | null;
-  overage_unit_amount: number | null;
-  stripe_product_id: string | null;
-  stripe_price_id: string | null;
-  stripe_metered_price_id: string | null;
-  /** Keys issued on this plan, revoked ones included. */
-  keys: number;
-}
+/** A plan as the admin routes answer it: the admin response schema's type. */
+export type StoredPlan = AdminPlan;
 
 export function toPublic(row: PlanRow): PublicPlan {
   const endpoints = Array.isArray(row.endpoints) ? row.endpoints.filter((entry): entry is string => typeof entry === 'string') : [];
@@ -153,7 +149,7 @@ export function toPublic(row: PlanRow): PublicPlan {
   };
 }
 
-function toStored(row: PlanRow): Omit<StoredPlan, 'keys'> {
+function toStored(row: PlanRow): Omit<StoredPlan, 'keys' | 'consumers'> {
   return {
     ...toPublic(row),
     is_default: Boolean(row.is_default),

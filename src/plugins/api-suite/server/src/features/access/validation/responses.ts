@@ -172,6 +172,34 @@ export const usageReport = z.object({
 export type UsageReport = z.infer<typeof usageReport>;
 export const usageResponse = z.object({ data: usageReport });
 
+/** Admin panel: a plan as `/api-suite/access/plans` answers it: the API's, with endpoints as stored (`@public`, …), the default flag, its Stripe ids and its number of keys. */
+export const adminPlan = plan.extend({
+  endpoints: z.array(z.string()).meta({ description: 'As stored: `"<METHOD> <path>"` entries and `@group` names.' }),
+  is_default: z.boolean(),
+  currency: z.string().nullable().meta({ description: "The plan's own currency, or null for the shop's." }),
+  overage_unit_amount: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'Minor units per 1,000 requests over the monthly quota; null: a hard limit.' }),
+  stripe_product_id: z.string().nullable(),
+  stripe_price_id: z.string().nullable(),
+  stripe_metered_price_id: z.string().nullable(),
+  ...planHolding.shape,
+});
+export type AdminPlan = z.infer<typeof adminPlan>;
+
+/** Admin panel: `GET /api-suite/access/usage`, the last hour of one key or of all, with the pool's month for one key. */
+export const adminUsage = usageReport.extend({
+  month: usageReport.shape.month
+    .nullable()
+    .meta({ description: 'The month of the pool the chosen key draws on; null for all keys together.' }),
+  key_id: id.nullable(),
+  from: dateTime,
+  to: dateTime,
+});
+export type AdminUsage = z.infer<typeof adminUsage>;
+
 /**
  * The token request as RFC 6749 section 4.4 has it. The token endpoint reads it by hand rather
  * than with this schema, because every refusal must be an RFC error (`invalid_request`, …), not a

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageMeta } from '../../../contract/common';
 
 /** What the billing routes answer: the one description behind validation of answers in tests, the OpenAPI document and the portal's types. */
 
@@ -75,3 +76,10 @@ export type AdminBillingSubscription = z.infer<typeof adminBillingSubscription>;
 
 export const billingState = z.object({ configured: z.boolean(), ready: z.boolean(), reason: z.string().nullable() });
 export type BillingState = z.infer<typeof billingState>;
+
+/** Admin panel: `GET /api-suite/billing/subscriptions`, a page of subscriptions with whether billing is set up. */
+export const adminBillingSubscriptionPage = z.object({
+  data: z.array(adminBillingSubscription),
+  meta: pageMeta.extend({ billing: billingState }),
+});
+export type AdminBillingSubscriptionPage = z.infer<typeof adminBillingSubscriptionPage>;

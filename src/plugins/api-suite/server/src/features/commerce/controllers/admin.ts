@@ -1,16 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { input } from '../../../http/input';
-import { getConfig, getService } from '../../../utils';
-import type { SalesReport } from '../services/sales-reports';
+import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
-import { REPORT_PERIODS, type ReportPeriod } from '../validation';
-
-export interface AdminSalesReport {
-  /** The shop's currency (lowercase ISO 4217), which every total is in. */
-  currency: string;
-  periods: Record<ReportPeriod, SalesReport>;
-}
 
 /**
  * `/api-suite/sales/*` for the admin panel's Sales page: the sales report's figures for the day,
@@ -18,14 +10,7 @@ export interface AdminSalesReport {
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async report(ctx: Context) {
-    const reports = getService(strapi, 'sales-reports');
-    // One clock for the three figures, so a day is never more than its week.
-    const now = new Date();
-    const names = Object.keys(REPORT_PERIODS) as ReportPeriod[];
-    const figures = await Promise.all(names.map((period) => reports.sales(period, now)));
-    const periods = Object.fromEntries(names.map((period, index) => [period, figures[index]])) as Record<ReportPeriod, SalesReport>;
-    const body: AdminSalesReport = { currency: getConfig(strapi).commerce.currency, periods };
-    ctx.body = { data: body };
+    ctx.body = { data: await getService(strapi, 'sales-reports').report() };
   },
 
   async orders(ctx: Context) {

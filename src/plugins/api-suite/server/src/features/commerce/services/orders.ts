@@ -7,6 +7,7 @@ import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { productPayload } from '../../content/events/seed-types';
 import type { OrderStatus } from '../content-types';
+import type { OrderListing } from '../validation/responses';
 
 export interface OrderItem {
   product_id: number;
@@ -30,22 +31,6 @@ export interface Order {
   paidAt: Date | null;
   stripeSessionId: string | null;
   stockReserved: boolean;
-}
-
-/** An order as the admin panel lists it: its own id (the UUID), figures, buyer and dates. */
-export interface OrderListing {
-  id: string;
-  /** Where the content manager opens it. */
-  document_id: string;
-  status: OrderStatus;
-  total: number;
-  currency: string | null;
-  /** Units ordered, all lines together. */
-  items: number;
-  buyer: { id: number; username: string; email: string } | null;
-  created_at: string | null;
-  paid_at: string | null;
-  payment_id: string | null;
 }
 
 export type OrderEventType = 'order.created' | 'order.updated' | 'order.paid';

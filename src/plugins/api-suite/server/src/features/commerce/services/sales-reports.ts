@@ -1,14 +1,9 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, tableOf } from '../../../db';
+import { getConfig } from '../../../utils';
 import { REPORT_PERIODS, type ReportPeriod } from '../validation';
-
-export interface SalesReport {
-  count: number;
-  revenue: number;
-  avgOrder: number;
-  period: ReportPeriod;
-}
+import type { SalesFigures, SalesReport } from '../validation/responses';
 
 /** Orders that count as sales: paid, and what follows payment. */
 export const SOLD_STATUSES = ['paid', 'shipped', 'delivered'] as const;
@@ -22,8 +17,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * could round down. Whole cents add up exactly in both databases, and the mean is rounded to a
  * whole number (half away from zero) by the database from their sum.
  */
-const salesReportsService = ({ strapi }: { strapi: Core.Strapi }) => ({
-  async sales(period: ReportPeriod, now = new Date()): Promise<SalesReport> {
+const salesReportsService = ({ strapi }: { strapi: Core.Strapi }) => {
+  const sales = async (period: ReportPeriod, now = new Date()): Promise<SalesFigures> => {
     const since = new Date(now.getTime() - REPORT_PERIODS[period] * DAY_MS);
     const knex = strapi.db.connection;
     const row = (await knex(tableOf(strapi, UIDS.order))
@@ -42,8 +37,16 @@ const salesReportsService = ({ strapi }: { strapi: Core.Strapi }) => ({
       avgOrder: Number(row?.avg_order ?? 0) + 0,
       period,
     };
-  },
-});
+  };
+  return {
+    sales,
+    /** The admin's report: the day's, the week's and the month's figures, read at one clock so a day is never more than its week. */
+    async report(now = new Date()): Promise<SalesReport> {
+      const [day, week, month] = await Promise.all((['day', 'week', 'month'] as const).map((period) => sales(period, now)));
+      return { currency: getConfig(strapi).commerce.currency, periods: { day, week, month } };
+    },
+  };
+};
 
 export type SalesReportsService = ReturnType<typeof salesReportsService>;
 export default salesReportsService;

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { getService } from '../../../utils';
+import type { Overview } from '../validation/responses';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** Liveness and readiness in one: answers 503 when the database does not answer. */
@@ -19,6 +20,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /** What the admin panel's overview page shows. */
   async overview(ctx: Parameters<Core.ControllerHandler>[0]) {
     const activity = await getService(strapi, 'metrics').activity.read();
-    ctx.body = { data: { ...getService(strapi, 'platform').overview(), activity } };
+    const body: Overview = { ...getService(strapi, 'platform').overview(), activity };
+    ctx.body = { data: body };
   },
 });

@@ -1,3 +1,4 @@
+import type { Overview } from '../validation/responses';
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
 import { privateAddressesAllowed } from '../../../config';
@@ -61,7 +62,8 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
       return connectRedis(`subscriber:${purpose}`);
     },
 
-    overview() {
+    /** The admin's Overview, but for the activity (which the metrics service reads). */
+    overview(): Omit<Overview, 'activity'> {
       const config = getConfig(strapi);
       return {
         jobs: { driver: config.jobs.redisUrl ? ('bullmq' as const) : ('in-process' as const) },

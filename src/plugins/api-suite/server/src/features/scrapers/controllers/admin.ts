@@ -1,3 +1,4 @@
+import type { AdminScraper } from '../validation/responses';
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS, UIDS } from '../../../constants';
@@ -8,7 +9,7 @@ import { inputs } from '../routes/inputs';
 import { checkScraperConfig, proxyPoolNames } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
-import { resultsPage, scraperActions, scraperFor } from './actions';
+import { resultsPage, scraperActions } from './actions';
 import { InvalidError } from '../../../errors';
 
 /**
@@ -18,7 +19,6 @@ import { InvalidError } from '../../../errors';
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const scrapers = () => getService(strapi, 'scrapers');
   const runs = () => getService(strapi, 'scraper-runs');
-  const scraperOf = (ctx: Context) => scraperFor(strapi, ctx, ALL_CONSUMERS);
 
   /** The API's checks, with an address the server may not fetch reported on the url field for the form. */
   const checkConfig = async (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => {
@@ -32,19 +32,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  /** Scrapers as the API shows them, with their owner and latest run. */
-  const present = async (rows: ScraperRow[]) => {
-    const owners = await getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id));
-    return Promise.all(
-      rows.map(async (row) => {
-        const latest = await runs().latest(row.id);
-        return { ...scrapers().present(row), owner: owners.get(row.consumer_id) ?? null, latest_run: latest ? presentRun(latest) : null };
-      })
-    );
+  /** Scrapers as the API shows them, with their owner and latest run: owners and runs each read in one query. */
+  const present = async (rows: ScraperRow[]): Promise<AdminScraper[]> => {
+    const [owners, latest] = await Promise.all([
+      getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id)),
+      runs().latestOf(rows.map((row) => row.id)),
+    ]);
+    return rows.map((row) => {
+      const run = latest.get(row.id);
+      return { ...scrapers().present(row), owner: owners.get(row.consumer_id) ?? null, latest_run: run ? presentRun(run) : null };
+    });
   };
 
   return {
-    ...scraperActions(strapi, { viewer: () => ALL_CONSUMERS, name: (row) => row.name, view: (data) => ({ data }) }),
+    ...scraperActions(strapi, { inputs: inputs.admin, name: (row) => row.name, view: (data) => ({ data }) }),
 
     async find(ctx: Context) {
       const { query } = input(ctx, inputs.adminFind);
@@ -58,7 +59,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      const [view] = await present([await scraperOf(ctx)]);
+      const [view] = await present([input(ctx, inputs.admin.one).row]);
       ctx.body = { data: view };
     },
 
@@ -80,16 +81,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Changes the fields it names; the owner stays. */
     async update(ctx: Context) {
-      const row = await scraperOf(ctx);
-      const { body } = input(ctx, inputs.update);
+      const { row, body } = input(ctx, inputs.admin.update);
       await checkConfig(body, row);
       const [view] = await present([await scrapers().update(row, body)]);
       ctx.body = { data: view };
     },
 
     async results(ctx: Context) {
-      const row = await scraperOf(ctx);
-      ctx.body = await resultsPage(strapi, row, input(ctx, inputs.results).query);
+      const { row, query } = input(ctx, inputs.admin.results);
+      ctx.body = await resultsPage(strapi, row, query);
     },
   };
 };

@@ -1,7 +1,5 @@
-import { csvCell } from '../csv-cells';
-import { PassThrough, pipeline, Readable, type Transform } from 'node:stream';
+import { PassThrough, pipeline, type Readable, type Transform } from 'node:stream';
 import type { Core } from '@strapi/strapi';
-import { stringify } from 'csv-stringify';
 import type { Context } from 'koa';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
@@ -11,8 +9,9 @@ import { checkScraperConfig } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { inputs } from '../routes/inputs';
-import { RUN_EVENTS, type ScraperSelectors } from '../validation';
-import { resultsPage, scraperActions, scraperFor } from './actions';
+import { RUN_EVENTS } from '../validation';
+import { resultsExport } from '../services/results-export';
+import { resultsPage, scraperActions } from './actions';
 
 /**
  * A streamed export's body. Its headers (200) are sent with the first rows, so a read that fails
@@ -38,12 +37,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const exportFailed = (row: ScraperRow) => (error: Error) =>
     strapi.log.warn(`[api-suite] export of scraper ${row.id}'s results ended early: ${error.message}`);
 
-  const owned = (ctx: Context): Promise<ScraperRow> => scraperFor(strapi, ctx, consumerOf(ctx));
-
   const checkConfig = (body: Parameters<typeof checkScraperConfig>[1], current?: ScraperRow) => checkScraperConfig(strapi, body, current);
 
   return {
-    ...scraperActions(strapi, { viewer: consumerOf, name: (row) => `Scraper ${row.id}`, view: (data) => data }),
+    ...scraperActions(strapi, { inputs: inputs.api, name: (row) => `Scraper ${row.id}`, view: (data) => data }),
 
     async create(ctx: Context) {
       const caller = consumerOf(ctx);
@@ -61,18 +58,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      ctx.body = scrapers().present(await owned(ctx));
+      ctx.body = scrapers().present(input(ctx, inputs.api.one).row);
     },
 
     async update(ctx: Context) {
-      const row = await owned(ctx);
-      const { body } = input(ctx, inputs.update);
+      const { row, body } = input(ctx, inputs.api.update);
       await checkConfig(body, row);
       ctx.body = scrapers().present(await scrapers().update(row, body));
     },
 
     async status(ctx: Context) {
-      const row = await owned(ctx);
+      const { row } = input(ctx, inputs.api.one);
       const latest = await runs().latest(row.id);
       if (!latest) {
         ctx.body = { id: row.id, status: 'idle', last_run: null, items_count: 0 };
@@ -84,57 +80,16 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async results(ctx: Context) {
-      const row = await owned(ctx);
-      const { query } = input(ctx, inputs.results);
+      const { row, query } = input(ctx, inputs.api.results);
       if (query.format === 'json') {
         ctx.body = await resultsPage(strapi, row, query);
         return;
       }
-      const name = `scraper-${row.id}${query.run_id ? `-run-${query.run_id}` : ''}-results`;
-      const results = runs().allResults(row.id, { runId: query.run_id, change: query.change });
-      if (query.format === 'ndjson') {
-        // attachment() guesses a type from the extension: the exact type is set after it.
-        ctx.attachment(`${name}.ndjson`);
-        ctx.type = 'application/x-ndjson';
-        ctx.body = exportBody(
-          ctx,
-          [
-            Readable.from(
-              (async function* ndjson() {
-                for await (const result of results) yield `${JSON.stringify(result)}\n`;
-              })()
-            ),
-          ],
-          exportFailed(row)
-        );
-        return;
-      }
-      // The change column only with change detection on, so other scrapers' exports keep their columns.
-      const withChange = row.change_detection !== null && row.change_detection !== undefined;
-      const fields = csvFields(row, withChange);
-      ctx.attachment(`${name}.csv`);
-      ctx.type = 'text/csv; charset=utf-8';
-      const rows = Readable.from(
-        (async function* rows() {
-          for await (const result of results) {
-            const change = withChange ? [result.change ?? ''] : [];
-            yield [
-              result.id,
-              result.run_id,
-              csvCell(result.url),
-              result.created_at,
-              ...change,
-              ...fields.map((field) => csvCell(result.data[field.key])),
-            ];
-          }
-        })()
-      );
-      const fixed = ['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])];
-      ctx.body = exportBody(
-        ctx,
-        [rows, stringify({ header: true, columns: [...fixed, ...fields.map((field) => csvCell(field.column))] })],
-        exportFailed(row)
-      );
+      const file = resultsExport(strapi, row, { ...query, format: query.format });
+      // attachment() guesses a type from the extension: the exact type is set after it.
+      ctx.attachment(file.filename);
+      ctx.type = file.type;
+      ctx.body = exportBody(ctx, file.streams, exportFailed(row));
     },
 
     /** `POST /api/v1/webhooks`: an ordinary webhook subscription to this consumer's run events (docs/scrapers.md#events). */
@@ -154,11 +109,3 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-/** CSV columns after id, run_id, url, created_at (and change): the scraper's fields, or the default url and title. */
-function csvFields(row: ScraperRow, withChange: boolean): Array<{ key: string; column: string }> {
-  const selectors = (typeof row.selectors === 'string' ? JSON.parse(row.selectors) : row.selectors) as ScraperSelectors | null;
-  const keys = selectors?.fields ? Object.keys(selectors.fields) : ['url', 'title'];
-  const fixed = new Set(['id', 'run_id', 'url', 'created_at', ...(withChange ? ['change'] : [])]);
-  return keys.map((key) => ({ key, column: fixed.has(key) ? `data_${key}` : key }));
-}

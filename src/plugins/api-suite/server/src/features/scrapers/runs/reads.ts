@@ -34,6 +34,14 @@ export function createRunReads(strapi: Core.Strapi) {
       );
     },
 
+    /** The latest run of each of several scrapers, in one query (the admin panel's list). */
+    async latestOf(scraperIds: number[]): Promise<Map<number, RunRow>> {
+      if (scraperIds.length === 0) return new Map();
+      const latestIds = knex()(runsTable()).max('id').whereIn('scraper_id', scraperIds).groupBy('scraper_id');
+      const rows = (await knex()(runsTable()).select('*').whereIn('id', latestIds)) as RunRow[];
+      return new Map(rows.map((row) => [row.scraper_id, row]));
+    },
+
     async list(scraperId: number, page: number, limit: number): Promise<{ rows: RunRow[]; total: number }> {
       const [rows, counted] = await Promise.all([
         knex()(runsTable())

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf } from '../../../contract/common';
+import { consumer, pageOf } from '../../../contract/common';
 
 /** The events a run publishes (and `POST /api/v1/webhooks` subscribes to). */
 export const RUN_EVENTS = ['run.started', 'run.completed', 'run.failed', 'run.stopped', 'results.created', 'results.changed'] as const;
@@ -111,7 +111,17 @@ export const scraperStatus = z.object({
 });
 
 export const runStarted = z.object({ run_id: id, status: z.literal('started') });
+export type RunStarted = z.infer<typeof runStarted>;
 export const runStopped = z.object({ run_id: id, status: z.literal('stopped') });
+export type RunStopped = z.infer<typeof runStopped>;
+
+/** Admin panel: a scraper as the admin routes answer it: the API's, with its owner and latest run. */
+export const adminScraper = scraper.extend({ owner: consumer.nullable(), latest_run: scraperRun.nullable() });
+export type AdminScraper = z.infer<typeof adminScraper>;
+
+/** Admin panel: `GET /api-suite/scrapers/options`, what a scraper's form offers. */
+export const scraperOptions = z.object({ proxy_pools: z.array(z.string()) });
+export type ScraperOptions = z.infer<typeof scraperOptions>;
 
 export const runEventsWebhook = z
   .object({

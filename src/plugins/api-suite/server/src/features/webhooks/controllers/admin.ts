@@ -5,6 +5,7 @@ import { summarizeFields } from '../../../http/errors';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
+import type { AdminSubscription } from '../validation/responses';
 import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../delivery/test-event';
 import { checkFilter } from '../subscriptions/filters';
@@ -23,7 +24,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const subscriptionOf = (ctx: Context) => subscriptionFor(strapi, ctx, ALL_CONSUMERS);
 
   /** A subscription as the API shows it, with the consumer who owns it. */
-  const withOwners = async (rows: SubscriptionRow[]) => {
+  const withOwners = async (rows: SubscriptionRow[]): Promise<AdminSubscription[]> => {
     const owners = await getService(strapi, 'consumers').describe(rows.map((row) => row.consumer_id));
     return rows.map((row) => ({ ...subscriptions().present(row), consumer: owners.get(row.consumer_id) ?? null }));
   };

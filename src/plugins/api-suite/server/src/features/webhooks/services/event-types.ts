@@ -5,7 +5,7 @@ import { fromJson, tableOf, toBool } from '../../../db';
 import type { FieldProblem } from '../../../http/errors';
 import { isPrefixPattern, patternMatches, WEBHOOK_EVENTS, WILDCARD } from '../events/catalog';
 import { EventRegistry, type DefinitionSource, type EventDefinition } from '../events/registry';
-import type { EventType as ContractEventType } from '../validation/responses';
+import type { AdminEventType, EventType as ContractEventType } from '../validation/responses';
 
 /** An event type as `GET /api/webhooks/event-types` lists it: the response schema's type. */
 export type EventType = ContractEventType;
@@ -25,7 +25,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
   const registry = new EventRegistry((message) => strapi.log.warn(`[api-suite] webhooks: ${message}`));
   registry.define(WEBHOOK_EVENTS);
   const schemaOf = (name: string) => registry.jsonSchema(name);
-  const present = (row: Record<string, unknown>): EventType & { is_active: boolean } => {
+  const present = (row: Record<string, unknown>): AdminEventType => {
     const name = String(row.name);
     return {
       name,
@@ -124,7 +124,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Every type, switched off ones included, for the admin panel. */
-    async listAll(): Promise<Array<EventType & { is_active: boolean }>> {
+    async listAll(): Promise<Array<AdminEventType>> {
       const rows = (await strapi.db
         .connection(table())
         .select('name', 'description', 'example_payload', 'is_active')
@@ -133,7 +133,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** Describe a type differently, change its example, or switch it on or off; null when it does not exist. */
-    async update(name: string, patch: EventTypePatch): Promise<(EventType & { is_active: boolean }) | null> {
+    async update(name: string, patch: EventTypePatch): Promise<AdminEventType | null> {
       const changes: Record<string, unknown> = { updated_at: new Date() };
       if (patch.description !== undefined) changes.description = patch.description;
       if (patch.example_payload !== undefined) changes.example_payload = JSON.stringify(patch.example_payload);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consumer } from '../../../contract/common';
 
 /**
  * What the webhook routes answer: the one description behind the services' presenters and the
@@ -94,3 +95,15 @@ export const eventType = z.object({
   }),
 });
 export type EventType = z.infer<typeof eventType>;
+
+/** Admin panel: a subscription as the admin routes answer it: the API's, with its consumer. */
+export const adminSubscription = subscription.extend({ consumer: consumer.nullable() });
+export type AdminSubscription = z.infer<typeof adminSubscription>;
+
+/** Admin panel: an event type as the admin routes answer it: the API's, with whether it is switched on. */
+export const adminEventType = eventType.extend({ is_active: z.boolean() });
+export type AdminEventType = z.infer<typeof adminEventType>;
+
+/** Admin panel: `POST /api-suite/webhooks/deliveries/:id/retry`, the delivery queued again. */
+export const retryQueued = z.object({ delivery_id: z.uuid(), status: z.literal('queued') });
+export type RetryQueued = z.infer<typeof retryQueued>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { ORDER_STATUSES } from '../content-types';
+import { REPORT_PERIODS, type ReportPeriod } from '.';
+
+/** What the commerce admin routes answer (`/api-suite/sales/*`): the one description behind the services' types and the admin's. */
+
+const dateTime = z.iso.datetime();
+const reportPeriod = z.enum(Object.keys(REPORT_PERIODS) as [ReportPeriod, ...ReportPeriod[]]);
+
+/** The sales of one period: orders sold, their revenue and mean, in the shop's currency. */
+export const salesFigures = z.object({
+  count: z.int().min(0),
+  revenue: z.number().min(0),
+  avgOrder: z.number().min(0),
+  period: reportPeriod,
+});
+export type SalesFigures = z.infer<typeof salesFigures>;
+
+/** Admin panel: `GET /api-suite/sales/report`, the figures for the day, the week and the month in one answer. */
+export const salesReport = z.object({
+  currency: z.string().meta({ description: "The shop's currency (lowercase ISO 4217), which every total is in." }),
+  periods: z.object({ day: salesFigures, week: salesFigures, month: salesFigures }),
+});
+export type SalesReport = z.infer<typeof salesReport>;
+
+/** Admin panel: an order as `GET /api-suite/sales/orders` lists it: its own id (the UUID), figures, buyer and dates. */
+export const orderListing = z.object({
+  id: z.string(),
+  document_id: z.string().meta({ description: 'Where the content manager opens it.' }),
+  status: z.enum(ORDER_STATUSES),
+  total: z.number(),
+  currency: z.string().nullable(),
+  items: z.int().min(0).meta({ description: 'Units ordered, all lines together.' }),
+  buyer: z.object({ id: z.int(), username: z.string(), email: z.string() }).nullable(),
+  created_at: dateTime.nullable(),
+  paid_at: dateTime.nullable(),
+  payment_id: z.string().nullable(),
+});
+export type OrderListing = z.infer<typeof orderListing>;
