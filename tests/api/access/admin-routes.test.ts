@@ -80,6 +80,7 @@ describe('API access', () => {
         id: undefined,
         is_default: undefined,
         keys: undefined,
+        consumers: undefined,
         stripe_product_id: undefined,
         stripe_price_id: undefined,
         stripe_metered_price_id: undefined,
