@@ -2,7 +2,6 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
 import { tableOf, toCount } from '../../db';
 import { getService } from '../../utils';
-import type { PlanSource } from './services/consumer-plans';
 import type { AdminConsumer } from './validation/responses';
 
 /**
@@ -11,6 +10,9 @@ import type { AdminConsumer } from './validation/responses';
  * the default plan; a plan since deleted no longer counts), read in a few queries for a whole
  * page or the whole site rather than one consumer at a time.
  */
+
+/** Why a consumer is on their plan: a live subscription's, an administrator's grant, or the default. */
+export type PlanSource = 'subscription' | 'grant' | 'default';
 
 export interface ConsumerPlanOf {
   effective: number;

@@ -9,6 +9,7 @@ import type { PlanRow } from './plans';
 import { consumerPool, keyPool } from '../quota/pools';
 import type { QuotaLimits } from '../quota';
 import type { ConsumerPlanAnswer } from '../validation/responses';
+import type { PlanSource } from '../plan-holdings';
 
 /** A plan as the access checks apply it: its limits and a compiled endpoint matcher. */
 export interface PlanRule {
@@ -22,8 +23,8 @@ export interface PlanRule {
   overage: boolean;
 }
 
-/** Where a consumer's plan comes from, in the order it is looked for. */
-export type PlanSource = 'subscription' | 'grant' | 'default';
+/** Where a consumer's plan comes from, in the order it is looked for (`plan-holdings.ts`). */
+export type { PlanSource };
 
 export interface ConsumerPlan {
   rule: PlanRule;
