@@ -589,6 +589,7 @@ export interface PluginApiSuiteApiKey extends Struct.CollectionTypeSchema {
         maxLength: 100;
       }>;
     plan: Schema.Attribute.Relation<'manyToOne', 'plugin::api-suite.plan'>;
+    pool_key_id: Schema.Attribute.Integer & Schema.Attribute.Private;
     publishedAt: Schema.Attribute.DateTime;
     replaced_by: Schema.Attribute.Integer;
     requests_per_minute: Schema.Attribute.Integer &
