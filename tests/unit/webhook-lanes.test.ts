@@ -71,6 +71,7 @@ function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> = {
     retryMs: 20,
     maxDeferMs: 10_000,
     keepMs: 500,
+    busy: () => false,
     onError: (error) => {
       throw error;
     },
@@ -404,6 +405,14 @@ describe('the share is a floor, not a ceiling', () => {
     // (Waits are from the moment of each call: compared as times, within the calls' own durations.)
     const later = lanes.spill('f', 100);
     expect(performance.now() + later[0]).toBeGreaterThanOrEqual(before + waits[waits.length - 1]);
+    // A process whose event loop is busy is bound by its CPU, not its slots: it spills nothing.
+    const quick = lanesOf(10, 2, { leases, keepMs: 100, busy: () => true });
+    const quickRun = controlled();
+    void quick.each(names('q', 3), endpointOf, quickRun.task);
+    await tick();
+    await sleep(20);
+    for (const name of ['q1', 'q2', 'q3']) await quickRun.finish(name);
+    expect(quick.spill('q', 1_000)).toEqual([]);
     // A slow endpoint is not spilled: `admit` keeps its sends to what starts within a second.
     void lanes.each(names('s', 1), endpointOf, run.task);
     await tick();

@@ -27,6 +27,13 @@ export interface LanesOptions {
    * start within this long; the rest go back to the queue for whichever process is free first.
    */
   keepMs: number;
+  /**
+   * Whether this process's event loop is busy (its CPU, not its request slots, bounds what it
+   * sends): a busy process spills nothing. Its answer times then measure its own queueing rather
+   * than the endpoint, the spilled sends' pace would be set from them, and handing sends to the
+   * others through the queue only adds queue writes on a machine whose cores are already in use.
+   */
+  busy(): boolean;
   onError(error: Error): void;
 }
 
@@ -425,6 +432,7 @@ export function createLanes(options: LanesOptions) {
       // Fast by its answer times: a lane calmed by one slow answer (a busy event loop can make one)
       // still sends at about this pace, and `admit` has kept all its sends.
       if (workers <= 1 || !lane || lane.latencyMs === undefined || lane.latencyMs >= options.slowMs) return [];
+      if (options.busy()) return [];
       // This process's time per send to the endpoint, at its answer time with every slot a fast lane
       // may have (it grows to that within a few answers; pacing the queue by the slots it has now
       // brought the spilled sends back seconds after the processes had run dry).

@@ -13,6 +13,7 @@ import { deferSends, lotsBySecond, spillSends } from './deferral';
 import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { createLanes, type Lanes } from './lanes';
+import { eventLoopGauge } from './event-loop';
 import { displayShare } from './share';
 import { deliveryMetrics, type DeliveryMetrics } from './metrics';
 import type { createPacer } from './pacer';
@@ -32,6 +33,9 @@ const LEASE_RETRY_MS = 100;
 const MAX_DEFER_MS = 10_000;
 /** With other worker processes about, a fast endpoint's sends beyond this long's worth go back to the queue for any of them. */
 const KEEP_MS = 500;
+/** A process whose event loop ran code for more than this share of the last half second spills nothing (its CPU bounds it). */
+const SPILL_BUSY_UTILIZATION = 0.7;
+const SPILL_BUSY_WINDOW_MS = 500;
 /** A saturated endpoint is logged at most this often. */
 const SATURATION_LOG_MS = 5 * 60_000;
 /** An endpoint idle this long is forgotten (its answer time with it). */
@@ -68,9 +72,11 @@ export function createWorker(
     retryMs: LEASE_RETRY_MS,
     maxDeferMs: MAX_DEFER_MS,
     keepMs: KEEP_MS,
+    busy: () => false,
     onError: () => undefined,
   });
   let closeLeases: () => Promise<void> = async () => undefined;
+  let loop: ReturnType<typeof eventLoopGauge> | undefined;
   /** Set when the worker starts: a process that only publishes reports no attempts. */
   let metrics: DeliveryMetrics = { settled: () => undefined };
   /** When each saturated endpoint was last logged. */
@@ -92,6 +98,7 @@ export function createWorker(
       started = true;
       const { concurrency, endpointConcurrency, endpointLeaseMs } = getConfig(strapi).webhooks;
       const onError = (error: Error) => strapi.log.error(`[api-suite] webhooks: endpoint slots: ${error.message}`);
+      loop = eventLoopGauge(SPILL_BUSY_WINDOW_MS, SPILL_BUSY_UTILIZATION);
       const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
       closeLeases = () => leases.close();
       lanes = createLanes({
@@ -103,6 +110,7 @@ export function createWorker(
         retryMs: LEASE_RETRY_MS,
         maxDeferMs: MAX_DEFER_MS,
         keepMs: KEEP_MS,
+        busy: () => loop?.busy() ?? false,
         onError,
       });
       metrics = deliveryMetrics(strapi, () => lanes.stats());
@@ -135,6 +143,7 @@ export function createWorker(
     async stop(): Promise<void> {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
+      loop?.stop();
     },
 
     /**
@@ -173,7 +182,15 @@ export function createWorker(
       // Claimed now, before any of them waits for a request slot: a copy of this job (a stalled job
       // run again) finds them under way and leaves them alone.
       const paced = (await pacer.pace(sends, targets)).filter((send) => worker.claim(send));
-      const made = await worker.admit(paced, targets);
+      let made: DeliverySend[];
+      try {
+        made = await worker.admit(paced, targets);
+      } catch (error) {
+        // The sends it gave back could not be queued (Redis or the database away): none is made now,
+        // and none stays claimed, or the job's next try would find them under way and skip them.
+        for (const send of paced) inFlight.delete(keyOf(send));
+        throw error;
+      }
       const deliver = (send: DeliverySend, release: () => void) => worker.deliver(targets.get(send.subscription) ?? null, send, release);
       const endpointOf = (send: DeliverySend) => shareOfSend(send, targets);
       const now = Date.now();
