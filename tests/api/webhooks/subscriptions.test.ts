@@ -358,6 +358,8 @@ describe('GET /api/webhooks/event-types', () => {
       'run.stopped',
       'results.created',
       'results.changed',
+      'subscription.failing',
+      'subscription.disabled',
       'webhook.test',
     ]) {
       expect(names).toContain(name);
