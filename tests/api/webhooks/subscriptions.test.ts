@@ -358,6 +358,7 @@ describe('GET /api/webhooks/event-types', () => {
       'run.stopped',
       'results.created',
       'results.changed',
+      'quota.threshold',
       'subscription.failing',
       'subscription.disabled',
       'webhook.test',
