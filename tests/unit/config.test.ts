@@ -24,6 +24,19 @@ describe('plugin config', () => {
     expect([defaults.access.maxKeys, defaults.access.maxUsageStreams]).toEqual([20, 5]);
   });
 
+  it('reads WEBHOOK_FAILING_AFTER (20 by default) and refuses what would never warn before the disable at 100', () => {
+    expect(config.default({ env: envFrom({}) }).webhooks.failingAfter).toBe(20);
+    expect(config.default({ env: envFrom({ WEBHOOK_FAILING_AFTER: ' 5 ' }) }).webhooks.failingAfter).toBe(5);
+    expect(() => config.default({ env: envFrom({ WEBHOOK_FAILING_AFTER: 'twenty' }) })).toThrow(
+      'WEBHOOK_FAILING_AFTER must be a whole number such as 20, not "twenty"'
+    );
+    const defaults = config.default({ env: envFrom({}) });
+    expect(() => config.validator({ ...defaults, webhooks: { ...defaults.webhooks, failingAfter: 100 } })).toThrow(
+      /webhooks\.failingAfter: must be below 100, where a subscription is disabled/
+    );
+    expect(() => config.validator({ ...defaults, webhooks: { ...defaults.webhooks, failingAfter: 0 } })).not.toThrow();
+  });
+
   it('reads ACCESS_MAX_KEYS and ACCESS_MAX_USAGE_STREAMS strictly, and refuses 0', () => {
     const access = config.default({ env: envFrom({ ACCESS_MAX_KEYS: '50', ACCESS_MAX_USAGE_STREAMS: ' 2 ' }) }).access;
     expect([access.maxKeys, access.maxUsageStreams]).toEqual([50, 2]);

@@ -358,6 +358,9 @@ describe('GET /api/webhooks/event-types', () => {
       'run.stopped',
       'results.created',
       'results.changed',
+      'quota.threshold',
+      'subscription.failing',
+      'subscription.disabled',
       'webhook.test',
     ]) {
       expect(names).toContain(name);

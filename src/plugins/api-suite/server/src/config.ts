@@ -122,6 +122,11 @@ export const configSchema = z
         endpointLeaseMs: z.number().int().min(1_000).max(600_000),
         /** Whether this process sends deliveries; false for web-only processes beside worker processes. */
         worker: z.boolean(),
+        /**
+         * `WEBHOOK_FAILING_AFTER`: failed attempts in a row after which a subscription's owner is warned
+         * (an e-mail and `subscription.failing`), before the 100th disables it; 0: no warning.
+         */
+        failingAfter: z.number().int('must be a whole number').min(0).max(99, 'must be below 100, where a subscription is disabled'),
         /** `WEBHOOK_SEND_TRACEPARENT`: deliveries carry the publish's W3C `traceparent` (tracing on only; docs/operations.md#traces). */
         sendTraceparent: z.boolean(),
         /**
@@ -333,6 +338,7 @@ export default {
       endpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 10) as number,
       endpointLeaseMs: (env.int('WEBHOOK_ENDPOINT_LEASE_SECONDS', 15) as number) * 1000,
       worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
+      failingAfter: parseCount(env('WEBHOOK_FAILING_AFTER'), DEFAULT_FAILING_AFTER, 'WEBHOOK_FAILING_AFTER'),
       sendTraceparent: parseBoolean(env('WEBHOOK_SEND_TRACEPARENT'), false, 'WEBHOOK_SEND_TRACEPARENT'),
       contentTypes: parseContentTypes(env('WEBHOOK_CONTENT_TYPES')),
       populate: parsePopulate(env('WEBHOOK_POPULATE')),
@@ -458,6 +464,8 @@ export function parsePopulate(value: string | undefined): Record<string, number>
  * for all of that, where hundreds (300 made in 3 s) serve nobody but someone filling the table.
  */
 export const DEFAULT_MAX_KEYS = 20;
+/** Failed deliveries in a row before an endpoint's owner is warned (docs/webhooks.md#endpoint-health). */
+export const DEFAULT_FAILING_AFTER = 20;
 
 /**
  * ACCESS_MAX_USAGE_STREAMS: usage streams one consumer may hold open. A portal tab holds one; a

@@ -8,6 +8,7 @@ export const UIDS = {
   apiKey: 'plugin::api-suite.api-key',
   usageRecord: 'plugin::api-suite.usage-record',
   consumerPlan: 'plugin::api-suite.consumer-plan',
+  quotaAlert: 'plugin::api-suite.quota-alert',
   webhookSubscription: 'plugin::api-suite.webhook-subscription',
   webhookTopic: 'plugin::api-suite.webhook-topic',
   webhookEventType: 'plugin::api-suite.webhook-event-type',

@@ -7,6 +7,7 @@ import { planName } from '../../../../shared/format';
 import { useBillingSubscription } from '../../plans/usePlans';
 import { monthly } from '../../plans/PlanCard';
 import { includedFeatures } from '../../plans/reach';
+import { QuotaBanner } from './QuotaBanner';
 import { UsageChart } from './UsageChart';
 import { useUsageStream } from './useUsageStream';
 
@@ -43,6 +44,7 @@ export function Overview() {
       )}
       {returnedFromCheckout === 'cancelled' && <Notice>Checkout was cancelled; nothing was charged.</Notice>}
       <StatusBanner subscription={billing.data ?? null} />
+      {usage && <QuotaBanner month={usage.month} held={usage.plan} />}
 
       <section className="cards">
         <div className="card" data-testid="plan-card">

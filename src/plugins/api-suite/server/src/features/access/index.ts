@@ -25,11 +25,13 @@ import consumers from './services/consumers';
 import keys from './services/keys';
 import oauth from './services/oauth';
 import plans from './services/plans';
+import quotaAlerts from './services/quota-alerts';
 import usage from './services/usage';
+import { ACCESS_EVENTS } from './event-types';
 import { accessApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */
-const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access };
+const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access, 'quota-alerts': quotaAlerts };
 
 /**
  * Who may call the API and how much: consumers and the administrator role, API keys with
@@ -40,6 +42,7 @@ const feature: FeatureModule = {
   register({ strapi }) {
     registerAccessTables(strapi);
     registerContentStrategy(strapi);
+    getService(strapi, 'webhook-event-types').define(ACCESS_EVENTS);
     const user = strapi.contentType(UIDS.user);
     // Added here rather than by overriding the users-permissions schema, so a site that installs
     // the plugin keeps its own user extensions. Not writable through any API: it is the

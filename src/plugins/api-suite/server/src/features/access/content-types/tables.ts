@@ -22,6 +22,28 @@ export const accessTables: DatabaseModel[] = [
     },
     indexes: [{ name: 'api_suite_consumer_plans_user', columns: ['user_id'], type: 'unique' }],
   },
+  /**
+   * Quota alerts sent (docs/billing.md#quota-alerts): one row per pool, month, threshold and quota.
+   * The unique index is the claim that makes an alert go out once across every instance.
+   */
+  {
+    uid: UIDS.quotaAlert,
+    singularName: 'quota-alert',
+    tableName: 'api_suite_quota_alerts',
+    attributes: {
+      id: { type: 'increments' },
+      pool: { type: 'string' },
+      /** YYYYMM (UTC), as the quota counters name their month. */
+      period: { type: 'string' },
+      percent: { type: 'integer' },
+      quota: { type: 'integer' },
+      used: { type: 'integer' },
+      user_id: { type: 'integer' },
+      plan_id: { type: 'integer' },
+      created_at: { type: 'datetime' },
+    },
+    indexes: [{ name: 'api_suite_quota_alerts_claim', columns: ['pool', 'period', 'percent', 'quota'], type: 'unique' }],
+  },
 ];
 
 /** Declare the tables to Strapi's database layer (in register: it creates and syncs them before any bootstrap). */

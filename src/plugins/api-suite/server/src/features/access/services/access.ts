@@ -7,6 +7,7 @@ import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
 import { UNLIMITED, type QuotaDecision } from '../quota';
 import { rateLimitHeaders } from '../quota/headers';
+import { keyPool } from '../quota/pools';
 import { recordRequest, type Counted } from '../request-record';
 import { guardContent } from '../content-api/guard';
 import { effectiveStatus, type KeyEntry } from './keys';
@@ -41,6 +42,7 @@ const VERIFIED_JWT_TTL_MS = 10 * 60_000;
 const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
   const config = () => getConfig(strapi).access;
   const metrics = getService(strapi, 'metrics');
+  const alerts = getService(strapi, 'quota-alerts');
   /** token → user id, until the token's own expiry (at most ten minutes); the user is still read on every request. */
   const verifiedJwts = new Map<string, { id: unknown; until: number }>();
 
@@ -224,11 +226,14 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         );
       }
       if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
-      ctx.set(await this.consume(target, counted));
+      ctx.set(await this.consume(target, counted, principal, key));
     },
 
-    /** Count one request in the target's pool: the headers to answer with, or a 429 carrying them. */
-    async consume(target: QuotaTarget, counted: Counted): Promise<Record<string, string>> {
+    /**
+     * Count one request in the target's pool: the headers to answer with, or a 429 carrying them.
+     * The month as counted goes to the quota alerts, which act only when it reaches a threshold.
+     */
+    async consume(target: QuotaTarget, counted: Counted, principal: Principal, key: KeyEntry | null): Promise<Record<string, string>> {
       const { limits, plan, pool } = target;
       const quota = getService(strapi, 'usage').quota();
       // Overage: past the monthly quota the request is served and billed, so the month is counted
@@ -236,6 +241,17 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       const billsOverage = plan.overage && limits.perMonth !== UNLIMITED && getService(strapi, 'stripe').configured();
       const consumed = await quota.consume(pool, billsOverage ? { perMinute: limits.perMinute, perMonth: UNLIMITED } : limits);
       const decision = billsOverage ? withMonthLimit(consumed, limits.perMonth) : consumed;
+      const { userId, consumerId } = principal;
+      if (userId !== null && consumerId) {
+        alerts.observe(pool, decision.month, () => ({
+          pool,
+          userId,
+          consumerId,
+          plan: { id: plan.id, name: plan.name },
+          keyId: key && pool === keyPool(key.poolKeyId) ? key.id : null,
+          overage: billsOverage,
+        }));
+      }
       const headers = rateLimitHeaders(decision);
       if (billsOverage && decision.allowed && decision.month.used > limits.perMonth) {
         counted.overage = true;

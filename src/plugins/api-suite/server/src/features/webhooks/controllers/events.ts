@@ -30,8 +30,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
       const names = [...new Set(unknown)];
       throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
     }
-    // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
     const types = getService(strapi, 'webhook-event-types');
+    // Sent by the plugin to the one consumer they are about: by hand they would reach every subscriber of the type.
+    const single = [...new Set(events.map((event) => event.type))].filter((type) => types.definition(type)?.audience === 'consumer');
+    if (single.length > 0) {
+      throw new UnprocessableError('invalid_events', `Only the plugin publishes ${single.join(', ')}, to the one consumer concerned`, {
+        invalid_events: single,
+      });
+    }
+    // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
     const problems = events.flatMap((event, index) =>
       types.payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
     );

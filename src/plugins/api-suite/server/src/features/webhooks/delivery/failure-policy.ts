@@ -1,7 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { rowsOf, tableOf, toBool } from '../../../db';
-import { getService } from '../../../utils';
+import { getConfig, getService } from '../../../utils';
+import { greeting, recipientOf, sendMail } from '../../../mail';
+import type { SubscriptionHealthEventData } from '../events/catalog';
+import type { SubscriptionRow } from '../subscriptions/rows';
 import { DELIVERY_QUEUE, jobIdOf } from './jobs';
 import type { Recorder } from './recorder';
 
@@ -9,9 +12,10 @@ import type { Recorder } from './recorder';
 export const DISABLE_AFTER_FAILURES = 100;
 
 /**
- * The failure policy: every failed attempt counts on its subscription; the 100th in a row
- * disables it, cancels its pending deliveries and e-mails its owner, exactly once across every
- * instance (the count and the switch-off are one statement).
+ * The failure policy: every failed attempt counts on its subscription. At `WEBHOOK_FAILING_AFTER`
+ * (20) in a row its owner is warned; the 100th disables it, cancels its pending deliveries and
+ * tells its owner. Each happens exactly once a streak across every instance: the count is one
+ * statement, so exactly one attempt sees each number (docs/webhooks.md#endpoint-health).
  */
 export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
   const knex = () => strapi.db.connection;
@@ -26,7 +30,7 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
      * buffered before this failure are written first, or their reset would land after it.
      * `active` is false when the subscription was already inactive: the attempt is not counted.
      */
-    async countFailure(subscriptionId: number): Promise<{ active: boolean; failureCount: number }> {
+    async countFailure(subscriptionId: number, lastError: string): Promise<{ active: boolean; failureCount: number }> {
       if (recorder.hasSuccess(subscriptionId)) await recorder.flush();
       const result = await knex().raw(
         `UPDATE ?? SET failure_count = failure_count + 1,
@@ -39,9 +43,68 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
       const row = rowsOf<{ failure_count: number; is_active: unknown }>(result)[0];
       if (!row) return { active: false, failureCount: 0 };
       const failureCount = Number(row.failure_count);
-      if (toBool(row.is_active)) return { active: true, failureCount };
+      if (toBool(row.is_active)) {
+        // A success resets the count, so a new streak is warned about again; 21, 22 … of this one are not.
+        if (failureCount === getConfig(strapi).webhooks.failingAfter)
+          policy.warn('subscription.failing', subscriptionId, failureCount, lastError);
+        return { active: true, failureCount };
+      }
       await policy.onDisabled(subscriptionId);
+      policy.warn('subscription.disabled', subscriptionId, failureCount, lastError);
       return { active: false, failureCount };
+    },
+
+    /**
+     * Tell the owner's other subscriptions (`subscription.failing` or `.disabled`) and, for a
+     * failing one, e-mail the owner (the disabled one's e-mail is `notifyDisabled`'s). In the
+     * background: the attempt that crossed the line is settled meanwhile, and shutting down waits for it.
+     */
+    warn(type: 'subscription.failing' | 'subscription.disabled', subscriptionId: number, failureCount: number, lastError: string): void {
+      const work = (async () => {
+        const row = await subscriptions().getById(subscriptionId);
+        if (!row) return;
+        const data: SubscriptionHealthEventData = {
+          subscription_id: row.uuid,
+          endpoint_url: row.endpoint_url,
+          failure_count: failureCount,
+          last_error: lastError,
+        };
+        const results = await Promise.allSettled([
+          getService(strapi, 'webhooks').publish(type, data, { consumerId: row.consumer_id, exceptSubscription: subscriptionId }),
+          type === 'subscription.failing' ? policy.notifyFailing(row, data) : Promise.resolve(),
+        ]);
+        for (const result of results) {
+          if (result.status === 'rejected')
+            strapi.log.error(
+              `[api-suite] webhooks: could not tell the owner of ${row.uuid} (${type}): ${(result.reason as Error).message}`
+            );
+        }
+      })();
+      getService(strapi, 'webhooks').track(
+        work.catch((error: Error) =>
+          strapi.log.error(`[api-suite] webhooks: ${type} not sent for subscription ${subscriptionId}: ${error.message}`)
+        )
+      );
+    },
+
+    async notifyFailing(row: SubscriptionRow, data: SubscriptionHealthEventData): Promise<void> {
+      strapi.log.warn(`[api-suite] webhooks: subscription ${row.uuid} has failed ${data.failure_count} deliveries in a row`);
+      const owner = await recipientOf(strapi, { consumerId: row.consumer_id });
+      if (!owner) return;
+      const sent = await sendMail(strapi, {
+        to: owner.email,
+        subject: 'Your webhook endpoint is failing',
+        lines: [
+          greeting(owner),
+          '',
+          `Your webhook subscription ${row.uuid} to ${row.endpoint_url} has failed ${data.failure_count} deliveries in a row.`,
+          `The last attempt got: ${data.last_error}.`,
+          '',
+          `Failed deliveries are retried on their schedule. If the endpoint keeps failing, the subscription is disabled at ${DISABLE_AFTER_FAILURES} failures in a row.`,
+          'One successful delivery resets the count.',
+        ],
+      });
+      if (!sent) strapi.log.warn('[api-suite] webhooks: the email plugin is not installed; the owner was not notified');
     },
 
     /** Stop the subscription's pending work and tell its owner, once. */
@@ -71,20 +134,10 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
       strapi.log.warn(
         `[api-suite] webhooks: subscription ${row.uuid} disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries`
       );
-      const owner = (await strapi.db
-        .query(UIDS.user)
-        .findOne({ where: { consumer_id: row.consumer_id }, select: ['email', 'username'] })) as {
-        email?: string;
-        username?: string;
-      } | null;
-      if (!owner?.email) return;
-      const email = strapi.plugin('email')?.service('email') as { send(options: Record<string, unknown>): Promise<unknown> } | undefined;
-      if (!email) {
-        strapi.log.warn('[api-suite] webhooks: the email plugin is not installed; the owner was not notified');
-        return;
-      }
+      const owner = await recipientOf(strapi, { consumerId: row.consumer_id });
+      if (!owner) return;
       const lines = [
-        `Hello ${owner.username ?? ''},`.trim(),
+        greeting(owner),
         '',
         `Your webhook subscription ${row.uuid} to ${row.endpoint_url} was disabled after ${DISABLE_AFTER_FAILURES} consecutive failed deliveries.`,
         'No further events are sent to it, and its pending retries were cancelled.',
@@ -92,7 +145,8 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
         'Once the endpoint answers with a 2xx status again, re-enable it with:',
         `  PATCH /api/webhooks/subscriptions/${row.uuid}  { "is_active": true }`,
       ];
-      await email.send({ to: owner.email, subject: 'Your webhook subscription was disabled', text: lines.join('\n') });
+      const sent = await sendMail(strapi, { to: owner.email, subject: 'Your webhook subscription was disabled', lines });
+      if (!sent) strapi.log.warn('[api-suite] webhooks: the email plugin is not installed; the owner was not notified');
     },
   };
   return policy;

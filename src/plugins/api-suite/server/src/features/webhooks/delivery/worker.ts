@@ -367,7 +367,7 @@ export function createWorker(
         return settled('succeeded');
       }
 
-      const { active } = await policy.countFailure(target.id);
+      const { active } = await policy.countFailure(target.id, outcome.error ?? `HTTP ${outcome.statusCode ?? 'error'}`);
       const delay = active && options.retry ? retryDelaySeconds(schedule(), data.attempt, outcome.retryAfterSeconds) : null;
       if (delay === null) {
         recorder.state({ ...base, status: 'failed', next_attempt_at: null, delivered_at: null });

@@ -10,11 +10,14 @@ import { fieldProblems, type FieldProblem } from '../../../http/errors';
  */
 
 /**
- * Who may receive an event: every subscriber of its type, or only the consumers each publish names
- * (events about one consumer's own resources: their runs, orders, billing). Publishing a `named`
- * event without naming anyone is a programming error and refused.
+ * Who may receive an event: every subscriber of its type; only the consumers each publish names
+ * (events about one consumer's own resources: their runs, orders, billing, which administrators
+ * may be named beside); or exactly one consumer, the one it is about (their quota, their
+ * endpoints' health), whatever any other subscription's `events` say. Publishing a `named` event
+ * without naming anyone, or a `consumer` event to anyone but one consumer, is a programming error
+ * and refused; administrators cannot publish `consumer` events by hand.
  */
-export type EventAudience = 'everyone' | 'named';
+export type EventAudience = 'everyone' | 'named' | 'consumer';
 
 export interface EventDefinition {
   name: string;

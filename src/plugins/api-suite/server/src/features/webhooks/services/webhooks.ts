@@ -21,6 +21,8 @@ export interface PublishOptions {
   consumerId?: string;
   /** Only these consumers' subscriptions receive the event (an order's buyer and the administrators). */
   consumerIds?: string[];
+  /** This subscription does not receive the event (one about its own endpoint's health goes to its owner's others). */
+  exceptSubscription?: number;
 }
 
 export interface Published {
@@ -38,6 +40,8 @@ interface Pending {
   only?: number;
   /** Deliver only to these consumers' subscriptions (events about a consumer's own resources). */
   audience?: string[];
+  /** Never to this subscription. */
+  except?: number;
   resolve(result: Published[]): void;
   reject(error: unknown): void;
 }
@@ -97,7 +101,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
           pending.only !== undefined
             ? [pending.only]
             : active.has(event.type)
-              ? receiving(subscribers.get(event.type) ?? [], event.payload)
+              ? receiving(subscribers.get(event.type) ?? [], event.payload, pending.except)
               : [];
         if (targets.length === 0) return { event_id: event.id, deliveries: 0 };
         const payloadJson = JSON.stringify(event.payload);
@@ -186,13 +190,18 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const submit = (
     events: WebhookEvent[],
-    scope: { only?: number; audience?: string[] } = {},
+    scope: { only?: number; audience?: string[]; except?: number } = {},
     anyAudience = false
   ): Promise<Published[]> => {
-    if (!anyAudience && scope.only === undefined && scope.audience === undefined) {
+    if (scope.only === undefined) {
       // An event about one consumer's own resources published to everybody would leak it.
       const types = getService(strapi, 'webhook-event-types');
-      const named = events.find((event) => types.definition(event.type)?.audience === 'named');
+      const audienceOfType = (event: WebhookEvent) => types.definition(event.type)?.audience;
+      const single = events.find((event) => audienceOfType(event) === 'consumer');
+      // Whoever publishes it, an administrator included: nobody but its one consumer may receive it.
+      if (single && scope.audience?.length !== 1)
+        return Promise.reject(new Error(`${single.type} is published to the one consumer it concerns: name them alone`));
+      const named = anyAudience || scope.audience !== undefined ? undefined : events.find((event) => audienceOfType(event) === 'named');
       if (named) return Promise.reject(new Error(`${named.type} is published to the consumers it concerns only: name them`));
     }
     // One span per publish (tracing on only), ended once its deliveries are stored and queued.
@@ -207,6 +216,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         trace: traceparentOf(span),
         only: scope.only,
         audience: scope.audience,
+        except: scope.except,
         resolve,
         reject,
       });
@@ -237,14 +247,14 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
      * consumer's resources (scraper runs, orders) never reach another consumer.
      */
     async publish<T extends KnownEventName>(type: T, payload: EventPayloads[T], options: PublishOptions = {}): Promise<Published> {
-      const [result] = await submit([{ type, payload }], { audience: audienceOf(options) });
+      const [result] = await submit([{ type, payload }], { audience: audienceOf(options), except: options.exceptSubscription });
       return result;
     },
 
     /** Publish several events in one round. */
     async publishMany(events: PublishableEvent[], options: PublishOptions = {}): Promise<Published[]> {
       if (events.length === 0) return [];
-      return submit(events, { audience: audienceOf(options) });
+      return submit(events, { audience: audienceOf(options), except: options.exceptSubscription });
     },
 
     /**
@@ -255,7 +265,7 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (events.length === 0) return [];
       // An administrator may publish any type to its every subscriber.
       const audience = audienceOf(options);
-      return submit(events, { audience }, options.anyAudience === true);
+      return submit(events, { audience, except: options.exceptSubscription }, options.anyAudience === true);
     },
 
     /** An event for one subscription only, whatever it subscribes to (the test event). */
@@ -288,10 +298,12 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 };
 
-/** The subscribers whose payload filter the event's data matches (all of them when none has a filter). */
-function receiving(subscribers: Subscriber[], payload: Record<string, unknown>): number[] {
+/** The subscribers whose payload filter the event's data matches (all of them when none has a filter), but `except`. */
+function receiving(subscribers: Subscriber[], payload: Record<string, unknown>, except: number | undefined): number[] {
   const ids: number[] = [];
-  for (const subscriber of subscribers) if (!subscriber.filter || subscriber.filter.test(payload)) ids.push(subscriber.id);
+  for (const subscriber of subscribers) {
+    if (subscriber.id !== except && (!subscriber.filter || subscriber.filter.test(payload))) ids.push(subscriber.id);
+  }
   return ids;
 }
 
