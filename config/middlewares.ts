@@ -5,6 +5,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
   // No empty Access-Control-Allow-Origin on answers to requests that sent no Origin.
   'global::omit-empty-cors',
   'strapi::errors',
+  // A database or Redis that is away answers 503 with Retry-After on every route, not a 500.
+  'plugin::api-suite.dependency-faults',
   'strapi::security',
   {
     name: 'strapi::cors',

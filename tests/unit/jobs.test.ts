@@ -14,6 +14,7 @@ import {
   type Logger,
 } from '../../src/plugins/api-suite/server/src/jobs';
 import { assertRedisReachable } from '../helpers/services';
+import { startTcpProxy } from '../helpers/tcp-proxy';
 import { eventually, quietFor, timePasses } from '../helpers/wait';
 
 /**
@@ -418,6 +419,70 @@ describe.each(drivers)('jobs port, %s driver', (driver) => {
     if (client) await waitFor(async () => (await client.llen(`${prefix}:stuck:active`)) === 0);
     else await waitFor(() => returned);
   });
+});
+
+describe('the store going away and coming back', () => {
+  it('in-process: always available, never lost', async () => {
+    const jobs = createInProcessJobs({ logger: testLogger() });
+    const told: unknown[] = [];
+    jobs.onRestored((restored) => told.push(restored));
+    expect(jobs.available()).toBe(true);
+    await jobs.close();
+    expect(jobs.available()).toBe(false);
+    expect(told).toEqual([]);
+  });
+
+  // Registered only with REDIS_URL, like the BullMQ half above.
+  if (process.env.REDIS_URL)
+    it('BullMQ: says whether Redis kept the jobs each time it is reachable again, and fails fast meanwhile', async () => {
+      const url = new URL(REDIS_URL);
+      const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 6379) });
+      const direct = new Redis(REDIS_URL);
+      const prefix = `jobs-test-${randomUUID()}`;
+      const logger = testLogger();
+      const jobs = createBullmqJobs({ redisUrl: `redis://127.0.0.1:${proxy.port}`, prefix, logger });
+      try {
+        const told: Array<{ lost: boolean; first: boolean }> = [];
+        jobs.onRestored((restored) => told.push(restored));
+        // A prefix Redis never held: its jobs are "lost" (pending work in the database is to be enqueued).
+        await waitFor(() => told.length === 1);
+        expect(told).toEqual([{ lost: true, first: true }]);
+        expect(jobs.available()).toBe(true);
+        await jobs.enqueue('q', 'job', { n: 1 });
+        // A listener added later hears what the first connection found.
+        const late: unknown[] = [];
+        jobs.onRestored((restored) => late.push(restored));
+        expect(late).toEqual([{ lost: true, first: true }]);
+
+        // Away: enqueueing fails at once instead of waiting for Redis.
+        proxy.cut('refuse');
+        await waitFor(() => !jobs.available());
+        const started = Date.now();
+        await expect(jobs.enqueue('q', 'job', { n: 2 })).rejects.toThrow();
+        expect(Date.now() - started).toBeLessThan(1_000);
+        // Back with its data: not lost.
+        proxy.restore();
+        await waitFor(() => told.length === 2, 10_000);
+        expect(told[1]).toEqual({ lost: false, first: false });
+        expect((await jobs.counts('q')).waiting).toBe(1);
+
+        // Back without it (as a Redis restarted without persistence): lost.
+        proxy.cut('refuse');
+        await waitFor(() => !jobs.available());
+        await deleteKeys(direct, `${prefix}:*`);
+        proxy.restore();
+        await waitFor(() => told.length === 3, 10_000);
+        expect(told[2]).toEqual({ lost: true, first: false });
+        expect(logger.lines).toContain(
+          `warn [jobs] Redis is back without the jobs it held (prefix ${prefix}): pending work is enqueued again from the database`
+        );
+      } finally {
+        await jobs.close(2_000);
+        await deleteKeys(direct, `${prefix}:*`);
+        await direct.quit();
+        await proxy.close();
+      }
+    });
 });
 
 describe('createJobs', () => {

@@ -10,7 +10,10 @@ import {
   type QuotaDecision,
 } from '../../src/plugins/api-suite/server/src/features/access/quota';
 import { rateLimitHeaders } from '../../src/plugins/api-suite/server/src/features/access/quota/headers';
+import { DependencyUnavailableError } from '../../src/plugins/api-suite/server/src/dependencies';
 import { assertRedisReachable } from '../helpers/services';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { eventually } from '../helpers/wait';
 
 /**
  * One suite, both counters: the access feature only sees QuotaCounter. The Redis half runs
@@ -356,6 +359,82 @@ describe.each(kinds)('quota counter, %s', (kind) => {
     });
   }
 });
+
+// Registered only with REDIS_URL, like the Redis half above: without it there is no Redis to lose.
+if (process.env.REDIS_URL)
+  describe('quota counter, Redis taken away', () => {
+    let proxy: TcpProxy;
+    let client: Redis;
+    let direct: Redis;
+    let counter: QuotaCounter;
+    const prefix = `quota-away-${randomUUID()}`;
+    const now = at('2025-05-20T10:15:05Z');
+    const month = monthWindow(now).id;
+
+    beforeAll(async () => {
+      const url = new URL(REDIS_URL);
+      proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 6379) });
+      // An app instance's client: through the proxy, which the test cuts to take Redis away from it alone.
+      client = new Redis({ host: '127.0.0.1', port: proxy.port, maxRetriesPerRequest: 3, retryStrategy: () => 50 });
+      client.on('error', () => undefined);
+      direct = new Redis(REDIS_URL);
+      counter = createRedisQuotaCounter({ redis: client, prefix });
+    });
+
+    afterAll(async () => {
+      await counter.close();
+      client.disconnect();
+      await deleteKeys(direct, `${prefix}:*`);
+      await direct.quit();
+      await proxy.close();
+    });
+
+    it('decides on what it last read, refuses with 503 what it never read, and adds its count to Redis once it is back', async () => {
+      const limited = { perMinute: 100, perMonth: 4 };
+      expect((await counter.consume('consumer:1:plan:1', limited, now)).month.used).toBe(1);
+      expect((await counter.consume('consumer:1:plan:1', limited, now)).month.used).toBe(2);
+
+      proxy.cut('refuse');
+      await eventually(() => (client.status === 'ready' ? undefined : true), 5_000, 'the client to see Redis gone');
+
+      // Known: counted here, on top of the 2 Redis gave; the 4th of 4 is the last allowed.
+      const third = await counter.consume('consumer:1:plan:1', limited, now);
+      expect(third).toMatchObject({ allowed: true, month: { used: 3, remaining: 1 }, minute: { used: 1 } });
+      expect((await counter.consume('consumer:1:plan:1', limited, now)).month.used).toBe(4);
+      // Known to have reached its quota: refused, as it could only be higher.
+      expect(await counter.consume('consumer:1:plan:1', limited, now)).toMatchObject({ allowed: false, refusedBy: 'month' });
+      // Never read here, with a monthly quota: a guess could give quota away.
+      await expect(counter.consume('consumer:2:plan:1', limited, now)).rejects.toBeInstanceOf(DependencyUnavailableError);
+      await expect(counter.monthUsed(['consumer:2:plan:1'], now)).rejects.toBeInstanceOf(DependencyUnavailableError);
+      // No monthly quota: nothing to guess, the minute is held per instance.
+      const unlimited = { perMinute: 2, perMonth: -1 };
+      expect((await counter.consume('consumer:3:plan:2', unlimited, now)).allowed).toBe(true);
+      expect((await counter.consume('consumer:3:plan:2', unlimited, now)).allowed).toBe(true);
+      expect(await counter.consume('consumer:3:plan:2', unlimited, now)).toMatchObject({ allowed: false, refusedBy: 'minute' });
+      expect(await counter.monthUsed(['consumer:1:plan:1'], now)).toEqual(new Map([['consumer:1:plan:1', 4]]));
+      // Headers only: peek answers whatever it knows, never refusing to.
+      expect((await counter.peek('consumer:2:plan:1', limited, now)).month.used).toBe(0);
+
+      proxy.restore();
+      // What was allowed while it was away is added to Redis's month counters.
+      const counted = await eventually(
+        async () => {
+          const [known, unknown] = await direct.mget(
+            `${prefix}:quota:mon:consumer:1:plan:1:${month}`,
+            `${prefix}:quota:mon:consumer:3:plan:2:${month}`
+          );
+          return known === '4' && unknown === '2' ? { known, unknown } : undefined;
+        },
+        10_000,
+        'the counts made while Redis was away added to it'
+      );
+      expect(counted).toEqual({ known: '4', unknown: '2' });
+      expect(await direct.ttl(`${prefix}:quota:mon:consumer:3:plan:2:${month}`)).toBeGreaterThan(0);
+      // And Redis decides again.
+      expect(await counter.consume('consumer:1:plan:1', limited, now)).toMatchObject({ allowed: false, refusedBy: 'month' });
+      expect((await counter.consume('consumer:2:plan:1', limited, now)).month.used).toBe(1);
+    });
+  });
 
 describe('rate-limit headers', () => {
   const now = at('2025-05-20T10:15:20Z');

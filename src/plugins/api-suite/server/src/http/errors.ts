@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { errors as strapiErrors } from '@strapi/utils';
 import type { Context } from 'koa';
 import { ZodError } from 'zod';
+import { DependencyUnavailableError, RETRY_AFTER_SECONDS, unavailableDependency, unavailableMessage } from '../dependencies';
 
 /**
  * A refusal with the status, code and message the API documents for it. Thrown anywhere below a controller
@@ -21,6 +22,19 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found`);
+
+/**
+ * A fault of the database or Redis (../dependencies.ts) as the refusal it is answered with: 503
+ * `dependency_unavailable` with `Retry-After`, in the route's own shape; undefined for any other fault.
+ */
+export function dependencyRefusal(caught: unknown): ApiError | undefined {
+  const dependency = unavailableDependency(caught);
+  if (!dependency) return undefined;
+  const message = caught instanceof DependencyUnavailableError ? caught.message : unavailableMessage(dependency);
+  return new ApiError(503, 'dependency_unavailable', message, undefined, {
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  });
+}
 
 /** `/api/v1/*` and the key middleware: `{ error: { code, message, details? } }`. */
 export function nestedErrorBody(error: ApiError) {
@@ -71,7 +85,7 @@ async function answerErrors(ctx: Context, run: () => Promise<unknown>, shape: Er
   try {
     await run();
   } catch (caught) {
-    const known = caught instanceof ZodError ? fromZod(caught) : caught;
+    const known = caught instanceof ZodError ? fromZod(caught) : (dependencyRefusal(caught) ?? caught);
     if (known instanceof ApiError) return answer(ctx, known, shape);
     if (!unexpected) throw caught;
     answer(ctx, unexpected(caught), shape);
@@ -150,13 +164,15 @@ const STRAPI_ERROR_STATUS: ReadonlyArray<readonly [abstract new (...args: never[
 
 /**
  * The status a fault that nobody below answered is answered with, once Strapi's error middleware
- * (`strapi::errors`, outside every route) has it: a refusal's own; a Strapi application error's
+ * (`strapi::errors`, outside every route) has it: a refusal's own; 503 for a dependency's fault
+ * (`plugin::api-suite.dependency-faults` answers it); a Strapi application error's
  * (400 unless it is one of the kinds above); an HTTP error's (4xx or 5xx); 500 for anything else,
  * such as a handler's crash. Until then `ctx.status` is still Koa's default 404, so a middleware
  * that records the answer while the fault passes through it asks here instead.
  */
 export function faultStatus(caught: unknown): number {
   if (caught instanceof ApiError) return caught.status;
+  if (unavailableDependency(caught)) return 503;
   if (caught instanceof strapiErrors.ApplicationError) {
     return STRAPI_ERROR_STATUS.find(([kind]) => caught instanceof kind)?.[1] ?? 400;
   }

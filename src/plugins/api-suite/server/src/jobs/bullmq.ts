@@ -20,6 +20,7 @@ import {
   type JobsPort,
   type Logger,
   type ProcessOptions,
+  type StoreRestored,
 } from './types';
 
 /**
@@ -28,6 +29,12 @@ import {
  *
  * Connections: one shared ioredis client for every Queue (commands only), and two per Worker (commands
  * and blocking reads) that the Worker opens and closes itself. Nothing connects until first used.
+ *
+ * While Redis is away the queues' client fails at once rather than holding commands until it is
+ * back (no offline queue, one retry for a command caught in flight): callers keep their work in the
+ * database and enqueue it from `onRestored`. Each time that client is ready, a marker key tells
+ * whether Redis still holds this prefix's jobs: a Redis restarted without persistence comes back
+ * without it, and the first instance to see that is told the jobs were lost.
  */
 export function createBullmqJobs(options: { redisUrl: string; prefix: string; logger?: Logger }): JobsPort {
   const { redisUrl, prefix } = options;
@@ -38,19 +45,58 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
   let closed = false;
   let closing: Promise<void> | undefined;
   const reportError = errorReporter(logger);
+  const restoredListeners: Array<(restored: StoreRestored) => void> = [];
+  /** What the first connection found, for listeners added after it. */
+  let firstRestore: StoreRestored | undefined;
 
   function ensureOpen(): void {
     if (closed) throw new JobsClosedError();
   }
 
+  function connection(): Redis {
+    if (!queueConnection) {
+      const client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      client.on('error', (error: Error) => reportError('queue connection', error));
+      client.on('ready', () => void noticeReady(client));
+      queueConnection = client;
+    }
+    return queueConnection;
+  }
+
+  /** The store is reachable (again): whether it kept this prefix's jobs, told to the listeners. */
+  async function noticeReady(client: Redis): Promise<void> {
+    let lost: boolean;
+    try {
+      lost = (await client.set(storeMarker(prefix), new Date().toISOString(), 'NX')) === 'OK';
+    } catch (error) {
+      // Gone again already: the next 'ready' asks again.
+      reportError('queue connection', error as Error);
+      return;
+    }
+    const restored: StoreRestored = { lost, first: firstRestore === undefined };
+    firstRestore ??= restored;
+    if (lost && !restored.first) {
+      logger.warn(`[jobs] Redis is back without the jobs it held (prefix ${prefix}): pending work is enqueued again from the database`);
+    } else if (lost) {
+      logger.info(`[jobs] Redis holds no jobs of prefix ${prefix} yet: pending work recorded in the database is enqueued`);
+    } else if (!restored.first) {
+      logger.info(`[jobs] Redis is back with its jobs (prefix ${prefix})`);
+    }
+    for (const listener of restoredListeners) tell(listener, restored);
+  }
+
+  function tell(listener: (restored: StoreRestored) => void, restored: StoreRestored): void {
+    try {
+      listener(restored);
+    } catch (error) {
+      logger.error(`[jobs] a listener of the restored store failed: ${(error as Error).message}`);
+    }
+  }
+
   function getQueue(name: string): Queue<unknown, void> {
     let queue = queues.get(name);
     if (!queue) {
-      if (!queueConnection) {
-        queueConnection = new Redis(redisUrl);
-        queueConnection.on('error', (error: Error) => reportError('queue connection', error));
-      }
-      queue = new Queue<unknown, void>(name, { connection: queueConnection, prefix });
+      queue = new Queue<unknown, void>(name, { connection: connection(), prefix });
       // An EventEmitter 'error' without a listener would crash the process.
       queue.on('error', (error: Error) => reportError(`queue ${name}`, error));
       queues.set(name, queue);
@@ -122,9 +168,12 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
         queueName,
         (job, token) => runHandler(queueName, handler as JobHandler<unknown>, job, token, logger),
         // Options rather than a client, so that the Worker owns (and closes) its connections. Its
-        // blocking reads must wait for Redis indefinitely rather than fail after a few retries.
+        // blocking reads must wait for Redis indefinitely rather than fail after a few retries,
+        // and it reconnects within 2 s of Redis's return however long it was away (BullMQ's own
+        // strategy backs off to 20 s), retrying a failed fetch as soon (its default waits 15 s).
         {
-          connection: { url: redisUrl, maxRetriesPerRequest: null },
+          connection: { url: redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnectDelay },
+          runRetryDelay: 2_000,
           prefix,
           concurrency,
           // A job whose process died (SIGKILL, power loss) is taken up again once its lock lapses
@@ -184,11 +233,35 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
       return [...new Set([...queues.keys(), ...workers.keys()])];
     },
 
+    available(): boolean {
+      return !closed && connection().status === 'ready';
+    },
+
+    onRestored(listener: (restored: StoreRestored) => void): void {
+      if (closed) return;
+      restoredListeners.push(listener);
+      connection();
+      if (firstRestore) tell(listener, firstRestore);
+    },
+
     close(timeoutMs = 10_000): Promise<void> {
       closing ??= closeAll(timeoutMs);
       return closing;
     },
   };
+}
+
+/**
+ * A key that exists as long as Redis keeps what it was given under this prefix: set (if missing)
+ * whenever the queues' client connects, so a Redis that comes back without it lost its jobs.
+ */
+export function storeMarker(prefix: string): string {
+  return `${prefix}:jobs-store`;
+}
+
+/** ioredis's own strategy (50 ms more per try, at most 2 s), for the connections BullMQ makes. */
+function reconnectDelay(times: number): number {
+  return Math.min(times * 50, 2_000);
 }
 
 /** Failed jobs stay in Redis for inspection, up to this many per queue. */

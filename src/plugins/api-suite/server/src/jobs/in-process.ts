@@ -250,6 +250,14 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       return [...queues.keys()];
     },
 
+    available(): boolean {
+      return !closed;
+    },
+
+    onRestored(): void {
+      // The queues live in this process: they are never away and come back only with a new process.
+    },
+
     close(timeoutMs = 10_000): Promise<void> {
       closing ??= closeAll(timeoutMs);
       return closing;

@@ -88,6 +88,13 @@ export interface CronSchedule {
   timezone?: string;
 }
 
+export interface StoreRestored {
+  /** The store came back without the jobs it held: take up the pending work the database records. */
+  lost: boolean;
+  /** The first connection of this process (else a reconnection after an outage). */
+  first: boolean;
+}
+
 export interface JobsPort {
   readonly driver: JobsDriverName;
   enqueue<TData>(queue: string, name: string, data: TData, options?: JobOptions): Promise<string>;
@@ -105,6 +112,21 @@ export interface JobsPort {
   counts(queue: string): Promise<{ waiting: number; delayed: number; active: number }>;
   /** The queues this process has enqueued to, processed or scheduled on (the metrics report their counts). */
   queueNames(): string[];
+  /**
+   * Whether jobs can be enqueued now: false while Redis is away (BullMQ), when enqueueing would
+   * only fail or wait. A caller whose work is stored in the database keeps it there and enqueues
+   * it from `onRestored` instead of holding up its answer.
+   */
+  available(): boolean;
+  /**
+   * Call `listener` each time the queue's store is reachable again: on the first connection and
+   * after every outage (BullMQ; the in-process driver never loses its store, so never). `lost`
+   * says the store came back without this prefix's jobs (a Redis restarted without persistence,
+   * or one that never held them): everything the database says is still to do must be enqueued
+   * again. Of several instances, one is told `lost`. A listener added after the first connection
+   * is called at once with what that connection found.
+   */
+  onRestored(listener: (restored: StoreRestored) => void): void;
   /**
    * Stop taking new jobs, wait for active ones (up to `timeoutMs`), release connections.
    * Further enqueues reject.

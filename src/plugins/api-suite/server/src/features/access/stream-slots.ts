@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { DependencyUnavailableError, followRedis, unavailableDependency } from '../../dependencies';
 
 /**
  * The usage streams (`GET /api/v1/usage/stream`) each consumer holds open, so one consumer cannot
@@ -54,12 +55,22 @@ export function createRedisStreamSlots(options: {
   options.redis.defineCommand(RENEW_COMMAND, { numberOfKeys: 1, lua: RENEW_SCRIPT });
   const redis = options.redis as SlotsRedis;
   const renewals = new Set<NodeJS.Timeout>();
+  const redisAway = followRedis(options.redis);
 
   return {
     async acquire(owner, limit) {
       const key = `${prefix}:access:streams:${owner}`;
       const stream = randomUUID();
-      if ((await redis[ACQUIRE_COMMAND](key, limit, leaseMs, stream)) !== 1) return null;
+      // The count is across instances: with Redis away it cannot be read, and a guess could let one consumer hold any number.
+      const away = () => new DependencyUnavailableError('redis', STREAMS_AWAY);
+      if (redisAway()) throw away();
+      let taken: unknown;
+      try {
+        taken = await redis[ACQUIRE_COMMAND](key, limit, leaseMs, stream);
+      } catch (error) {
+        throw unavailableDependency(error) ? away() : error;
+      }
+      if (taken !== 1) return null;
       const renewal = setInterval(() => {
         redis[RENEW_COMMAND](key, leaseMs, stream).catch(onError);
       }, renewEveryMs);
@@ -88,6 +99,7 @@ function once(run: () => void): () => void {
   };
 }
 
+const STREAMS_AWAY = 'The count of open usage streams is unavailable for a moment (Redis): try again shortly';
 const ACQUIRE_COMMAND = 'apiSuiteStreamSlotAcquire';
 const RENEW_COMMAND = 'apiSuiteStreamSlotRenew';
 

@@ -8,6 +8,7 @@ import contentChanges from './services/content-changes';
 import contentManagerViews from './services/content-manager-views';
 import { contentWebhookListener } from './content-webhook';
 import { errorMiddlewares } from '../../http/errors';
+import { dependencyFaults } from './middlewares/dependency-faults';
 import { inputGuard } from './middlewares/input-guard';
 import { privateAddressesNotice } from './private-addresses';
 import http from './services/http';
@@ -44,7 +45,7 @@ const feature: FeatureModule = {
   },
   services,
   controllers: { health, openapi: openapiController },
-  middlewares: { 'input-guard': inputGuard, ...errorMiddlewares },
+  middlewares: { 'input-guard': inputGuard, 'dependency-faults': dependencyFaults, ...errorMiddlewares },
   routes: { 'content-api': contentApiRoutes, admin: adminRoutes },
 };
 

@@ -40,6 +40,8 @@ const feature: FeatureModule = {
         if (id) await getService(strapi, 'scrapers').unschedule(id);
       },
     });
+    // Runs started and schedules changed while Redis is away follow once it is back, in every process.
+    getService(strapi, 'scraper-runs').watchQueue();
     if (getConfig(strapi).scrapers.worker) await getService(strapi, 'scraper-runs').start();
   },
   async destroy({ strapi }) {

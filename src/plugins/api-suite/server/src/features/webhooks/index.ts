@@ -75,6 +75,8 @@ const feature: FeatureModule = {
     if (created > 0) strapi.log.info(`[api-suite] webhooks: created ${created} event types`);
     await getService(strapi, 'webhook-subscriptions').listen();
     await warnOfUnknownPlans(strapi);
+    // Deliveries stored while Redis is away are enqueued when it is back, by whichever process stored them.
+    getService(strapi, 'webhook-deliveries').watchQueue();
     const settings = getConfig(strapi).webhooks;
     if (settings.worker) {
       await getService(strapi, 'webhook-deliveries').start();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, bodyParserError, faultStatus, nestedErrorBody, flatErrorBody } from '../../../http/errors';
+import { ApiError, bodyParserError, dependencyRefusal, faultStatus, nestedErrorBody, flatErrorBody } from '../../../http/errors';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
@@ -99,8 +99,9 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
           throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
         }
       } catch (caught) {
-        // Our own refusals, and the body parser's (strapi::body runs inside this middleware).
-        const error = caught instanceof ApiError ? caught : bodyParserError(caught);
+        // Our own refusals, the body parser's (strapi::body runs inside this middleware), and a
+        // database or Redis that is away (503, never 500), wherever below it was met.
+        const error = caught instanceof ApiError ? caught : (bodyParserError(caught) ?? dependencyRefusal(caught));
         if (!error) {
           // The usage record says what the client gets (500 for a crash), not Koa's default 404.
           faulted = faultStatus(caught);
@@ -110,11 +111,11 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
         ctx.status = error.status;
         // The key middleware's own refusals use the /api/v1 shape everywhere (docs/api-reference.md#error-bodies);
-        // a body that cannot be parsed is the route's business and gets its family's shape.
+        // a body that cannot be parsed, or a fault met by the route, is the route's business and gets its family's shape.
         const unparsable = !(caught instanceof ApiError);
         ctx.body =
           trimSlash(ctx.path) === `${API_V1}/oauth/token`
-            ? { error: 'invalid_request', error_description: error.message }
+            ? { error: error.status === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: error.message }
             : unparsable && isWebhooksPath(ctx.path)
               ? flatErrorBody(error)
               : nestedErrorBody(error);

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import type { Redis } from 'ioredis';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { ApiError, notFound } from '../../../http/errors';
@@ -60,6 +61,14 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
   const hashById = new Map<number, string>();
   const channel = () => `${getConfig(strapi).jobs.prefix}:access:invalidate`;
   let listening = false;
+  /** The connection invalidations arrive on (with Redis). */
+  let hearing: Redis | undefined;
+  /**
+   * Whether what is cached can be believed: not while the connection that hears of revocations
+   * is down (Redis away), when a key revoked on another instance would still be served from
+   * here. Keys are then read from the database on every request until it is back.
+   */
+  const cacheTrusted = () => hearing === undefined || hearing.status === 'ready';
 
   const forget = (id: number | '*') => {
     if (id === '*') {
@@ -120,6 +129,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const subscriber = getService(strapi, 'platform').subscriber('keys');
       if (!subscriber) return;
       listening = true;
+      hearing = subscriber;
       subscriber.on('message', (_channel: string, message: string) => {
         if (message.startsWith(CONSUMER_MESSAGE)) consumerPlans().forget(Number(message.slice(CONSUMER_MESSAGE.length)));
         else forget(message === '*' ? '*' : Number(message));
@@ -132,20 +142,20 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Drop a key (or every key) from the cache here and on every instance. */
     async invalidate(id: number | '*'): Promise<void> {
       forget(id);
-      await getService(strapi, 'platform').redis()?.publish(channel(), String(id));
+      await getService(strapi, 'platform').broadcast(channel(), String(id));
     },
 
     /** A consumer's plan changed (a subscription, a grant): every instance looks it up again. */
     async invalidateConsumer(userId: number): Promise<void> {
       consumerPlans().forget(userId);
-      await getService(strapi, 'platform').redis()?.publish(channel(), `${CONSUMER_MESSAGE}${userId}`);
+      await getService(strapi, 'platform').broadcast(channel(), `${CONSUMER_MESSAGE}${userId}`);
     },
 
     /** The key whose full secret is `key`, or null. Constant-time on the hash. */
     async findBySecret(key: string): Promise<KeyEntry | null> {
       const hash = hashApiKey(key);
       const cached = byHash.get(hash);
-      if (cached && cached.until > Date.now()) return cached.entry;
+      if (cached && cached.until > Date.now() && cacheTrusted()) return cached.entry;
       const candidates = await load({ key_prefix: keyPrefixOf(key) });
       const entry = candidates.find((candidate) => safeEqual(candidate.keyHash, hash)) ?? null;
       remember(hash, entry);
@@ -155,7 +165,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
     async findById(id: number): Promise<KeyEntry | null> {
       const hash = hashById.get(id);
       const cached = hash ? byHash.get(hash) : undefined;
-      if (cached && cached.until > Date.now()) return cached.entry;
+      if (cached && cached.until > Date.now() && cacheTrusted()) return cached.entry;
       const [entry] = await load({ id });
       if (entry) remember(entry.keyHash, entry);
       return entry ?? null;

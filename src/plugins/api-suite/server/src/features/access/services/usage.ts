@@ -1,9 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
+import type { Knex } from '../../../db';
 import { createMemoryQuotaCounter, createRedisQuotaCounter, monthWindow, UNLIMITED, type QuotaCounter } from '../quota';
 import type { KeyEntry } from './keys';
 import { consumerPool } from '../quota/pools';
 import { createMemoryStreamSlots, createRedisStreamSlots, type StreamSlots } from '../stream-slots';
+import { unavailableDependency } from '../../../dependencies';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';
@@ -37,6 +39,8 @@ export type UsageScope = { userId: number } | { keyId: number } | typeof ALL_KEY
 
 const FLUSH_INTERVAL_MS = 1_000;
 const FLUSH_SIZE = 500;
+/** Usage records kept in memory while the database is away, at most (the newest are kept). */
+const KEPT_WHILE_AWAY = 200_000;
 /** SQLite takes at most 500 rows in one INSERT through knex. */
 const INSERT_CHUNK = 500;
 const BUCKET_MS: Record<Granularity, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
@@ -51,31 +55,44 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
   let buffer: UsageRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
+  /** After a write that met the database away, the next is not tried before this (ms since the epoch). */
+  let retryAt = 0;
   let counter: QuotaCounter | undefined;
   let slots: StreamSlots | undefined;
 
   const table = () => strapi.db.metadata.get(UIDS.usageRecord).tableName;
 
+  /** One batch, stored whole or not at all: a batch that failed is written again later, never in part twice. */
   const write = async (rows: UsageRecord[]) => {
     const now = new Date();
-    const knex = strapi.db.connection;
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      await knex(table()).insert(
-        rows.slice(start, start + INSERT_CHUNK).map((row) => ({
-          document_id: documentId(),
-          ...row,
-          updated_at: now,
-          published_at: now,
-        }))
-      );
-    }
+    const insert = async (knex: Knex) => {
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        await knex(table()).insert(
+          rows.slice(start, start + INSERT_CHUNK).map((row) => ({
+            document_id: documentId(),
+            ...row,
+            updated_at: now,
+            published_at: now,
+          }))
+        );
+      }
+    };
+    // One statement is atomic on its own; more need a transaction.
+    if (rows.length <= INSERT_CHUNK) await insert(strapi.db.connection);
+    else await strapi.db.connection.transaction(insert);
   };
 
   return {
     quota(): QuotaCounter {
       if (!counter) {
         const redis = getService(strapi, 'platform').redis();
-        counter = redis ? createRedisQuotaCounter({ redis, prefix: getConfig(strapi).jobs.prefix }) : createMemoryQuotaCounter();
+        counter = redis
+          ? createRedisQuotaCounter({
+              redis,
+              prefix: getConfig(strapi).jobs.prefix,
+              onError: (error) => strapi.log.warn(`[api-suite] quota counters: ${error.message}`),
+            })
+          : createMemoryQuotaCounter();
       }
       return counter;
     },
@@ -97,7 +114,7 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     record(row: UsageRecord): void {
       buffer.push(row);
-      if (buffer.length >= FLUSH_SIZE) void this.flush();
+      if (buffer.length >= FLUSH_SIZE && Date.now() >= retryAt) void this.flush();
       else timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref();
     },
 
@@ -112,7 +129,16 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
         try {
           await write(rows);
         } catch (error) {
-          strapi.log.error(`[api-suite] could not write ${rows.length} usage records: ${(error as Error).message}`);
+          // The database away for a moment: the records wait for the next write rather than being
+          // lost (billing and quotas read them), up to a bound that keeps the process alive.
+          const kept = unavailableDependency(error) ? rows.slice(Math.max(0, rows.length + buffer.length - KEPT_WHILE_AWAY)) : [];
+          buffer = kept.concat(buffer);
+          retryAt = Date.now() + FLUSH_INTERVAL_MS;
+          if (kept.length > 0) timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref();
+          const lost = rows.length - kept.length;
+          strapi.log.error(
+            `[api-suite] could not write ${rows.length} usage records (${kept.length} kept for the next try${lost > 0 ? `, ${lost} lost` : ''}): ${(error as Error).message}`
+          );
         }
       });
       return flushing;

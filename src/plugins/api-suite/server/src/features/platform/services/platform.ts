@@ -2,6 +2,7 @@ import type { Overview } from '../validation/responses';
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
 import { privateAddressesAllowed } from '../../../config';
+import { followRedis } from '../../../dependencies';
 import { createJobs, type JobsPort } from '../../../jobs';
 import { createOutbound, type Outbound } from '../../../outbound';
 import { getConfig, getService } from '../../../utils';
@@ -26,6 +27,24 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
     return client;
   };
   let commands: Redis | undefined;
+  let commandsAway: () => boolean = () => false;
+  /** Messages to other instances that could not be sent while Redis was away, by channel: sent once it is back. */
+  const unsent = new Map<string, Set<string>>();
+  let unsentCount = 0;
+
+  const hold = (channel: string, message: string): void => {
+    if (unsentCount >= UNSENT_MAX) return;
+    const messages = unsent.get(channel) ?? new Set<string>();
+    if (!messages.has(message)) unsentCount += 1;
+    unsent.set(channel, messages.add(message));
+  };
+
+  const sendHeld = (client: Redis): void => {
+    const held = [...unsent].flatMap(([channel, messages]) => [...messages].map((message) => [channel, message] as const));
+    unsent.clear();
+    unsentCount = 0;
+    for (const [channel, message] of held) client.publish(channel, message).catch(() => hold(channel, message));
+  };
 
   return {
     jobs(): JobsPort {
@@ -53,8 +72,35 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** The shared command connection (quota counters, publishes), or undefined without Redis. */
     redis(): Redis | undefined {
-      commands ??= connectRedis('commands');
+      if (!commands) {
+        const client = connectRedis('commands');
+        if (client) {
+          client.on('ready', () => sendHeld(client));
+          commandsAway = followRedis(client);
+        }
+        commands = client;
+      }
       return commands;
+    },
+
+    /**
+     * Tell every instance (pub/sub on `channel`): a cache to clear, a run to stop. Never fails:
+     * with Redis away the message is held and sent once it is back. Instances whose own
+     * connection was cut clear their caches when it comes back, as they may have missed messages.
+     * Without Redis there is no other instance to tell.
+     */
+    async broadcast(channel: string, message: string): Promise<void> {
+      const client = this.redis();
+      if (!client) return;
+      if (commandsAway()) {
+        hold(channel, message);
+        return;
+      }
+      try {
+        await client.publish(channel, message);
+      } catch {
+        hold(channel, message);
+      }
     },
 
     /** A connection of its own for SUBSCRIBE, which blocks it for anything else. */
@@ -87,9 +133,13 @@ const platformService = ({ strapi }: { strapi: Core.Strapi }) => {
       jobs = undefined;
       outbound = undefined;
       commands = undefined;
+      commandsAway = () => false;
     },
   };
 };
+
+/** Messages held while Redis is away, at most; beyond, the instances' own reconnections clear their caches. */
+const UNSENT_MAX = 10_000;
 
 export type PlatformService = ReturnType<typeof platformService>;
 export default platformService;

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { insertChunked, tableOf, type Knex } from '../../../db';
+import { unavailableDependency } from '../../../dependencies';
 import { DeferJobError, type Job } from '../../../jobs';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
@@ -96,8 +97,11 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (interrupted > 0) strapi.log.warn(`[api-suite] scrapers: marked ${interrupted} interrupted run(s) failed`);
       jobs().process<{ runId: number }>(RUN_QUEUE, (job) => this.execute(job), { concurrency: settings.concurrency });
       jobs().process<{ scraperId: number }>(TICK_QUEUE, (job) => this.tick(job.data.scraperId), { concurrency: 4 });
-      const schedules = await getService(strapi, 'scrapers').rebuildSchedules();
-      if (schedules > 0) strapi.log.info(`[api-suite] scrapers: ${schedules} schedule(s) restored`);
+      // With BullMQ the schedules are set once Redis is connected (`watchQueue`).
+      if (jobs().driver === 'in-process') {
+        const schedules = await getService(strapi, 'scrapers').rebuildSchedules();
+        if (schedules > 0) strapi.log.info(`[api-suite] scrapers: ${schedules} schedule(s) restored`);
+      }
       const subscriber = getService(strapi, 'platform').subscriber('scrapers');
       if (subscriber) {
         subscriber.on('message', (_channel: string, message: string) => abortLocally(Number(message)));
@@ -111,6 +115,34 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     running(): boolean {
       return started;
+    },
+
+    /**
+     * Follow the jobs port's store (Redis): each time it is reachable again, every pending run's
+     * job is enqueued (their ids make this idempotent: a run whose job is there is left alone), so
+     * a run started while it was away, or whose job it lost, starts now. Schedules follow: all of
+     * them when the store lost them or, in a scraper worker, on the first connection (as at boot);
+     * else those changed while it was away.
+     */
+    watchQueue(): void {
+      jobs().onRestored(({ lost, first }) => {
+        const all = lost || (first && getConfig(strapi).scrapers.worker);
+        Promise.all([this.requeuePending(), getService(strapi, 'scrapers').resyncSchedules(all)]).then(
+          ([runs, schedules]) => {
+            if (runs > 0) strapi.log.info(`[api-suite] scrapers: enqueued ${runs} pending run(s)`);
+            if (schedules > 0) strapi.log.info(`[api-suite] scrapers: ${schedules} schedule(s) ${first ? 'restored' : 'set again'}`);
+          },
+          (error: Error) =>
+            strapi.log.error(`[api-suite] scrapers: taking up runs and schedules after Redis came back failed: ${error.message}`)
+        );
+      });
+    },
+
+    /** Enqueue the job of every pending run (`watchQueue`). */
+    async requeuePending(): Promise<number> {
+      const rows = (await knex()(runsTable()).select('id').where({ status: 'pending' })) as Array<{ id: number }>;
+      for (const row of rows) await jobs().enqueue(RUN_QUEUE, RUN_JOB, { runId: row.id }, { jobId: `run-${row.id}` });
+      return rows.length;
     },
 
     async stop(): Promise<void> {
@@ -151,12 +183,18 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
           { current_run_id: number | null } | undefined;
         throw new AlreadyRunningError(current?.current_run_id ?? null);
       }
-      try {
-        await jobs().enqueue(RUN_QUEUE, RUN_JOB, { runId }, { jobId: `run-${runId}` });
-      } catch (error) {
-        await this.finish(runId, scraper.id, { status: 'failed', error: `could not be queued: ${(error as Error).message}` });
-        throw error;
-      }
+      // With Redis away the run waits as pending, and its job is enqueued once Redis is back (`watchQueue`).
+      if (jobs().available()) {
+        try {
+          await jobs().enqueue(RUN_QUEUE, RUN_JOB, { runId }, { jobId: `run-${runId}` });
+        } catch (error) {
+          if (!unavailableDependency(error)) {
+            await this.finish(runId, scraper.id, { status: 'failed', error: `could not be queued: ${(error as Error).message}` });
+            throw error;
+          }
+          strapi.log.warn(`[api-suite] scrapers: run ${runId} waits for the queue (${(error as Error).message})`);
+        }
+      } else strapi.log.warn(`[api-suite] scrapers: run ${runId} waits for the queue (it is not connected)`);
       const run = await this.get(runId);
       if (!run) throw new Error('the new run could not be read back');
       return run;
@@ -338,7 +376,8 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const before = await this.get(runId);
       await this.finish(runId, scraperId, { status: 'stopped', error: reason ?? null });
       abortLocally(runId);
-      await getService(strapi, 'platform').redis()?.publish(channel(), String(runId));
+      // Another process running it hears this at once, or, with Redis away, through the run's heartbeat within a second.
+      await getService(strapi, 'platform').broadcast(channel(), String(runId));
       const run = await this.get(runId);
       // A run that never began gets its event here; a running one sends it as it winds down.
       if (run && before?.status === 'pending') await publish(scraper, 'run.stopped', run, runPayload(run));

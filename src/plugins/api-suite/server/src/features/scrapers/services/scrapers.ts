@@ -3,6 +3,7 @@ import { createTask } from 'node-cron';
 import { UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
 import { fromJson, pageOwned, tableOf, toBool, toIso, toIsoRequired } from '../../../db';
+import { unavailableDependency } from '../../../dependencies';
 import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
 import type { Scraper } from '../validation/responses';
@@ -38,12 +39,19 @@ const TICK_JOB = 'tick';
 /**
  * Registered scrapers: their rows, and their schedules kept in step with every create, update
  * and delete (and rebuilt from the database at boot) on the jobs port, so that with Redis one
- * tick starts one run whichever instance takes it.
+ * tick starts one run whichever instance takes it. While Redis is away a schedule change is
+ * saved all the same and reaches the jobs port when it is back (`resyncSchedules`).
  */
 const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
   const table = () => tableOf(strapi, UIDS.scraper);
   const knex = () => strapi.db.connection;
   const jobs = () => getService(strapi, 'platform').jobs();
+  /** Scrapers whose schedule changed while the jobs port was away: set from their rows when it is back. */
+  const unsynced = new Set<number>();
+  const postpone = (id: number, reason: string) => {
+    if (unsynced.size === 0) strapi.log.warn(`[api-suite] scrapers: schedules follow once the queue is back (${reason})`);
+    unsynced.add(id);
+  };
 
   return {
     async create(consumerId: string, body: CreateScraperBody): Promise<ScraperRow> {
@@ -130,27 +138,65 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
       });
     },
 
-    /** The schedule on the jobs port follows the row: set, replaced or removed. */
-    async syncSchedule(row: Pick<ScraperRow, 'id' | 'schedule'>): Promise<void> {
-      if (!row.schedule) {
-        await this.unschedule(row.id);
-        return;
+    /**
+     * The schedule on the jobs port follows the row: set, replaced or removed. With the jobs port
+     * away (Redis) it follows once it is back: the row is what counts. false when postponed so.
+     */
+    async syncSchedule(row: Pick<ScraperRow, 'id' | 'schedule'>): Promise<boolean> {
+      if (!row.schedule) return this.unschedule(row.id);
+      if (!jobs().available()) {
+        postpone(row.id, 'Redis is not connected');
+        return false;
       }
-      await jobs().schedule(TICK_QUEUE, scheduleId(row.id), { cron: row.schedule, name: TICK_JOB, data: { scraperId: row.id } });
+      try {
+        await jobs().schedule(TICK_QUEUE, scheduleId(row.id), { cron: row.schedule, name: TICK_JOB, data: { scraperId: row.id } });
+        return true;
+      } catch (error) {
+        if (!unavailableDependency(error)) throw error;
+        postpone(row.id, (error as Error).message);
+        return false;
+      }
     },
 
-    async unschedule(id: number): Promise<void> {
-      await jobs().unschedule(TICK_QUEUE, scheduleId(id));
+    /** Remove the scraper's schedule from the jobs port (postponed like `syncSchedule` while it is away). */
+    async unschedule(id: number): Promise<boolean> {
+      if (!jobs().available()) {
+        postpone(id, 'Redis is not connected');
+        return false;
+      }
+      try {
+        await jobs().unschedule(TICK_QUEUE, scheduleId(id));
+        return true;
+      } catch (error) {
+        if (!unavailableDependency(error)) throw error;
+        postpone(id, (error as Error).message);
+        return false;
+      }
     },
 
-    /** Every schedule from the database, at boot. */
+    /**
+     * The jobs port is (back) there: the schedules changed meanwhile follow their rows (a deleted
+     * scraper's is removed), or with `all` every schedule is set from the database (the port lost
+     * them, or this is its first connection). Answers how many were set.
+     */
+    async resyncSchedules(all: boolean): Promise<number> {
+      const ids = [...unsynced];
+      unsynced.clear();
+      if (all) return this.rebuildSchedules();
+      for (const id of ids) {
+        const row = await this.get(id);
+        await this.syncSchedule({ id, schedule: row?.schedule ?? null });
+      }
+      return ids.length;
+    },
+
+    /** Every schedule from the database (at boot, and when the jobs port lost them). */
     async rebuildSchedules(): Promise<number> {
       const rows = (await knex()(table()).select('id', 'schedule').whereNotNull('schedule')) as Array<Pick<ScraperRow, 'id' | 'schedule'>>;
       let count = 0;
       for (const row of rows) {
         try {
-          await this.syncSchedule(row);
-          if (row.schedule) count += 1;
+          if ((await this.syncSchedule(row)) && row.schedule) count += 1;
         } catch (error) {
           strapi.log.error(
             `[api-suite] scrapers: schedule of scraper ${row.id} ("${row.schedule}") not restored: ${(error as Error).message}`

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { unavailableDependency } from '../../../dependencies';
 import { UIDS } from '../../../constants';
 import { tableOf, toCount } from '../../../db';
 import { getService } from '../../../utils';
@@ -82,12 +83,19 @@ export function backlogMetric(strapi: Core.Strapi): void {
     help: 'Deliveries not yet settled (pending or retrying), from the database',
     labelNames: ['status'],
     async collect(gauge) {
-      const rows = (await strapi.db
-        .connection(tableOf(strapi, UIDS.webhookDelivery))
-        .whereIn('status', ['pending', 'retrying'])
-        .select('status')
-        .count({ count: '*' })
-        .groupBy('status')) as Array<{ status: string; count: unknown }>;
+      let rows: Array<{ status: string; count: unknown }>;
+      try {
+        rows = (await strapi.db
+          .connection(tableOf(strapi, UIDS.webhookDelivery))
+          .whereIn('status', ['pending', 'retrying'])
+          .select('status')
+          .count({ count: '*' })
+          .groupBy('status')) as Array<{ status: string; count: unknown }>;
+      } catch (error) {
+        // The database away: the last figures stand, and the process's own metrics are still scraped.
+        if (unavailableDependency(error)) return;
+        throw error;
+      }
       gauge.set({ status: 'pending' }, 0);
       gauge.set({ status: 'retrying' }, 0);
       for (const row of rows) gauge.set({ status: row.status }, toCount(row.count));

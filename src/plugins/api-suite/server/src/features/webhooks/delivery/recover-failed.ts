@@ -8,6 +8,7 @@ import { getService } from '../../../utils';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './jobs';
 import type { SubscriptionRow } from '../services/subscriptions';
 import type { Recorder } from './recorder';
+import type { Parking } from './requeue';
 import type { DeliveryJobData, DeliveryRow } from './types';
 
 /**
@@ -20,9 +21,10 @@ import type { DeliveryJobData, DeliveryRow } from './types';
  *
  * The statement's RETURNING hands back exactly the rows it changed, so two recoveries of
  * overlapping ranges at once never queue a delivery twice: the second finds it pending. A
- * disabled subscription refuses (409): its deliveries would only be cancelled again.
+ * disabled subscription refuses (409): its deliveries would only be cancelled again. While the
+ * queue is away (Redis) they are pending in the database and enqueued when it is back.
  */
-export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder) {
+export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder, parking: Parking) {
   return async function recoverFailed(subscription: Pick<SubscriptionRow, 'id' | 'is_active'>, since: Date, until: Date): Promise<number> {
     if (!toBool(subscription.is_active)) {
       throw new ApiError(
@@ -63,7 +65,14 @@ export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder) {
         options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `recover-${randomUUID()}` },
       });
     }
-    await getService(strapi, 'platform').jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
+    const jobs = getService(strapi, 'platform').jobs();
+    const park = (reason: string) =>
+      parking.park(
+        rows.map((row) => row.uuid),
+        reason
+      );
+    if (!jobs.available()) park('Redis is not connected');
+    else await jobs.enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true }).catch((error: Error) => park(error.message));
     return rows.length;
   };
 }

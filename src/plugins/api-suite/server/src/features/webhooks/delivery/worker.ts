@@ -1,12 +1,13 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
-import type { Job } from '../../../jobs';
+import { unavailableDependency } from '../../../dependencies';
+import { DeferJobError, type Job } from '../../../jobs';
 import { getConfig, getService } from '../../../utils';
 import { TEST_EVENT_TYPE } from '../events/catalog';
 import { retryDelaySeconds } from './retry';
 import { sendAttempt } from './attempt';
-import { requeueUnsent } from './requeue';
+import { requeueUnsent, type Parking } from './requeue';
 import type { DeliveryTarget } from '../services/subscriptions';
 import type { createFailurePolicy } from './failure-policy';
 import { deferSends, lotsBySecond, spillSends } from './deferral';
@@ -20,6 +21,8 @@ import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliverySend, type DeliveryStatus } from './types';
 
+/** A job that met the database away goes back to the queue for this long, its tries untouched. */
+const DATABASE_RETRY_MS = 2_000;
 /** Pending work older than this with no sign of life is enqueued again (it lost its job). */
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_OVERDUE_MS = 120_000;
@@ -50,7 +53,8 @@ export function createWorker(
   strapi: Core.Strapi,
   recorder: Recorder,
   policy: ReturnType<typeof createFailurePolicy>,
-  pacer: ReturnType<typeof createPacer>
+  pacer: ReturnType<typeof createPacer>,
+  parking: Parking
 ) {
   const knex = () => strapi.db.connection;
   const deliveries = () => tableOf(strapi, UIDS.webhookDelivery);
@@ -162,6 +166,8 @@ export function createWorker(
      * worked through is late, not lost.
      */
     async sweep(): Promise<number> {
+      // Redis away: nothing can be enqueued, and what is stored meanwhile is parked (`requeue.ts`).
+      if (!jobs().available()) return 0;
       const counts = await jobs().counts(DELIVERY_QUEUE);
       if (counts.waiting > 0) return 0;
       return worker.recover(new Date(Date.now() - SWEEP_OVERDUE_MS));
@@ -170,9 +176,21 @@ export function createWorker(
     /**
      * A job: its sends that are still due, each sent and settled on its own. The job ends once
      * their outcomes are stored, and fails (to be tried again by the queue) when they could not
-     * be; the next try skips the sends whose outcome did get stored.
+     * be; the next try skips the sends whose outcome did get stored. A job that met the database
+     * away goes back to the queue without using up a try, however long the database stays away:
+     * its sends are still pending there, and nothing accepted is given up.
      */
     async handle(job: Job<DeliveryJobData>): Promise<void> {
+      try {
+        await worker.run(job);
+      } catch (error) {
+        if (unavailableDependency(error) === 'database') throw new DeferJobError(DATABASE_RETRY_MS, 'the database is unavailable');
+        throw error;
+      }
+    },
+
+    /** One run of a job (`handle`). */
+    async run(job: Job<DeliveryJobData>): Promise<void> {
       // A fresh job on its first run needs no look in the database (one query per job saved).
       const unpacked = unpackSends(job.data);
       const sends = job.data.fresh && job.started === 1 ? worker.unclaimed(unpacked) : await worker.due(unpacked);
@@ -207,7 +225,8 @@ export function createWorker(
       const failures = (await Promise.all([lanes.each(ready, endpointOf, deliver), ...later])).flat();
       if (failures.length > 0) {
         throw new Error(
-          `${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`
+          `${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`,
+          { cause: failures[0] }
         );
       }
       await recorder.recorded();
@@ -375,19 +394,20 @@ export function createWorker(
       }
       const nextAt = new Date(now.getTime() + delay * 1000);
       // The retry books a slot of its own when its job runs: it does not keep this attempt's slot.
-      await jobs().enqueue<DeliveryJobData>(
-        DELIVERY_QUEUE,
-        DELIVER_JOB,
-        packSends([{ ...data, attempt: data.attempt + 1, slotAt: undefined }]),
-        jobOptions(data.delivery, data.attempt + 1, delay * 1000)
-      );
+      // With Redis away the delivery is recorded as retrying all the same and its job enqueued once it is back.
+      const retry = packSends([{ ...data, attempt: data.attempt + 1, slotAt: undefined }]);
+      if (!jobs().available()) parking.park([data.delivery], 'Redis is not connected');
+      else
+        await jobs()
+          .enqueue<DeliveryJobData>(DELIVERY_QUEUE, DELIVER_JOB, retry, jobOptions(data.delivery, data.attempt + 1, delay * 1000))
+          .catch((error: Error) => parking.park([data.delivery], error.message));
       recorder.state({ ...base, status: 'retrying', next_attempt_at: nextAt, delivered_at: null });
       return settled('retrying');
     },
 
     /** Enqueue the deliveries the database says are still to be sent (`requeue.ts`). */
     recover(overdueBefore?: Date): Promise<number> {
-      return requeueUnsent(strapi, overdueBefore);
+      return requeueUnsent(strapi, overdueBefore ? { overdueBefore } : {});
     },
   };
   return worker;

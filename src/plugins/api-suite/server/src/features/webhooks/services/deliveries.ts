@@ -11,6 +11,7 @@ import { createPacer } from '../delivery/pacer';
 import { createReadModel } from '../delivery/read-model';
 import { createRecoverFailed } from '../delivery/recover-failed';
 import { createRecorder } from '../delivery/recorder';
+import { createParking } from '../delivery/requeue';
 import type { DeliveryJobData, DeliveryRow, DeliverySend } from '../delivery/types';
 import { traceparentOf } from '../../observability/tracing/context';
 import { createWorker } from '../delivery/worker';
@@ -56,13 +57,18 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
   const recorder = createRecorder(strapi);
   const policy = createFailurePolicy(strapi, recorder);
   const pacer = createPacer(strapi);
-  const worker = createWorker(strapi, recorder, policy, pacer);
+  // Before deliveries are enqueued again, the outcomes this process holds are stored, so each gets the attempt that follows its last.
+  const parking = createParking(strapi, () => recorder.flush());
+  const worker = createWorker(strapi, recorder, policy, pacer, parking);
   const readModel = createReadModel(strapi, recorder);
 
   return {
     start: worker.start,
     stop: worker.stop,
-    close: worker.close,
+    async close(): Promise<void> {
+      parking.close();
+      await worker.close();
+    },
     running: worker.running,
     sweep: worker.sweep,
     recover: worker.recover,
@@ -76,25 +82,50 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
     get: readModel.get,
     attemptsOf: readModel.attemptsOf,
     present: readModel.present,
-    recoverFailed: createRecoverFailed(strapi, recorder),
+    recoverFailed: createRecoverFailed(strapi, recorder, parking),
     /** A subscription's `rate_limit` changed: its booked delivery slots are dropped. */
     forgetThrottle: pacer.forget,
 
     /**
+     * Follow the queue's store: deliveries stored while it was away are enqueued once it is back,
+     * and every unsent delivery when it came back without its jobs (a Redis restarted without
+     * persistence). Every process that publishes does this, whether it delivers or not.
+     */
+    watchQueue(): void {
+      jobs().onRestored(({ lost }) => {
+        if (lost) parking.lostEverything();
+        void parking.requeue();
+      });
+    },
+
+    /**
      * Jobs for freshly inserted deliveries, `SENDS_PER_JOB` sends each, in one bulk enqueue. Their
-     * ids are new (named after their first delivery), so no de-duplication lookups.
+     * ids are new (named after their first delivery), so no de-duplication lookups. While the
+     * queue is away the deliveries are parked instead (they are stored): the publish is answered
+     * at once, and they are enqueued when it is back. Never throws.
      */
     async enqueueNew(sends: DeliverySend[]): Promise<void> {
-      const definitions: JobDefinition<DeliveryJobData>[] = [];
-      for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
-        const part = sends.slice(start, start + SENDS_PER_JOB);
-        definitions.push({
-          name: DELIVER_JOB,
-          data: { fresh: true, ...packSends(part) },
-          options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` },
-        });
+      if (sends.length === 0) return;
+      if (!jobs().available()) {
+        parking.park(
+          sends.map((send) => send.delivery),
+          'Redis is not connected'
+        );
+        return;
       }
-      await jobs().enqueueBulk(DELIVERY_QUEUE, definitions, { freshIds: true });
+      try {
+        await jobs().enqueueBulk(DELIVERY_QUEUE, freshJobs(sends), { freshIds: true });
+      } catch (error) {
+        parking.park(
+          sends.map((send) => send.delivery),
+          (error as Error).message
+        );
+      }
+    },
+
+    /** Deliveries remembered while the queue is away (`watchQueue`). */
+    parked(): number {
+      return parking.size();
     },
 
     /** A delivery record for an event sent right away by the caller rather than by a job (the on-demand test). */
@@ -136,6 +167,20 @@ const deliveriesService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/** Jobs for fresh deliveries, `SENDS_PER_JOB` sends each, named after their first delivery. */
+function freshJobs(sends: DeliverySend[]): JobDefinition<DeliveryJobData>[] {
+  const definitions: JobDefinition<DeliveryJobData>[] = [];
+  for (let start = 0; start < sends.length; start += SENDS_PER_JOB) {
+    const part = sends.slice(start, start + SENDS_PER_JOB);
+    definitions.push({
+      name: DELIVER_JOB,
+      data: { fresh: true, ...packSends(part) },
+      options: { ...jobOptions(part[0].delivery, part[0].attempt, 0), jobId: `batch-${part[0].delivery}` },
+    });
+  }
+  return definitions;
+}
 
 export type WebhookDeliveriesService = ReturnType<typeof deliveriesService>;
 export default deliveriesService;

@@ -360,7 +360,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Clear the cached target here and, through Redis, on every other instance. */
     async forget(id: number | '*'): Promise<void> {
       forgetLocally(id);
-      await getService(strapi, 'platform').redis()?.publish(channel(), String(id));
+      await getService(strapi, 'platform').broadcast(channel(), String(id));
     },
 
     async listen(): Promise<void> {

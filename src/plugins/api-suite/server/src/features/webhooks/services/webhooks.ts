@@ -140,12 +140,8 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         updated_at: now,
         ...(traced ? {} : { trace_context: null }),
       });
-      try {
-        await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
-      } catch (error) {
-        // The records are committed: the sweep enqueues them once the queue is back.
-        strapi.log.error(`[api-suite] webhooks: ${jobs.length} deliveries stored but not enqueued: ${(error as Error).message}`);
-      }
+      // The records are committed: with the queue away they are enqueued once it is back (never throws).
+      await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
     }
     return results;
   };
