@@ -9,11 +9,12 @@ const LIMIT_BYTES = 16 * 1024;
  * PATCH bodies only): read for the routes whose input names a body (`validate` in input.ts), so a
  * DELETE that asks for a confirmation (closing an account asks for the password) is checked like
  * any other body. The input guard has already refused a body that is not JSON (415); a site whose
- * parser reads DELETE bodies itself is left to it.
+ * parser reads DELETE bodies itself has consumed the request already and is left to it.
  */
 export async function readDeleteBody(ctx: Context): Promise<void> {
   const request = ctx.request as Context['request'] & { body?: unknown };
-  if (ctx.method !== 'DELETE' || request.body !== undefined) return;
+  // koa-body leaves `{}` as the body of a method it does not parse; a parser that did read it has ended the stream.
+  if (ctx.method !== 'DELETE' || ctx.req.readableEnded) return;
   const length = Number(ctx.get('content-length') || 0);
   if (length === 0 && ctx.get('transfer-encoding') === '') return;
   const tooLarge = () => new ApiError(413, 'payload_too_large', 'The request body is too large');
