@@ -640,6 +640,7 @@ export interface PluginApiSuiteOrder extends Struct.CollectionTypeSchema {
     };
   };
   attributes: {
+    consumer_id: Schema.Attribute.String;
     createdAt: Schema.Attribute.DateTime;
     createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> & Schema.Attribute.Private;
     currency: Schema.Attribute.String &
@@ -979,6 +980,7 @@ export interface PluginApiSuiteUsageRecord extends Struct.CollectionTypeSchema {
   };
   attributes: {
     api_key_id: Schema.Attribute.Integer;
+    consumer_id: Schema.Attribute.String;
     createdAt: Schema.Attribute.DateTime;
     createdBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> & Schema.Attribute.Private;
     endpoint: Schema.Attribute.String & Schema.Attribute.Required;

@@ -30,6 +30,7 @@ export type {
   RerolledKey,
   UsageReport,
 } from '../server/src/features/access/validation/responses';
+export type { AccountExport } from '../server/src/features/accounts/validation/responses';
 export type {
   AdminBillingSubscription,
   AdminBillingSubscriptionPage,
@@ -64,6 +65,7 @@ export type {
 /* Request bodies and queries, as clients send them. */
 
 export type { CreateKeyInput, RerollInput } from '../server/src/features/access/validation';
+export type { DeleteAccountInput } from '../server/src/features/accounts/validation';
 export type PlanInput = z.input<typeof access.planBody>;
 export type IssueKeyInput = z.input<typeof access.adminIssueKeyBody>;
 export type KeyLimitsInput = z.input<typeof access.keyLimitsBody>;

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import config from './config';
 import { PLUGIN_ID } from './constants';
 import access from './features/access';
+import accounts from './features/accounts';
 import billing from './features/billing';
 import commerce from './features/commerce';
 import content from './features/content';
@@ -23,7 +24,19 @@ import { getService } from './utils';
  * load rather than one feature silently replacing another's piece.
  */
 // The site's content types register their events last: a type named like one of the plugin's own events leaves its clash out.
-const features: FeatureModule[] = [observability, platform, access, webhooks, scrapers, commerce, billing, search, portal, content];
+const features: FeatureModule[] = [
+  observability,
+  platform,
+  access,
+  webhooks,
+  scrapers,
+  commerce,
+  billing,
+  accounts,
+  search,
+  portal,
+  content,
+];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';
 const NAMED_KINDS: NamedKind[] = ['contentTypes', 'controllers', 'services', 'policies', 'middlewares'];

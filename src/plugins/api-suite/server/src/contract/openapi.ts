@@ -17,8 +17,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-/** Who may call: no credential, or any credential with the OAuth scope a key needs. */
-export type Security = 'open' | 'read' | 'write';
+/**
+ * Who may call: no credential, any credential with the OAuth scope a key needs, or only the
+ * consumer's own sign-in (`session`: a users-permissions JWT as a Bearer token).
+ */
+export type Security = 'open' | 'read' | 'write' | 'session';
 
 /** A body that is not JSON (a stream, CSV): described in words. */
 export interface TextBody {
@@ -186,7 +189,7 @@ function operationObject(operation: Operation, convert: Convert): JsonObject {
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: operation.tags,
-    security: operation.security === 'open' ? [] : credentials(operation.security),
+    security: operation.security === 'open' ? [] : operation.security === 'session' ? [{ bearer: [] }] : credentials(operation.security),
   };
   if (parameters.length > 0) out.parameters = parameters;
   if (operation.body) {

@@ -35,3 +35,15 @@ export const administratorsOnly =
   (ctx: Context): void => {
     if (!consumerOf(ctx).isAdmin) throw new ForbiddenError('forbidden', message);
   };
+
+/**
+ * A route's `before` check: it acts for the consumer's own sign-in (a users-permissions JWT), not
+ * a program's key or OAuth token: what reads everything held about a person or closes their account.
+ */
+export const requireSession = (ctx: Context): void => {
+  if (consumerOf(ctx).kind !== 'user')
+    throw new ForbiddenError(
+      'session_required',
+      "This route needs the consumer's own sign-in: send the JWT from POST /api/auth/local as a Bearer token, not an API key or an OAuth token"
+    );
+};

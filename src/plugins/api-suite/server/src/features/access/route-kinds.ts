@@ -13,6 +13,7 @@ const ACCOUNT_PREFIXES = [
   `${API_V1}/plans`,
   `${API_V1}/billing`,
   `${API_V1}/consumers`,
+  `${API_V1}/account`,
   `${API_V1}/openapi.json`,
   `${API_V1}/openapi.d.ts`,
   '/api/auth',
@@ -28,7 +29,7 @@ export function isOpenRoute(method: string, path: string): boolean {
   return (method === 'GET' || method === 'HEAD') && OPEN_READS.includes(route);
 }
 
-/** The consumer's own account (keys, usage, plans, billing, the catalogue): reachable on every plan and not counted. */
+/** The consumer's own account (keys, usage, plans, billing, export and closing, the catalogue): reachable on every plan and not counted. */
 export function isAccountRoute(method: string, path: string): boolean {
   const route = trimSlash(path);
   if ((method === 'GET' || method === 'HEAD') && route === '/api/webhooks/event-types') return true;

@@ -95,8 +95,10 @@ export default {
       attributes: {
         /** Empty for a request made with the consumer's own JWT. */
         api_key_id: { type: 'integer' },
-        /** The consumer (a key's owner). */
+        /** The consumer (a key's owner); cleared when their account is deleted, the record kept for accounting. */
         user_id: { type: 'integer' },
+        /** The consumer's opaque id, written when their account is deleted and `user_id` cleared. */
+        consumer_id: { type: 'string' },
         endpoint: { type: 'string', required: true },
         method: { type: 'string', required: true, maxLength: 10 },
         status_code: { type: 'integer', required: true },

@@ -186,6 +186,28 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
+     * A consumer's requests by calendar month (UTC) and status, oldest month first: what the
+     * account export lists. Every request recorded for them, refusals included.
+     */
+    async months(userId: number): Promise<Array<{ month: string; total: number; by_status: Record<string, number> }>> {
+      const month = monthExpression(strapi.db.dialect.client as string);
+      const rows = (await strapi.db
+        .connection(table())
+        .where('user_id', userId)
+        .select(strapi.db.connection.raw(`${month} as month`), 'status_code')
+        .count({ count: '*' })
+        .groupByRaw(`${month}, status_code`)) as Array<{ month: string; status_code: number; count: number | string }>;
+      const byMonth = new Map<string, { month: string; total: number; by_status: Record<string, number> }>();
+      for (const row of rows) {
+        const entry = byMonth.get(row.month) ?? { month: row.month, total: 0, by_status: {} };
+        entry.by_status[String(row.status_code)] = Number(row.count);
+        entry.total += Number(row.count);
+        byMonth.set(row.month, entry);
+      }
+      return [...byMonth.values()].sort((a, b) => a.month.localeCompare(b.month));
+    },
+
+    /**
      * This month's use of the pool a consumer's requests (or one key's) draw on, against its
      * quota: never a sum over keys. Administrators are held to no plan: their month is unlimited
      * and `used` counts what they made this month.
@@ -217,6 +239,13 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
 function bucketExpression(client: string, granularity: Granularity): string {
   if (client === 'postgres') return `date_trunc('${granularity}', created_at)`;
   if (client === 'sqlite') return `(created_at / ${BUCKET_MS[granularity]}) * ${BUCKET_MS[granularity]}`;
+  throw new Error(`usage reports are not implemented for the ${client} database`);
+}
+
+/** The SQL for a record's calendar month (UTC) as `YYYY-MM`. */
+function monthExpression(client: string): string {
+  if (client === 'postgres') return `to_char(date_trunc('month', created_at), 'YYYY-MM')`;
+  if (client === 'sqlite') return `strftime('%Y-%m', created_at / 1000, 'unixepoch')`;
   throw new Error(`usage reports are not implemented for the ${client} database`);
 }
 

@@ -27,6 +27,8 @@ export default {
       attributes: {
         uuid: { type: 'string', unique: true, configurable: false, writable: false },
         user: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user' },
+        /** The buyer's opaque id, written when their account is deleted: the order stays for accounting without the person. */
+        consumer_id: { type: 'string', configurable: false, writable: false },
         // [{ product_id, quantity, price, name }]: price and name as they were at checkout.
         items: { type: 'json', required: true },
         total: { type: 'decimal', required: true, min: 0 },

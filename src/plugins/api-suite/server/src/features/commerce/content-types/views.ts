@@ -16,7 +16,7 @@ export default {
       ['items'],
       ['shipping_address'],
       ['date_created', 'paid_at'],
-      ['payment_id'],
+      ['payment_id', 'consumer_id'],
     ],
     labels: {
       uuid: 'Order',
@@ -30,11 +30,14 @@ export default {
       payment_method: 'Payment method',
       items: 'Items',
       shipping_address: 'Shipping address',
+      consumer_id: 'Former buyer',
     },
     descriptions: {
       status: 'Cancelling a pending or paid order gives its stock back; every change of status is published as order.updated',
       items: 'As bought: product id, quantity, and the price and name the product had then',
+      consumer_id:
+        "Set when the buyer deleted their account: the order stays for accounting under the buyer's opaque id, without the person",
     },
-    readOnlyFields: ['date_created', 'paid_at', 'payment_id', 'currency'],
+    readOnlyFields: ['date_created', 'paid_at', 'payment_id', 'currency', 'consumer_id'],
   },
 } satisfies Record<string, ContentManagerView>;

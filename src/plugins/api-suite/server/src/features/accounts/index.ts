@@ -1,0 +1,35 @@
+import type { FeatureModule } from '../types';
+import { getService } from '../../utils';
+import accountController from './controllers/account';
+import { contentApiRoutes } from './routes';
+import accountClosure from './services/account-closure';
+import accountExport from './services/account-export';
+import { accountsApi } from './validation/openapi';
+
+/** What this feature registers; `getService` knows each one's type from here. */
+const services = { 'account-export': accountExport, 'account-closure': accountClosure };
+
+/**
+ * Accounts that can leave (docs/accounts.md): a consumer exports everything the site holds about
+ * them, and closes their account; an administrator deleting the user in the admin panel closes
+ * it the same way. It acts through the other features' services, and owns no table.
+ */
+const feature: FeatureModule = {
+  name: 'accounts',
+  bootstrap({ strapi }) {
+    getService(strapi, 'account-closure').watchDeletions();
+  },
+  destroy({ strapi }) {
+    getService(strapi, 'account-closure').stop();
+  },
+  services,
+  controllers: { account: accountController },
+  routes: { 'content-api': contentApiRoutes },
+  api: accountsApi,
+};
+
+export default feature;
+
+declare module '../../utils' {
+  interface Services extends ServicesOf<typeof services> {}
+}
