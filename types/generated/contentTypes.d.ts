@@ -562,10 +562,9 @@ export interface PluginApiSuiteApiKey extends Struct.CollectionTypeSchema {
   pluginOptions: {
     'api-suite': {
       permission: 'access';
-      readOnly: true;
     };
     'content-manager': {
-      visible: true;
+      visible: false;
     };
     'content-type-builder': {
       visible: false;
@@ -683,7 +682,7 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
   collectionName: 'api_suite_plans';
   info: {
     description: 'Quotas and reachable endpoints sold with API keys';
-    displayName: 'API plan';
+    displayName: 'Plan';
     pluralName: 'plans';
     singularName: 'plan';
   };
@@ -849,10 +848,9 @@ export interface PluginApiSuiteScraperResult extends Struct.CollectionTypeSchema
   pluginOptions: {
     'api-suite': {
       permission: 'scrapers';
-      readOnly: true;
     };
     'content-manager': {
-      visible: true;
+      visible: false;
     };
     'content-type-builder': {
       visible: false;

@@ -10,7 +10,7 @@ import { subscribe } from '../../helpers/webhooks';
  * every Content Manager action on every content type at first boot; the plugin's records are not
  * content, so those roles (and any role without the plugin's own permission for the feature) may
  * neither see nor create, change or delete them there, and nobody, the super admin included,
- * writes API keys there. It also holds on a database whose roles were granted such permissions
+ * writes API keys there (a type the Content Manager does not show). It also holds on a database whose roles were granted such permissions
  * before: refused at once, and the stored grants gone after the next boot.
  */
 let app: TestApp;
@@ -34,32 +34,40 @@ interface PluginType {
   update: Record<string, unknown>;
 }
 
-/** Every plugin type the Content Manager offers for editing, with an entry made by its owner below. */
-const EDITABLE: PluginType[] = [
-  {
-    uid: 'plugin::api-suite.api-key',
-    // What the security review did: a key with a hash of its choosing, owned by an API administrator.
-    create: () => ({
-      name: 'forged',
-      key_prefix: 'sk_forge',
-      key_hash: crypto.randomBytes(32).toString('hex'),
-      client_id: `forged-${crypto.randomUUID()}`,
-      scopes: ['read', 'write'],
-      status: 'active',
-    }),
-    update: { name: 'changed' },
-  },
-  {
-    uid: 'plugin::api-suite.plan',
-    create: () => ({
-      name: `everything-${Date.now()}`,
-      requests_per_month: -1,
-      requests_per_minute: 1000,
-      endpoints: ['* *'],
-      price_monthly: 0,
-    }),
-    update: { requests_per_minute: 999 },
-  },
+/** API keys: not shown in the Content Manager, and written there by nobody. */
+const KEY: PluginType = {
+  uid: 'plugin::api-suite.api-key',
+  // What the security review did: a key with a hash of its choosing, owned by an API administrator.
+  create: () => ({
+    name: 'forged',
+    key_prefix: 'sk_forge',
+    key_hash: crypto.randomBytes(32).toString('hex'),
+    client_id: `forged-${crypto.randomUUID()}`,
+    scopes: ['read', 'write'],
+    status: 'active',
+  }),
+  update: { name: 'changed' },
+};
+
+const PLAN: PluginType = {
+  uid: 'plugin::api-suite.plan',
+  create: () => ({
+    name: `everything-${Date.now()}`,
+    requests_per_month: -1,
+    requests_per_minute: 1000,
+    endpoints: ['* *'],
+    price_monthly: 0,
+  }),
+  update: { requests_per_minute: 999 },
+};
+
+/**
+ * Every plugin type with an entry made by its owner below, for the Author and Editor users to try:
+ * the ones the Content Manager offers for editing, and API keys.
+ */
+const WITH_ENTRIES: PluginType[] = [
+  KEY,
+  PLAN,
   {
     uid: 'plugin::api-suite.webhook-subscription',
     create: () => ({
@@ -88,12 +96,12 @@ const EDITABLE: PluginType[] = [
   },
 ];
 
-/** The plugin's other content types: read-only (scraper results) or hidden from the Content Manager. */
+/** The plugin's other content types, hidden from the Content Manager. */
 const OTHERS = ['scraper-result', 'usage-record', 'webhook-topic', 'scraper-run', 'stripe-event'].map(
   (name) => `plugin::api-suite.${name}`
 );
 
-/** The entry of each editable type that the Author and Editor users try to change, by uid. */
+/** The entry of each type that the Author and Editor users try to change, by uid. */
 const entries = new Map<string, { id: number; documentId: string; row: Record<string, unknown> }>();
 
 const PLAN_FIELDS = [
@@ -189,7 +197,7 @@ beforeAll(async () => {
     'plugin::api-suite.scraper': scraper.body.data.id,
     'plugin::api-suite.order': order.body.data.id,
   };
-  for (const { uid } of EDITABLE) {
+  for (const { uid } of WITH_ENTRIES) {
     // Made by the Author user, as far as Strapi knows: Authors may change what they created.
     await app.strapi.db.query(uid).update({ where: { id: ids[uid] }, data: { createdBy: author.userId } });
     const row = await storedRow(uid, ids[uid]);
@@ -207,7 +215,7 @@ describe.each([
   ['Author', () => author],
   ['Editor', () => editor],
 ])("Strapi's default %s role", (_name, user) => {
-  it.each(EDITABLE.map((type) => [type.uid, type] as const))(
+  it.each(WITH_ENTRIES.map((type) => [type.uid, type] as const))(
     'cannot create, change or delete %s in the Content Manager',
     async (uid, type) => {
       const { token } = user();
@@ -234,7 +242,7 @@ describe.each([
     }
   );
 
-  it.each(EDITABLE.map((type) => [type.uid] as const))('cannot list or open %s', async (uid) => {
+  it.each(WITH_ENTRIES.map((type) => [type.uid] as const))('cannot list or open %s', async (uid) => {
     const { token } = user();
     expect((await app.request().get(`${CM}/${uid}`).set(as(token))).status).toBe(403);
     expect(
@@ -261,7 +269,7 @@ describe.each([
     }
   });
 
-  it("cannot list the plugin's read-only and hidden types either", async () => {
+  it("cannot list the plugin's other hidden types either", async () => {
     for (const uid of OTHERS) expect([uid, (await app.request().get(`${CM}/${uid}`).set(as(user().token))).status]).toEqual([uid, 403]);
   });
 
@@ -297,11 +305,11 @@ describe.each([
 });
 
 describe('the super admin', () => {
-  it('cannot create, change or delete an API key in the Content Manager, only read them, and still edits plans there', async () => {
+  it('cannot create, change or delete an API key in the Content Manager, and still edits plans there', async () => {
     const key = entries.get('plugin::api-suite.api-key');
     const uid = 'plugin::api-suite.api-key';
     const before = await app.strapi.db.query(uid).count();
-    const forged = { ...EDITABLE[0].create(), user: { connect: [{ documentId: await documentIdOf(app, alice.id) }] } };
+    const forged = { ...KEY.create(), user: { connect: [{ documentId: await documentIdOf(app, alice.id) }] } };
     expect((await app.request().post(`${CM}/${uid}`).set(as(owner)).send(forged)).status).toBe(403);
     expect(
       (
@@ -315,6 +323,7 @@ describe('the super admin', () => {
     expect((await app.request().delete(`${CM}/${uid}/${key?.documentId}`).set(as(owner))).status).toBe(403);
     expect(await app.strapi.db.query(uid).count()).toBe(before);
     expect((await storedRow(uid, key?.id ?? 0)).key_hash).toBe(key?.row.key_hash);
+    // Strapi's read action covers every type, shown or not (its relation pickers read hidden types): the super admin holds it.
     expect((await app.request().get(`${CM}/${uid}`).set(as(owner))).status).toBe(200);
 
     const relations = await app.request().get(`/content-manager/relations/${uid}/plan`).set(as(owner));
@@ -349,7 +358,7 @@ describe('an admin token', () => {
   it('reaches plugin records only with the plugin permission among its own', async () => {
     const without = await tokenWith([planPermission('read'), planPermission('create')]);
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(without))).status).toBe(403);
-    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(without)).send(EDITABLE[1].create())).status).toBe(403);
+    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(without)).send(PLAN.create())).status).toBe(403);
 
     const granted = await tokenWith([
       { action: API_SUITE_ACTIONS.accessRead, subject: null },
@@ -358,7 +367,7 @@ describe('an admin token', () => {
       planPermission('create'),
     ]);
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(granted))).status).toBe(200);
-    const created = await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(granted)).send(EDITABLE[1].create());
+    const created = await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(granted)).send(PLAN.create());
     expect([created.status, created.body.error]).toEqual([201, undefined]);
   });
 });
@@ -410,7 +419,7 @@ describe("a role's plugin permission", () => {
       (await app.request().put(`${CM}/plugin::api-suite.plan/${plan?.documentId}`).set(as(reader.token)).send({ requests_per_minute: 30 }))
         .status
     ).toBe(403);
-    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(reader.token)).send(EDITABLE[1].create())).status).toBe(403);
+    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(reader.token)).send(PLAN.create())).status).toBe(403);
     // Settings → Roles does not store what the role may not use.
     expect(pluginSubjects(await storedSubjects(reader.roleId))).toEqual(['plugin::api-suite.plan']);
   });
@@ -442,7 +451,7 @@ describe('a database whose Editor role was granted plugin types before', () => {
       });
     expect(saved.status).toBe(200);
     expect(await editorPlanGrants(editor.roleId)).toBe(0);
-    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(EDITABLE[1].create())).status).toBe(403);
+    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(PLAN.create())).status).toBe(403);
   });
 
   it('refuses a grant stored by an earlier release at once, and removes it at the next boot', async () => {
@@ -454,7 +463,7 @@ describe('a database whose Editor role was granted plugin types before', () => {
         .create({ data: { action, subject, properties: { fields }, conditions: [], role: editor.roleId } });
     }
     expect(await editorPlanGrants(editor.roleId)).toBe(3);
-    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(EDITABLE[1].create())).status).toBe(403);
+    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(PLAN.create())).status).toBe(403);
     expect((await app.request().get(`${CM}/plugin::api-suite.plan`).set(as(editor.token))).status).toBe(403);
     expect(pluginSubjects(await ownSubjects(editor.token))).toEqual([]);
 
@@ -478,7 +487,7 @@ describe('a database whose Editor role was granted plugin types before', () => {
       .set(as(editor.token))
       .send({ title: 'After the restart', status: 'draft', excerpt: 'x', body: 'x' });
     expect(created.status).toBe(201);
-    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(EDITABLE[1].create())).status).toBe(403);
+    expect((await app.request().post(`${CM}/plugin::api-suite.plan`).set(as(editor.token)).send(PLAN.create())).status).toBe(403);
     const plan = entries.get('plugin::api-suite.plan');
     expect(
       (

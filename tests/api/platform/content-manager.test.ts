@@ -3,8 +3,8 @@ import { adminSession, type AdminSession } from '../../helpers/users';
 
 /**
  * The Content Manager as an editor finds it on a new database: every type listed by a readable
- * field in a useful order, relation pickers naming entries by that field, the engine's own records
- * out of sight, and scraper results to look at but not to change.
+ * field in a useful order, relation pickers naming entries by that field, and the records only the
+ * plugin writes (keys, usage, runs, results, its bookkeeping) out of sight and out of reach.
  */
 let app: TestApp;
 let session: AdminSession;
@@ -60,9 +60,6 @@ describe('the views a new database gets', () => {
     expect(articles.metadatas.comments.edit.mainField).toBe('body');
     expect((await configurationOf('api::comment.comment')).metadatas.article.edit.mainField).toBe('title');
     expect((await configurationOf('api::author.author')).metadatas.articles.edit.mainField).toBe('title');
-    const keys = await configurationOf('plugin::api-suite.api-key');
-    expect(keys.metadatas.plan.edit.mainField).toBe('name');
-    expect(keys.metadatas.user.edit.mainField).toBe('email');
     expect((await configurationOf('plugin::api-suite.order')).metadatas.user.edit.mainField).toBe('email');
   });
 
@@ -98,38 +95,58 @@ describe('the views a new database gets', () => {
 });
 
 describe('what editors may change', () => {
-  const INTERNAL = ['usage-record', 'webhook-topic', 'scraper-run', 'stripe-event'].map((name) => `plugin::api-suite.${name}`);
+  const HIDDEN = ['api-key', 'usage-record', 'webhook-topic', 'scraper-run', 'scraper-result', 'stripe-event'].map(
+    (name) => `plugin::api-suite.${name}`
+  );
 
-  it('does not show the records only the engine writes', async () => {
+  it("shows the plugin's plans, orders, scrapers and webhook settings, and not the records only the plugin writes", async () => {
     const response = await app.request().get('/content-manager/content-types').set(as());
     expect(response.status).toBe(200);
     const displayed = (response.body.data as Array<{ uid: string; isDisplayed: boolean }>)
       .filter((type) => type.isDisplayed)
       .map((type) => type.uid);
-    for (const uid of INTERNAL) expect(displayed).not.toContain(uid);
-    expect(displayed).toEqual(
-      expect.arrayContaining([
-        'api::article.article',
-        'plugin::api-suite.plan',
-        'plugin::api-suite.api-key',
-        'plugin::api-suite.order',
-        'plugin::api-suite.scraper-result',
-      ])
-    );
+    expect(displayed.filter((uid) => uid.startsWith('plugin::api-suite.')).sort()).toEqual([
+      'plugin::api-suite.order',
+      'plugin::api-suite.plan',
+      'plugin::api-suite.scraper',
+      'plugin::api-suite.webhook-event-type',
+      'plugin::api-suite.webhook-subscription',
+    ]);
+    expect(displayed).toEqual(expect.arrayContaining(['api::article.article', 'api::product.product']));
   });
 
-  it('lets nobody, the super admin included, create, change or delete scraper results there', async () => {
-    const base = '/content-manager/collection-types/plugin::api-suite.scraper-result';
-    expect((await app.request().get(base).set(as())).status).toBe(200);
-    const created = await app.request().post(base).set(as()).send({ scraper_id: 1, run_id: 1, url: 'https://example.com/' });
+  it("opens on the site's content: the first type by name is Article, not one of the plugin's", async () => {
+    const response = await app.request().get('/content-manager/content-types').set(as());
+    // The admin panel's order: displayed collection types by display name, as the Content Manager sorts its menu.
+    const names = (response.body.data as Array<{ isDisplayed: boolean; kind: string; info: { displayName: string } }>)
+      .filter((type) => type.isDisplayed && type.kind === 'collectionType')
+      .map((type) => type.info.displayName)
+      .sort((a, b) => a.localeCompare(b));
+    expect(names[0]).toBe('Article');
+  });
+
+  it('lets nobody, the super admin included, create, change or delete API keys or scraper results there', async () => {
+    const permissions = await app.request().get('/admin/users/me/permissions').set(as());
+    for (const uid of HIDDEN) {
+      const held = (permissions.body.data as Array<{ action: string; subject: string | null }>)
+        .filter((permission) => permission.subject === uid)
+        .map((permission) => permission.action);
+      expect([uid, held]).toEqual([uid, ['plugin::content-manager.explorer.read']]);
+    }
+
+    const results = '/content-manager/collection-types/plugin::api-suite.scraper-result';
+    const created = await app.request().post(results).set(as()).send({ scraper_id: 1, run_id: 1, url: 'https://example.com/' });
     expect(created.status).toBe(403);
     expect(await app.strapi.db.query('plugin::api-suite.scraper-result').count()).toBe(0);
 
-    const permissions = await app.request().get('/admin/users/me/permissions').set(as());
-    const onResults = (permissions.body.data as Array<{ action: string; subject: string | null }>)
-      .filter((permission) => permission.subject === 'plugin::api-suite.scraper-result')
-      .map((permission) => permission.action);
-    expect(onResults).toEqual(['plugin::content-manager.explorer.read']);
+    const keys = '/content-manager/collection-types/plugin::api-suite.api-key';
+    const forged = await app
+      .request()
+      .post(keys)
+      .set(as())
+      .send({ name: 'forged', key_prefix: 'sk_forge', key_hash: 'f'.repeat(64), client_id: 'forged', scopes: ['read'], status: 'active' });
+    expect(forged.status).toBe(403);
+    expect(await app.strapi.db.query('plugin::api-suite.api-key').count({ where: { name: 'forged' } })).toBe(0);
   });
 
   it("keeps an editor's own changes to a view until the declared view changes", async () => {

@@ -12,7 +12,6 @@ import portal from './features/portal';
 import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
-import { withholdContentManagerWrites } from './features/platform/content-manager/access';
 import { enforceRecordPermissions } from './features/platform/record-permissions/enforce';
 import type { AdminAction, FeatureModule, FeatureRoute } from './features/types';
 import { logAppErrors } from './http/app-errors';
@@ -72,7 +71,6 @@ export function mergeFeatures(modules: FeatureModule[]) {
       // Before the admin's own bootstrap, which gives the super admin role every registered action,
       // creates the Author and Editor roles on a new database and cleans the stored permissions.
       await registerAdminActions(context.strapi, adminActions);
-      withholdContentManagerWrites(context.strapi);
       enforceRecordPermissions(context.strapi);
       for (const module of modules) await module.bootstrap?.(context);
       await getService(context.strapi, 'content-manager-views').apply();

@@ -1,38 +1,24 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
-import { Badge, EmptyState, formatDate, LoadProblem, Loading } from '../../components/feedback';
+import { Badge, EmptyState, formatDate } from '../../components/feedback';
 import { Button } from '../../components/form';
 import { PagedList, usePaged } from '../../components/list';
-import { NotInPlan } from '../../plans/NotInPlan';
-import { usePlanReaches } from '../../plans/usePlans';
+import { PlanGate, PlanOffer, type FeaturePage } from '../../plans/PlanGate';
 import { ScraperForm } from './ScraperForm';
 
-const LEAD = "A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.";
+const PAGE: FeaturePage = {
+  feature: 'scrapers',
+  title: 'Scrapers',
+  lead: "A scraper fetches a site's pages, by hand or on a schedule, and keeps what your selectors pick out.",
+};
 
 /** The consumer's scrapers, when their plan includes them; else what the plans that do offer. */
 export function Scrapers() {
-  const reach = usePlanReaches('scrapers');
-  if (reach.data === false) return <NotOnPlan />;
-  if (reach.data === undefined) {
-    return (
-      <>
-        <h1>Scrapers</h1>
-        <LoadProblem problem={reach.problem} retry={reach.reload} />
-        {reach.loading && <Loading />}
-      </>
-    );
-  }
-  return <ScraperList />;
-}
-
-function NotOnPlan() {
   return (
-    <>
-      <h1>Scrapers</h1>
-      <p className="lead">{LEAD}</p>
-      <NotInPlan feature="scrapers" what="Scrapers" />
-    </>
+    <PlanGate page={PAGE}>
+      <ScraperList />
+    </PlanGate>
   );
 }
 
@@ -41,18 +27,18 @@ function ScraperList() {
   const scrapers = usePaged(api.scrapers);
   const [creating, setCreating] = useState(false);
   // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
-  if (scrapers.problem?.code === 'endpoint_not_in_plan') return <NotOnPlan />;
+  if (scrapers.problem?.code === 'endpoint_not_in_plan') return <PlanOffer page={PAGE} />;
   return (
     <>
       <div className="page-heading">
-        <h1>Scrapers</h1>
+        <h1>{PAGE.title}</h1>
         {scrapers.data !== undefined && !creating && (
           <Button variant="primary" onClick={() => setCreating(true)}>
             New scraper
           </Button>
         )}
       </div>
-      <p className="lead">{LEAD}</p>
+      <p className="lead">{PAGE.lead}</p>
       {creating && <ScraperForm onSaved={() => (setCreating(false), scrapers.reload())} onCancel={() => setCreating(false)} />}
       <PagedList
         list={scrapers}

@@ -1,38 +1,24 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { api } from '../../api';
-import { Badge, EmptyState, formatDate, formatNumber, LoadProblem, Loading } from '../../components/feedback';
+import { Badge, EmptyState, formatDate, formatNumber } from '../../components/feedback';
 import { Button, SecretOnce } from '../../components/form';
 import { PagedList, usePaged } from '../../components/list';
-import { NotInPlan } from '../../plans/NotInPlan';
-import { usePlanReaches } from '../../plans/usePlans';
+import { PlanGate, PlanOffer, type FeaturePage } from '../../plans/PlanGate';
 import { EndpointForm } from './EndpointForm';
 
-const LEAD = 'The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.';
+const PAGE: FeaturePage = {
+  feature: 'webhooks',
+  title: 'Webhooks',
+  lead: 'The site sends events to your endpoints as signed POST requests (Standard Webhooks), retrying failed ones.',
+};
 
 /** The consumer's webhook endpoints, when their plan includes webhooks; else what the plans that do offer. */
 export function Webhooks() {
-  const reach = usePlanReaches('webhooks');
-  if (reach.data === false) return <NotOnPlan />;
-  if (reach.data === undefined) {
-    return (
-      <>
-        <h1>Webhooks</h1>
-        <LoadProblem problem={reach.problem} retry={reach.reload} />
-        {reach.loading && <Loading />}
-      </>
-    );
-  }
-  return <EndpointList />;
-}
-
-function NotOnPlan() {
   return (
-    <>
-      <h1>Webhooks</h1>
-      <p className="lead">{LEAD}</p>
-      <NotInPlan feature="webhooks" what="Webhooks" />
-    </>
+    <PlanGate page={PAGE}>
+      <EndpointList />
+    </PlanGate>
   );
 }
 
@@ -43,14 +29,14 @@ function EndpointList() {
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 
   // The server is the judge of what the plan reaches: its refusal of the list turns the page into an offer.
-  if (endpoints.problem?.code === 'endpoint_not_in_plan') return <NotOnPlan />;
+  if (endpoints.problem?.code === 'endpoint_not_in_plan') return <PlanOffer page={PAGE} />;
   // Until the list answers, offer no action the plan might not allow.
   const ready = endpoints.data !== undefined;
 
   return (
     <>
       <div className="page-heading">
-        <h1>Webhooks</h1>
+        <h1>{PAGE.title}</h1>
         <div className="row-actions">
           <Link className="button button-secondary" to="/webhooks/event-types">
             Event catalog
@@ -62,7 +48,7 @@ function EndpointList() {
           )}
         </div>
       </div>
-      <p className="lead">{LEAD}</p>
+      <p className="lead">{PAGE.lead}</p>
       {created && (
         <section className="card card-accent" aria-labelledby="secret-heading">
           <h2 id="secret-heading">Endpoint added</h2>

@@ -1,13 +1,10 @@
 import { Box, Button, Flex, Td, TextInput, Tr, Typography } from '@strapi/design-system';
 import { useEffect, useState } from 'react';
-import { useApiSuiteClient, type PlanConsumer } from '../../../api';
+import { useApiSuiteClient } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
-import { PagedTable, TextCell } from '../../../components/DataTable';
-import { ListToolbar } from '../../../components/ListToolbar';
-import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
-import { useLoad } from '../../../hooks/useLoad';
+import { TextCell } from '../../../components/DataTable';
 import { useFormat, useT } from '../../../utils/useT';
-import { GrantPlanModal } from './GrantPlanModal';
+import { AccessTable, useAccessList } from './AccessTable';
 
 /**
  * Every consumer (search by username or e-mail) with the plan they are on now and why (billing
@@ -18,11 +15,10 @@ export function ConsumersTab() {
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const { canManage } = useFeaturePermissions('access');
-  const [page, setPage] = useState(1);
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
-  const [granting, setGranting] = useState<PlanConsumer | null>(null);
+  const access = useAccessList((page) => client.access.consumers(search, page), [client, search]);
+  const { canManage, setPage } = access;
   // Search as the editor types, once they pause.
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -30,8 +26,7 @@ export function ConsumersTab() {
       setPage(1);
     }, 300);
     return () => clearTimeout(timer);
-  }, [typed]);
-  const consumers = useLoad(() => client.access.consumers(search, page), [client, search, page]);
+  }, [typed, setPage]);
 
   return (
     <Box>
@@ -46,17 +41,11 @@ export function ConsumersTab() {
           />
         </Box>
       </Flex>
-      {consumers.data && consumers.data.meta.total > 0 && (
-        <ListToolbar summary={t('access.consumers.summary', { count: consumers.data.meta.total })} />
-      )}
-      <PagedTable
-        load={consumers}
-        headers={[
-          ...['user', 'plan', 'granted', 'keys'].map((column) => t(`access.consumers.column.${column}`)),
-          ...(canManage ? [t('table.actions')] : []),
-        ]}
+      <AccessTable
+        access={access}
+        name="consumers"
+        columns={['user', 'plan', 'granted', 'keys']}
         empty={<EmptyState content={t(search === '' ? 'access.consumers.empty' : 'access.consumers.noMatch')} />}
-        onPage={setPage}
         row={(consumer) => (
           <Tr key={consumer.id} data-testid="consumer-row">
             <Td>
@@ -79,7 +68,7 @@ export function ConsumersTab() {
             <TextCell>{format.number(consumer.keys)}</TextCell>
             {canManage && (
               <Td>
-                <Button size="S" variant="tertiary" onClick={() => setGranting(consumer)}>
+                <Button size="S" variant="tertiary" onClick={() => access.grant(consumer, { ...consumer.plan, granted: consumer.granted })}>
                   {t('access.consumers.grant')}
                 </Button>
               </Td>
@@ -87,17 +76,6 @@ export function ConsumersTab() {
           </Tr>
         )}
       />
-      {granting && (
-        <GrantPlanModal
-          owner={granting}
-          ownerPlan={{ ...granting.plan, granted: granting.granted }}
-          onClose={() => setGranting(null)}
-          onSaved={() => {
-            setGranting(null);
-            void consumers.reload();
-          }}
-        />
-      )}
     </Box>
   );
 }

@@ -3,18 +3,15 @@ import { Plus } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { useState } from 'react';
 import { useApiSuiteClient, type ApiKey, type IssuedKey } from '../../../api';
+import { TextCell } from '../../../components/DataTable';
 import { EmptyState } from '../../../components/EmptyState';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { useAction } from '../../../hooks/useAction';
-import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
-import { useLoad } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
-import { GrantPlanModal } from './GrantPlanModal';
+import { AccessTable, useAccessList } from './AccessTable';
 import { IssueKeyModal } from './IssueKeyModal';
 import { KeyLimitsModal } from './KeyLimitsModal';
 import { KeyRevealModal } from './KeyRevealModal';
-import { PagedTable, TextCell } from '../../../components/DataTable';
-import { ListToolbar } from '../../../components/ListToolbar';
 
 /**
  * Every API key (never the key itself): owner and the owner's plan with why (subscription, grant,
@@ -25,16 +22,14 @@ export function KeysTab() {
   const t = useT();
   const format = useFormat();
   const client = useApiSuiteClient();
-  const { canManage } = useFeaturePermissions('access');
-  const [page, setPage] = useState(1);
+  const access = useAccessList((page) => client.access.keys(page), [client]);
+  const { list: keys, canManage } = access;
   const [issuing, setIssuing] = useState(false);
   // The one place the new key lives, cleared when its modal closes: it is never shown again.
   const [revealed, setRevealed] = useState<IssuedKey | null>(null);
   const [limiting, setLimiting] = useState<ApiKey | null>(null);
-  const [granting, setGranting] = useState<ApiKey | null>(null);
   const limit = (value: number | null) =>
     value === null ? t('access.keys.planLimit') : value === -1 ? t('access.plans.unlimited') : format.number(value);
-  const keys = useLoad(() => client.access.keys(page), [client, page]);
   const { run, busy } = useAction();
 
   const revoke = async (id: number) => {
@@ -57,17 +52,12 @@ export function KeysTab() {
 
   return (
     <Box>
-      {keys.data && keys.data.meta.total > 0 && (
-        <ListToolbar summary={t('access.keys.summary', { count: keys.data.meta.total })} action={issue} />
-      )}
-      <PagedTable
-        load={keys}
-        headers={[
-          ...['key', 'owner', 'plan', 'scopes', 'status', 'created'].map((column) => t(`access.keys.column.${column}`)),
-          ...(canManage ? [t('table.actions')] : []),
-        ]}
+      <AccessTable
+        access={access}
+        name="keys"
+        columns={['key', 'owner', 'plan', 'scopes', 'status', 'created']}
+        action={issue}
         empty={<EmptyState content={t(canManage ? 'access.keys.empty.manage' : 'access.keys.empty')} action={issue} />}
-        onPage={setPage}
         row={(key) => (
           <Tr key={key.id} data-testid="key-row">
             <Td>
@@ -98,7 +88,7 @@ export function KeysTab() {
                   </Typography>
                 )}
                 {canManage && key.user && (
-                  <Button size="S" variant="tertiary" onClick={() => setGranting(key)}>
+                  <Button size="S" variant="tertiary" onClick={() => key.user && access.grant(key.user, key.owner_plan)}>
                     {t('access.keys.grant')}
                   </Button>
                 )}
@@ -171,17 +161,6 @@ export function KeysTab() {
         />
       )}
       {revealed && <KeyRevealModal issued={revealed} onClose={() => setRevealed(null)} />}
-      {granting?.user && (
-        <GrantPlanModal
-          owner={granting.user}
-          ownerPlan={granting.owner_plan}
-          onClose={() => setGranting(null)}
-          onSaved={() => {
-            setGranting(null);
-            void keys.reload();
-          }}
-        />
-      )}
       {limiting && (
         <KeyLimitsModal
           apiKey={limiting}

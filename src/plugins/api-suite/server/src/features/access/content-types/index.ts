@@ -1,4 +1,4 @@
-import { editable, internal, readOnly } from '../../plugin-options';
+import { editable, internal } from '../../plugin-options';
 
 /**
  * Plans, API keys and usage records. Keys keep only the SHA-256 of the secret and its first
@@ -14,7 +14,9 @@ export default {
       info: {
         singularName: 'plan',
         pluralName: 'plans',
-        displayName: 'API plan',
+        // "Plan", not "API plan": the Content Manager lists types by name and opens on the first, which
+        // should be the site's own content (Article), not one of the plugin's records.
+        displayName: 'Plan',
         description: 'Quotas and reachable endpoints sold with API keys',
       },
       options: { draftAndPublish: false },
@@ -48,9 +50,9 @@ export default {
         description: 'Keys are shown once at creation; only their hash is stored',
       },
       options: { draftAndPublish: false },
-      // Read-only in the Content Manager, for the super admin too: the hash, prefix and client id are
-      // the plugin's alone, so keys are issued, limited and revoked on the API access page only.
-      pluginOptions: readOnly('access'),
+      // Not in the Content Manager: the hash, prefix and client id are the plugin's alone, so keys are
+      // issued, limited and revoked on the API access page, which lists them.
+      pluginOptions: internal('access'),
       attributes: {
         name: { type: 'string', maxLength: 100 },
         key_prefix: { type: 'string', required: true, maxLength: 8, configurable: false },

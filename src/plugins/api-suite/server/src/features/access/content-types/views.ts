@@ -1,6 +1,9 @@
 import type { ContentManagerView } from '../../types';
 
-/** Plans and keys in the Content Manager; usage records are not shown there (the Usage tab is). */
+/**
+ * Plans in the Content Manager. API keys and usage records are not shown there: the API access
+ * page's Keys and Usage tabs are where they are issued, limited, revoked and read.
+ */
 export default {
   plan: {
     mainField: 'name',
@@ -44,37 +47,5 @@ export default {
       overage_unit_amount: 'Requests over the monthly quota are served and billed at this price (cents per 1,000); empty: refused with 429',
     },
     readOnlyFields: ['stripe_product_id', 'stripe_price_id', 'stripe_metered_price_id'],
-  },
-  'api-key': {
-    mainField: 'name',
-    sort: { by: 'createdAt', order: 'DESC' },
-    list: ['name', 'key_prefix', 'user', 'plan', 'status', 'expires_at'],
-    edit: [
-      ['name', 'status'],
-      ['user', 'plan'],
-      ['requests_per_minute', 'requests_per_month'],
-      ['expires_at', 'revoked_at'],
-      ['scopes'],
-      ['replaced_by'],
-    ],
-    labels: {
-      name: 'Name',
-      key_prefix: 'Key starts with',
-      user: 'Owner',
-      plan: 'Plan',
-      status: 'Status',
-      expires_at: 'Expires',
-      revoked_at: 'Revoked',
-      scopes: 'Scopes',
-      requests_per_minute: 'Requests a minute (this key)',
-      requests_per_month: 'Requests a month (this key)',
-      replaced_by: 'Replaced by key',
-    },
-    descriptions: {
-      status: 'Keys are issued (the secret shown once), limited and revoked on the API Suite → Access page; here they are only read',
-      requests_per_minute: "Overrides the plan's limit for this key; empty: the plan's",
-      requests_per_month: "Overrides the plan's limit for this key (-1 unlimited); empty: the plan's",
-    },
-    readOnlyFields: ['revoked_at', 'replaced_by'],
   },
 } satisfies Record<string, ContentManagerView>;

@@ -1,5 +1,5 @@
 import { SCRAPER_DEFAULTS } from '../../../../../shared/scraper-defaults';
-import { editable, internal, readOnly } from '../../plugin-options';
+import { editable, internal } from '../../plugin-options';
 
 /**
  * Scrapers, their runs and the results they collect (docs/scrapers.md). Each belongs to the
@@ -78,7 +78,7 @@ export default {
       collectionName: 'api_suite_scraper_results',
       info: { singularName: 'scraper-result', pluralName: 'scraper-results', displayName: 'Scraper result' },
       options: { draftAndPublish: false },
-      pluginOptions: readOnly('scrapers'),
+      pluginOptions: internal('scrapers'),
       attributes: {
         scraper_id: { type: 'integer', required: true },
         run_id: { type: 'integer', required: true },

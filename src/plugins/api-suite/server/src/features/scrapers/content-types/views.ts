@@ -1,8 +1,8 @@
 import type { ContentManagerView } from '../../types';
 
 /**
- * Scrapers and their results in the Content Manager. Results are read-only there (the run
- * worker writes them) and runs are not shown (a scraper's page under API Suite → Scrapers is).
+ * Scrapers in the Content Manager. Their runs and results are not shown there (the run worker
+ * writes them): a scraper's page under API Suite → Scrapers lists both, with the results' downloads.
  */
 export default {
   scraper: {
@@ -42,13 +42,5 @@ export default {
     },
     // Change detection is set on the Scrapers page, which also drops the old state when the key changes.
     readOnlyFields: ['status', 'skipped_ticks', 'change_detection'],
-  },
-  'scraper-result': {
-    mainField: 'url',
-    sort: { by: 'createdAt', order: 'DESC' },
-    list: ['url', 'scraper_id', 'run_id', 'change', 'createdAt'],
-    edit: [['url'], ['scraper_id', 'run_id'], ['change'], ['data']],
-    labels: { url: 'Page', scraper_id: 'Scraper', run_id: 'Run', data: 'Data', change: 'Change', createdAt: 'Collected' },
-    pageSize: 50,
   },
 } satisfies Record<string, ContentManagerView>;
