@@ -37,6 +37,8 @@ export interface PlanInput {
   is_default?: boolean;
   currency?: string | null;
   overage_unit_amount?: number | null;
+  price_yearly?: number | null;
+  trial_days?: number;
 }
 
 /** A plan made as an editor makes one: through the admin panel's content manager API. */

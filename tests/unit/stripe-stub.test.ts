@@ -583,3 +583,102 @@ describe('the stub itself', () => {
     });
   });
 });
+
+describe('yearly prices, mixed intervals and trials', () => {
+  const base = () => ({
+    mode: 'subscription' as const,
+    success_url: 'http://localhost/ok?session_id={CHECKOUT_SESSION_ID}',
+  });
+  const MIXED = 'Currency and interval fields must match across all plans on this subscription. Found mismatch in interval field.';
+  let yearly: Stripe.Price;
+  let buyer: Stripe.Customer;
+
+  beforeAll(async () => {
+    yearly = await stripe.prices.create({ currency: 'eur', unit_amount: 19000, product: product.id, recurring: { interval: 'year' } });
+    buyer = await stripe.customers.create({ email: 'yearly@example.test' });
+  });
+
+  it('refuses one Checkout Session mixing a yearly and a monthly price, in any billing mode, as Stripe answers it', async () => {
+    for (const type of ['classic', 'flexible'] as const) {
+      const mixed = await refusal(
+        stripe.checkout.sessions.create({
+          ...base(),
+          customer: buyer.id,
+          line_items: [{ price: yearly.id, quantity: 1 }, { price: metered.id }],
+          subscription_data: { billing_mode: { type } },
+        })
+      );
+      expect(mixed).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError', param: 'line_items', message: MIXED });
+    }
+    const body = await raw(
+      'POST',
+      '/v1/checkout/sessions',
+      `mode=subscription&success_url=http://localhost/ok&line_items[0][price]=${yearly.id}&line_items[0][quantity]=1&line_items[1][price]=${metered.id}`
+    );
+    expect(body).toEqual({ status: 400, body: { error: { type: 'invalid_request_error', message: MIXED, param: 'line_items' } } });
+  });
+
+  it('takes a trial of 1 to 730 days: the subscription trialing, its first invoice for nothing, then active when it ends', async () => {
+    for (const days of [0, 731]) {
+      const refused = await refusal(
+        stripe.checkout.sessions.create({
+          ...base(),
+          customer: buyer.id,
+          line_items: [{ price: yearly.id, quantity: 1 }],
+          subscription_data: { trial_period_days: days },
+        })
+      );
+      expect(refused).toMatchObject({ statusCode: 400, param: 'subscription_data[trial_period_days]' });
+    }
+    const session = await stripe.checkout.sessions.create({
+      ...base(),
+      customer: buyer.id,
+      line_items: [{ price: yearly.id, quantity: 1 }],
+      subscription_data: { trial_period_days: 14 },
+    });
+    expect(session.amount_total).toBe(0);
+    stub.completeCheckout(session.id);
+    const trialing = await stripe.subscriptions.retrieve(String(stub.sessions.get(session.id)?.subscription));
+    expect(trialing).toMatchObject({ status: 'trialing', billing_mode: { type: 'flexible' } });
+    expect(Number(trialing.trial_end) - Number(trialing.trial_start)).toBe(14 * 86400);
+    expect(trialing.items.data[0].current_period_end).toBe(trialing.trial_end);
+    expect(await stripe.invoices.retrieve(String(trialing.latest_invoice))).toMatchObject({ status: 'paid', amount_paid: 0 });
+
+    const events = stub.endTrial(trialing.id);
+    expect(types(events)).toEqual(['customer.subscription.updated', 'invoice.paid']);
+    expect(events[0].data.previous_attributes).toMatchObject({ status: 'trialing' });
+    const active = await stripe.subscriptions.retrieve(trialing.id);
+    expect(active.status).toBe('active');
+    const [item] = active.items.data;
+    expect(item.current_period_end - item.current_period_start).toBeGreaterThanOrEqual(365 * 86400);
+    expect((events[1].data.object as Stripe.Invoice).amount_paid).toBe(19000);
+    stub.pending.splice(0);
+  });
+
+  it('adds a monthly item to a yearly subscription in flexible billing mode only, with its own period', async () => {
+    const make = async (type: 'classic' | 'flexible') => {
+      const session = await stripe.checkout.sessions.create({
+        ...base(),
+        customer: buyer.id,
+        line_items: [{ price: yearly.id, quantity: 1 }],
+        subscription_data: { billing_mode: { type } },
+      });
+      stub.completeCheckout(session.id);
+      stub.pending.splice(0);
+      return String(stub.sessions.get(session.id)?.subscription);
+    };
+    const classic = await make('classic');
+    const refused = await refusal(stripe.subscriptions.update(classic, { items: [{ price: metered.id }], proration_behavior: 'none' }));
+    expect(refused).toMatchObject({ statusCode: 400, param: 'items', message: MIXED });
+    expect((await stripe.subscriptions.retrieve(classic)).items.data).toHaveLength(1);
+
+    const flexible = await make('flexible');
+    const updated = await stripe.subscriptions.update(flexible, { items: [{ price: metered.id }], proration_behavior: 'none' });
+    const [flatItem, usageItem] = updated.items.data;
+    expect([flatItem.price.recurring?.interval, usageItem.price.recurring?.interval]).toEqual(['year', 'month']);
+    expect(usageItem.current_period_end - usageItem.current_period_start).toBeLessThanOrEqual(31 * 86400);
+    expect(flatItem.current_period_end - flatItem.current_period_start).toBeGreaterThanOrEqual(365 * 86400);
+    expect(() => stub.renew(flexible)).toThrow(/mixes intervals/);
+    stub.pending.splice(0);
+  });
+});

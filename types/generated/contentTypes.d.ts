@@ -732,6 +732,13 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
         },
         number
       >;
+    price_yearly: Schema.Attribute.Decimal &
+      Schema.Attribute.SetMinMax<
+        {
+          min: 0;
+        },
+        number
+      >;
     publishedAt: Schema.Attribute.DateTime;
     requests_per_minute: Schema.Attribute.Integer &
       Schema.Attribute.Required &
@@ -752,6 +759,16 @@ export interface PluginApiSuitePlan extends Struct.CollectionTypeSchema {
     stripe_metered_price_id: Schema.Attribute.String;
     stripe_price_id: Schema.Attribute.String;
     stripe_product_id: Schema.Attribute.String;
+    stripe_yearly_price_id: Schema.Attribute.String;
+    trial_days: Schema.Attribute.Integer &
+      Schema.Attribute.SetMinMax<
+        {
+          max: 90;
+          min: 0;
+        },
+        number
+      > &
+      Schema.Attribute.DefaultTo<0>;
     updatedAt: Schema.Attribute.DateTime;
     updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> & Schema.Attribute.Private;
   };

@@ -84,6 +84,7 @@ describe('API access', () => {
         stripe_product_id: undefined,
         stripe_price_id: undefined,
         stripe_metered_price_id: undefined,
+        stripe_yearly_price_id: undefined,
       });
     expect(taken.status).toBe(409);
     expect(taken.body.error.details.errors).toEqual([

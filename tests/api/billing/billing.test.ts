@@ -150,6 +150,8 @@ describe('GET /api/v1/billing/plans', () => {
           requests_per_month: 1000,
           requests_per_minute: 10,
           overage_unit_amount: null,
+          price_yearly: null,
+          trial_days: 0,
           endpoints: ['GET /api/v1/articles*'],
         },
         {
@@ -160,6 +162,8 @@ describe('GET /api/v1/billing/plans', () => {
           requests_per_month: 3,
           requests_per_minute: 100,
           overage_unit_amount: 50,
+          price_yearly: null,
+          trial_days: 0,
           endpoints: ['GET /api/v1/articles*'],
         },
         expect.objectContaining({ id: pro, name: 'pro', price_monthly: 49, overage_unit_amount: null }),
@@ -234,9 +238,11 @@ describe('buying a plan', () => {
     expect(subscription).toEqual({
       plan_id: pro,
       status: 'active',
+      interval: 'month',
       current_period_end: expect.stringMatching(ISO),
       cancel_at_period_end: false,
       grace_until: null,
+      trial_end: null,
       overage: { unit_amount: null, requests_this_period: 0, reported: 0 },
     });
     expect(new Date(subscription.current_period_end).getTime()).toBeGreaterThan(Date.now() + 27 * 86_400_000);
@@ -331,9 +337,11 @@ describe('buying a plan', () => {
     expect(await subscriptionOf(dave)).toEqual({
       plan_id: free,
       status: 'none',
+      interval: null,
       current_period_end: null,
       cancel_at_period_end: false,
       grace_until: null,
+      trial_end: null,
       overage: { unit_amount: null, requests_this_period: 0, reported: 0 },
     });
   });

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { createCustomer } from './customers';
-import { found, invalid, missing, noSuch, onlyOneOf } from './errors';
+import { found, invalid, missing, mixedIntervals, noSuch, onlyOneOf } from './errors';
 import { Params } from './form';
 import { route, type Route } from './route';
 import { newId, now, type StubContext } from './store';
-import { createSubscription } from './subscriptions';
+import { createSubscription, type SubscriptionOptions } from './subscriptions';
 import type { StubEvent, StubPrice, StubSession } from './types';
 
 /** Checkout Sessions in `payment` mode (inline `price_data` or one-time prices) and `subscription` mode (recurring prices). */
@@ -17,7 +17,10 @@ interface Line {
 }
 
 /** What a session's completion needs and the session object does not show. */
-const pendingSubscriptions = new WeakMap<StubSession, { lines: Line[]; metadata: Record<string, string>; description: string | null }>();
+const pendingSubscriptions = new WeakMap<
+  StubSession,
+  { lines: Line[]; metadata: Record<string, string>; description: string | null; options: SubscriptionOptions }
+>();
 
 const isMetered = (price: StubPrice | null) => price?.recurring?.usage_type === 'metered';
 const unitOf = (price: StubPrice) => Number(price.unit_amount_decimal ?? price.unit_amount ?? 0);
@@ -88,7 +91,7 @@ function linesOf(ctx: StubContext, params: Params, mode: string): Line[] {
     if (recurring.length < lines.length)
       throw invalid('The Stripe stub supports only recurring prices in subscription mode.', 'line_items');
     if (new Set(recurring.map((line) => `${line.price?.recurring?.interval}/${line.price?.recurring?.interval_count}`)).size > 1) {
-      throw invalid('Checkout does not support multiple prices with different billing intervals.', 'line_items');
+      throw mixedIntervals('line_items');
     }
     if (new Set(recurring.map((line) => line.price?.id)).size < recurring.length)
       throw invalid('You cannot use the same price on more than one line item.', 'line_items');
@@ -133,15 +136,27 @@ function createSession(ctx: StubContext, params: Params): StubSession {
       'expires_at'
     );
   }
-  const subscriptionData = params.object('subscription_data')?.only('metadata', 'description');
+  const subscriptionData = params.object('subscription_data')?.only('metadata', 'description', 'trial_period_days', 'billing_mode');
   if (subscriptionData && mode !== 'subscription')
     throw invalid('You can only pass `subscription_data` in `subscription` mode.', 'subscription_data');
+  // Stripe: at least 1 day, and a trial ends at most 730 days from now.
+  const trialDays = subscriptionData?.int('trial_period_days', { min: 1, max: 730 }) ?? null;
+  // Subscriptions made by Checkout default to flexible billing mode in this API version.
+  const billingMode =
+    subscriptionData
+      ?.object('billing_mode')
+      ?.only('type')
+      .oneOf('type', ['classic', 'flexible'] as const, true) ?? 'flexible';
   const intentData = params.object('payment_intent_data')?.only('metadata', 'description');
   if (intentData && mode !== 'payment')
     throw invalid('You can not pass `payment_intent_data` in `subscription` mode.', 'payment_intent_data');
   intentData?.metadata();
 
-  const amount = Math.round(lines.reduce((sum, line) => sum + (isMetered(line.price) ? 0 : line.unitAmount * (line.quantity ?? 1)), 0));
+  // A trial's first invoice is for nothing.
+  const amount =
+    trialDays !== null
+      ? 0
+      : Math.round(lines.reduce((sum, line) => sum + (isMetered(line.price) ? 0 : line.unitAmount * (line.quantity ?? 1)), 0));
   const id = `cs_test_${crypto.randomBytes(12).toString('hex')}`;
   const session: StubSession = {
     id,
@@ -173,6 +188,7 @@ function createSession(ctx: StubContext, params: Params): StubSession {
       lines,
       metadata: subscriptionData?.metadata() ?? {},
       description: subscriptionData?.string('description') || null,
+      options: { trialDays, billingMode },
     });
   }
   ctx.store.sessions.set(id, session);
@@ -193,7 +209,7 @@ export function completeCheckout(ctx: StubContext, sessionId: string): StubEvent
     const customer =
       session.customer ?? createCustomer(ctx, new Params(session.customer_email ? { email: session.customer_email } : {})).id;
     const lines = pending.lines.map((line) => ({ price: line.price as StubPrice, quantity: line.quantity }));
-    const { subscription, invoice } = createSubscription(ctx, customer, lines, pending.metadata, pending.description);
+    const { subscription, invoice } = createSubscription(ctx, customer, lines, pending.metadata, pending.description, pending.options);
     Object.assign(session, { customer, subscription: subscription.id, invoice: invoice.id });
     events.push(ctx.events.emit('customer.subscription.created', subscription), ctx.events.emit('invoice.paid', invoice));
   } else {

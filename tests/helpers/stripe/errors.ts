@@ -44,3 +44,11 @@ export function found<T>(value: T | undefined, kind: string, id: string): T {
   if (value === undefined) throw noSuch(kind, id);
   return value;
 }
+
+/**
+ * Stripe's refusal of recurring prices of different intervals on one subscription in classic billing
+ * mode, and on one Checkout Session whatever the mode (Stripe makes mixed-interval subscriptions through
+ * the Subscriptions, Subscription Schedules and Quotes APIs, in flexible billing mode, not through Checkout).
+ */
+export const mixedIntervals = (param: string): StubError =>
+  invalid('Currency and interval fields must match across all plans on this subscription. Found mismatch in interval field.', param);

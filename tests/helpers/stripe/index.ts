@@ -81,6 +81,8 @@ export interface StripeStub {
   payInvoice(subscriptionId: string): StubEvent[];
   /** The period ends and the next is paid (or, with cancel_at_period_end, the subscription ends). */
   renew(subscriptionId: string): StubEvent[];
+  /** A trialing subscription's trial ends now: active, its first real invoice paid (or, with cancel_at_period_end, it ends). */
+  endTrial(subscriptionId: string): StubEvent[];
   /** The subscription ends now. */
   endSubscription(subscriptionId: string): StubEvent[];
   /** The sum of the values of the accepted meter events naming this customer. */
@@ -247,6 +249,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     failPayment: (subscriptionId) => lifecycle.failPayment(ctx, subscriptionId),
     payInvoice: (subscriptionId) => lifecycle.payInvoice(ctx, subscriptionId),
     renew: (subscriptionId) => lifecycle.renew(ctx, subscriptionId),
+    endTrial: (subscriptionId) => lifecycle.endTrial(ctx, subscriptionId),
     endSubscription: (subscriptionId) => lifecycle.endSubscription(ctx, subscriptionId),
     meterTotal: (customerId, eventName) => store.meterTotal(customerId, eventName),
     async flush() {

@@ -1,5 +1,5 @@
 import { planOf, recurringPrice } from './catalog';
-import { found, invalid, noSuch } from './errors';
+import { found, invalid, mixedIntervals, noSuch } from './errors';
 import { changedFields, type EventCause } from './events';
 import type { Params } from './form';
 import { amountOf, createInvoice, licensedTotal, markPaid, subscriptionOfInvoice, usageOf, type LineSpec } from './invoices';
@@ -34,17 +34,33 @@ function newItem(subscription: string, price: StubPrice, quantity: number | unde
   return item;
 }
 
-/** A subscription as Checkout makes it: active, one item per line, its first invoice paid. */
+/** What Checkout's `subscription_data` sets on the subscription it makes. */
+export interface SubscriptionOptions {
+  /** Days of free trial; null for none. */
+  trialDays: number | null;
+  billingMode: 'classic' | 'flexible';
+}
+
+const intervalOf = (price: StubPrice) => `${price.recurring?.interval}/${price.recurring?.interval_count}`;
+const mixesIntervals = (prices: StubPrice[]) => new Set(prices.map(intervalOf)).size > 1;
+
+/**
+ * A subscription as Checkout makes it: one item per line, its first invoice paid. With a trial it
+ * is `trialing` until `trial_end`, its items' period is the trial, and the first invoice is for 0.
+ */
 export function createSubscription(
   ctx: StubContext,
   customer: string,
   lines: Array<{ price: StubPrice; quantity?: number }>,
   metadata: Record<string, string>,
-  description: string | null
+  description: string | null,
+  options: SubscriptionOptions = { trialDays: null, billingMode: 'flexible' }
 ) {
   const id = newId('sub_');
   const start = now();
+  const trialEnd = options.trialDays === null ? null : start + options.trialDays * 86400;
   const items = lines.map((line) => newItem(id, line.price, line.quantity, start));
+  if (trialEnd !== null) for (const item of items) item.current_period_end = trialEnd;
   const subscription: StubSubscription = {
     id,
     object: 'subscription',
@@ -53,6 +69,7 @@ export function createSubscription(
     automatic_tax: { disabled_reason: null, enabled: false, liability: null },
     billing_cycle_anchor: start,
     billing_cycle_anchor_config: null,
+    billing_mode: { flexible: null, type: options.billingMode, updated_at: start },
     billing_thresholds: null,
     cancel_at: null,
     cancel_at_period_end: false,
@@ -83,12 +100,12 @@ export function createSubscription(
     pending_update: null,
     schedule: null,
     start_date: start,
-    status: 'active',
+    status: trialEnd === null ? 'active' : 'trialing',
     test_clock: null,
     transfer_data: null,
-    trial_end: null,
+    trial_end: trialEnd,
     trial_settings: { end_behavior: { billing_cycle_anchor: null, missing_payment_method: 'create_invoice' } },
-    trial_start: null,
+    trial_start: trialEnd === null ? null : start,
   };
   ctx.store.subscriptions.set(id, subscription);
   const licensed = items.filter((item) => !isMetered(item.price));
@@ -98,7 +115,7 @@ export function createSubscription(
     lines: licensed.map((item) => ({
       item,
       quantity: item.quantity ?? 1,
-      amount: amountOf(item.price, item.quantity ?? 1),
+      amount: trialEnd === null ? amountOf(item.price, item.quantity ?? 1) : 0,
       start,
       end: item.current_period_end,
     })),
@@ -187,9 +204,46 @@ export const lifecycle = {
     return events;
   },
 
+  /**
+   * The trial ends now: the subscription is active, every item starts a period of its own interval,
+   * and the first real invoice is paid (or, with cancel_at_period_end, the subscription ends).
+   */
+  endTrial(ctx: StubContext, id: string): StubEvent[] {
+    const subscription = subscriptionOf(ctx, id);
+    if (subscription.status !== 'trialing') throw new Error(`Subscription ${id} is ${subscription.status}, not trialing`);
+    if (subscription.cancel_at !== null) return endNow(ctx, subscription);
+    const before = structuredClone(subscription);
+    const at = now();
+    subscription.status = 'active';
+    subscription.trial_end = at;
+    subscription.billing_cycle_anchor = at;
+    const lines: LineSpec[] = [];
+    for (const item of subscription.items.data) {
+      item.current_period_start = at;
+      item.current_period_end = addInterval(at, item.price.recurring?.interval ?? 'month', item.price.recurring?.interval_count ?? 1);
+      if (!isMetered(item.price))
+        lines.push({
+          item,
+          quantity: item.quantity ?? 1,
+          amount: amountOf(item.price, item.quantity ?? 1),
+          start: at,
+          end: item.current_period_end,
+        });
+    }
+    const invoice = createInvoice(ctx, subscription, { reason: 'subscription_cycle', paid: true, lines, periodStart: at, periodEnd: at });
+    return [
+      ctx.events.emit('customer.subscription.updated', subscription, changedFields(before, subscription)),
+      ctx.events.emit('invoice.paid', invoice),
+    ];
+  },
+
   renew(ctx: StubContext, id: string): StubEvent[] {
     const subscription = subscriptionOf(ctx, id);
     if (subscription.status === 'canceled') throw new Error(`Subscription ${id} is canceled`);
+    if (subscription.status === 'trialing') throw new Error(`Subscription ${id} is trialing: end the trial with endTrial()`);
+    // Items of different intervals renew at different times: this stub renews subscriptions whose items share one period.
+    if (mixesIntervals(subscription.items.data.map((item) => item.price)))
+      throw new Error(`Subscription ${id} mixes intervals; the Stripe stub renews only subscriptions whose items share one interval`);
     const { end } = periodOf(subscription);
     if (subscription.cancel_at !== null && subscription.cancel_at <= end) return endNow(ctx, subscription);
     const before = structuredClone(subscription);
@@ -242,8 +296,14 @@ function applyItems(ctx: StubContext, subscription: StubSubscription, params: Pa
       );
     const metadata = entry.metadata('metadata', item?.metadata ?? {});
     if (!item) {
-      item = newItem(subscription.id, price, quantity, start);
-      item.current_period_end = periodOf(subscription).end;
+      const sameInterval = items.length === 0 || intervalOf(items[0].price) === intervalOf(price);
+      if (subscription.status === 'trialing' || sameInterval) {
+        item = newItem(subscription.id, price, quantity, start);
+        item.current_period_end = periodOf(subscription).end;
+      } else {
+        // An item of another interval (flexible billing mode only, checked below) starts a period of its own now.
+        item = newItem(subscription.id, price, quantity, now());
+      }
       items.push(item);
     } else {
       const replaced = { ...item, price: structuredClone(price), plan: planOf(price) };
@@ -258,9 +318,8 @@ function applyItems(ctx: StubContext, subscription: StubSubscription, params: Pa
   const prices = items.map((item) => item.price);
   if (new Set(prices.map((price) => price.id)).size < prices.length)
     throw invalid('Cannot add multiple subscription items with the same price.', 'items');
-  if (new Set(prices.map((price) => `${price.recurring?.interval}/${price.recurring?.interval_count}`)).size > 1) {
-    throw invalid('All prices on a subscription must have the same recurring interval and interval_count.', 'items');
-  }
+  // Mixed intervals need flexible billing mode (Stripe's mixed-interval subscriptions); classic refuses them.
+  if (mixesIntervals(prices) && subscription.billing_mode.type !== 'flexible') throw mixedIntervals('items');
   return items;
 }
 

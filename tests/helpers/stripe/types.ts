@@ -138,6 +138,7 @@ export interface StubSubscription extends Pick<
   | 'automatic_tax'
   | 'billing_cycle_anchor'
   | 'billing_cycle_anchor_config'
+  | 'billing_mode'
   | 'billing_thresholds'
   | 'cancel_at'
   | 'cancel_at_period_end'

@@ -72,6 +72,7 @@ export type KeyLimitsInput = z.input<typeof access.keyLimitsBody>;
 export type GrantPlanInput = z.input<typeof access.grantPlanBody>;
 
 export type PlanChoiceInput = z.input<typeof billing.planChoiceBody>;
+export type CheckoutInput = z.input<typeof billing.checkoutBody>;
 export type AdminSubscriptionsQuery = z.input<typeof billing.adminSubscriptionsQuery>;
 
 export type AdminOrdersQuery = z.input<typeof commerce.adminOrdersQuery>;

@@ -36,7 +36,7 @@ async function rules(strapi: Core.Strapi): Promise<Rules> {
 async function subscribedPlans(strapi: Core.Strapi, userIds: number[] | 'all'): Promise<Map<number, number>> {
   let query = strapi.db
     .connection(tableOf(strapi, UIDS.billingSubscription))
-    .whereIn('status', ['active', 'past_due'])
+    .whereIn('status', ['trialing', 'active', 'past_due'])
     .whereNotNull('plan_id')
     .whereRaw('effective_plan_id = plan_id');
   if (userIds !== 'all') {

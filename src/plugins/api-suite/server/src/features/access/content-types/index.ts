@@ -32,10 +32,15 @@ export default {
         currency: { type: 'string', maxLength: 3, regex: '^[a-z]{3}$' },
         /** Minor units per 1,000 requests over the monthly quota; empty: a hard limit (429). */
         overage_unit_amount: { type: 'integer', min: 0 },
+        /** A yearly price for the same plan, in the same unit as the monthly one; empty: sold monthly only. */
+        price_yearly: { type: 'decimal', min: 0 },
+        /** Free days before the first payment, on a consumer's first purchase only (0: none). */
+        trial_days: { type: 'integer', min: 0, max: 90, default: 0 },
         // Filled by the billing feature when it provisions the plan in Stripe; read-only for editors.
         stripe_product_id: { type: 'string', configurable: false },
         stripe_price_id: { type: 'string', configurable: false },
         stripe_metered_price_id: { type: 'string', configurable: false },
+        stripe_yearly_price_id: { type: 'string', configurable: false },
       },
     },
   },

@@ -35,6 +35,19 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
+  /** A yearly price is a second way to buy a plan sold monthly: a plan whose monthly price is 0 (free, or not for sale) has none. */
+  const assertYearlyPriced = async (body: { price_monthly?: number; price_yearly?: number | null }, id?: number) => {
+    if (body.price_monthly === undefined && (body.price_yearly === undefined || body.price_yearly === null)) return;
+    const stored = id === undefined ? null : await plans().get(id);
+    const yearly = body.price_yearly !== undefined ? body.price_yearly : (stored?.price_yearly ?? null);
+    const monthly = body.price_monthly ?? stored?.price_monthly ?? 0;
+    if (yearly !== null && !(monthly > 0)) {
+      throw new InvalidError('validation_error', 'price_yearly: needs a monthly price above 0', [
+        { field: 'price_yearly', message: 'needs a monthly price above 0 (a plan is sold yearly as well as monthly, not instead)' },
+      ]);
+    }
+  };
+
   const usage = async (keyId: number | undefined): Promise<AdminUsage> => {
     const to = new Date();
     const from = new Date(to.getTime() - USAGE_WINDOW_MS);
@@ -62,6 +75,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async createPlan(ctx: Context) {
       const { body } = input(ctx, inputs.adminCreatePlan);
       await assertNameFree(body.name);
+      await assertYearlyPriced(body);
       ctx.status = 201;
       ctx.body = { data: await plans().create(body) };
     },
@@ -71,6 +85,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { id } = params;
       if (!(await plans().exists(id))) throw new NotFoundError('Plan');
       await assertNameFree(body.name, id);
+      await assertYearlyPriced(body, id);
       const updated = await plans().update(id, body);
       if (!updated) throw new NotFoundError('Plan');
       ctx.body = { data: updated };

@@ -118,9 +118,12 @@ export interface PlanRow {
   is_default?: boolean | null;
   currency?: string | null;
   overage_unit_amount?: number | null;
+  price_yearly?: number | string | null;
+  trial_days?: number | null;
   stripe_product_id?: string | null;
   stripe_price_id?: string | null;
   stripe_metered_price_id?: string | null;
+  stripe_yearly_price_id?: string | null;
 }
 
 export interface PlanInput {
@@ -132,6 +135,8 @@ export interface PlanInput {
   is_default?: boolean;
   currency?: string | null;
   overage_unit_amount?: number | null;
+  price_yearly?: number | null;
+  trial_days?: number;
 }
 
 /** A plan as the admin routes answer it: the admin response schema's type. */
@@ -155,10 +160,24 @@ function toStored(row: PlanRow): Omit<StoredPlan, 'keys' | 'consumers'> {
     is_default: Boolean(row.is_default),
     currency: row.currency || null,
     overage_unit_amount: row.overage_unit_amount ?? null,
+    price_yearly: yearlyPriceOf(row),
+    trial_days: trialDaysOf(row),
     stripe_product_id: row.stripe_product_id || null,
     stripe_price_id: row.stripe_price_id || null,
     stripe_metered_price_id: row.stripe_metered_price_id || null,
+    stripe_yearly_price_id: row.stripe_yearly_price_id || null,
   };
+}
+
+/** The plan's yearly price, or null when it is sold monthly only (empty, or 0 written in the Content Manager). */
+export function yearlyPriceOf(row: Pick<PlanRow, 'price_yearly'>): number | null {
+  const value = row.price_yearly === null || row.price_yearly === undefined ? NaN : Number(row.price_yearly);
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** The plan's free days on a first purchase (0: none). */
+export function trialDaysOf(row: Pick<PlanRow, 'trial_days'>): number {
+  return Math.max(0, Math.min(90, Math.trunc(Number(row.trial_days ?? 0)) || 0));
 }
 
 export type PlansService = ReturnType<typeof plansService>;

@@ -77,6 +77,18 @@ export const planBody = z
       .max(100_000_000, 'must be at most 100,000,000')
       .nullable()
       .optional(),
+    price_yearly: z
+      .number({ message: 'must be a number' })
+      .positive('must be above 0, or null for no yearly price')
+      .max(12_000_000, 'must be at most 12,000,000')
+      .nullable()
+      .optional(),
+    trial_days: z
+      .number({ message: 'must be a number' })
+      .int('must be a whole number of days')
+      .min(0, 'must be between 0 and 90')
+      .max(90, 'must be between 0 and 90')
+      .optional(),
   })
   .strict();
 export type PlanBody = z.infer<typeof planBody>;

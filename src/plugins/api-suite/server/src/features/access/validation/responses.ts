@@ -182,9 +182,16 @@ export const adminPlan = plan.extend({
     .min(0)
     .nullable()
     .meta({ description: 'Minor units per 1,000 requests over the monthly quota; null: a hard limit.' }),
+  price_yearly: z
+    .number()
+    .positive()
+    .nullable()
+    .meta({ description: 'The price of a year, in the same unit as `price_monthly`; null: sold monthly only.' }),
+  trial_days: z.int().min(0).max(90).meta({ description: "Free days before a consumer's first payment, on their first purchase only." }),
   stripe_product_id: z.string().nullable(),
   stripe_price_id: z.string().nullable(),
   stripe_metered_price_id: z.string().nullable(),
+  stripe_yearly_price_id: z.string().nullable(),
   ...planHolding.shape,
 });
 export type AdminPlan = z.infer<typeof adminPlan>;

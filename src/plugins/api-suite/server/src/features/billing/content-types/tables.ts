@@ -6,7 +6,8 @@ import { registerDatabaseModels, type DatabaseModel } from '../../../db';
  * Billing's own tables (plugin database models, not content types: nobody edits them by hand).
  *
  * - customers: the one Stripe Customer of each consumer. The unique consumer id is what keeps it
- *   one even when two first requests race (the loser reads the winner's row).
+ *   one even when two first requests race (the loser reads the winner's row). `trial_started_at`
+ *   records the consumer's one trial, once Stripe reports a subscription with one.
  * - subscriptions: the consumer's subscription as last read from Stripe, one row per consumer
  *   (a consumer has at most one live subscription; buying again after a cancellation reuses the
  *   row). `effective_plan_id` is the plan the consumer's keys are on now, which differs from
@@ -24,6 +25,7 @@ export const billingTables: DatabaseModel[] = [
       consumer_id: { type: 'string' },
       user_id: { type: 'integer' },
       stripe_customer_id: { type: 'string' },
+      trial_started_at: { type: 'datetime' },
       created_at: { type: 'datetime' },
     },
     indexes: [
@@ -44,10 +46,13 @@ export const billingTables: DatabaseModel[] = [
       plan_id: { type: 'integer' },
       effective_plan_id: { type: 'integer' },
       status: { type: 'string' },
+      /** `month` or `year`: how the flat price is billed. */
+      billing_interval: { type: 'string' },
       current_period_start: { type: 'datetime' },
       current_period_end: { type: 'datetime' },
       cancel_at_period_end: { type: 'boolean' },
       grace_until: { type: 'datetime' },
+      trial_end: { type: 'datetime' },
       created_at: { type: 'datetime' },
       updated_at: { type: 'datetime' },
     },

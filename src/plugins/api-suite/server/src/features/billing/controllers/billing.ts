@@ -49,7 +49,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async checkout(ctx: Context) {
       const buyer = buyerOf(ctx);
-      ctx.body = { data: await account().checkout(buyer, planChoice(ctx)) };
+      const { plan_id: planId, interval } = input(ctx, inputs.checkout).body;
+      ctx.body = { data: await account().checkout(buyer, planId, interval) };
     },
 
     async changePlan(ctx: Context) {

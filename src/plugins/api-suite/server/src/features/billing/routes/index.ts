@@ -8,7 +8,7 @@ const route = apiRoutes({ guarded: true, errors: errorsIn('billing-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
   route('GET', '/v1/billing/plans', 'billing.plans'),
-  route('POST', '/v1/billing/checkout', 'billing.checkout', inputs.planChoice),
+  route('POST', '/v1/billing/checkout', 'billing.checkout', inputs.checkout),
   route('POST', '/v1/billing/change-plan', 'billing.changePlan', inputs.planChoice),
   route('POST', '/v1/billing/portal', 'billing.portal'),
   route('GET', '/v1/billing/subscription', 'billing.subscription'),

@@ -3,10 +3,10 @@ import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf, toBool, toIso } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import type { PlanRow } from '../../access/services/plans';
+import { trialDaysOf, yearlyPriceOf, type PlanRow } from '../../access/services/plans';
 import type { BillingPlan, BillingSubscription } from '../validation/responses';
-import { isSellable } from './catalog';
-import { isLive, type SubscriptionRow } from './subscriptions';
+import { isSellable, type PlanPrices } from './catalog';
+import { isLive, type BillingInterval, type SubscriptionRow } from './subscriptions';
 import { ConflictError, InvalidError, UnavailableError } from '../../../errors';
 
 /** Who is buying: the consumer behind the request. */
@@ -48,10 +48,38 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     return plan;
   };
 
+  /** A yearly purchase needs a yearly price: refused with the plan's id and what it offers. */
+  const assertOffered = (plan: PlanRow, interval: BillingInterval) => {
+    if (interval === 'year' && yearlyPriceOf(plan) === null)
+      throw new InvalidError('interval_not_offered', `Plan ${plan.id} has no yearly price: it is sold monthly only`);
+  };
+
   const pricesOf = async (planId: number) => {
     const prices = await getService(strapi, 'billing-catalog').pricesOf(planId);
     if (!prices) throw new UnavailableError('billing_not_configured', 'The plan is not provisioned in Stripe yet');
     return prices;
+  };
+
+  /** The flat price of the interval bought; a yearly price not provisioned yet is Stripe not being ready. */
+  const flatPriceOf = (prices: PlanPrices, interval: BillingInterval): string => {
+    if (interval === 'month') return prices.flat;
+    if (!prices.yearly) throw new UnavailableError('billing_not_configured', "The plan's yearly price is not provisioned in Stripe yet");
+    return prices.yearly;
+  };
+
+  /**
+   * A consumer's trial is once: only on their first purchase. Before it they have no subscription
+   * row (the plugin writes one when Stripe reports their first subscription, and keeps it) and no
+   * trial recorded on their customer (written when Stripe reports a subscription with a trial).
+   */
+  const trialAvailable = async (consumerId: string): Promise<boolean> => {
+    const [subscribed, customer] = await Promise.all([
+      strapi.db.connection(tableOf(strapi, UIDS.billingSubscription)).where({ consumer_id: consumerId }).first('id'),
+      strapi.db.connection(customersTable()).where({ consumer_id: consumerId }).first('trial_started_at') as Promise<
+        { trial_started_at: unknown } | undefined
+      >,
+    ]);
+    return subscribed === undefined && !customer?.trial_started_at;
   };
 
   const createCustomer = async (buyer: Buyer): Promise<string> => {
@@ -109,14 +137,20 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
             requests_per_month: plan.requests_per_month,
             requests_per_minute: plan.requests_per_minute,
             overage_unit_amount: row.overage_unit_amount ?? null,
+            price_yearly: yearlyPriceOf(row),
+            trial_days: trialDaysOf(row),
             endpoints: plan.endpoints,
           };
         });
     },
 
-    /** A Checkout Session in subscription mode for the plan. */
-    async checkout(buyer: Buyer, planId: number): Promise<{ session_id: string; url: string }> {
+    /**
+     * A Checkout Session in subscription mode for the plan, billed monthly or yearly, that accepts
+     * promotion codes, with the plan's trial on the consumer's first purchase (docs/billing.md#checkout).
+     */
+    async checkout(buyer: Buyer, planId: number, interval: BillingInterval = 'month'): Promise<{ session_id: string; url: string }> {
       const plan = await sellablePlan(planId);
+      assertOffered(plan, interval);
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
       if (current && isLive(current.status)) {
         throw new ConflictError(
@@ -125,17 +159,26 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
         );
       }
       const prices = await pricesOf(plan.id);
+      const flat = flatPriceOf(prices, interval);
+      const trialDays = trialDaysOf(plan) > 0 && (await trialAvailable(buyer.consumerId)) ? trialDaysOf(plan) : 0;
       const customer = await service.ensureCustomer(buyer);
-      const metadata = { plan_id: String(plan.id), consumer_id: buyer.consumerId };
+      const metadata = { plan_id: String(plan.id), consumer_id: buyer.consumerId, interval };
       const url = returnUrl();
       const session = await stripe().checkout.sessions.create({
         mode: 'subscription',
         customer,
         client_reference_id: buyer.consumerId,
         metadata,
-        subscription_data: { metadata },
-        // The metered price takes no quantity: Stripe bills what the meter reports.
-        line_items: [{ price: prices.flat, quantity: 1 }, ...(prices.metered ? [{ price: prices.metered }] : [])],
+        subscription_data: {
+          metadata,
+          // Flexible billing lets a yearly subscription take the monthly metered item afterwards (`withOverage`).
+          billing_mode: { type: 'flexible' },
+          ...(trialDays > 0 ? { trial_period_days: trialDays } : {}),
+        },
+        allow_promotion_codes: true,
+        // The recurring prices of one session share their interval: monthly, the flat and the metered price
+        // (no quantity: Stripe bills what the meter reports); yearly, the yearly flat price alone.
+        line_items: [{ price: flat, quantity: 1 }, ...(interval === 'month' && prices.metered ? [{ price: prices.metered }] : [])],
         success_url: withQuery(url, 'checkout=success&session_id={CHECKOUT_SESSION_ID}'),
         cancel_url: withQuery(url, 'checkout=cancelled'),
       });
@@ -144,8 +187,9 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * Move the subscription to another plan: its items take the new plan's prices, prorated. To
-     * the default plan: cancelled at the end of the period (the consumer keeps what they paid for).
+     * Move the subscription to another plan: its items take the new plan's prices of the same
+     * interval, prorated (a yearly subscription needs a plan with a yearly price). To the default
+     * plan: cancelled at the end of the period (the consumer keeps what they paid for).
      */
     async changePlan(buyer: Buyer, planId: number): Promise<BillingSubscription> {
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
@@ -158,13 +202,15 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (toBool(target.is_default)) {
         updated = await stripe().subscriptions.update(current.stripe_subscription_id, { cancel_at_period_end: true });
       } else {
-        await sellablePlan(planId);
+        const interval: BillingInterval = current.billing_interval === 'year' ? 'year' : 'month';
+        assertOffered(await sellablePlan(planId), interval);
         const prices = await pricesOf(planId);
+        const flat = flatPriceOf(prices, interval);
         const subscription = await stripe().subscriptions.retrieve(current.stripe_subscription_id);
         const flatItem = subscription.items.data.find((item) => item.price.recurring?.usage_type !== 'metered');
         const meteredItem = subscription.items.data.find((item) => item.price.recurring?.usage_type === 'metered');
         const items: Stripe.SubscriptionUpdateParams.Item[] = [
-          flatItem ? { id: flatItem.id, price: prices.flat, quantity: 1 } : { price: prices.flat, quantity: 1 },
+          flatItem ? { id: flatItem.id, price: flat, quantity: 1 } : { price: flat, quantity: 1 },
         ];
         if (meteredItem && prices.metered) items.push({ id: meteredItem.id, price: prices.metered });
         else if (meteredItem) items.push({ id: meteredItem.id, deleted: true });
@@ -173,7 +219,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
           items,
           proration_behavior: 'create_prorations',
           cancel_at_period_end: false,
-          metadata: { plan_id: String(planId), consumer_id: buyer.consumerId },
+          metadata: { plan_id: String(planId), consumer_id: buyer.consumerId, interval },
         });
       }
       await getService(strapi, 'billing-subscriptions').apply(updated);
@@ -198,9 +244,11 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       return {
         plan_id: planId,
         status: row?.status ?? 'none',
+        interval: row?.billing_interval ?? null,
         current_period_end: row ? toIso(row.current_period_end) : null,
         cancel_at_period_end: row ? toBool(row.cancel_at_period_end) : false,
         grace_until: row ? toIso(row.grace_until) : null,
+        trial_end: row?.status === 'trialing' ? toIso(row.trial_end) : null,
         overage: { unit_amount: plan?.overage_unit_amount ?? null, ...overage },
       };
     },

@@ -3,20 +3,31 @@ import Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import type { PlanRow } from '../../access/services/plans';
+import { yearlyPriceOf, type PlanRow } from '../../access/services/plans';
 import { toMinorUnits } from '../../../stripe';
 
-/** The `lookup_key` of a plan's flat monthly price and of its metered overage price. */
-export const lookupKeyOf = (planId: number, kind: 'flat' | 'metered') => `api-suite:${planId}:${kind}`;
+/** A plan's prices in Stripe: flat monthly, flat yearly, and the metered overage (monthly). */
+export type PriceKind = 'flat' | 'flat-yearly' | 'metered';
 
-/** `api-suite:<plan id>:flat` → the plan id, or null for any other key. */
+/** The `lookup_key` of one of a plan's prices: `api-suite:<plan id>:flat`, `…:flat-yearly` or `…:metered`. */
+export const lookupKeyOf = (planId: number, kind: PriceKind) => `api-suite:${planId}:${kind}`;
+
+/** `api-suite:<plan id>:<kind>` → the plan id, or null for any other key. */
 export function planIdOfLookupKey(key: string | null | undefined): number | null {
-  const match = /^api-suite:(\d+):(flat|metered)$/.exec(key ?? '');
+  const match = /^api-suite:(\d+):(flat|flat-yearly|metered)$/.exec(key ?? '');
   return match ? Number(match[1]) : null;
 }
 
 /** A plan is sold through Stripe when it costs something a month. */
 export const isSellable = (plan: Pick<PlanRow, 'price_monthly'>) => Number(plan.price_monthly) > 0;
+
+/** What a consumer pays for a plan: its flat price of the interval bought and, with overage, its metered price (always monthly). */
+export interface PlanPrices {
+  flat: string;
+  /** Null when the plan has no yearly price. */
+  yearly: string | null;
+  metered: string | null;
+}
 
 export interface CatalogStatus {
   /** STRIPE_SECRET_KEY is set. */
@@ -31,8 +42,9 @@ const RETRY_MAX_MS = 60_000;
 
 /**
  * Plans as Stripe sees them: one Billing Meter for overage, and for each sellable plan a Product,
- * a flat monthly Price and, with overage, a metered Price on that meter. Everything is found by
- * `lookup_key` (`api-suite:<plan id>:flat|metered`) before anything is created, and creations carry
+ * a flat monthly Price, with a yearly price a flat yearly Price, and with overage a monthly metered
+ * Price on that meter. Everything is found by `lookup_key` (`api-suite:<plan id>:flat|flat-yearly|metered`)
+ * before anything is created, and creations carry
  * idempotency keys, so running it again, on every instance, at every boot, makes nothing twice.
  * Stripe prices cannot change their amount: a new amount is a new price that takes the lookup key
  * over (`transfer_lookup_key`), and the old one is archived.
@@ -80,7 +92,7 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
   /** The price to use for `kind`: the existing one when it still says what the plan says, else a new one that takes the lookup key. */
   const ensurePrice = async (
     plan: PlanRow,
-    kind: 'flat' | 'metered',
+    kind: PriceKind,
     existing: Stripe.Price | undefined,
     wanted: Omit<Stripe.PriceCreateParams, 'lookup_key' | 'transfer_lookup_key'>,
     matches: (price: Stripe.Price) => boolean
@@ -101,15 +113,11 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
   const ensurePlan = async (plan: PlanRow, meter: string): Promise<void> => {
     if (!isSellable(plan)) return;
     const currency = plan.currency || settings().commerce.currency;
-    const listed = await stripe().prices.list({
-      lookup_keys: [lookupKeyOf(plan.id, 'flat'), lookupKeyOf(plan.id, 'metered')],
-      active: true,
-      limit: 10,
-    });
-    const flat = listed.data.find((price) => price.lookup_key === lookupKeyOf(plan.id, 'flat'));
-    const metered = listed.data.find((price) => price.lookup_key === lookupKeyOf(plan.id, 'metered'));
+    const kinds: PriceKind[] = ['flat', 'flat-yearly', 'metered'];
+    const listed = await stripe().prices.list({ lookup_keys: kinds.map((kind) => lookupKeyOf(plan.id, kind)), active: true, limit: 10 });
+    const [flat, yearly, metered] = kinds.map((kind) => listed.data.find((price) => price.lookup_key === lookupKeyOf(plan.id, kind)));
 
-    let productId = productOf(flat) ?? productOf(metered) ?? plan.stripe_product_id ?? null;
+    let productId = productOf(flat) ?? productOf(yearly) ?? productOf(metered) ?? plan.stripe_product_id ?? null;
     if (!productId) {
       const product = await stripe().products.create(
         { name: plan.name, metadata: { plan_id: String(plan.id) } },
@@ -132,6 +140,28 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
       },
       (price) => price.unit_amount === amount && price.currency === currency && price.recurring?.interval === 'month'
     );
+
+    // The same Product, a second flat Price billed once a year; without a yearly price any earlier one is archived.
+    const yearlyPrice = yearlyPriceOf(plan);
+    let yearlyId: string | null = null;
+    if (yearlyPrice !== null) {
+      const yearlyAmount = toMinorUnits(yearlyPrice);
+      yearlyId = await ensurePrice(
+        plan,
+        'flat-yearly',
+        yearly,
+        {
+          currency,
+          unit_amount: yearlyAmount,
+          product: productId,
+          nickname: `${plan.name} yearly`,
+          recurring: { interval: 'year', usage_type: 'licensed' },
+        },
+        (price) => price.unit_amount === yearlyAmount && price.currency === currency && price.recurring?.interval === 'year'
+      );
+    } else if (yearly) {
+      await stripe().prices.update(yearly.id, { active: false });
+    }
 
     let meteredId: string | null = null;
     if (plan.overage_unit_amount !== null && plan.overage_unit_amount !== undefined) {
@@ -157,10 +187,12 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
       await stripe().prices.update(metered.id, { active: false });
     }
 
-    await strapi.db
-      .connection(plansTable())
-      .where({ id: plan.id })
-      .update({ stripe_product_id: productId, stripe_price_id: flatId, stripe_metered_price_id: meteredId });
+    await strapi.db.connection(plansTable()).where({ id: plan.id }).update({
+      stripe_product_id: productId,
+      stripe_price_id: flatId,
+      stripe_yearly_price_id: yearlyId,
+      stripe_metered_price_id: meteredId,
+    });
   };
 
   const provisionAll = async (): Promise<void> => {
@@ -224,15 +256,25 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** The plan's Stripe ids, provisioning it first when they are missing (a plan created a moment ago). */
-    async pricesOf(planId: number): Promise<{ flat: string; metered: string | null } | null> {
+    async pricesOf(planId: number): Promise<PlanPrices | null> {
       const read = async () => (await strapi.db.connection(plansTable()).where({ id: planId }).first()) as PlanRow | undefined;
       let plan = await read();
       if (!plan || !isSellable(plan)) return null;
-      if (!plan.stripe_price_id || (plan.overage_unit_amount != null && !plan.stripe_metered_price_id)) {
+      const missing = (row: PlanRow) =>
+        !row.stripe_price_id ||
+        (row.overage_unit_amount != null && !row.stripe_metered_price_id) ||
+        (yearlyPriceOf(row) !== null && !row.stripe_yearly_price_id);
+      if (missing(plan)) {
         await ensurePlan(plan, meterId ?? (meterId = await ensureMeter()));
         plan = await read();
       }
-      return plan?.stripe_price_id ? { flat: plan.stripe_price_id, metered: plan.stripe_metered_price_id ?? null } : null;
+      return plan?.stripe_price_id
+        ? {
+            flat: plan.stripe_price_id,
+            yearly: yearlyPriceOf(plan) === null ? null : (plan.stripe_yearly_price_id ?? null),
+            metered: plan.stripe_metered_price_id ?? null,
+          }
+        : null;
     },
 
     stop(): void {

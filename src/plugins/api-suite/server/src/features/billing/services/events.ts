@@ -50,7 +50,11 @@ const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const applyOne = async (event: Stripe.Event, subscriptionId: string): Promise<BillingEventOutcome> => {
     if (await seen(event)) return 'duplicate';
-    const subscription = await getService(strapi, 'stripe').client().subscriptions.retrieve(subscriptionId);
+    const subscriptions = getService(strapi, 'billing-subscriptions');
+    // A yearly subscription gets its monthly overage item here, before it is applied (docs/billing.md#yearly-prices).
+    const subscription = await subscriptions.withOverage(
+      await getService(strapi, 'stripe').client().subscriptions.retrieve(subscriptionId)
+    );
     const announce: BillingAnnouncement[] = [];
     if (event.type === 'invoice.payment_failed') {
       const invoice = event.data.object as Stripe.Invoice;
@@ -60,7 +64,7 @@ const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
         payload: { invoice_id: invoice.id, amount_due: invoice.amount_due, currency: invoice.currency },
       });
     }
-    const applied = await getService(strapi, 'billing-subscriptions').apply(subscription, { announce });
+    const applied = await subscriptions.apply(subscription, { announce });
     await record(event);
     return applied ? 'applied' : 'ignored';
   };

@@ -99,7 +99,9 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
   const runOnce = async (): Promise<number> => {
     // What is buffered reaches the database first, so it is counted now rather than a minute later.
     await getService(strapi, 'usage').flush();
-    const rows = (await strapi.db.connection(subscriptions()).whereIn('status', ['active', 'past_due', 'unpaid'])) as SubscriptionRow[];
+    const rows = (await strapi.db
+      .connection(subscriptions())
+      .whereIn('status', ['trialing', 'active', 'past_due', 'unpaid'])) as SubscriptionRow[];
     let sent = 0;
     for (const row of rows.filter((candidate) => isLive(candidate.status))) {
       try {

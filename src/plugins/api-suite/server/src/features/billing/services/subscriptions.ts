@@ -9,13 +9,17 @@ import { getConfig, getService } from '../../../utils';
 import { planIdOfLookupKey } from './catalog';
 
 /** A subscription's status as the API shows it. */
-export type BillingStatus = 'none' | 'active' | 'past_due' | 'canceled' | 'unpaid';
+export type BillingStatus = 'none' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid';
 
-/** Stripe's eight statuses in the API's five (docs/billing.md): trialing is active; a first payment not made yet is unpaid. */
+/** The interval a subscription's flat price is billed at. */
+export type BillingInterval = 'month' | 'year';
+
+/** Stripe's eight statuses in the API's six (docs/billing.md): a first payment not made yet is unpaid. */
 export function statusOf(status: Stripe.Subscription.Status): BillingStatus {
   switch (status) {
-    case 'active':
     case 'trialing':
+      return 'trialing';
+    case 'active':
       return 'active';
     case 'past_due':
       return 'past_due';
@@ -28,7 +32,21 @@ export function statusOf(status: Stripe.Subscription.Status): BillingStatus {
 }
 
 /** A subscription that still exists in Stripe and may be paid: buying another one is refused. */
-export const isLive = (status: string | null | undefined) => status === 'active' || status === 'past_due' || status === 'unpaid';
+export const isLive = (status: string | null | undefined) =>
+  status === 'trialing' || status === 'active' || status === 'past_due' || status === 'unpaid';
+
+/** Statuses that hold the bought plan (past due only within its grace period, which `effective_plan_id` says). */
+export const HOLDING_STATUSES: readonly BillingStatus[] = ['trialing', 'active', 'past_due'];
+
+/** The interval of a subscription's flat item (the one that is not metered), or null for one the plugin does not sell. */
+export function intervalOf(subscription: Stripe.Subscription): BillingInterval | null {
+  const interval: string | undefined = flatItemOf(subscription)?.price.recurring?.interval;
+  return interval === 'month' ? 'month' : interval === 'year' ? 'year' : null;
+}
+
+const flatItemOf = (subscription: Stripe.Subscription) =>
+  subscription.items.data.find((item) => item.price.recurring?.usage_type !== 'metered') ?? subscription.items.data[0];
+const isMeteredItem = (item: Stripe.SubscriptionItem) => item.price.recurring?.usage_type === 'metered';
 
 export interface SubscriptionRow {
   id: number;
@@ -39,10 +57,12 @@ export interface SubscriptionRow {
   plan_id: number | null;
   effective_plan_id: number | null;
   status: BillingStatus;
+  billing_interval: BillingInterval | null;
   current_period_start: unknown;
   current_period_end: unknown;
   cancel_at_period_end: unknown;
   grace_until: unknown;
+  trial_end: unknown;
 }
 
 export type BillingEventType =
@@ -82,11 +102,14 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** The plan a Stripe subscription sells: from its flat price's lookup key, else by the price id we stored. */
   const planOf = async (knex: Knex, subscription: Stripe.Subscription): Promise<number | null> => {
-    const flat = subscription.items.data.find((item) => item.price.recurring?.usage_type !== 'metered') ?? subscription.items.data[0];
+    const flat = flatItemOf(subscription);
     if (!flat) return null;
     const byKey = planIdOfLookupKey(flat.price.lookup_key);
     if (byKey !== null) return byKey;
-    const row = (await knex(plansTable()).where({ stripe_price_id: flat.price.id }).first('id')) as { id: number } | undefined;
+    const row = (await knex(plansTable())
+      .where({ stripe_price_id: flat.price.id })
+      .orWhere({ stripe_yearly_price_id: flat.price.id })
+      .first('id')) as { id: number } | undefined;
     if (row) return row.id;
     const fromMetadata = Number(subscription.metadata?.plan_id);
     return Number.isSafeInteger(fromMetadata) && fromMetadata > 0 ? fromMetadata : null;
@@ -158,15 +181,14 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /**
-     * The plan the consumer's subscription entitles them to now, or null: an active subscription,
-     * or a past-due one within its grace period (`apply` and `sweep` keep `effective_plan_id` on
-     * the subscribed plan exactly then). The consumer's keys and JWT follow it.
+     * The plan the consumer's subscription entitles them to now, or null: a subscription in its
+     * trial or active, or a past-due one within its grace period (`apply` and `sweep` keep
+     * `effective_plan_id` on the subscribed plan exactly then). The consumer's keys and JWT follow it.
      */
     async planForUser(userId: number): Promise<number | null> {
       const row = (await strapi.db.connection(table()).where({ user_id: userId }).first('plan_id', 'effective_plan_id', 'status')) as
         Pick<SubscriptionRow, 'plan_id' | 'effective_plan_id' | 'status'> | undefined;
-      const entitled =
-        row && (row.status === 'active' || row.status === 'past_due') && row.plan_id !== null && row.effective_plan_id === row.plan_id;
+      const entitled = row && HOLDING_STATUSES.includes(row.status) && row.plan_id !== null && row.effective_plan_id === row.plan_id;
       return entitled ? row.plan_id : null;
     },
 
@@ -220,7 +242,7 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         const periodEnd = periods.length > 0 ? Math.max(...periods.map((item) => item.current_period_end)) : null;
         const previousGrace = sameSubscription && before.grace_until ? new Date(toIso(before.grace_until) as string) : null;
         const graceUntil = status === 'past_due' ? (previousGrace ?? new Date(now.getTime() + graceMs())) : null;
-        const entitled = status === 'active' || (status === 'past_due' && graceUntil !== null && graceUntil > now);
+        const entitled = status === 'trialing' || status === 'active' || (status === 'past_due' && graceUntil !== null && graceUntil > now);
         const effectivePlanId = entitled && planId !== null ? planId : defaultPlanId;
 
         const values = {
@@ -231,14 +253,23 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           plan_id: planId,
           effective_plan_id: effectivePlanId,
           status,
+          billing_interval: intervalOf(subscription),
           current_period_start: periodStart === null ? null : new Date(periodStart * 1000),
           current_period_end: periodEnd === null ? null : new Date(periodEnd * 1000),
           cancel_at_period_end: subscription.cancel_at_period_end,
           grace_until: graceUntil,
+          trial_end: subscription.trial_end ? new Date(subscription.trial_end * 1000) : null,
           updated_at: now,
         };
         if (before) await trx(table()).where({ id: before.id }).update(values);
         else await trx(table()).insert({ ...values, created_at: now });
+        // A consumer's trial is theirs once: recorded on their customer the first time Stripe reports a subscription with one.
+        if (subscription.trial_start) {
+          await trx(customersTable())
+            .where({ consumer_id: consumerId })
+            .whereNull('trial_started_at')
+            .update({ trial_started_at: new Date(subscription.trial_start * 1000) });
+        }
         const after = (await trx(table()).where({ consumer_id: consumerId }).first()) as SubscriptionRow;
 
         const payload = subscriptionPayload(after);
@@ -291,6 +322,39 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       return moved;
     },
 
+    /**
+     * A yearly subscription with its plan's monthly overage price added. Checkout sells the yearly
+     * flat price alone (the recurring prices of one Checkout Session share their interval), and the
+     * Subscriptions API then adds the monthly metered item, which a subscription in flexible billing
+     * mode may hold beside a yearly one (docs/billing.md#yearly-prices). Monthly subscriptions, plans
+     * without overage and subscriptions that already have the item are returned as they are. The
+     * idempotency key names the subscription and the price, so every instance and every event of
+     * the same subscription adds it once. A refusal is logged and the subscription applied without
+     * the item; the next event of that subscription tries again.
+     */
+    async withOverage(subscription: Stripe.Subscription): Promise<Stripe.Subscription> {
+      if (!isLive(statusOf(subscription.status)) || intervalOf(subscription) !== 'year') return subscription;
+      if (subscription.items.data.some(isMeteredItem)) return subscription;
+      const planId = await planOf(strapi.db.connection, subscription);
+      if (planId === null) return subscription;
+      const prices = await getService(strapi, 'billing-catalog').pricesOf(planId);
+      if (!prices?.metered) return subscription;
+      try {
+        return await getService(strapi, 'stripe')
+          .client()
+          .subscriptions.update(
+            subscription.id,
+            { items: [{ price: prices.metered }], proration_behavior: 'none' },
+            { idempotencyKey: `api-suite-overage-item-${subscription.id}-${prices.metered}` }
+          );
+      } catch (error) {
+        strapi.log.warn(
+          `[api-suite] billing: the overage price of plan ${planId} not added to the yearly subscription ${subscription.id} yet: ${(error as Error).message}`
+        );
+        return subscription;
+      }
+    },
+
     /** Publish billing events to the consumer's own subscriptions and the administrators'. */
     async announce(announcements: BillingAnnouncement[]): Promise<void> {
       for (const { userId, type, payload } of announcements) {
@@ -313,7 +377,8 @@ function changed(before: SubscriptionRow, after: SubscriptionRow): boolean {
     before.effective_plan_id !== after.effective_plan_id ||
     before.status !== after.status ||
     toBool(before.cancel_at_period_end) !== toBool(after.cancel_at_period_end) ||
-    toIso(before.current_period_end) !== toIso(after.current_period_end)
+    toIso(before.current_period_end) !== toIso(after.current_period_end) ||
+    toIso(before.trial_end) !== toIso(after.trial_end)
   );
 }
 

@@ -17,6 +17,14 @@ export const billingPlan = z.object({
     .min(0)
     .nullable()
     .meta({ description: 'Minor units per 1,000 requests over the monthly quota; null: the quota is a hard limit (429).' }),
+  price_yearly: z.number().positive().nullable().meta({
+    description: "The price of a year, in the currency's major unit; null: sold monthly only. Overage is billed monthly either way.",
+  }),
+  trial_days: z
+    .int()
+    .min(0)
+    .max(90)
+    .meta({ description: "Free days before the first payment, on a consumer's first purchase only (0: no trial)." }),
   endpoints: z.array(z.string().regex(/^\S+ \S+$/)),
 });
 export type BillingPlan = z.infer<typeof billingPlan>;
@@ -29,7 +37,9 @@ export const checkoutSession = z.object({
   }),
 });
 
-export const billingStatus = z.enum(['none', 'active', 'past_due', 'canceled', 'unpaid']);
+export const billingStatus = z
+  .enum(['none', 'trialing', 'active', 'past_due', 'canceled', 'unpaid'])
+  .meta({ description: '`trialing` and `active` hold the plan bought, and so does `past_due` within its grace period.' });
 
 export const billingSubscription = z.object({
   plan_id: id.meta({
@@ -37,9 +47,14 @@ export const billingSubscription = z.object({
       "The plan the consumer's keys are on now (the default plan without a paid subscription, or after a past-due grace period).",
   }),
   status: billingStatus,
+  interval: z.enum(['month', 'year']).nullable().meta({ description: 'How the flat price is billed; null without a subscription.' }),
   current_period_end: z.iso.datetime().nullable(),
   cancel_at_period_end: z.boolean(),
   grace_until: z.iso.datetime().nullable().meta({ description: 'While past due: when the keys fall back to the default plan.' }),
+  trial_end: z.iso
+    .datetime()
+    .nullable()
+    .meta({ description: 'When the free trial ends and the first payment is due; null without a trial.' }),
   overage: z.object({
     unit_amount: z.int().min(0).nullable().meta({ description: "The plan's price per 1,000 requests over quota, in minor units." }),
     requests_this_period: z.int().min(0).meta({ description: 'Requests served over the quota since the billing period began.' }),
