@@ -157,20 +157,30 @@ describe('validate and input', () => {
     await expect(validate({ ...schemas, before })(ctx, jest.fn())).rejects.toMatchObject({ status: 403 });
   });
 
-  it('parses a deferred part only when the handler reads it, after its own lookup', async () => {
-    const deferred = routeInput({ params: schemas.params, notFound: 'Thing not found', body: schemas.body, deferred: ['body'] });
+  it('reads every part before the handler, so a bad body is refused whatever the handler reads first', async () => {
     const { ctx } = fakeContext({ params: { id: '3' }, body: { nope: true } });
-    const order: string[] = [];
-    await validate(deferred)(ctx, async () => {
-      const { params } = input(ctx, deferred);
-      order.push(`lookup ${params.id}`);
-      try {
-        void input(ctx, deferred).body;
-      } catch (error) {
-        order.push(error instanceof z.ZodError ? 'body refused' : 'other');
-      }
+    const handler = jest.fn();
+    await expect(validate(schemas)(ctx, handler)).rejects.toBeInstanceOf(z.ZodError);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('loads what a route without params works on (its caller) before the body, refusing in its own terms', async () => {
+    const buying = routeInput({
+      load: async (ctx: Context) => {
+        if (!ctx.query.token) throw new ApiError(401, 'unauthenticated', 'Who are you?');
+        return { userId: 9 };
+      },
+      body: schemas.body,
     });
-    expect(order).toEqual(['lookup 3', 'body refused']);
+    const anonymous = fakeContext({ body: 5 });
+    await expect(validate(buying)(anonymous.ctx, jest.fn())).rejects.toMatchObject({ status: 401 });
+    const { ctx } = fakeContext({ query: { token: 't' }, body: { name: 'x' } });
+    let seen: { userId: number; name: string } | undefined;
+    await validate(buying)(ctx, async () => {
+      const { row, body } = input(ctx, buying);
+      seen = { userId: row.userId, name: body.name };
+    });
+    expect(seen).toEqual({ userId: 9, name: 'x' });
   });
 
   it('loads the row the path names after the params and before the query and body: a missing row is a 404 whatever the body', async () => {

@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { ALL_CONSUMERS } from '../constants';
 import type { AccessState, Principal } from './principal';
 import { ForbiddenError, UnauthenticatedError } from '../errors';
 
@@ -47,3 +48,11 @@ export const requireSession = (ctx: Context): void => {
       "This route needs the consumer's own sign-in: send the JWT from POST /api/auth/local as a Bearer token, not an API key or an OAuth token"
     );
 };
+
+/** Whose resources a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
+export type Viewer = Pick<Consumer, 'consumerId' | 'isAdmin'> | typeof ALL_CONSUMERS;
+
+/** Whether `viewer` may reach a resource filed under `ownerConsumerId`; one it may not is answered as one that does not exist. */
+export function reaches(viewer: Viewer, ownerConsumerId: string | null): boolean {
+  return viewer === ALL_CONSUMERS || viewer.isAdmin || ownerConsumerId === viewer.consumerId;
+}

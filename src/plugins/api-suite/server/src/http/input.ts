@@ -10,8 +10,10 @@ export interface Parser<T = unknown> {
 }
 
 /**
- * Finds what a route's path names, from its parsed params: the row (or rows) the handler works on,
- * or a 404 (an ApiError) when there is none or the caller may not reach it.
+ * Finds what a route works on before its query and body are read: the row (or rows) its path
+ * names, from its parsed params, or a 404 (an ApiError) when there is none or the caller may not
+ * reach it; or, on a route whose path names nothing, who it acts for once the server can serve
+ * them (checkout's buyer from their token: 401; billing's buyer: 503 while billing is off).
  */
 export type Loader<P = never, R = unknown> = (ctx: Context, params: P) => Promise<R>;
 
@@ -21,12 +23,11 @@ export type Loader<P = never, R = unknown> = (ctx: Context, params: P) => Promis
  * 1. `before`: the check of who may call (a shared key's 403 comes before anything else);
  * 2. `params`: the path's parameters; a route whose path names a row answers a bad id as a
  *    missing row, with `notFound` as that 404's message ("API key not found");
- * 3. `load`: the row the path names, found (or 404) before anything else is read, so a missing
- *    row is a 404 whatever the query and the body hold;
+ * 3. `load`: the row the path names (or who the route acts for), found (or refused) before
+ *    anything else is read, so a missing row is a 404 whatever the query and the body hold;
  * 4. `query`, then `body`: a bad one is a 400.
  *
- * `deferred` names parts read only when the handler first asks for them: those read after a check
- * that needs the server and is not a row (billing's 503, an empty cart's own 400).
+ * Every part is read before the handler runs, so what a handler destructures first decides nothing.
  */
 export interface RouteInput {
   before?: (ctx: Context) => void;
@@ -35,7 +36,6 @@ export interface RouteInput {
   query?: Parser;
   body?: Parser;
   notFound?: string;
-  deferred?: ReadonlyArray<'query' | 'body'>;
 }
 
 type Part = 'params' | 'query' | 'body';
@@ -49,22 +49,19 @@ export type Input<S extends RouteInput> = { [K in Part as S[K] extends Parser ? 
   ? { row: R }
   : unknown);
 
+/** A loader that reads params needs the parser that makes them; one that reads none (its caller) needs none. */
+type ParamsFor<S> = S extends { load: (ctx: Context, params: infer P) => unknown } ? (unknown extends P ? unknown : { params: Parser<P> }) : unknown;
+
 /**
  * Names a route's input; `const` keeps each parser's own output type for `input()`, and `load`
  * is checked against what `params` parses to.
  */
-export const routeInput = <const S extends RouteInput>(
-  schemas: S & (S extends { load: Loader<infer P> } ? { params: Parser<P> } : unknown)
-): S => schemas;
+export const routeInput = <const S extends RouteInput>(schemas: S & ParamsFor<S>): S => schemas;
+
+/** The input `validate` reads for a route, kept on its middleware so the route table can be checked as a whole. */
+export const ROUTE_INPUT = Symbol.for('api-suite.routeInput');
 
 const parsed = new WeakMap<Context, { schemas: RouteInput; values: Record<string, unknown> }>();
-
-/** The raw value of each part, as the parsers read it (a missing body is `{}`). */
-const raw = {
-  params: (ctx: Context): unknown => ctx.params ?? {},
-  query: (ctx: Context): unknown => ctx.query,
-  body: (ctx: Context): unknown => ctx.request.body ?? {},
-};
 
 /**
  * The route-config middleware that reads a route's input before its handler, in the order of
@@ -73,8 +70,8 @@ const raw = {
  * ZodError (or the parser's own ApiError), which the family's error middleware, listed before
  * this one, answers as the 400 the route has always given.
  */
-export function validate(schemas: RouteInput): Core.MiddlewareHandler {
-  return async (ctx, next) => {
+export function validate(schemas: RouteInput): Core.MiddlewareHandler & { [ROUTE_INPUT]: RouteInput } {
+  const middleware: Core.MiddlewareHandler = async (ctx, next) => {
     schemas.before?.(ctx);
     // A DELETE that takes a body: Strapi's parser leaves it unread.
     if (schemas.body) await readDeleteBody(ctx);
@@ -88,18 +85,17 @@ export function validate(schemas: RouteInput): Core.MiddlewareHandler {
       }
     }
     if (schemas.load) values.row = await (schemas.load as Loader<unknown>)(ctx, values.params);
-    for (const part of ['query', 'body'] as const) {
-      const parser = schemas[part];
-      if (parser && !schemas.deferred?.includes(part)) values[part] = parser.parse(raw[part](ctx));
-    }
+    if (schemas.query) values.query = schemas.query.parse(ctx.query);
+    // A missing body is read as {}.
+    if (schemas.body) values.body = schemas.body.parse(ctx.request.body ?? {});
     parsed.set(ctx, { schemas, values });
     await next();
   };
+  return Object.assign(middleware, { [ROUTE_INPUT]: schemas });
 }
 
 /**
- * The handler's typed input, as `validate(schemas)` in its route's config parsed it; a deferred
- * part is parsed when first read (destructure only what is needed at that point). Asking with
+ * The handler's typed input, as `validate(schemas)` in its route's config parsed it. Asking with
  * other schemas than the route names is a programming error, not a request's.
  */
 export function input<S extends RouteInput>(ctx: Context, schemas: S): Input<S> {
@@ -109,18 +105,5 @@ export function input<S extends RouteInput>(ctx: Context, schemas: S): Input<S> 
       `api-suite: ${ctx.method} ${ctx.path} reads input its route does not validate: add validate(...) to its config.middlewares`
     );
   }
-  const { values } = entry;
-  const view: Record<string, unknown> = 'row' in values ? { row: values.row } : {};
-  for (const part of ['params', 'query', 'body'] as const) {
-    const parser = schemas[part];
-    if (!parser) continue;
-    Object.defineProperty(view, part, {
-      enumerable: true,
-      get: () => {
-        if (!(part in values)) values[part] = parser.parse(raw[part](ctx));
-        return values[part];
-      },
-    });
-  }
-  return view as Input<S>;
+  return entry.values as Input<S>;
 }

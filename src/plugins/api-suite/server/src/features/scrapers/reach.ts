@@ -1,18 +1,14 @@
 import type { Core } from '@strapi/strapi';
-import { ALL_CONSUMERS } from '../../constants';
 import { NotFoundError } from '../../errors';
+import { reaches, type Viewer } from '../../http/consumer';
 import { getService } from '../../utils';
 import type { RunRow } from './runs/rows';
 import type { ScraperRow } from './services/scrapers';
 
-/** Whose scrapers a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */
-export type Viewer = { consumerId: string | null; isAdmin: boolean } | typeof ALL_CONSUMERS;
-
 /** The scraper `id`, if `viewer` may reach it; any other answers 404, as one that does not exist does. */
 export async function scraperFor(strapi: Core.Strapi, id: number, viewer: Viewer): Promise<ScraperRow> {
   const row = await getService(strapi, 'scrapers').get(id);
-  const reaches = viewer === ALL_CONSUMERS || row?.consumer_id === viewer.consumerId || viewer.isAdmin;
-  if (!row || !reaches) throw new NotFoundError('Scraper');
+  if (!row || !reaches(viewer, row.consumer_id)) throw new NotFoundError('Scraper');
   return row;
 }
 

@@ -13,9 +13,6 @@ import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
 
-/** The admin panel acts as an administrator of the API: it may revoke any key. */
-const ADMIN_PANEL = { userId: 0, isAdmin: true };
-
 /**
  * `/api-suite/access/*` and `/api-suite/consumers` for the admin panel: plans, keys issued for a
  * chosen user (the key shown once), revocation, and the last hour's usage, as JSON and as a
@@ -81,12 +78,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async updatePlan(ctx: Context) {
-      const { params, body } = input(ctx, inputs.adminUpdatePlan);
-      const { id } = params;
-      if (!(await plans().exists(id))) throw new NotFoundError('Plan');
-      await assertNameFree(body.name, id);
-      await assertYearlyPriced(body, id);
-      const updated = await plans().update(id, body);
+      const { row, body } = input(ctx, inputs.adminUpdatePlan);
+      await assertNameFree(body.name, row.id);
+      await assertYearlyPriced(body, row.id);
+      // Null only when it went in the meantime.
+      const updated = await plans().update(row.id, body);
       if (!updated) throw new NotFoundError('Plan');
       ctx.body = { data: updated };
     },
@@ -100,10 +96,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Grant a consumer a plan (null takes it back): their keys without a plan of their own follow it, on every instance at once. */
     async grantPlan(ctx: Context) {
-      const userId = input(ctx, inputs.adminGrantPlan).params.id;
-      if ((await strapi.db.query(UIDS.user).count({ where: { id: userId } })) === 0) throw new NotFoundError('Consumer');
-      // Read once the consumer is found (deferred): one that does not exist is a 404 whatever the body.
-      const { body } = input(ctx, inputs.adminGrantPlan);
+      const { row, body } = input(ctx, inputs.adminGrantPlan);
+      const { userId } = row;
       if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
         throw new InvalidError('validation_error', 'plan_id: must be an existing plan', [
           { field: 'plan_id', message: 'must be an existing plan' },
@@ -114,8 +108,8 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** A key's own limits (null: the plan's); its quotas follow from its next request. */
     async updateKey(ctx: Context) {
-      const { params, body } = input(ctx, inputs.adminUpdateKey);
-      ctx.body = { data: await keys().setLimits(params.id, body) };
+      const { row, body } = input(ctx, inputs.adminUpdateKey);
+      ctx.body = { data: await keys().setLimits(row, body) };
     },
 
     /**
@@ -143,7 +137,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async revokeKey(ctx: Context) {
-      await keys().revoke(input(ctx, inputs.adminRevokeKey).params.id, ADMIN_PANEL);
+      await keys().revoke(input(ctx, inputs.adminRevokeKey).row);
       ctx.status = 204;
       ctx.body = null;
     },

@@ -68,21 +68,20 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
 
   /** `POST /api/v1/keys/{id}/reroll`: rotate a key without downtime (docs/access.md#keys-and-plans). */
   async reroll(ctx: Context) {
-    const { params, body } = input(ctx, inputs.rerollKey);
-    const rerolled = await getService(strapi, 'keys').reroll(params.id, consumerOf(ctx), body.grace_seconds);
+    const { row, body } = input(ctx, inputs.rerollKey);
+    const rerolled = await getService(strapi, 'keys').reroll(row, consumerOf(ctx), body.grace_seconds);
     ctx.status = 201;
     ctx.body = { data: { ...newKeyBody(rerolled), replaces: rerolled.replaces, old_expires_at: rerolled.old_expires_at } };
   },
 
   /** `PATCH /api/v1/keys/{id}` (administrators): the key's own limits (docs/access.md#keys-and-plans). */
   async update(ctx: Context) {
-    const { params, body } = input(ctx, inputs.updateKey);
-    ctx.body = { data: await getService(strapi, 'keys').setLimits(params.id, body) };
+    const { row, body } = input(ctx, inputs.updateKey);
+    ctx.body = { data: await getService(strapi, 'keys').setLimits(row, body) };
   },
 
   async revoke(ctx: Context) {
-    const { params } = input(ctx, inputs.revokeKey);
-    await getService(strapi, 'keys').revoke(params.id, consumerOf(ctx));
+    await getService(strapi, 'keys').revoke(input(ctx, inputs.revokeKey).row);
     ctx.status = 204;
     ctx.body = null;
   },

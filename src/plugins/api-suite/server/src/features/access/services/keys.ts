@@ -171,6 +171,19 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       return entry ?? null;
     },
 
+    /**
+     * The key `id` with its owner and plan, if `caller` may reach it: their own, any for an
+     * administrator (and the admin panel); any other is a 404, as one that does not exist is.
+     * The routes on one key load it so (routes/inputs.ts).
+     */
+    async reachable(id: number, caller: { userId: number; isAdmin: boolean }): Promise<KeyRow> {
+      const row = (await strapi.db
+        .query(UIDS.apiKey)
+        .findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;
+      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
+      return row;
+    },
+
     async findByClientId(clientId: string): Promise<KeyEntry | null> {
       const [entry] = await load({ client_id: clientId });
       return entry ?? null;
@@ -209,17 +222,15 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
      * answers key_expired, and records which key replaced it. A key is rerolled once: a second
      * reroll of the same key (or of a revoked or expired one) is a 409, so racing rerolls make one
      * new key. The new key counts against its owner's cap on live keys (key-cap.ts) while the old
-     * one still works, so at the cap only a reroll with no grace period goes through.
+     * one still works, so at the cap only a reroll with no grace period goes through. `row` is the
+     * key as `reachable` found it for `caller`.
      */
     async reroll(
-      id: number,
+      row: KeyRow,
       caller: { userId: number; isAdmin: boolean },
       graceSeconds: number
     ): Promise<PublicKey & { key: string; replaces: number; old_expires_at: string }> {
-      const row = (await strapi.db
-        .query(UIDS.apiKey)
-        .findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;
-      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
+      const { id } = row;
       const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
       if (effectiveStatus(row.status, expiresAt ? expiresAt.getTime() : null) !== 'active' || row.replaced_by) {
         throw new ApiError(
@@ -267,13 +278,12 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { key: issued.key, ...shown, replaces: id, old_expires_at: oldExpiresAt.toISOString() };
     },
 
-    /** Administrators: a key's own minute and month limits (null: the plan's), answered with the key. */
+    /** Administrators: a key's own minute and month limits (null: the plan's), answered with the key (as `reachable` found it). */
     async setLimits(
-      id: number,
+      key: KeyRow,
       limits: { requests_per_minute?: number | null; requests_per_month?: number | null }
     ): Promise<PublicKey & KeyLimits> {
-      const exists = await strapi.db.query(UIDS.apiKey).count({ where: { id } });
-      if (exists === 0) throw notFound('API key');
+      const { id } = key;
       // Through the query engine: the api-key afterUpdate lifecycle clears the key on every instance.
       await strapi.db.query(UIDS.apiKey).update({ where: { id }, data: limits });
       const row = (await strapi.db
@@ -375,10 +385,9 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       return { data: await this.shown(rows as KeyRow[]), total };
     },
 
-    /** Revoke a key the caller owns (any key for administrators). The record is kept. */
-    async revoke(id: number, caller: { userId: number; isAdmin: boolean }): Promise<void> {
-      const row = await strapi.db.query(UIDS.apiKey).findOne({ where: { id }, populate: { user: { select: ['id'] } } });
-      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
+    /** Revoke a key (as `reachable` found it for its caller). The record is kept. */
+    async revoke(row: KeyRow): Promise<void> {
+      const { id } = row;
       if (row.status !== 'revoked') {
         // The api-key afterUpdate lifecycle (access feature bootstrap) clears the cache here and
         // on every instance before this resolves, for this update and for an editor's alike.

@@ -2,12 +2,10 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import Stripe from 'stripe';
 import { ApiError, errorFamily, nestedErrorBody } from '../../../http/errors';
-import { consumerOf } from '../../../http/consumer';
 import { getService } from '../../../utils';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
-import type { Buyer } from '../services/account';
-import { UnavailableError } from '../../../errors';
+import { buyerOf, ensureBillingReady } from '../buyer';
 
 /**
  * `plugin::api-suite.billing-errors`, the billing routes' error middleware: the `/api/v1` body,
@@ -22,48 +20,35 @@ export const billingErrors = errorFamily(nestedErrorBody, (error, strapi) => {
 
 /**
  * `/api/v1/billing/*` (docs/billing.md#routes). Every route answers 503 `billing_not_configured`
- * while Stripe is not configured or not provisioned yet (the reason is logged, not shown).
+ * while Stripe is not configured or not provisioned yet (buyer.ts).
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const account = () => getService(strapi, 'billing-account');
 
-  const ensureReady = () => {
-    const status = getService(strapi, 'billing-catalog').status();
-    if (!status.ready) throw new UnavailableError('billing_not_configured', 'Billing is not available on this site');
-  };
-
-  /** The consumer buying, once billing is known to be ready. */
-  const buyerOf = (ctx: Context): Buyer => {
-    ensureReady();
-    const { userId, consumerId } = consumerOf(ctx);
-    return { userId, consumerId };
-  };
-
-  const planChoice = (ctx: Context) => input(ctx, inputs.planChoice).body.plan_id;
+  const buyer = (ctx: Context) => buyerOf(strapi, ctx);
 
   return {
     async plans(ctx: Context) {
-      ensureReady();
+      ensureBillingReady(strapi);
       ctx.body = { data: await account().plans() };
     },
 
     async checkout(ctx: Context) {
-      const buyer = buyerOf(ctx);
-      const { plan_id: planId, interval } = input(ctx, inputs.checkout).body;
-      ctx.body = { data: await account().checkout(buyer, planId, interval) };
+      const { row: buying, body } = input(ctx, inputs.checkout);
+      ctx.body = { data: await account().checkout(buying, body.plan_id, body.interval) };
     },
 
     async changePlan(ctx: Context) {
-      const buyer = buyerOf(ctx);
-      ctx.body = { data: await account().changePlan(buyer, planChoice(ctx)) };
+      const { row: buying, body } = input(ctx, inputs.planChoice);
+      ctx.body = { data: await account().changePlan(buying, body.plan_id) };
     },
 
     async portal(ctx: Context) {
-      ctx.body = { data: await account().portal(buyerOf(ctx)) };
+      ctx.body = { data: await account().portal(buyer(ctx)) };
     },
 
     async subscription(ctx: Context) {
-      ctx.body = { data: await account().subscription(buyerOf(ctx)) };
+      ctx.body = { data: await account().subscription(buyer(ctx)) };
     },
   };
 };

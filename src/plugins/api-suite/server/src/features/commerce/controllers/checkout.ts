@@ -4,7 +4,6 @@ import { errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
-import { userOf } from './caller';
 import { FailedError } from '../../../errors';
 
 /** `plugin::api-suite.checkout-errors`: `{ errors: [{ message }] }`, a fault included ("Checkout failed", logged). */
@@ -16,8 +15,7 @@ export const checkoutErrors = errorFamily(errorListBody, (error, strapi) => {
 /** `POST /api/checkout` (docs/commerce.md#checkout): 200 `{ data: { orderId, paymentUrl, total } }`. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   async create(ctx: Context) {
-    const buyer = await userOf(strapi, ctx);
-    const { body } = input(ctx, inputs.checkout);
+    const { row: buyer, body } = input(ctx, inputs.checkout);
     const result = await getService(strapi, 'checkout').place({ userId: buyer.userId }, body);
     ctx.status = 200;
     ctx.body = { data: result };

@@ -1,10 +1,10 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ALL_CONSUMERS } from '../../../constants';
-import { consumerOf, requireConsumer } from '../../../http/consumer';
+import { consumerOf, requireConsumer, type Viewer } from '../../../http/consumer';
 import { routeInput } from '../../../http/input';
 import { rowIdParam } from '../../../http/validation';
-import { runFor, scraperFor, type Viewer } from '../reach';
+import { runFor, scraperFor } from '../reach';
 import { adminCreateScraperBody, createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, updateScraperBody } from '../validation';
 
 const scraperParams = z.object({ id: rowIdParam });

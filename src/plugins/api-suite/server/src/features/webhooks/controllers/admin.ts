@@ -10,8 +10,7 @@ import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../delivery/test-event';
 import { checkFilter } from '../subscriptions/filters';
 import { eventsOf } from '../subscriptions/rows';
-import { eventTypeNameParam } from '../validation';
-import { deliveryActions, subscriptionFor, tryFilter } from './actions';
+import { deliveryActions, tryFilter } from './actions';
 import { InvalidError, NotFoundError } from '../../../errors';
 
 /**
@@ -21,7 +20,7 @@ import { InvalidError, NotFoundError } from '../../../errors';
  */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const subscriptions = () => getService(strapi, 'webhook-subscriptions');
-  const subscriptionOf = (ctx: Context) => subscriptionFor(strapi, ctx, ALL_CONSUMERS);
+  const subscriptionOf = (ctx: Context) => input(ctx, inputs.admin.one).row;
 
   /** A subscription as the API shows it, with the consumer who owns it. */
   const withOwners = async (rows: SubscriptionRow[]): Promise<AdminSubscription[]> => {
@@ -31,7 +30,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
   return {
     ...deliveryActions(strapi, {
-      viewer: () => ALL_CONSUMERS,
+      inputs: inputs.admin,
       view: (data) => ({ data }),
       inactive: 'The subscription is disabled: re-enable it before retrying',
     }),
@@ -43,14 +42,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async subscription(ctx: Context) {
-      const [view] = await withOwners([await subscriptionOf(ctx)]);
+      const [view] = await withOwners([subscriptionOf(ctx)]);
       ctx.body = { data: view };
     },
 
     /** `{ is_active?, filter? }`: re-enabling a disabled subscription starts its failure count afresh. */
     async updateSubscription(ctx: Context) {
-      const row = await subscriptionOf(ctx);
-      const { body } = input(ctx, inputs.adminUpdateSubscription);
+      const { row, body } = input(ctx, inputs.admin.update);
       if (body.filter !== undefined) await checkFilter(strapi, body.filter, eventsOf(row.events));
       const [view] = await withOwners([await subscriptions().update(row, body)]);
       ctx.body = { data: view };
@@ -58,7 +56,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Allowed on a disabled subscription too, as in the API: an editor checks the endpoint is back before re-enabling it. */
     async test(ctx: Context) {
-      ctx.body = { data: await sendTestEvent(strapi, await subscriptionOf(ctx)) };
+      ctx.body = { data: await sendTestEvent(strapi, subscriptionOf(ctx)) };
     },
 
     /** Try a filter on a type's example or a payload, as the API's `filter-test` does. */
@@ -72,16 +70,15 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async updateEventType(ctx: Context) {
-      const { body } = input(ctx, inputs.adminUpdateEventType);
-      // An unknown name is a 404 only once the body is known to be valid, so it is looked at here.
-      const name = eventTypeNameParam.safeParse(ctx.params.name);
+      const { row: type, body } = input(ctx, inputs.admin.eventType);
       // The example is what the catalog promises a payload looks like: it must fit the event's schema.
       const problems =
-        name.success && body.example_payload !== undefined
-          ? getService(strapi, 'webhook-event-types').payloadProblems(name.data, body.example_payload, 'example_payload')
+        body.example_payload !== undefined
+          ? getService(strapi, 'webhook-event-types').payloadProblems(type.name, body.example_payload, 'example_payload')
           : [];
       if (problems.length > 0) throw new InvalidError('validation_error', summarizeFields(problems), problems);
-      const updated = name.success ? await getService(strapi, 'webhook-event-types').update(name.data, body) : null;
+      // Null only when it went in the meantime.
+      const updated = await getService(strapi, 'webhook-event-types').update(type.name, body);
       if (!updated) throw new NotFoundError('Event type');
       ctx.body = { data: updated };
     },

@@ -2,12 +2,10 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { summarizeFields } from '../../../http/errors';
 import { getService } from '../../../utils';
-import { consumerOf } from '../../../http/consumer';
-import { parsePublishBody } from '../validation';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
 import { tryFilter } from './actions';
-import { ForbiddenError, UnprocessableError } from '../../../errors';
+import { UnprocessableError } from '../../../errors';
 
 /** Event types, and publishing by administrators. */
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
@@ -22,9 +20,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
   },
 
   async publish(ctx: Context) {
-    const caller = consumerOf(ctx);
-    if (!caller.isAdmin) throw new ForbiddenError('forbidden', 'Only administrators may publish events');
-    const { batch, events } = parsePublishBody(ctx.request.body);
+    const { batch, events } = input(ctx, inputs.publish).body;
     const unknown = await getService(strapi, 'webhook-event-types').unknown(events.map((event) => event.type));
     if (unknown.length > 0) {
       const names = [...new Set(unknown)];

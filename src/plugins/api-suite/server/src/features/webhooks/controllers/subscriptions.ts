@@ -9,14 +9,13 @@ import { sendTestEvent } from '../delivery/test-event';
 import { checkFilter } from '../subscriptions/filters';
 import { eventsOf, filterOf } from '../subscriptions/rows';
 import { inputs } from '../routes/inputs';
-import { subscriptionFor } from './actions';
 
 /** `/api/webhooks/subscriptions*`: the caller's own subscriptions; another consumer's answer 404. */
 export default ({ strapi }: { strapi: Core.Strapi }) => {
   const subscriptions = () => getService(strapi, 'webhook-subscriptions');
 
-  /** The subscription named in the path, if the caller owns it (or is an administrator). */
-  const owned = (ctx: Context) => subscriptionFor(strapi, ctx, consumerOf(ctx));
+  /** The subscription named in the path, as its route loaded it: the caller's own (any, for an administrator). */
+  const owned = (ctx: Context) => input(ctx, inputs.api.one).row;
 
   return {
     async create(ctx: Context) {
@@ -44,12 +43,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async findOne(ctx: Context) {
-      ctx.body = subscriptions().present(await owned(ctx));
+      ctx.body = subscriptions().present(owned(ctx));
     },
 
     async update(ctx: Context) {
-      const row = await owned(ctx);
-      const { body } = input(ctx, inputs.update);
+      const { row, body } = input(ctx, inputs.api.update);
       await checkEvents(strapi, body.events);
       // The filter (new or kept) must fit the types the subscription will receive.
       if (body.filter !== undefined || body.events !== undefined) {
@@ -60,18 +58,18 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     async delete(ctx: Context) {
-      await subscriptions().remove(await owned(ctx));
+      await subscriptions().remove(owned(ctx));
       ctx.status = 204;
       ctx.body = null;
     },
 
     /** One signed test event, sent now and recorded; the answer says how it went. Not retried. */
     async test(ctx: Context) {
-      ctx.body = await sendTestEvent(strapi, await owned(ctx));
+      ctx.body = await sendTestEvent(strapi, owned(ctx));
     },
 
     async rotateSecret(ctx: Context) {
-      const row = await owned(ctx);
+      const row = owned(ctx);
       const { secret, validUntil } = await subscriptions().rotate(row);
       ctx.body = {
         secret,

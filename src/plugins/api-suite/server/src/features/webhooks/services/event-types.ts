@@ -132,6 +132,17 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       return rows.filter((row) => registry.has(String(row.name))).map(present);
     },
 
+    /** One type as the admin panel lists it (switched off or not), or null: none by that name, or one nobody defines any more. */
+    async get(name: string): Promise<AdminEventType | null> {
+      if (!registry.has(name)) return null;
+      const row = (await strapi.db
+        .connection(table())
+        .select('name', 'description', 'example_payload', 'is_active')
+        .where({ name })
+        .first()) as Record<string, unknown> | undefined;
+      return row ? present(row) : null;
+    },
+
     /** Describe a type differently, change its example, or switch it on or off; null when it does not exist. */
     async update(name: string, patch: EventTypePatch): Promise<AdminEventType | null> {
       const changes: Record<string, unknown> = { updated_at: new Date() };
