@@ -26,6 +26,7 @@ import keys from './services/keys';
 import oauth from './services/oauth';
 import plans from './services/plans';
 import usage from './services/usage';
+import { usagePurger } from './usage-rollups';
 import { accessApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */
@@ -40,6 +41,7 @@ const feature: FeatureModule = {
   register({ strapi }) {
     registerAccessTables(strapi);
     registerContentStrategy(strapi);
+    getService(strapi, 'retention').add(usagePurger(strapi));
     const user = strapi.contentType(UIDS.user);
     // Added here rather than by overriding the users-permissions schema, so a site that installs
     // the plugin keeps its own user extensions. Not writable through any API: it is the
