@@ -19,7 +19,9 @@ const as = () => ({ Authorization: `Bearer ${jwt}` });
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  app = await startApp({ env: FIXTURE_ENV, restore: FIXTURE_FILES });
+  // The fixture's deliveries keep the dates they were made on: kept forever here, or the purge at boot
+  // would delete them once they are older than the default 30 days.
+  app = await startApp({ env: { ...FIXTURE_ENV, RETENTION_DELIVERIES_DAYS: '0' }, restore: FIXTURE_FILES });
   const login = await app.request().post('/api/auth/local').send({ identifier: FIXTURE_USER.email, password: FIXTURE_USER.password });
   expect(login.status).toBe(200);
   jwt = login.body.jwt as string;

@@ -45,6 +45,17 @@ const endpointPattern = z
   .string()
   .regex(/^(\*|GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\*|\/\S*)$/, 'must be "<METHOD or *> <path, * for the rest>"');
 
+/** A longest retention: a hundred years is as good as forever, and keeps date arithmetic finite. */
+const MAX_RETENTION_DAYS = 36_500;
+const MAX_PURGE_SECONDS = 365 * 86_400;
+/** Days a kind of record is kept, fractions allowed; 0 keeps it forever. */
+const retentionDays = (name: string) =>
+  z
+    .number({ message: `${name} must be a number of days` })
+    .finite(`${name} must be a number of days`)
+    .min(0, `${name} must be 0 (keep forever) or a positive number of days`)
+    .max(MAX_RETENTION_DAYS, `${name} must be at most ${MAX_RETENTION_DAYS} days (0 keeps forever)`);
+
 export const configSchema = z
   .object({
     contentTypes: z
@@ -281,6 +292,32 @@ export const configSchema = z
         logFormat: z.enum(['pretty', 'json'], { message: 'LOG_FORMAT must be pretty or json' }),
       })
       .strict(),
+    /**
+     * How long records the site only keeps for a while are kept (docs/operations.md#data-kept-as-long-as-it-is-needed).
+     * Days may be fractions (0.5 is twelve hours); 0 keeps forever.
+     */
+    retention: z
+      .object({
+        /** `RETENTION_DELIVERIES_DAYS`: webhook deliveries in a final state (succeeded, failed, cancelled) and their attempts. */
+        deliveriesDays: retentionDays('RETENTION_DELIVERIES_DAYS'),
+        /** `RETENTION_USAGE_DAYS`: raw usage records, once their counts are in the daily rollups. */
+        usageDays: retentionDays('RETENTION_USAGE_DAYS'),
+        /** `RETENTION_SCRAPER_RUNS`: per scraper, the completed runs whose results are kept (the runs themselves always stay). */
+        scraperRuns: z
+          .number({ message: 'RETENTION_SCRAPER_RUNS must be a whole number' })
+          .int('RETENTION_SCRAPER_RUNS must be a whole number')
+          .min(0, 'RETENTION_SCRAPER_RUNS must be 0 (keep every result) or more')
+          .max(1_000_000, 'RETENTION_SCRAPER_RUNS must be at most 1,000,000'),
+        /** `RETENTION_STRIPE_EVENTS_DAYS`: the ledger of Stripe events already applied (Stripe retries an event for 3 days). */
+        stripeEventsDays: retentionDays('RETENTION_STRIPE_EVENTS_DAYS'),
+        /** `RETENTION_PURGE_SECONDS`: time between two purges (and a purge at boot once that much has passed since the last). */
+        purgeSeconds: z
+          .number({ message: 'RETENTION_PURGE_SECONDS must be a number of seconds' })
+          .finite('RETENTION_PURGE_SECONDS must be a number of seconds')
+          .min(1, 'RETENTION_PURGE_SECONDS must be at least 1')
+          .max(MAX_PURGE_SECONDS, `RETENTION_PURGE_SECONDS must be at most ${MAX_PURGE_SECONDS} (a year)`),
+      })
+      .strict(),
     /** Where committed content changes are announced (`CONTENT_WEBHOOK_URL`); none: off. */
     contentWebhookUrl: z
       .string()
@@ -394,6 +431,13 @@ export default {
       accentColor: env('PORTAL_ACCENT_COLOR') || '#4945ff',
     },
     frontendOrigin: frontendOriginOf(env),
+    retention: {
+      deliveriesDays: parseDays(env('RETENTION_DELIVERIES_DAYS'), 30, 'RETENTION_DELIVERIES_DAYS'),
+      usageDays: parseDays(env('RETENTION_USAGE_DAYS'), 90, 'RETENTION_USAGE_DAYS'),
+      scraperRuns: parseCount(env('RETENTION_SCRAPER_RUNS'), 20, 'RETENTION_SCRAPER_RUNS'),
+      stripeEventsDays: parseDays(env('RETENTION_STRIPE_EVENTS_DAYS'), 90, 'RETENTION_STRIPE_EVENTS_DAYS'),
+      purgeSeconds: parseDays(env('RETENTION_PURGE_SECONDS'), 86_400, 'RETENTION_PURGE_SECONDS', 'seconds'),
+    },
     contentWebhookUrl: env('CONTENT_WEBHOOK_URL')?.trim() || undefined,
     observability: {
       metricsToken: env('METRICS_TOKEN') || undefined,
@@ -523,6 +567,22 @@ export function parseCount(value: string | undefined, fallback: number, name: st
   if (value === undefined || value.trim() === '') return fallback;
   if (!/^\d{1,9}$/.test(value.trim())) throw new Error(`${name} must be a whole number such as ${fallback}, not "${value}"`);
   return Number(value.trim());
+}
+
+/**
+ * A number of days (or seconds) from the environment, fractions allowed ("0.5", "1e-3"), strictly:
+ * "5d" or "1,5" is refused where `Number.parseFloat` would read 5 or 1; unset or blank: `fallback`.
+ * The range is the validator's to check, so its message is the same from the variable and from
+ * config/plugins.ts.
+ */
+export function parseDays(value: string | undefined, fallback: number, name: string, unit = 'days'): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const text = value.trim();
+  if (!/^\d+(\.\d+)?(e[-+]?\d+)?$|^\.\d+$/i.test(text)) {
+    const note = unit === 'days' ? ' (fractions allowed, 0 keeps forever)' : '';
+    throw new Error(`${name} must be a number of ${unit} such as ${fallback}${note}, not "${value}"`);
+  }
+  return Number(text);
 }
 
 /** "a, b" → ["a", "b"]; unset or blank → undefined (the default applies). */

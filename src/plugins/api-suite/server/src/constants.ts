@@ -7,6 +7,7 @@ export const UIDS = {
   plan: 'plugin::api-suite.plan',
   apiKey: 'plugin::api-suite.api-key',
   usageRecord: 'plugin::api-suite.usage-record',
+  usageRollup: 'plugin::api-suite.usage-rollup',
   consumerPlan: 'plugin::api-suite.consumer-plan',
   quotaAlert: 'plugin::api-suite.quota-alert',
   webhookSubscription: 'plugin::api-suite.webhook-subscription',
@@ -23,6 +24,7 @@ export const UIDS = {
   billingCustomer: 'plugin::api-suite.billing-customer',
   billingSubscription: 'plugin::api-suite.billing-subscription',
   billingReport: 'plugin::api-suite.billing-report',
+  retentionState: 'plugin::api-suite.retention-state',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (docs/access.md#credentials-and-identity). */

@@ -9,6 +9,7 @@ import content from './features/content';
 import observability from './features/observability';
 import platform from './features/platform';
 import portal from './features/portal';
+import retention from './features/retention';
 import scrapers from './features/scrapers';
 import search from './features/search';
 import webhooks from './features/webhooks';
@@ -23,6 +24,7 @@ import { getService } from './utils';
  * load rather than one feature silently replacing another's piece.
  */
 // The site's content types register their events last: a type named like one of the plugin's own events leaves its clash out.
+// Retention starts purging once every feature has bootstrapped, and stops first.
 const features: FeatureModule[] = [
   observability,
   platform,
@@ -35,6 +37,7 @@ const features: FeatureModule[] = [
   search,
   portal,
   content,
+  retention,
 ];
 
 type NamedKind = 'contentTypes' | 'controllers' | 'services' | 'policies' | 'middlewares';

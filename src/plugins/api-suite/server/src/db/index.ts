@@ -11,6 +11,7 @@ import type { Core } from '@strapi/strapi';
 export type { Column, ColumnKind, Knex } from './types';
 export { INSERT_CHUNK, insertChunked, insertRows, updateMany, writeMany, type RowWrite, type UpdateColumn } from './writes';
 export { pgTimestamp, recordsetJson } from './recordset';
+export { cutoffOf, lastIdBefore, lockedForPurge, purgeTransaction } from './purge';
 export { fromJson, pageOwned, rowsOf, toBool, toCount, toDate, toIso, toIsoRequired, toText } from './reads';
 
 export function dialectOf(strapi: Core.Strapi): string {

@@ -1,5 +1,8 @@
+import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
-import type { Knex } from '../db';
+import { UIDS } from '../constants';
+import { cutoffOf, dialectOf, lastIdBefore, lockedForPurge, purgeTransaction, tableOf, type Knex } from '../db';
+import type { NextBatch, Purger } from '../features/retention/types';
 import { documentId } from '../random';
 
 /**
@@ -23,4 +26,53 @@ export async function recordStripeEvent(knex: Knex, table: string, event: Stripe
     .ignore()
     .returning('id')) as unknown[];
   return inserted.length === 1;
+}
+
+/**
+ * The retention purge of the ledger: events applied more than `RETENTION_STRIPE_EVENTS_DAYS` ago.
+ * The ledger only has to outlive Stripe's retries of an event (three days in live mode), so a
+ * redelivered event is still recognised and acknowledged without being applied twice.
+ */
+export function stripeEventsPurger(strapi: Core.Strapi): Purger {
+  return {
+    name: 'stripe events',
+    async open({ now, settings, batchRows }): Promise<NextBatch | null> {
+      const cutoff = cutoffOf(settings.stripeEventsDays, now);
+      if (!cutoff) return null;
+      const table = tableOf(strapi, UIDS.stripeEvent);
+      const client = dialectOf(strapi);
+      const upTo = await lastIdBefore(strapi.db.connection, table, 'created_at', cutoff);
+      if (upTo === null) return null;
+      let after = 0;
+      return async () => {
+        if (after >= upTo) return null;
+        const batch = await purgeTransaction(strapi.db.connection, async (trx) => {
+          const ids = (
+            (await lockedForPurge(
+              trx(table)
+                .select('id')
+                .where('id', '>', after)
+                .andWhere('id', '<=', upTo)
+                .andWhere('created_at', '<', cutoff)
+                .orderBy('id', 'asc')
+                .limit(batchRows),
+              client
+            )) as Array<{ id: number | string }>
+          ).map((row) => row.id);
+          if (ids.length === 0) return null;
+          let deleted = 0;
+          for (let start = 0; start < ids.length; start += 1_000)
+            deleted += Number(
+              await trx(table)
+                .whereIn('id', ids.slice(start, start + 1_000))
+                .del()
+            );
+          return { last: Number(ids[ids.length - 1]), deleted };
+        });
+        if (!batch) return null;
+        after = batch.last;
+        return { stripe_events: batch.deleted };
+      };
+    },
+  };
 }

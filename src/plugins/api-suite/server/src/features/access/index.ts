@@ -28,6 +28,7 @@ import plans from './services/plans';
 import quotaAlerts from './services/quota-alerts';
 import usage from './services/usage';
 import { ACCESS_EVENTS } from './event-types';
+import { usagePurger } from './usage-rollups';
 import { accessApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */
@@ -43,6 +44,7 @@ const feature: FeatureModule = {
     registerAccessTables(strapi);
     registerContentStrategy(strapi);
     getService(strapi, 'webhook-event-types').define(ACCESS_EVENTS);
+    getService(strapi, 'retention').add(usagePurger(strapi));
     const user = strapi.contentType(UIDS.user);
     // Added here rather than by overriding the users-permissions schema, so a site that installs
     // the plugin keeps its own user extensions. Not writable through any API: it is the

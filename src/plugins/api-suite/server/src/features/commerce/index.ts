@@ -15,6 +15,7 @@ import checkout from './services/checkout';
 import orders from './services/orders';
 import salesReports from './services/sales-reports';
 import stripeEvents from './services/stripe-events';
+import { stripeEventsPurger } from '../../stripe/ledger';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { orders, checkout, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
@@ -29,6 +30,7 @@ const feature: FeatureModule = {
   register({ strapi }) {
     registerOrderEvents(strapi);
     getService(strapi, 'webhook-event-types').define(COMMERCE_EVENTS);
+    getService(strapi, 'retention').add(stripeEventsPurger(strapi));
   },
   contentTypes,
   contentManager,

@@ -9,6 +9,7 @@ import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import scrapersController from './controllers/scrapers';
 import { adminRoutes, contentApiRoutes } from './routes';
+import { scraperResultsPurger } from './runs/purge-results';
 import changeDetection from './services/change-detection';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
@@ -25,6 +26,7 @@ const feature: FeatureModule = {
   name: 'scrapers',
   register({ strapi }) {
     registerChangeDetectionTables(strapi);
+    getService(strapi, 'retention').add(scraperResultsPurger(strapi));
     getService(strapi, 'webhook-event-types').define(SCRAPER_EVENTS);
   },
   async bootstrap({ strapi }) {

@@ -7,6 +7,7 @@ import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
 import { ensurePendingIndex, registerDeliveryTables } from './content-types/tables';
 import { backlogMetric } from './delivery/metrics';
+import { deliveriesPurger } from './delivery/purge';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import deliveriesController from './controllers/deliveries';
@@ -38,6 +39,7 @@ const feature: FeatureModule = {
   name: 'webhooks',
   register({ strapi }) {
     registerDeliveryTables(strapi);
+    getService(strapi, 'retention').add(deliveriesPurger(strapi));
   },
   async bootstrap({ strapi }) {
     const resyncAfterCommit = (id: number | undefined) =>

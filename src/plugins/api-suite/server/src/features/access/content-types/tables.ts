@@ -1,12 +1,14 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { registerDatabaseModels, type DatabaseModel } from '../../../db';
+import { usageRollupTable } from '../usage-rollups';
 
 /**
  * The plans administrators grant to consumers: one row per consumer at most. A plugin table, not
  * a content type and not a column of the users-permissions user, so no Content Manager form (the
  * user's included) can hand a consumer a plan: only `PATCH /api/v1/consumers/{userId}` and the
- * admin panel's API access page, which check their own permissions.
+ * admin panel's API access page, which check their own permissions. Beside it, the daily rollups
+ * of usage records that the retention purge writes (../usage-rollups.ts).
  */
 export const accessTables: DatabaseModel[] = [
   {
@@ -44,6 +46,7 @@ export const accessTables: DatabaseModel[] = [
     },
     indexes: [{ name: 'api_suite_quota_alerts_claim', columns: ['pool', 'period', 'percent', 'quota'], type: 'unique' }],
   },
+  usageRollupTable,
 ];
 
 /** Declare the tables to Strapi's database layer (in register: it creates and syncs them before any bootstrap). */

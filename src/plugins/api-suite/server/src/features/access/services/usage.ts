@@ -9,6 +9,7 @@ import { unavailableDependency } from '../../../dependencies';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';
+import { ALL_KEYS, DAY_MS, rollupsIn, type UsageScope } from '../usage-rollups';
 
 export type Granularity = 'minute' | 'hour' | 'day';
 
@@ -31,11 +32,7 @@ export type UsageReport = ContractUsageReport;
 export type UsageActivity = Omit<UsageReport, 'month' | 'plan'>;
 export type MonthUsage = Pick<UsageReport, 'month' | 'plan'>;
 
-/** Every key at once: the admin panel's view of the whole API's traffic. */
-export const ALL_KEYS = Symbol('all keys');
-
-/** Whose requests a report covers: one consumer's (keys, tokens and JWT), one key's, or everyone's. */
-export type UsageScope = { userId: number } | { keyId: number } | typeof ALL_KEYS;
+export { ALL_KEYS, type UsageScope } from '../usage-rollups';
 
 const FLUSH_INTERVAL_MS = 1_000;
 const FLUSH_SIZE = 500;
@@ -154,33 +151,44 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * Totals, status codes and a time series over [from, to), computed by the database, for one
-     * consumer, one key, or everyone (`ALL_KEYS`, the admin panel's view of the whole API).
+     * consumer, one key, or everyone (`ALL_KEYS`, the admin panel's view of the whole API): the raw
+     * records and the daily rollups of those the retention purge deleted, in one statement, so a
+     * purge committing meanwhile neither hides nor doubles a request. A rolled-up day counts whole
+     * in a range that touches it, at its first instant (the range's first point when earlier).
      */
     async activity(options: { scope: UsageScope; from: Date; to: Date; granularity: Granularity }): Promise<UsageActivity> {
       const { scope, from, to, granularity } = options;
       const knex = strapi.db.connection;
-      const scoped = () => {
-        const query = knex(table()).where('created_at', '>=', from).where('created_at', '<', to);
-        if (scope === ALL_KEYS) return query;
-        return 'userId' in scope ? query.where('user_id', scope.userId) : query.where('api_key_id', scope.keyId);
-      };
+      const inRange = knex(table()).where('created_at', '>=', from).where('created_at', '<', to);
+      const raw =
+        scope === ALL_KEYS
+          ? inRange
+          : 'userId' in scope
+            ? inRange.where('user_id', scope.userId)
+            : inRange.where('api_key_id', scope.keyId);
       const bucket = bucketExpression(strapi.db.dialect.client as string, granularity);
-      const [byStatus, series] = await Promise.all([
-        scoped().select('status_code').count({ count: '*' }).groupBy('status_code'),
-        scoped()
-          .select(knex.raw(`${bucket} as bucket`))
-          .count({ count: '*' })
-          .groupByRaw(bucket),
-      ]);
+      const rows = (await raw
+        .select('status_code', knex.raw(`${bucket} as bucket`))
+        .count({ count: '*' })
+        .groupBy('status_code')
+        .groupByRaw(bucket)
+        .unionAll(
+          rollupsIn(knex, strapi, scope, from, to)
+            .select('status_code', knex.raw('?? as bucket', ['day']))
+            .sum({ count: 'requests' })
+            .groupBy('status_code', 'day')
+        )) as Array<{ status_code: number; bucket: number | string | Date; count: number | string }>;
+      const first = Math.floor(from.getTime() / BUCKET_MS[granularity]) * BUCKET_MS[granularity];
       const statusCounts: Record<string, number> = {};
-      let total = 0;
-      for (const row of byStatus as Array<{ status_code: number; count: number | string }>) {
-        statusCounts[String(row.status_code)] = Number(row.count);
-        total += Number(row.count);
-      }
       const counts = new Map<number, number>();
-      for (const row of series as Array<{ bucket: number | string | Date; count: number | string }>) {
-        counts.set(toMillis(row.bucket), Number(row.count));
+      let total = 0;
+      for (const row of rows) {
+        const count = Number(row.count);
+        if (count === 0) continue;
+        statusCounts[String(row.status_code)] = (statusCounts[String(row.status_code)] ?? 0) + count;
+        total += count;
+        const t = Math.max(first, toMillis(row.bucket));
+        counts.set(t, (counts.get(t) ?? 0) + count);
       }
       return { total, by_status: statusCounts, series: fillSeries(counts, from, to, granularity) };
     },
@@ -216,13 +224,12 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (owner.isAdmin) {
         const window = monthWindow(new Date());
         const since = new Date((window.resetAt - window.windowSeconds) * 1000);
-        const row = (await strapi.db
-          .connection(table())
-          .where('user_id', owner.userId)
-          .andWhere('created_at', '>=', since)
-          .count({ used: '*' })
-          .first()) as { used: unknown } | undefined;
-        return { month: { used: Number(row?.used ?? 0), quota: UNLIMITED, remaining: null }, plan: null };
+        const knex = strapi.db.connection;
+        const raw = knex(table()).where('user_id', owner.userId).andWhere('created_at', '>=', since).count({ n: '*' });
+        const rolled = rollupsIn(knex, strapi, { userId: owner.userId }, since, new Date(Date.now() + DAY_MS)).sum({ n: 'requests' });
+        const row = (await knex.select(knex.raw('(?) as raw, (?) as rolled', [raw, rolled])).first()) as
+          { raw: unknown; rolled: unknown } | undefined;
+        return { month: { used: Number(row?.raw ?? 0) + Number(row?.rolled ?? 0), quota: UNLIMITED, remaining: null }, plan: null };
       }
       const target = await getService(strapi, 'consumer-plans').targetOf(owner.userId, key);
       const used = (await this.quota().monthUsed([target.pool])).get(target.pool) ?? 0;

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, tableOf, toCount, toDate } from '../../../db';
 import { getConfig, getService } from '../../../utils';
+import { DAY_MS, rollupsIn } from '../../access/usage-rollups';
 import { isLive, type SubscriptionRow } from './subscriptions';
 
 interface ReportRow {
@@ -140,18 +141,43 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
       await running?.catch(() => undefined);
     },
 
-    /** This period's overage of a consumer: served past the quota, and already sent to Stripe. */
+    /**
+     * For each consumer with a live subscription, the last usage record reported to Stripe (0: none
+     * yet). Their overage records after it are still to be reported: the retention purge keeps them
+     * raw until they are, since this reporter counts records, not rollups.
+     */
+    async lastReportedOverage(): Promise<Map<number, number>> {
+      const rows = (await strapi.db
+        .connection(`${subscriptions()} as s`)
+        .leftJoin(`${reports()} as r`, 'r.consumer_id', 's.consumer_id')
+        .select('s.user_id', 's.status')
+        .max({ mark: 'r.up_to_usage_id' })
+        .groupBy('s.user_id', 's.status')) as Array<{ user_id: number | null; status: string; mark: unknown }>;
+      const marks = new Map<number, number>();
+      for (const row of rows) {
+        if (row.user_id === null || !isLive(row.status)) continue;
+        marks.set(Number(row.user_id), toCount(row.mark));
+      }
+      return marks;
+    },
+
+    /**
+     * This period's overage of a consumer: served past the quota (raw records, and the daily
+     * rollups of those the retention purge has deleted), and already sent to Stripe.
+     */
     async overageOf(consumerId: string, row: SubscriptionRow | null): Promise<{ requests_this_period: number; reported: number }> {
       if (!row) return { requests_this_period: 0, reported: 0 };
       const since = toDate(row.current_period_start) ?? new Date(0);
+      const knex = strapi.db.connection;
+      const raw = knex(usage())
+        .where('user_id', row.user_id)
+        .andWhere('overage', true)
+        .andWhere('created_at', '>=', since)
+        .count({ value: '*' });
+      const rolled = rollupsIn(knex, strapi, { userId: row.user_id }, since, new Date(Date.now() + DAY_MS)).sum({ value: 'overage' });
       const [served, sent] = await Promise.all([
-        strapi.db
-          .connection(usage())
-          .where('user_id', row.user_id)
-          .andWhere('overage', true)
-          .andWhere('created_at', '>=', since)
-          .count({ value: '*' })
-          .first(),
+        // One statement, so a purge committing in between cannot count a record twice or not at all.
+        knex.select(knex.raw('(?) as raw, (?) as rolled', [raw, rolled])).first(),
         strapi.db
           .connection(reports())
           .where({ consumer_id: consumerId, status: 'sent' })
@@ -159,8 +185,9 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
           .sum({ value: 'value' })
           .first(),
       ]);
+      const counted = served as { raw: unknown; rolled: unknown } | undefined;
       return {
-        requests_this_period: toCount((served as { value: unknown } | undefined)?.value),
+        requests_this_period: toCount(counted?.raw) + toCount(counted?.rolled),
         reported: toCount((sent as { value: unknown } | undefined)?.value),
       };
     },

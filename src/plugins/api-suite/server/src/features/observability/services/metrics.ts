@@ -8,7 +8,7 @@ import { createActivity } from '../activity';
  * event type, an outcome): never a consumer, key, URL, e-mail or id, which would make one series
  * per customer and let one tenant blow up the operator's Prometheus.
  */
-export type MetricLabel = 'plan' | 'decision' | 'outcome' | 'event_type' | 'status' | 'queue' | 'state' | 'type';
+export type MetricLabel = 'plan' | 'decision' | 'outcome' | 'event_type' | 'status' | 'queue' | 'state' | 'type' | 'kind';
 
 export const METRIC_PREFIX = 'api_suite_';
 

@@ -1,0 +1,73 @@
+import { toDate } from './reads';
+import type { Knex } from './types';
+
+/**
+ * The last id of the rows older than `cutoff`, found by a binary search over the primary key
+ * (about 30 lookups of one row each, whatever the table's size), for tables whose ids grow with
+ * their time column: rows are written in time order, give or take the second a batched write
+ * waits. A purge then reads candidates by id range, the primary key's own order, and needs no
+ * index on time, which the hot paths writing these tables would pay for on every row.
+ *
+ * A row older than the cutoff past the boundary (written late) is left to the next purge, and
+ * every candidate is compared with the cutoff again: the boundary only bounds the scan.
+ * null when no row is older.
+ */
+export async function lastIdBefore(knex: Knex, table: string, column: string, cutoff: Date): Promise<number | null> {
+  const bounds = (await knex(table).min({ low: 'id' }).max({ high: 'id' }).first()) as { low: unknown; high: unknown } | undefined;
+  if (bounds?.low == null || bounds.high == null) return null;
+  let low = Number(bounds.low);
+  let high = Number(bounds.high);
+  let found: number | null = null;
+  while (low <= high) {
+    const middle = Math.floor((low + high) / 2);
+    const row = (await knex(table).where('id', '>=', middle).orderBy('id', 'asc').first('id', column)) as
+      Record<string, unknown> | undefined;
+    const id = row ? Number(row.id) : null;
+    if (id === null || id > high) {
+      high = middle - 1;
+      continue;
+    }
+    const at = toDate(row?.[column]);
+    if (at !== null && at.getTime() < cutoff.getTime()) {
+      found = id;
+      low = id + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/**
+ * Lock the rows a select returns and pass over rows another transaction holds (PostgreSQL), so
+ * two purges that ever ran at once would take different rows; elsewhere writes are serialised by
+ * the database (SQLite), and the query is left as it is.
+ */
+export function lockedForPurge<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, client: string): Q {
+  return client === 'postgres' ? query.forUpdate().skipLocked() : query;
+}
+
+/** The cutoff of a limit in days: now less that many days; null for 0, which keeps forever. */
+export function cutoffOf(days: number, now: Date): Date | null {
+  if (days <= 0) return null;
+  return new Date(now.getTime() - days * 86_400_000);
+}
+
+/** Codes of a transaction the database turned away for a moment: PostgreSQL's deadlock victim and serialization failure, SQLite's busy database. */
+const TRANSIENT = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']);
+
+/**
+ * One purge batch as one transaction, run again (up to `attempts` times, a moment apart) when the
+ * database turned it away for a moment: SQLite answers a transaction that read before another
+ * process wrote with SQLITE_BUSY at its first write, without waiting. The batch reads its rows
+ * afresh each time, so callers move their cursor only with what the committed run returns.
+ */
+export async function purgeTransaction<T>(knex: Knex, work: (trx: Knex) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await knex.transaction(work);
+    } catch (error) {
+      const code = (error as { code?: unknown } | undefined)?.code;
+      if (attempt >= attempts || typeof code !== 'string' || !TRANSIENT.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+    }
+  }
+}
