@@ -50,7 +50,11 @@ export type Input<S extends RouteInput> = { [K in Part as S[K] extends Parser ? 
   : unknown);
 
 /** A loader that reads params needs the parser that makes them; one that reads none (its caller) needs none. */
-type ParamsFor<S> = S extends { load: (ctx: Context, params: infer P) => unknown } ? (unknown extends P ? unknown : { params: Parser<P> }) : unknown;
+type ParamsFor<S> = S extends { load: (ctx: Context, params: infer P) => unknown }
+  ? unknown extends P
+    ? unknown
+    : { params: Parser<P> }
+  : unknown;
 
 /**
  * Names a route's input; `const` keeps each parser's own output type for `input()`, and `load`
