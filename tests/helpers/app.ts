@@ -33,6 +33,11 @@ export interface StartOptions {
   restore?: { sqlite: string; postgres: string };
   /** PostgreSQL runs only: reach the new database through another host and port (a test's TCP proxy). */
   databaseVia?: { host: string; port: number };
+  /**
+   * Boot on a new database of this PostgreSQL server (a test's own cluster, `postgres-cluster.ts`)
+   * whatever database the run uses.
+   */
+  postgres?: string;
   /** Leave the database in place on close (to make such a fixture); `database` says where it is. */
   keepDatabase?: boolean;
   /**
@@ -68,8 +73,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     else env.DATABASE_FILENAME = kept;
     database = kept;
     dropDatabase = () => dropKeptDatabase(kept);
-  } else if (usingPostgres) {
-    const created = await createPostgresDatabase(requireEnv('DATABASE_URL'), id);
+  } else if (usingPostgres || options.postgres) {
+    if (options.postgres) env.DATABASE_CLIENT = 'postgres';
+    const created = await createPostgresDatabase(options.postgres ?? requireEnv('DATABASE_URL'), id);
     env.DATABASE_URL = database = created.url;
     if (options.databaseVia) {
       const via = new URL(created.url);

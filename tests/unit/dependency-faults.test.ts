@@ -32,6 +32,10 @@ describe('faults of the database and Redis', () => {
 
   it('names the database for a connection cut under a query, for a server shutting down, and for a pool timeout', () => {
     expect(unavailableDependency(new Error('Connection terminated unexpectedly'))).toBe('database');
+    // As knex words it: the statement first.
+    expect(
+      unavailableDependency(new Error('select "u"."id" from "up_users" as "u" where "u"."id" = $1 - Connection terminated unexpectedly'))
+    ).toBe('database');
     const shutdown = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
     expect(unavailableDependency(shutdown)).toBe('database');
     expect(unavailableDependency(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe('database');

@@ -77,14 +77,16 @@ const REDIS_AWAY = [
 /**
  * What the pg client and knex's pool say when PostgreSQL is away: the socket closed under a
  * query, the server shutting down or starting up, no connection to be had within the timeout.
+ * Anywhere in the message: knex puts the statement before the client's words (`select … - Connection terminated unexpectedly`).
  */
 const DATABASE_AWAY = [
-  /^Connection terminated/,
-  /^Client has encountered a connection error and is not queryable/,
-  /^Client was closed and is not queryable/,
-  /^Knex: Timeout acquiring a connection/,
-  /^terminating connection due to administrator command/,
-  /^the database system is (starting up|shutting down|in recovery mode)/,
+  /\bConnection terminated\b/,
+  /\bConnection ended unexpectedly\b/,
+  /\bClient has encountered a connection error and is not queryable\b/,
+  /\bClient was closed and is not queryable\b/,
+  /\bKnex: Timeout acquiring a connection\b/,
+  /\bterminating connection due to administrator command\b/,
+  /\bthe database system is (starting up|shutting down|in recovery mode)\b/,
 ];
 
 /**

@@ -3,8 +3,9 @@ import { UIDS } from '../../../constants';
 import { UNSENT_CONDITION } from '../content-types/tables';
 import { tableOf, toDate } from '../../../db';
 import { getService } from '../../../utils';
-import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, sendOf } from './jobs';
-import type { DeliveryJobData, DeliveryRow } from './types';
+import type { JobDefinition } from '../../../jobs';
+import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './jobs';
+import type { DeliveryJobData, DeliveryRow, DeliverySend } from './types';
 
 const RECOVERY_PAGE = 1000;
 /** Deliveries remembered by id while the queue is away; past this many, every unsent one is enqueued again on its return. */
@@ -148,23 +149,33 @@ async function unsentRows(
   return (await query) as DeliveryRow[];
 }
 
-/** One job per delivery, its next attempt, due when the row says. */
+/**
+ * Each delivery's next attempt, due when its row says. Those due now travel `SENDS_PER_JOB` to a
+ * job, as fresh ones do: a backlog of thousands taken up at once (Redis back without its jobs, a
+ * restart) costs the queue a job per hundred rather than per delivery. Those due later (a retry's
+ * backoff, a send put off for its endpoint) get a job each, delayed until then.
+ */
 async function enqueueRows(strapi: Core.Strapi, rows: DeliveryRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   const now = Date.now();
-  await getService(strapi, 'platform')
-    .jobs()
-    .enqueueBulk<DeliveryJobData>(
-      DELIVERY_QUEUE,
-      rows.map((row) => {
-        const attempt = (row.attempts ?? 0) + 1;
-        const due = toDate(row.next_attempt_at)?.getTime() ?? now;
-        return {
-          name: DELIVER_JOB,
-          data: packSends([sendOf(row, attempt)]),
-          options: jobOptions(row.uuid, attempt, Math.max(0, due - now)),
-        };
-      })
-    );
+  const dueNow: DeliverySend[] = [];
+  const definitions: JobDefinition<DeliveryJobData>[] = [];
+  for (const row of rows) {
+    const attempt = (row.attempts ?? 0) + 1;
+    const delayMs = Math.max(0, (toDate(row.next_attempt_at)?.getTime() ?? now) - now);
+    if (delayMs === 0) dueNow.push(sendOf(row, attempt));
+    else definitions.push({ name: DELIVER_JOB, data: packSends([sendOf(row, attempt)]), options: jobOptions(row.uuid, attempt, delayMs) });
+  }
+  for (let start = 0; start < dueNow.length; start += SENDS_PER_JOB) {
+    const part = dueNow.slice(start, start + SENDS_PER_JOB);
+    const first = part[0];
+    // Named after its first send: enqueued twice (two recoveries at once), the copy is skipped by the worker's look in the database.
+    const options =
+      part.length === 1
+        ? jobOptions(first.delivery, first.attempt, 0)
+        : { ...jobOptions(first.delivery, first.attempt, 0), jobId: `recovered-${first.delivery}-${first.attempt}` };
+    definitions.push({ name: DELIVER_JOB, data: packSends(part), options });
+  }
+  await getService(strapi, 'platform').jobs().enqueueBulk<DeliveryJobData>(DELIVERY_QUEUE, definitions);
   return rows.length;
 }
