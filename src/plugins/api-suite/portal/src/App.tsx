@@ -11,6 +11,7 @@ import { Endpoint } from './pages/Webhooks/Endpoint';
 import { EventCatalog } from './pages/Webhooks/EventCatalog';
 import { Scrapers } from './pages/Scrapers';
 import { ScraperPage } from './pages/Scrapers/Scraper';
+import { Account } from './pages/Account';
 import { Loading } from './components/feedback';
 
 // The API reference is the largest page and the least visited: a file of its own, fetched on first opening.
@@ -37,6 +38,7 @@ const NAV = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/scrapers', label: 'Scrapers' },
   { to: '/reference', label: 'API reference' },
+  { to: '/account', label: 'Account' },
 ];
 
 /** Every page but sign-in: the header, the navigation, and the page; without a session, the sign-in page. */
@@ -75,6 +77,7 @@ function SignedInArea({ settings }: { settings: PortalSettings }) {
           <Route path="webhooks/:id" element={<Endpoint />} />
           <Route path="scrapers" element={<Scrapers />} />
           <Route path="scrapers/:id" element={<ScraperPage />} />
+          <Route path="account" element={<Account />} />
           <Route
             path="reference"
             element={

@@ -9,7 +9,7 @@ export const OPENAPI_TYPES_PATH = '/api/v1/openapi.d.ts';
 
 /**
  * The one typed client of the portal: only the public routes a customer's own code calls
- * (users-permissions sign-in, /api/v1 keys, usage, plans, billing, scrapers, /api/webhooks).
+ * (users-permissions sign-in, /api/v1 keys, usage, plans, billing, scrapers, the account, /api/webhooks).
  * Answers and request bodies take their types from the shared API types: the zod schemas the
  * routes answer in and validate with.
  */
@@ -52,6 +52,11 @@ export const api = {
   revokeKey: (id: number) => request<void>('DELETE', `/api/v1/keys/${id}`),
   rerollKey: (id: number, graceSeconds: number) =>
     request<{ data: RerolledKey }>('POST', `/api/v1/keys/${id}/reroll`, { grace_seconds: graceSeconds } satisfies Contract.RerollInput),
+
+  /** Everything the site holds about the signed-in consumer, saved as a JSON file. */
+  exportAccount: () => download('/api/v1/account/export', 'account-export.json'),
+  /** Close the account (the password asked again); the session ends with it. */
+  deleteAccount: (password: string) => request<void>('DELETE', '/api/v1/account', { password } satisfies Contract.DeleteAccountInput),
 
   plans: () => request<{ data: Plan[] }>('GET', '/api/v1/plans'),
   usage: () => request<{ data: UsageReport }>('GET', '/api/v1/usage'),
