@@ -69,11 +69,19 @@ it("creates and edits a plan, with the server's messages under the fields", asyn
   await row.getByRole('button', { name: 'Edit' }).click();
   await dialog.locator('input[name="requests_per_month"]').fill('-1');
   await dialog.locator('input[name="overage_unit_amount"]').fill('50');
+  // A yearly price and a trial: refused while the plan costs nothing a month, the server's message under the field.
+  await dialog.locator('input[name="price_yearly"]').fill('90');
+  await dialog.locator('input[name="trial_days"]').fill('14');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await dialog.getByText('needs a monthly price above 0 (a plan is sold yearly as well as monthly, not instead)').waitFor();
+  await dialog.locator('input[name="price_monthly"]').fill('9');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await row.getByText('Unlimited').waitFor();
   // Overage is priced in minor units per 1,000 requests: 50 is €0.50.
   await row.getByText('€0.50 per 1,000').waitFor();
+  await row.getByTestId('plan-price').getByText('€90.00 a year').waitFor();
+  await row.getByTestId('plan-price').getByText('14 days free trial').waitFor();
   await screenshot(page, 'access-plans');
   const plans = await app.request().get('/api/v1/plans');
   expect(plans.body.data.find((plan: { name: string }) => plan.name === 'starter')).toMatchObject({
@@ -82,6 +90,8 @@ it("creates and edits a plan, with the server's messages under the fields", asyn
   });
   const stored = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'starter' } });
   expect(stored.overage_unit_amount).toBe(50);
+  expect(stored.trial_days).toBe(14);
+  expect([Number(stored.price_monthly), Number(stored.price_yearly)]).toEqual([9, 90]);
 }, 120_000);
 
 it('issues a key for a user on a plan and shows it once, with a copy button', async () => {

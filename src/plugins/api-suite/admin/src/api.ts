@@ -56,7 +56,7 @@ export type ScrapeResult = Contract.ScraperResult;
 /** A plan as the admin routes answer it, with what it holds now. */
 export type Plan = Contract.AdminPlan;
 
-export type PlanInput = LeftEmpty<Contract.PlanInput, 'requests_per_month' | 'requests_per_minute' | 'price_monthly'>;
+export type PlanInput = LeftEmpty<Contract.PlanInput, 'requests_per_month' | 'requests_per_minute' | 'price_monthly' | 'trial_days'>;
 
 export type Scope = Contract.ApiKey['scopes'][number];
 

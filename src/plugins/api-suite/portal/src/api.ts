@@ -20,6 +20,8 @@ export type Plan = Contract.Plan;
 export type UsageReport = Contract.UsageReport;
 export type BillingPlan = Contract.BillingPlan;
 export type BillingSubscription = Contract.BillingSubscription;
+/** How a plan is bought: monthly, or yearly where the plan has a yearly price. */
+export type BillingInterval = NonNullable<Contract.CheckoutInput['interval']>;
 export type Subscription = Contract.Subscription;
 export type Delivery = Contract.Delivery;
 export type DeliveryStatus = Delivery['status'];
@@ -66,10 +68,11 @@ export const api = {
 
   billingPlans: () => request<{ data: BillingPlan[] }>('GET', '/api/v1/billing/plans'),
   billingSubscription: () => request<{ data: BillingSubscription }>('GET', '/api/v1/billing/subscription'),
-  checkout: (planId: number) =>
+  checkout: (planId: number, interval: BillingInterval = 'month') =>
     request<{ data: { session_id: string; url: string } }>('POST', '/api/v1/billing/checkout', {
       plan_id: planId,
-    } satisfies Contract.PlanChoiceInput),
+      interval,
+    } satisfies Contract.CheckoutInput),
   changePlan: (planId: number) =>
     request<{ data: BillingSubscription }>('POST', '/api/v1/billing/change-plan', { plan_id: planId } satisfies Contract.PlanChoiceInput),
   billingPortal: () => request<{ data: { url: string } }>('POST', '/api/v1/billing/portal'),

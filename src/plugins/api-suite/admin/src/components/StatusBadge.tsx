@@ -22,6 +22,7 @@ const TONES: Record<string, Tone> = {
   pending: 'secondary',
   running: 'primary',
   past_due: 'warning',
+  trialing: 'primary',
   canceled: 'neutral',
   unpaid: 'danger',
 };

@@ -4,8 +4,8 @@ import { useLoad, type Loaded } from '../../../shared/hooks';
 import { siteSettings } from '../settings';
 import { reaches, type Feature } from './reach';
 
-/** A plan as offered: the billing price list's when the site sells plans, else the public list's (no currency or overage). */
-export type OfferedPlan = Plan & Partial<Pick<BillingPlan, 'currency' | 'overage_unit_amount'>>;
+/** A plan as offered: the billing price list's when the site sells plans, else the public list's (no currency, overage, yearly price or trial). */
+export type OfferedPlan = Plan & Partial<Pick<BillingPlan, 'currency' | 'overage_unit_amount' | 'price_yearly' | 'trial_days'>>;
 
 export interface PlanCatalog {
   plans: OfferedPlan[];

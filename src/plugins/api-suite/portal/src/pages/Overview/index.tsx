@@ -21,7 +21,7 @@ export function Overview() {
   const billing = useBillingSubscription();
 
   // Back from Checkout: Stripe tells the server by webhook, which may land a moment after the browser does.
-  const awaitingPayment = returnedFromCheckout === 'success' && billing.data?.status !== 'active';
+  const awaitingPayment = returnedFromCheckout === 'success' && billing.data?.status !== 'active' && billing.data?.status !== 'trialing';
   const { reload } = billing;
   useEffect(() => {
     if (!awaitingPayment) return undefined;
@@ -143,8 +143,13 @@ function PlanSummary({
       {plan && <p data-testid="plan-includes">Includes: {includedFeatures(plan).join(', ') || 'no API routes'}.</p>}
       {sold && (
         <p>
-          Status: <Badge tone={subscription.status === 'active' ? 'good' : 'bad'}>{subscription.status.replace('_', ' ')}</Badge>
-          {subscription.current_period_end && ` · renews ${formatDate(subscription.current_period_end)}`}
+          Status:{' '}
+          <Badge tone={subscription.status === 'active' || subscription.status === 'trialing' ? 'good' : 'bad'}>
+            {subscription.status === 'trialing' ? 'free trial' : subscription.status.replace('_', ' ')}
+          </Badge>
+          {subscription.status === 'trialing' && subscription.trial_end
+            ? ` · trial ends ${formatDate(subscription.trial_end)}`
+            : subscription.current_period_end && ` · renews ${formatDate(subscription.current_period_end)}`}
         </p>
       )}
       <p>

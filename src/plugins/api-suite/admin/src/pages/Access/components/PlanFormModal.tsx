@@ -31,6 +31,8 @@ export function PlanFormModal({
   const [isDefault, setIsDefault] = useState(plan?.is_default ?? false);
   const [planCurrency, setPlanCurrency] = useState(plan?.currency ?? '');
   const [overage, setOverage] = useState<number | undefined>(plan?.overage_unit_amount ?? undefined);
+  const [priceYearly, setPriceYearly] = useState<number | undefined>(plan?.price_yearly ?? undefined);
+  const [trialDays, setTrialDays] = useState<number | undefined>(plan?.trial_days ?? 0);
 
   const save = async () => {
     // Empty numbers go as null so the server names the field rather than a default hiding it.
@@ -43,6 +45,8 @@ export function PlanFormModal({
       is_default: isDefault,
       currency: planCurrency.trim() === '' ? null : planCurrency.trim().toLowerCase(),
       overage_unit_amount: overage ?? null,
+      price_yearly: priceYearly ?? null,
+      trial_days: trialDays ?? null,
     };
     const saved = await run('save', () => (plan ? client.access.updatePlan(plan.id, input) : client.access.createPlan(input)), {
       success: plan ? 'form.saved' : 'access.plans.created',
@@ -103,6 +107,17 @@ export function PlanFormModal({
           required
         >
           <NumberInput value={price} step={0.01} onValueChange={setPrice} />
+        </FormField>
+        <FormField
+          col={6}
+          name="price_yearly"
+          label={currency ? t('access.plans.priceYearlyIn', { currency: currency.toUpperCase() }) : t('access.plans.priceYearly')}
+          hint={t('access.plans.priceYearlyHint')}
+        >
+          <NumberInput value={priceYearly} step={0.01} onValueChange={setPriceYearly} />
+        </FormField>
+        <FormField col={6} name="trial_days" label={t('access.plans.trialDays')} hint={t('access.plans.trialDaysHint')} required>
+          <NumberInput value={trialDays} onValueChange={setTrialDays} />
         </FormField>
         <FormField col={6} name="is_default" label={t('access.plans.default')} hint={t('access.plans.defaultHint')}>
           <OnOffToggle checked={isDefault} onCheckedChange={setIsDefault} />

@@ -8,7 +8,7 @@ import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useFormat, useT } from '../../../utils/useT';
 import { usePlans } from '../hooks/usePlans';
 import { PlanFormModal } from './PlanFormModal';
-import { DataTable, TextCell } from '../../../components/DataTable';
+import { DataTable } from '../../../components/DataTable';
 import { EndpointList } from '../../../components/EndpointList';
 import { ListToolbar } from '../../../components/ListToolbar';
 import { useSiteSettings } from '../../../hooks/useSiteSettings';
@@ -79,7 +79,22 @@ export function PlansTab() {
                 <Td>
                   <EndpointList entries={plan.endpoints} groups={settings?.access.endpointGroups} />
                 </Td>
-                <TextCell>{price(plan.price_monthly, plan.currency)}</TextCell>
+                <Td>
+                  {/* The monthly price, then what else buys the plan: a yearly price and a first purchase's free days. */}
+                  <Flex direction="column" alignItems="flex-start" data-testid="plan-price">
+                    <Typography>{price(plan.price_monthly, plan.currency)}</Typography>
+                    {plan.price_yearly !== null && (
+                      <Typography variant="pi" textColor="neutral600">
+                        {t('access.plans.perYear', { price: price(plan.price_yearly, plan.currency) })}
+                      </Typography>
+                    )}
+                    {plan.trial_days > 0 && (
+                      <Typography variant="pi" textColor="neutral600">
+                        {t('access.plans.trial', { count: plan.trial_days })}
+                      </Typography>
+                    )}
+                  </Flex>
+                </Td>
                 <Td>
                   <Typography textColor={plan.overage_unit_amount === null ? 'neutral600' : undefined}>
                     {plan.overage_unit_amount === null

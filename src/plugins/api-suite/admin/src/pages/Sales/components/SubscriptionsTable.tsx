@@ -7,7 +7,7 @@ import { StatusFilterHeading, useStatusFilter } from '../../../components/Status
 import { useLoad, useReloadWhen } from '../../../hooks/useLoad';
 import { useFormat, useT } from '../../../utils/useT';
 
-const STATUSES: BillingSubscriptionStatus[] = ['active', 'past_due', 'unpaid', 'canceled'];
+const STATUSES: BillingSubscriptionStatus[] = ['trialing', 'active', 'past_due', 'unpaid', 'canceled'];
 
 /**
  * Consumers' API subscriptions (plans bought through Stripe Billing), most recently changed
