@@ -7,13 +7,15 @@ import { eventually } from '../../helpers/wait';
 import { insertRows } from '../../../src/plugins/api-suite/server/src/db';
 
 /**
- * Two instances purging the same database at once: one purges at a time (a lease in Redis, else in
- * the database), so no batch is rolled up or counted twice: the rollups hold exactly the records
- * that were deleted, and the two processes' counters add up to the rows there were.
+ * Two instances purging the same database: one purges at a time (a lease in Redis, else in the
+ * database). This one starts, is stopped after its first batch, and the other, purging at boot and
+ * every second, carries on while this one starts again and tries as often as it can. No batch is
+ * rolled up or counted twice: the rollups hold exactly the records there were, and the two
+ * processes' counters add up to the rows there were.
  */
 const TOKEN = 'retention-instances-token';
-const USAGE_ROWS = 30_000;
-const DELIVERY_ROWS = 12_000;
+const USAGE_ROWS = 40_000;
+const DELIVERY_ROWS = 20_000;
 
 let app: TestApp;
 let other: Instance | undefined;
@@ -35,6 +37,8 @@ it(`never purges a batch twice when two instances purge at once (${redisUrl ? 'l
   const knex = app.strapi.db.connection;
   const client = app.strapi.db.dialect.client as string;
   const old = new Date(Date.now() - 3_600_000);
+  // This instance's purge at boot (none had run yet) is over before the old rows are written.
+  await eventually(async () => ((await knex('api_suite_retention_state').whereNotNull('last_finished_at').first()) ? true : undefined));
   await insertRows(
     knex,
     client,
@@ -80,20 +84,39 @@ it(`never purges a batch twice when two instances purge at once (${redisUrl ? 'l
     }))
   );
 
-  // The other instance purges every second from its boot; this one purges as often as it can meanwhile.
-  other = await startInstance(app, { RETENTION_PURGE_SECONDS: '1' });
-  const summaries: Array<{ ran: boolean; purged: Record<string, number> }> = [];
+  type Summary = { ran: boolean; interrupted: boolean; purged: Record<string, number> };
   const service = app.strapi.plugin('api-suite').service('retention') as {
-    purge(): Promise<{ ran: boolean; purged: Record<string, number> }>;
+    purge(): Promise<Summary>;
+    start(): void;
+    stop(): Promise<void>;
   };
-  const left = async () => Number(((await knex('api_suite_usage_records').count({ n: '*' }).first()) as { n: unknown }).n);
+  const countOf = async (table: string) => Number(((await knex(table).count({ n: '*' }).first()) as { n: unknown }).n);
+  const summaries: Summary[] = [];
+
+  // This instance starts purging and is stopped (as when it shuts down) after its first batch: the rest is the other's to purge.
+  const first = service.purge();
+  while ((await countOf('api_suite_usage_records')) === USAGE_ROWS) await new Promise((resolve) => setImmediate(resolve));
+  await service.stop();
+  summaries.push(await first);
+  expect(summaries[0]).toMatchObject({ ran: true, interrupted: true });
+  expect(await countOf('api_suite_usage_records')).toBeGreaterThan(0);
+  expect(await countOf('api_suite_webhook_deliveries')).toBe(DELIVERY_ROWS);
+
+  // The other instance purges at boot (one is due: the last has not finished) and every second; this one
+  // starts again and purges as often as it can meanwhile.
+  other = await startInstance(app, { RETENTION_PURGE_SECONDS: '1' });
+  const theirsNow = async () => {
+    const text = await fetch(`${other?.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } }).then((response) =>
+      response.text()
+    );
+    return purged(text, 'usage_records') + purged(text, 'webhook_deliveries');
+  };
+  await eventually(async () => ((await theirsNow()) > 0 ? true : undefined), 60_000, 'the other instance purging');
+  service.start();
   await eventually(
     async () => {
       summaries.push(await service.purge());
-      return (await left()) === 0 &&
-        Number(((await knex('api_suite_webhook_deliveries').count({ n: '*' }).first()) as { n: unknown }).n) === 0
-        ? true
-        : undefined;
+      return (await countOf('api_suite_usage_records')) === 0 && (await countOf('api_suite_webhook_deliveries')) === 0 ? true : undefined;
     },
     90_000,
     'every old row purged'
@@ -122,4 +145,7 @@ it(`never purges a batch twice when two instances purge at once (${redisUrl ? 'l
   // What this instance's purges say they did is what its counter holds.
   const said = summaries.filter((summary) => summary.ran).reduce((sum, summary) => sum + summary.purged.usage_records, 0);
   expect(said).toBe(purged(mine, 'usage_records'));
+  // Each purged some of it.
+  expect(purged(mine, 'usage_records')).toBeGreaterThan(0);
+  expect(purged(theirs, 'usage_records') + purged(theirs, 'webhook_deliveries')).toBeGreaterThan(0);
 }, 180_000);

@@ -167,17 +167,24 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
             ? inRange.where('user_id', scope.userId)
             : inRange.where('api_key_id', scope.keyId);
       const bucket = bucketExpression(strapi.db.dialect.client as string, granularity);
-      const rows = (await raw
+      const recorded = raw
         .select('status_code', knex.raw(`${bucket} as bucket`))
         .count({ count: '*' })
         .groupBy('status_code')
-        .groupByRaw(bucket)
-        .unionAll(
-          rollupsIn(knex, strapi, scope, from, to)
-            .select('status_code', knex.raw('?? as bucket', ['day']))
-            .sum({ count: 'requests' })
-            .groupBy('status_code', 'day')
-        )) as Array<{ status_code: number; bucket: number | string | Date; count: number | string }>;
+        .groupByRaw(bucket);
+      const rolled = rollupsIn(knex, strapi, scope, from, to)
+        .select('status_code', knex.raw('?? as bucket', ['day']))
+        .sum({ count: 'requests' })
+        .groupBy('status_code', 'day');
+      // Each side grouped in a table of its own: SQLite takes no GROUP BY between the two halves of a UNION.
+      const rows = (await knex
+        .select('*')
+        .from(recorded.as('recorded'))
+        .unionAll(knex.select('*').from(rolled.as('rolled')))) as Array<{
+        status_code: number;
+        bucket: number | string | Date;
+        count: number | string;
+      }>;
       const first = Math.floor(from.getTime() / BUCKET_MS[granularity]) * BUCKET_MS[granularity];
       const statusCounts: Record<string, number> = {};
       const counts = new Map<number, number>();
