@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { Client } from 'pg';
 import supertest from 'supertest';
 import { APP_DIR, DIST_DIR, TEST_TMP_DIR } from './paths';
+import { baseEnv, copySqliteTemplate, postgresTemplate } from './database-template';
 import { createPostgresDatabase, dropPostgresDatabase, requireEnv, usingPostgres } from './services';
 
 export interface TestApp {
@@ -48,22 +49,14 @@ export interface StartOptions {
 }
 
 /**
- * Boot the compiled app on its own fresh database (a SQLite file, or a new PostgreSQL database
- * when DATABASE_CLIENT=postgres) listening on an ephemeral port of 127.0.0.1, with fresh job
- * queue names. One per test file: call in beforeAll and close in afterAll.
+ * Boot the compiled app on its own new database (a SQLite file, or a new PostgreSQL database
+ * when DATABASE_CLIENT=postgres), copied from the run's template of a first boot
+ * (database-template.ts), listening on an ephemeral port of 127.0.0.1, with fresh job queue
+ * names. One per test file: call in beforeAll and close in afterAll.
  */
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   const id = `t${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
-  const env: Record<string, string | undefined> = {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SEED_DEMO_DATA: 'false',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-    JOBS_PREFIX: `test-${id}`,
-    SECRETS_FILE: path.join(TEST_TMP_DIR, 'secrets.json'),
-    ...options.env,
-  };
+  const env: Record<string, string | undefined> = { ...baseEnv(id), ...options.env };
 
   let dropDatabase = async () => {};
   let database: string;
@@ -75,7 +68,9 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
     dropDatabase = () => dropKeptDatabase(kept);
   } else if (usingPostgres || options.postgres) {
     if (options.postgres) env.DATABASE_CLIENT = 'postgres';
-    const created = await createPostgresDatabase(options.postgres ?? requireEnv('DATABASE_URL'), id);
+    // A new database on the run's server starts as a copy of the run's template (database-template.ts).
+    const template = options.postgres || options.restore ? undefined : postgresTemplate();
+    const created = await createPostgresDatabase(options.postgres ?? requireEnv('DATABASE_URL'), id, template);
     env.DATABASE_URL = database = created.url;
     if (options.databaseVia) {
       const via = new URL(created.url);
@@ -92,6 +87,7 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${filename}${suffix}`, { force: true });
     };
     if (options.restore) fs.writeFileSync(filename, zlib.gunzipSync(fs.readFileSync(options.restore.sqlite)));
+    else copySqliteTemplate(filename);
   }
   if (options.keepDatabase) dropDatabase = async () => {};
 

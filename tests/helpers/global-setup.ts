@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '@jest/types';
 import { browserTestsSelected, ensureAdminBuild } from './admin-build';
+import { makeTemplate } from './database-template';
 import { APP_DIR, TEST_TMP_DIR } from './paths';
 import { assertPostgresReachable, assertRedisReachable, redisUrl, requireEnv, usingPostgres } from './services';
 
@@ -28,6 +29,8 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig, pro
   const browserTests = browserTestsSelected(globalConfig, projectConfig);
   // Before any test file starts: `strapi build` also recompiles the app that test files load.
   if (browserTests) await ensureAdminBuild();
+  // One first boot for the whole run; every test file's app starts from a copy of its database.
+  await makeTemplate();
   // eslint-disable-next-line no-console
   console.log(
     `\n[tests] database: ${usingPostgres ? 'postgres' : 'sqlite'}; jobs: ${redisUrl ? `bullmq (${redisUrl})` : 'in-process'}; browser tests: ${browserTests ? 'yes' : 'no'}\n`

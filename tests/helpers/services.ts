@@ -16,11 +16,15 @@ export function requireEnv(name: string): string {
 }
 
 /** Create an empty database for one test file; returns its URL and a function that drops it. */
-export async function createPostgresDatabase(baseUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(
+  baseUrl: string,
+  name: string,
+  template?: string
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = new Client({ connectionString: baseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`);
   } finally {
     await admin.end();
   }
