@@ -31,6 +31,7 @@ export type {
   UsageReport,
 } from '../server/src/features/access/validation/responses';
 export type { AccountExport } from '../server/src/features/accounts/validation/responses';
+export type { PortalSettings } from '../server/src/features/portal/validation/responses';
 export type {
   AdminBillingSubscription,
   AdminBillingSubscriptionPage,

@@ -1,14 +1,6 @@
-/** The site's settings for the portal, put in the page by the server (the CSP allows no inline script). */
-export interface PortalSettings {
-  title: string;
-  accentColor: string;
-  basePath: string;
-  allowRegister: boolean;
-  /** The shop's currency, for prices the public plan list gives without one. */
-  currency: string;
-  /** Whether the site sells plans through Stripe; false: the billing routes would answer 503, so they are not asked. */
-  billing: boolean;
-}
+import type { PortalSettings } from '../../shared/api-types';
+
+export type { PortalSettings };
 
 export function readSettings(): PortalSettings {
   const fallback: PortalSettings = {

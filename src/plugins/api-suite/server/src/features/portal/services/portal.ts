@@ -2,19 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { getConfig, getService } from '../../../utils';
-
-/** What the page tells the client app, in a meta tag (the CSP allows no inline script). */
-export interface PortalSettings {
-  title: string;
-  accentColor: string;
-  basePath: string;
-  /** Whether users-permissions takes sign-ups (Settings → Advanced settings → "Enable sign-ups"). */
-  allowRegister: boolean;
-  /** The shop's currency (lowercase ISO code), for prices the public plan list gives without one. */
-  currency: string;
-  /** Whether Stripe is configured: without it the portal does not ask the billing routes, which would only answer 503. */
-  billing: boolean;
-}
+import type { PortalSettings } from '../validation/responses';
 
 export interface PortalAsset {
   contentType: string;

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * What the portal's page tells its client app about the site, in a meta tag (the CSP allows no
+ * inline script): read once by the portal at start (`portal/src/settings.ts`).
+ */
+export const portalSettings = z.object({
+  title: z.string(),
+  accentColor: z.string(),
+  basePath: z.string(),
+  /** Whether users-permissions takes sign-ups (Settings → Advanced settings → "Enable sign-ups"). */
+  allowRegister: z.boolean(),
+  /** The shop's currency (lowercase ISO code), for prices the public plan list gives without one. */
+  currency: z.string(),
+  /** Whether Stripe is configured: without it the portal does not ask the billing routes, which would only answer 503. */
+  billing: z.boolean(),
+});
+export type PortalSettings = z.infer<typeof portalSettings>;
