@@ -78,7 +78,7 @@ it('buys a year of pro with its trial and shows the days of trial left', async (
   await page.getByRole('radio', { name: /Yearly/ }).check();
   await page.getByTestId('plan-offer').filter({ hasText: 'pro' }).getByRole('button', { name: 'Buy pro' }).click();
   await page.waitForURL(/\/pay\/cs_/);
-  const session = stub.requests.filter((entry) => entry.path === '/v1/checkout/sessions').at(-1);
+  const session = stub.requests.filter((entry) => entry.method === 'POST' && entry.path === '/v1/checkout/sessions').at(-1);
   const row = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { id: pro } });
   expect(session?.form).toMatchObject({
     'line_items[0][price]': row.stripe_yearly_price_id,

@@ -201,7 +201,7 @@ describe('buying a plan', () => {
     expect(response.body).toEqual({
       data: { session_id: expect.stringMatching(/^cs_test_/), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/pay\/cs_test_/) },
     });
-    const request = stub.requests.filter((entry) => entry.path === '/v1/checkout/sessions').at(-1);
+    const request = stub.requests.filter((entry) => entry.method === 'POST' && entry.path === '/v1/checkout/sessions').at(-1);
     const plan = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { id: metered } });
     expect(request?.form).toMatchObject({
       mode: 'subscription',

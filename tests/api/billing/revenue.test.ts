@@ -44,7 +44,8 @@ const keyPlans = async (user: TestUser) =>
   ((await app.request().get('/api/v1/keys').set(as(user))).body.data as Array<{ plan_id: number }>).map((key) => key.plan_id);
 const planRow = (id: number) => app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { id } });
 const activePrice = (key: string) => [...stub.store.prices.values()].find((price) => price.active && price.lookup_key === key);
-const lastSession = (): StubRequest | undefined => stub.requests.filter((entry) => entry.path === '/v1/checkout/sessions').at(-1);
+const lastSession = (): StubRequest | undefined =>
+  stub.requests.filter((entry) => entry.method === 'POST' && entry.path === '/v1/checkout/sessions').at(-1);
 const checkout = (user: TestUser, body: Record<string, unknown>) => app.request().post('/api/v1/billing/checkout').set(as(user)).send(body);
 const editPlan = (id: number, body: Record<string, unknown>) =>
   app.request().put(`/api-suite/access/plans/${id}`).set(adminAuth(owner)).send(body);
@@ -458,6 +459,30 @@ describe('trials', () => {
     expect((await checkout(grace, { plan_id: annual })).status).toBe(200);
     expect((await checkout(grace, { plan_id: annual })).status).toBe(200);
     expect(lastSession()?.form['subscription_data[trial_period_days]']).toBe('14');
+  });
+
+  it('keeps one open Checkout Session per consumer, so a plan and its trial are bought once', async () => {
+    const ivan = await registerUser(app);
+    const first = await checkout(ivan, { plan_id: annual });
+    const second = await checkout(ivan, { plan_id: annual, interval: 'year' });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    // Both carried the trial; the first can no longer be paid, as Stripe refuses an expired session.
+    expect(stub.sessions.get(first.body.data.session_id)?.status).toBe('expired');
+    expect(stub.sessions.get(second.body.data.session_id)?.status).toBe('open');
+    expect(() => stub.completeCheckout(first.body.data.session_id)).toThrow(/expired, not open/);
+
+    // Two at once agree on the one to keep: exactly one is left open, and it is one of theirs.
+    const both = await Promise.all([checkout(ivan, { plan_id: annual }), checkout(ivan, { plan_id: basic })]);
+    expect(both.map((response) => response.status)).toEqual([200, 200]);
+    const open = [...stub.sessions.values()].filter(
+      (session) => session.customer === stub.sessions.get(second.body.data.session_id)?.customer && session.status === 'open'
+    );
+    expect(open).toHaveLength(1);
+    expect(both.map((response) => response.body.data.session_id)).toContain(open[0].id);
+
+    stub.completeCheckout(open[0].id);
+    expect((await stub.flush()).every((status) => status === 200)).toBe(true);
+    expect([...stub.store.subscriptions.values()].filter((subscription) => subscription.customer === open[0].customer)).toHaveLength(1);
   });
 
   it('holds the plan through a monthly trial too, the metered price bought with it in Checkout', async () => {

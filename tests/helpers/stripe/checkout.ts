@@ -3,7 +3,7 @@ import { createCustomer } from './customers';
 import { found, invalid, missing, mixedIntervals, noSuch, onlyOneOf } from './errors';
 import { Params } from './form';
 import { route, type Route } from './route';
-import { newId, now, type StubContext } from './store';
+import { listOf, newId, now, type StubContext } from './store';
 import { createSubscription, type SubscriptionOptions } from './subscriptions';
 import type { StubEvent, StubPrice, StubSession } from './types';
 
@@ -228,6 +228,22 @@ export const checkoutRoutes: Route[] = [
     '/v1/checkout/sessions/:id',
     ({ ctx, ids, params }) => (params.only(), found(ctx.store.sessions.get(ids[0]), 'checkout.session', ids[0]))
   ),
+  route('GET', '/v1/checkout/sessions', ({ ctx, params }) => {
+    params.only('customer', 'status', 'subscription', 'limit', 'starting_after', 'ending_before');
+    const customer = params.string('customer');
+    const status = params.string('status');
+    if (status && !['open', 'complete', 'expired'].includes(status)) {
+      throw invalid(`Invalid status: must be one of complete, expired, or open`, 'status');
+    }
+    const subscription = params.string('subscription');
+    const sessions = [...ctx.store.sessions.values()].filter(
+      (session) =>
+        (!customer || session.customer === customer) &&
+        (!status || session.status === status) &&
+        (!subscription || session.subscription === subscription)
+    );
+    return listOf(sessions, params, '/v1/checkout/sessions');
+  }),
   route('POST', '/v1/checkout/sessions/:id/expire', ({ ctx, ids, params }) => {
     params.only();
     const session = found(ctx.store.sessions.get(ids[0]), 'checkout.session', ids[0]);

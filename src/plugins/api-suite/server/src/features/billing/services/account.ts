@@ -82,6 +82,36 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     return subscribed === undefined && !customer?.trial_started_at;
   };
 
+  /**
+   * A consumer has one open Checkout Session at most: the newest. Two open at once could both be
+   * paid (two subscriptions, billed twice) and could both carry the consumer's one trial. Each
+   * checkout, once its session is made, expires the customer's other open ones, keeping the newest
+   * by the millisecond it was opened (`metadata.opened_at`; Stripe's `created` counts seconds),
+   * then by id. So two checkouts at once agree on which to keep, and one of their answers names an
+   * expired session, whose page says so; paying it is refused by Stripe. Stripe failing here leaves
+   * the older sessions open (as before this rule) and is logged, not answered.
+   */
+  const closeOtherSessions = async (customer: string, kept: Stripe.Checkout.Session): Promise<void> => {
+    try {
+      const open: Stripe.Checkout.Session[] = [];
+      for await (const session of stripe().checkout.sessions.list({ customer, status: 'open', limit: 100 })) open.push(session);
+      if (!open.some((session) => session.id === kept.id)) open.push(kept);
+      const openedAt = (session: Stripe.Checkout.Session) => Number(session.metadata?.opened_at ?? session.created * 1000) || 0;
+      const newest = open.reduce((a, b) => (openedAt(b) > openedAt(a) || (openedAt(b) === openedAt(a) && b.id > a.id) ? b : a));
+      for (const session of open) {
+        if (session.id === newest.id) continue;
+        await stripe()
+          .checkout.sessions.expire(session.id)
+          .catch((error: Stripe.errors.StripeError) => {
+            // Paid or expired meanwhile: nothing left to close.
+            if (error.type !== 'StripeInvalidRequestError') throw error;
+          });
+      }
+    } catch (error) {
+      strapi.log.warn(`[api-suite] billing: older Checkout Sessions of ${customer} not expired: ${(error as Error).message}`);
+    }
+  };
+
   const createCustomer = async (buyer: Buyer): Promise<string> => {
     const user = (await strapi.db.query(UIDS.user).findOne({ where: { id: buyer.userId }, select: ['email', 'username'] })) as {
       email?: string;
@@ -168,7 +198,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
         mode: 'subscription',
         customer,
         client_reference_id: buyer.consumerId,
-        metadata,
+        metadata: { ...metadata, opened_at: String(Date.now()) },
         subscription_data: {
           metadata,
           // Flexible billing lets a yearly subscription take the monthly metered item afterwards (`withOverage`).
@@ -183,6 +213,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
         cancel_url: withQuery(url, 'checkout=cancelled'),
       });
       if (!session.url) throw new Error(`Stripe answered session ${session.id} without a URL`);
+      await closeOtherSessions(customer, session);
       return { session_id: session.id, url: session.url };
     },
 
