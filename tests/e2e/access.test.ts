@@ -2,6 +2,7 @@ import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
 import {
   closeBrowserTest,
+  FIRST_ADMIN,
   launchBrowser,
   openPluginPage,
   registerFirstAdmin,
@@ -29,13 +30,31 @@ beforeAll(async () => {
   app = await startApp({ serveAdminPanel: true });
   alice = await registerUser(app, { plan: 'enterprise' });
   browser = await launchBrowser(app.url);
-}, 120_000);
+  // Signed in as the site's owner, registered through the /admin form as a new site's first visitor would.
+  await registerFirstAdmin(browser.page, app.url);
+}, 180_000);
 
 afterAll(() => closeBrowserTest(browser, app));
 
-it('registers the first admin through the /admin form', async () => {
-  await registerFirstAdmin(browser.page, app.url);
-}, 90_000);
+// The browser tests' one check of the registration form itself; the others only use it to sign in.
+it("registers a new site's first visitor of /admin as its super admin, signed in", async () => {
+  expect(new URL(browser.page.url()).pathname).not.toMatch(/^\/admin\/auth/);
+  const login = await app.request().post('/admin/login').send({ email: FIRST_ADMIN.email, password: FIRST_ADMIN.password });
+  expect(login.status).toBe(200);
+  const me = await app
+    .request()
+    .get('/admin/users/me')
+    .set('Authorization', `Bearer ${login.body.data.token as string}`);
+  expect(me.status).toBe(200);
+  expect(me.body.data).toMatchObject({ firstname: FIRST_ADMIN.firstname, lastname: FIRST_ADMIN.lastname, email: FIRST_ADMIN.email });
+  expect(me.body.data.roles.map((role: { code: string }) => role.code)).toEqual(['strapi-super-admin']);
+  // A second registration is refused: the form is for the first admin only.
+  const again = await app
+    .request()
+    .post('/admin/register-admin')
+    .send({ firstname: 'Second', lastname: 'Visitor', email: 'second@example.test', password: 'Second-password-1' });
+  expect([again.status, again.body.error?.message]).toEqual([400, 'You cannot register a new super admin']);
+});
 
 it("creates and edits a plan, with the server's messages under the fields", async () => {
   const { page } = browser;

@@ -26,11 +26,8 @@ beforeAll(async () => {
   assertAdminBuilt();
   app = await startApp({ serveAdminPanel: true });
   browser = await launchBrowser(app.url);
-}, 120_000);
-
-afterAll(() => closeBrowserTest(browser, app));
-
-it('registers the first admin and writes three articles through the Content Manager API', async () => {
+  // Signed in as the site's owner, registered through the /admin form as a new site's first visitor
+  // would; three articles written through the Content Manager API for the pages below.
   await registerFirstAdmin(browser.page, app.url);
   const login = await app.request().post('/admin/login').send({ email: FIRST_ADMIN.email, password: FIRST_ADMIN.password });
   expect(login.status).toBe(200);
@@ -46,7 +43,9 @@ it('registers the first admin and writes three articles through the Content Mana
     // createdAt has a millisecond resolution: keep the three apart on the clock.
     await timePasses(20);
   }
-});
+}, 180_000);
+
+afterAll(() => closeBrowserTest(browser, app));
 
 it('lists articles by title, newest first, with their own status', async () => {
   const { page } = browser;

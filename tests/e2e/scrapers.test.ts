@@ -28,13 +28,11 @@ beforeAll(async () => {
   app = await startApp({ serveAdminPanel: true });
   alice = await registerUser(app, { plan: 'enterprise' });
   browser = await launchBrowser(app.url);
-}, 120_000);
+  // Signed in as the site's owner, registered through the /admin form as a new site's first visitor would.
+  await registerFirstAdmin(browser.page, app.url);
+}, 180_000);
 
 afterAll(() => closeBrowserTest(browser, app, site));
-
-it('registers the first admin through the /admin form', async () => {
-  await registerFirstAdmin(browser.page, app.url);
-}, 90_000);
 
 it('creates a scraper against a local site, runs it and shows its results', async () => {
   const { page } = browser;

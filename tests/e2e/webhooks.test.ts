@@ -41,12 +41,13 @@ beforeAll(async () => {
   // The test event queued at creation: wait for it so the counts below are ours.
   await waitForPosts(receiver, 1);
   browser = await launchBrowser(app.url);
-}, 120_000);
+  // Signed in as the site's owner, registered through the /admin form as a new site's first visitor would.
+  await registerFirstAdmin(browser.page, app.url);
+}, 180_000);
 
 afterAll(() => closeBrowserTest(browser, app, receiver));
 
-it('registers the first admin through the /admin form', async () => {
-  await registerFirstAdmin(browser.page, app.url);
+it("shows the overview: background jobs and this server's activity, nothing pending", async () => {
   await openPluginPage(browser.page, app.url, '', 'API Suite');
   await browser.page.getByText('Background jobs').waitFor();
   // This server's figures from its metrics, under the settings.

@@ -471,4 +471,29 @@ describe('the admin panel', () => {
     await eventually(async () => ((await topicsOf())[0] === 'order.created' ? true : undefined), 5_000, 'topics rewritten');
     expect(await topicsOf()).toEqual(['order.created']);
   });
+
+  it("keeps an editor's hands off the identity and secrets, and re-enabling starts the count of failures afresh", async () => {
+    const session = await adminSession(app);
+    const created = await subscribe(app, alice, { endpoint_url: `${receiver.url}/hooks/editor-reenabled`, events: ['order.paid'] });
+    const before = (await tableRows(UIDS.webhookSubscription)).find((candidate) => candidate.uuid === created.id);
+    // Disabled after 100 failures in a row, as the delivery worker leaves it.
+    const table = app.strapi.db.metadata.get(UIDS.webhookSubscription as never).tableName;
+    await app.strapi.db
+      .connection(table)
+      .where({ uuid: created.id })
+      .update({ is_active: false, failure_count: 100, disabled_at: new Date() });
+    await app.strapi.plugin('api-suite').service('webhook-subscriptions').forget('*');
+
+    const edited = await app
+      .request()
+      .put(`/content-manager/collection-types/plugin::api-suite.webhook-subscription/${before?.document_id}`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ is_active: true, uuid: 'not-its-own', secret: 'not-its-own', secret_old: 'not-its-own' });
+    expect(edited.status).toBe(200);
+    const after = (await tableRows(UIDS.webhookSubscription)).find((candidate) => candidate.id === before?.id);
+    expect([after?.uuid, after?.secret, after?.secret_old]).toEqual([created.id, before?.secret, before?.secret_old]);
+    // As after PATCH {"is_active": true}: the next failure is the first of a new streak, not the 101st.
+    const view = await app.request().get(`/api/webhooks/subscriptions/${created.id}`).set(as(alice));
+    expect(view.body).toMatchObject({ is_active: true, failure_count: 0, disabled_at: null });
+  });
 });

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import type { Core } from '@strapi/strapi';
 import type { FeatureModule } from '../types';
 import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
@@ -16,9 +14,8 @@ import subscriptionsController from './controllers/subscriptions';
 import { adminRoutes, contentApiRoutes } from './routes';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
-import subscriptions from './services/subscriptions';
+import subscriptions, { type EditorEdit } from './services/subscriptions';
 import webhooks from './services/webhooks';
-import { generateSecret } from './signing';
 import { warnOfUnknownPlans } from './subscriptions/cap';
 import { webhooksApi } from './validation/openapi';
 
@@ -42,27 +39,25 @@ const feature: FeatureModule = {
     getService(strapi, 'retention').add(deliveriesPurger(strapi));
   },
   async bootstrap({ strapi }) {
-    const resyncAfterCommit = (id: number | undefined) =>
-      id ? afterCommit(strapi, () => getService(strapi, 'webhook-subscriptions').resyncTopics(id)) : undefined;
-    // Edits made in the admin panel: a subscription created there gets its identity and secret,
-    // and its topics (what publishing matches on) follow its events; caches are cleared.
+    // The Content Manager writes subscriptions through Strapi's query engine, not through their
+    // service: these hooks hand its writes to the service, so the same rules hold (fixed columns,
+    // re-enabling, topics and caches following every change; docs/architecture.md#who-writes-a-table).
+    // The service writes with knex itself, so they never run for the API's writes.
+    const subscriptionsService = () => getService(strapi, 'webhook-subscriptions');
+    const idOf = (result: unknown) => (result as { id?: number } | undefined)?.id;
     strapi.db.lifecycles.subscribe({
       models: [UIDS.webhookSubscription],
-      beforeCreate(event) {
-        const data = event.params.data as Record<string, unknown>;
-        data.uuid ??= randomUUID();
-        data.secret = getService(strapi, 'webhook-subscriptions').seal(generateSecret());
-        data.failure_count ??= 0;
-        data.headers ??= {};
+      beforeCreate: (event) => subscriptionsService().beforeEditorCreate(event.params.data as Record<string, unknown>),
+      async beforeUpdate(event) {
+        event.state.edit = await subscriptionsService().beforeEditorUpdate(
+          event.params.data as Record<string, unknown>,
+          event.params.where
+        );
       },
-      beforeUpdate(event) {
-        const data = event.params.data as Record<string, unknown>;
-        for (const fixed of ['uuid', 'secret', 'secret_old']) delete data[fixed];
-      },
-      afterCreate: (event) => resyncAfterCommit((event.result as { id?: number } | undefined)?.id),
-      afterUpdate: (event) => resyncAfterCommit((event.result as { id?: number } | undefined)?.id),
-      afterDelete: (event) => resyncAfterCommit((event.result as { id?: number } | undefined)?.id),
-      afterDeleteMany: () => afterCommit(strapi, () => getService(strapi, 'webhook-subscriptions').pruneTopics()),
+      afterCreate: (event) => subscriptionsService().afterEditorChange(idOf(event.result)),
+      afterUpdate: (event) => subscriptionsService().afterEditorChange(idOf(event.result), event.state.edit as EditorEdit | undefined),
+      afterDelete: (event) => subscriptionsService().afterEditorChange(idOf(event.result)),
+      afterDeleteMany: () => subscriptionsService().afterEditorDeleteMany(),
     });
     strapi.db.lifecycles.subscribe({
       models: [UIDS.webhookEventType],
@@ -111,22 +106,6 @@ const feature: FeatureModule = {
   api: webhooksApi,
   adminActions: adminActionsOf('webhooks'),
 };
-
-/**
- * Run `work` once the current transaction commits (at once outside one). Lifecycle hooks run
- * inside the content manager's transaction; work done on another connection there would wait
- * for it (on SQLite's single connection, forever), and would act on a change that may yet roll back.
- */
-function afterCommit(strapi: Core.Strapi, work: () => Promise<void>): void {
-  const run = () => {
-    work().catch((error: Error) => strapi.log.error(`[api-suite] webhooks: ${error.message}`));
-  };
-  if (!strapi.db.inTransaction()) {
-    run();
-    return;
-  }
-  void strapi.db.transaction(({ onCommit }) => onCommit(run)).catch(() => undefined);
-}
 
 export default feature;
 
