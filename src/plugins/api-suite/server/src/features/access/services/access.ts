@@ -97,7 +97,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         }
         await next();
         if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
-          // The router's own 405 is plain text; the family's shape keeps clients on one parser.
+          // The router's own 405 is plain text: answered here, as one of the guard's own refusals (below), in JSON.
           throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
         }
       } catch (caught) {
