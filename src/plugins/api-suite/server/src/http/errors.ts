@@ -70,6 +70,34 @@ export type Unexpected = (error: unknown, strapi: Core.Strapi) => ApiError;
 /** One route family's error body, built from the refusal. */
 export type ErrorShape = (error: ApiError) => unknown;
 
+/**
+ * The body a family's error middleware answers in, kept on the middleware itself so that the
+ * access guard, which answers for a route before the route runs, answers in the same body
+ * (http/api-routes.ts's `routeFamilies` reads it from the middleware a route names).
+ */
+export interface FamilyShape {
+  body: ErrorShape;
+  /**
+   * The guard's own refusals (401, 403, 429, 405) in `body` too, rather than the /api/v1 one
+   * they keep everywhere else: the token route's, whose clients read RFC 6749's body only.
+   */
+  refusalsToo?: boolean;
+}
+
+const FAMILY_SHAPE = Symbol.for('api-suite.family-shape');
+
+/** Marks `middleware` (a family's error middleware factory) as answering in `shape`. */
+export function withFamilyShape<T extends object>(middleware: T, shape: FamilyShape): T {
+  return Object.assign(middleware, { [FAMILY_SHAPE]: shape });
+}
+
+/** The shape a registered middleware answers errors in, if it is a family's error middleware. */
+export function familyShapeOf(middleware: unknown): FamilyShape | undefined {
+  return typeof middleware === 'function' && FAMILY_SHAPE in middleware
+    ? (middleware as { [FAMILY_SHAPE]: FamilyShape })[FAMILY_SHAPE]
+    : undefined;
+}
+
 /** Writes `error` as the answer, in the family's `shape`. */
 function answer(ctx: Context, error: ApiError, shape: ErrorShape): void {
   if (error.headers) ctx.set(error.headers);
@@ -95,13 +123,15 @@ async function answerErrors(ctx: Context, run: () => Promise<unknown>, shape: Er
 /**
  * The error middleware of one route family, named in its routes' `config.middlewares` after the
  * access guard (whose refusals keep the guard's own body) and before the input validation (whose
- * refusals are the family's 400). Handlers throw; this writes the body.
+ * refusals are the family's 400). Handlers throw; this writes the body, and the access guard
+ * answers in the same one for what it meets on the route's behalf (`FamilyShape`).
  */
 export function errorFamily(shape: ErrorShape, unexpected?: Unexpected): Core.MiddlewareFactory {
-  return (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+  const factory = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
     const fallback = unexpected && ((error: unknown) => unexpected(error, strapi));
     return (ctx, next) => answerErrors(ctx, next, shape, fallback);
   };
+  return withFamilyShape(factory, { body: shape });
 }
 
 /**

@@ -17,7 +17,7 @@ export const contentApiRoutes: FeatureRoute[] = [
   route('POST', '/v1/keys/:id/reroll', 'keys.reroll', inputs.rerollKey),
   route('GET', '/v1/usage', 'usage.summary', inputs.usage),
   route('GET', '/v1/usage/stream', 'usage.stream', inputs.usageStream),
-  // RFC 6749's error body, also for the guard's refusals on this path (services/access.ts).
+  // RFC 6749's error body, which its error middleware gives the guard's answers on this route too (middlewares/oauth-errors.ts).
   apiRoutes({ guarded: true, errors: errorsIn('oauth-errors') })('POST', '/v1/oauth/token', 'oauth.token'),
   route('GET', '/v1/plans', 'plans.find'),
   route('PATCH', '/v1/consumers/:userId', 'consumers.update', inputs.updateConsumer),

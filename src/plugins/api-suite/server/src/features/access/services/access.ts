@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, bodyParserError, dependencyRefusal, faultStatus, nestedErrorBody, flatErrorBody } from '../../../http/errors';
+import { ApiError, bodyParserError, dependencyRefusal, faultStatus, nestedErrorBody } from '../../../http/errors';
+import { routeFamilies } from '../../../http/api-routes';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
-import { isAccountRoute, isOpenRoute, trimSlash } from '../route-kinds';
+import { isAccountRoute, isOpenRoute } from '../route-kinds';
 import { UNLIMITED, type QuotaDecision } from '../quota';
 import { rateLimitHeaders } from '../quota/headers';
 import { keyPool } from '../quota/pools';
@@ -22,7 +23,6 @@ export type Credential = { kind: 'key'; secret: string } | { kind: 'bearer'; tok
 /** A credential that names a key: the key itself, or an OAuth access token issued for it. */
 export type KeyCredential = { kind: 'key'; secret: string } | { kind: 'bearer'; token: string };
 
-const API_V1 = '/api/v1';
 /** Verified JWTs remembered, so a busy client's token is checked once rather than on every request. */
 const VERIFIED_JWTS_KEPT = 10_000;
 const VERIFIED_JWT_TTL_MS = 10 * 60_000;
@@ -43,6 +43,8 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
   const config = () => getConfig(strapi).access;
   const metrics = getService(strapi, 'metrics');
   const alerts = getService(strapi, 'quota-alerts');
+  /** The error shape of the family of the route a request will reach (http/api-routes.ts). */
+  const familyOf = routeFamilies(strapi);
   /** token → user id, until the token's own expiry (at most ten minutes); the user is still read on every request. */
   const verifiedJwts = new Map<string, { id: unknown; until: number }>();
 
@@ -95,7 +97,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         }
         await next();
         if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
-          // The router's own 405 is plain text; the family's shape keeps clients on one parser.
+          // The router's own 405 is plain text: answered here, as one of the guard's own refusals (below), in JSON.
           throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
         }
       } catch (caught) {
@@ -110,15 +112,13 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (error.headers) ctx.set(error.headers);
         if (error.status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="api"');
         ctx.status = error.status;
-        // The key middleware's own refusals use the /api/v1 shape everywhere (docs/api-reference.md#error-bodies);
-        // a body that cannot be parsed, or a fault met by the route, is the route's business and gets its family's shape.
-        const unparsable = !(caught instanceof ApiError);
-        ctx.body =
-          trimSlash(ctx.path) === `${API_V1}/oauth/token`
-            ? { error: error.status === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: error.message }
-            : unparsable && isWebhooksPath(ctx.path)
-              ? flatErrorBody(error)
-              : nestedErrorBody(error);
+        // The route's family decides the body, never the URL (docs/api-reference.md#error-bodies): a body
+        // that cannot be parsed, or a fault met on the way, is the route's business and gets its family's
+        // body; the key middleware's own refusals (an ApiError: 401, 403, 429, 405) keep the /api/v1 body
+        // unless the family takes them too (the token route's). Where no plugin route answers, /api/v1's.
+        const family = familyOf(ctx.method, ctx.path);
+        const ownRefusal = caught instanceof ApiError;
+        ctx.body = family && (!ownRefusal || family.refusalsToo) ? family.body(error) : nestedErrorBody(error);
       } finally {
         recordRequest(strapi, ctx, counted, started, faulted ?? ctx.status);
       }
@@ -328,10 +328,6 @@ export function extractCredential(ctx: Context, sharedKey: string | undefined): 
   if (typeof query === 'string' && query !== '')
     return API_KEY_PATTERN.test(query) ? { kind: 'key', secret: query } : { kind: 'unknown-key' };
   return null;
-}
-
-function isWebhooksPath(path: string): boolean {
-  return path === '/api/webhooks' || path.startsWith('/api/webhooks/');
 }
 
 export type AccessService = ReturnType<typeof accessService>;

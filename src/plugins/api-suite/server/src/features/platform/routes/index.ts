@@ -1,4 +1,7 @@
+import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+
+const openV1 = apiRoutes({ guarded: false, errors: errorsIn('nested-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
   {
@@ -7,9 +10,10 @@ export const contentApiRoutes: FeatureRoute[] = [
     handler: 'health.check',
     config: { auth: false },
   },
-  // Open to anyone (the access middleware lets this path through without credentials).
-  { method: 'GET', path: '/v1/openapi.json', handler: 'openapi.document', config: { auth: false, prefix: '' } },
-  { method: 'GET', path: '/v1/openapi.d.ts', handler: 'openapi.typescript', config: { auth: false, prefix: '' } },
+  // Open to anyone (the access middleware lets this path through without credentials); in the
+  // /api/v1 family, whose body the access guard answers in should it answer for them.
+  openV1('GET', '/v1/openapi.json', 'openapi.document'),
+  openV1('GET', '/v1/openapi.d.ts', 'openapi.typescript'),
 ];
 
 export const adminRoutes: FeatureRoute[] = [
