@@ -15,7 +15,9 @@
  *   3. baseline: deliveries received per second over `--baseline` seconds, no purge;
  *   4. the lease is let go: the server's next look takes it and purges (its start and end are
  *      read from the purge's own record in the database); deliveries per second meanwhile;
- *   5. `--after` seconds more, then every accepted event must arrive.
+ *   5. `--after` seconds more, then every accepted event must arrive, and the seeded usage, counted
+ *      as the readers count it (raw records plus rollups), must give the same totals per consumer
+ *      and status as before the purge (`totals_equal`).
  * Prints one JSON line; progress goes to stderr.
  *
  * Usage: node bench/retention.js [--rows 1000000] [--rate 1000] [--batch 50] [--baseline 20] [--after 10] [--every 5]
@@ -83,6 +85,7 @@ const startLoad = os.loadavg()[0];
     const insertSeconds = (Date.now() - inserting) / 1000;
     const sizes = await sizesOf(database.url);
     progress(`written in ${insertSeconds.toFixed(1)} s; ${JSON.stringify(sizes)}`);
+    const totalsBefore = await usageTotalsOf(database.url);
 
     // The purge due at boot waits behind this lease until the baseline is measured.
     await redis.set(leaseKey, 'bench', 'PX', 3_600_000);
@@ -126,6 +129,9 @@ const startLoad = os.loadavg()[0];
     const baseline = rateIn(origin + 5_000, released);
     const during = rateIn(purge.started, purge.finished);
     const left = await countsOf(database.url);
+    const totalsAfter = await usageTotalsOf(database.url);
+    const totalsEqual = JSON.stringify(totalsAfter) === JSON.stringify(totalsBefore);
+    progress(`totals_equal: ${totalsEqual} (${totalsBefore.length} consumer and status pairs)`);
     const load1 = os.loadavg()[0];
     console.log(
       JSON.stringify({
@@ -146,6 +152,7 @@ const startLoad = os.loadavg()[0];
         left_seeded: left,
         rollup_rows: left.rollups,
         rollup_requests: left.rolledRequests,
+        totals_equal: totalsEqual,
         publish_rate_events_per_s: rate,
         baseline_delivered_per_s: round(baseline),
         during_purge_delivered_per_s: round(during),
@@ -270,6 +277,24 @@ async function countsOf(url) {
     rollups: Number(row.rollups),
     rolledRequests: Number(row.rolled),
   };
+}
+
+/**
+ * The seeded usage as every reader counts it (the raw records still kept plus the daily rollups
+ * of those purged), per consumer and status: equal before and after the purge.
+ */
+async function usageTotalsOf(url) {
+  const rows = await sql(
+    url,
+    `SELECT user_id, status_code, sum(requests)::bigint AS requests, sum(overage)::bigint AS overage FROM (
+       SELECT user_id, status_code, count(*) AS requests, count(*) FILTER (WHERE overage) AS overage
+         FROM api_suite_usage_records WHERE created_at < now() - interval '50 days' GROUP BY user_id, status_code
+       UNION ALL
+       SELECT user_id, status_code, sum(requests), sum(overage)
+         FROM api_suite_usage_rollups WHERE day < now() - interval '50 days' GROUP BY user_id, status_code
+     ) AS both_sides GROUP BY user_id, status_code ORDER BY user_id, status_code`
+  );
+  return rows.map((row) => [Number(row.user_id), Number(row.status_code), Number(row.requests), Number(row.overage)]);
 }
 
 /** The purge that starts after `released`, as its record in the database tells it: start, end, seconds. */

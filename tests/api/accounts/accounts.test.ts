@@ -19,7 +19,8 @@ import { accountExport } from '../../../src/plugins/api-suite/server/src/feature
 /**
  * Accounts that can leave (docs/accounts.md), against the Stripe stub, a local SMTP server, a slow
  * webhook receiver and a local site: the export holds everything and no secret; closing an
- * account, by its owner or by an administrator in the Content Manager, stops its keys on every
+ * account, by its owner, by an administrator in the Content Manager (one user or a bulk delete) or
+ * through users-permissions' `DELETE /api/users/:id`, stops its keys on every
  * instance within a second, sends nothing more to its endpoints after the answer, never runs its
  * scheduled scraper again, cancels its Stripe subscription, and keeps its orders and usage without
  * the person. With Redis a second instance serves the same database: the keys must stop there too.
@@ -476,4 +477,86 @@ describe('an administrator deleting the user', () => {
     expect(deleted.status).toBe(200);
     await expectClosed(holdings, closedAt, 'administrator');
   });
+
+  it('in the Content Manager, several at once (bulk delete), closes each account the same way', async () => {
+    const holdings = await consumerWithEverything();
+    // A second one with a key and requests only.
+    const other = await registerUser(app);
+    const otherKey = await issueKey(app, other);
+    await app.request().get('/api/v1/articles').set('X-API-Key', otherKey.key).expect(200);
+    await flushUsage();
+    await busy(holdings);
+    const session = await adminSession(app);
+    const deleted = await app
+      .request()
+      .post(`/content-manager/collection-types/${USER}/actions/bulkDelete`)
+      .set('Authorization', `Bearer ${session.token}`)
+      .send({ documentIds: [await documentIdOf(app, holdings.user.id), await documentIdOf(app, other.id)] });
+    const closedAt = Date.now();
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ count: 2 });
+    // The answer came once both closings were done, as for one user.
+    expect(await closedInDatabase(holdings.user, holdings.key)).toEqual({ keys: 0, usage: 0, scrapers: 0, subscriptions: 0 });
+    expect(await closedInDatabase(other, otherKey)).toEqual({ keys: 0, usage: 0, scrapers: 0, subscriptions: 0 });
+    await expectClosed(holdings, closedAt, 'administrator');
+    await expectOtherClosed(other, otherKey);
+  });
+
+  it("through users-permissions' own DELETE /api/users/:id closes the account the same way", async () => {
+    const holdings = await consumerWithEverything();
+    await busy(holdings);
+    const manager = await userManager();
+    const deleted = await app.request().delete(`/api/users/${holdings.user.id}`).set(as(manager));
+    const closedAt = Date.now();
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ id: holdings.user.id, username: holdings.user.username, email: holdings.user.email });
+    expect(await closedInDatabase(holdings.user, holdings.key)).toEqual({ keys: 0, usage: 0, scrapers: 0, subscriptions: 0 });
+    await expectClosed(holdings, closedAt, 'administrator');
+  });
 });
+
+/** What a closing removes or detaches, as the database holds it at this instant. */
+async function closedInDatabase(user: TestUser, key: IssuedKey): Promise<Record<'keys' | 'usage' | 'scrapers' | 'subscriptions', number>> {
+  const count = async (uid: string, where: Record<string, unknown>) =>
+    Number(((await knex()(table(uid)).where(where).count({ n: '*' }).first()) as { n: unknown }).n);
+  return {
+    keys: await count('plugin::api-suite.api-key', { id: key.id }),
+    usage: await count('plugin::api-suite.usage-record', { user_id: user.id }),
+    scrapers: await count('plugin::api-suite.scraper', { consumer_id: user.consumer_id }),
+    subscriptions: await count('plugin::api-suite.webhook-subscription', { consumer_id: user.consumer_id }),
+  };
+}
+
+/** A consumer with only a key and its requests, closed: the key refused, the user gone, the usage kept under the consumer id. */
+async function expectOtherClosed(user: TestUser, key: IssuedKey): Promise<void> {
+  const refused = await app.request().get('/api/v1/keys').set('X-API-Key', key.key);
+  expect(refused.status).toBe(401);
+  expect(refused.body.error.code).toBe('invalid_api_key');
+  expect(await app.strapi.db.query(USER).count({ where: { id: user.id } })).toBe(0);
+  expect(await app.strapi.db.query('plugin::api-suite.api-key').count({ where: { id: key.id } })).toBe(0);
+  const usage = (where: Record<string, unknown>) =>
+    knex()(table('plugin::api-suite.usage-record'))
+      .where(where)
+      .count({ n: '*' })
+      .first()
+      .then((row) => Number((row as { n: unknown }).n));
+  expect(await usage({ user_id: user.id })).toBe(0);
+  expect(await usage({ consumer_id: user.consumer_id })).toBeGreaterThanOrEqual(1);
+  const mail = await eventually(() => smtp.messages.find((message) => message.to.includes(user.email)), 10_000, 'the confirmation');
+  expect(mail.raw.replace(/=\r?\n/g, '')).toContain('deleted by an administrator of the site');
+}
+
+/** A signed-in user whose role may delete users through users-permissions' content API (as a site could grant it). */
+async function userManager(): Promise<TestUser> {
+  const user = await registerUser(app);
+  const roles = app.strapi.db.query('plugin::users-permissions.role');
+  const managers =
+    (await roles.findOne({ where: { type: 'user-managers' } })) ??
+    (await roles.create({ data: { name: 'User managers', type: 'user-managers', description: 'May delete users' } }));
+  const permission = { action: 'plugin::users-permissions.user.destroy', role: managers.id };
+  if ((await app.strapi.db.query('plugin::users-permissions.permission').count({ where: permission })) === 0) {
+    await app.strapi.db.query('plugin::users-permissions.permission').create({ data: permission });
+  }
+  await app.strapi.db.query(USER).update({ where: { id: user.id }, data: { role: managers.id } });
+  return user;
+}

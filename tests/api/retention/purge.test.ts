@@ -533,6 +533,104 @@ describe('many rows', () => {
   }, 120_000);
 });
 
+describe('the account export', () => {
+  const usage = 'api_suite_usage_records';
+  type Month = { month: string; total: number; by_status: Record<string, number> };
+
+  /** A consumer with four requests made with their key, all past the limit now. */
+  const consumerWithOldUsage = async () => {
+    const user = await registerUser(app, { plan: 'enterprise' });
+    const key = await issueKey(app, user);
+    for (let i = 0; i < 3; i += 1) await app.request().get('/api/v1/articles').set('X-API-Key', key.key).expect(200);
+    await app.request().get('/api/v1/articles/not-a-number').set('X-API-Key', key.key);
+    await flush();
+    const at = ago(OLD_MS);
+    await knex()(usage).where({ user_id: user.id }).update({ created_at: at });
+    // What their records say, counted here: one month.
+    const statuses = (await knex()(usage)
+      .where({ user_id: user.id })
+      .select('status_code')
+      .count({ n: '*' })
+      .groupBy('status_code')) as Array<{ status_code: number; n: unknown }>;
+    const month: Month = { month: at.toISOString().slice(0, 7), total: 0, by_status: {} };
+    for (const row of statuses) {
+      month.by_status[String(row.status_code)] = Number(row.n);
+      month.total += Number(row.n);
+    }
+    return { user, key, month };
+  };
+  const exported = async (user: TestUser) => {
+    const response = await app.request().get('/api/v1/account/export').set(as(user));
+    expect(response.status).toBe(200);
+    return response.body.usage as Month[];
+  };
+
+  it('lists the same usage months after the purge has rolled the records up and deleted them', async () => {
+    const { user, month } = await consumerWithOldUsage();
+    expect(month.total).toBeGreaterThanOrEqual(4);
+    expect(await exported(user)).toEqual([month]);
+
+    expect((await purge()).ran).toBe(true);
+    expect(await count(usage, (query) => query.where({ user_id: user.id }))).toBe(0);
+    expect(await exported(user)).toEqual([month]);
+  });
+
+  it('counts the records a closing that stopped part-way detached under the consumer id, before the purge and after', async () => {
+    const { user, key, month } = await consumerWithOldUsage();
+    // The account still stands; last month's records were detached from it (and another former consumer's, not theirs).
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15, 12));
+    const detached = (consumerId: string, status: number) => ({
+      user_id: null,
+      consumer_id: consumerId,
+      api_key_id: key.id,
+      endpoint: '/api/v1/articles',
+      method: 'GET',
+      status_code: status,
+      response_ms: 4,
+      overage: false,
+      created_at: lastMonth,
+    });
+    await knex()(usage).insert([detached(user.consumer_id, 200), detached(user.consumer_id, 429), detached('someone-else', 200)]);
+    const detachedMonth: Month = { month: lastMonth.toISOString().slice(0, 7), total: 2, by_status: { 200: 1, 429: 1 } };
+    // (In a month's first ten minutes, "ten minutes ago" was last month too.)
+    const months =
+      detachedMonth.month === month.month
+        ? [
+            {
+              month: month.month,
+              total: month.total + 2,
+              by_status: { ...month.by_status, 200: (month.by_status['200'] ?? 0) + 1, 429: (month.by_status['429'] ?? 0) + 1 },
+            },
+          ]
+        : [detachedMonth, month];
+    expect(await exported(user)).toEqual(months);
+
+    expect((await purge()).ran).toBe(true);
+    expect(await count(usage, (query) => query.whereIn('consumer_id', [user.consumer_id, 'someone-else']))).toBe(0);
+    // Rolled up under the consumer id, as they were kept raw.
+    const rolled = (await knex()('api_suite_usage_rollups')
+      .whereIn('consumer_id', [user.consumer_id, 'someone-else'])
+      .select('user_id', 'consumer_id', 'status_code')
+      .sum({ n: 'requests' })
+      .groupBy('user_id', 'consumer_id', 'status_code')) as Array<{
+      user_id: number;
+      consumer_id: string;
+      status_code: number;
+      n: unknown;
+    }>;
+    const rolledUp = rolled.map((row) => [Number(row.user_id), row.consumer_id, Number(row.status_code), Number(row.n)]);
+    expect(rolledUp.sort()).toEqual(
+      [
+        [0, user.consumer_id, 200, 1],
+        [0, user.consumer_id, 429, 1],
+        [0, 'someone-else', 200, 1],
+      ].sort()
+    );
+    expect(await exported(user)).toEqual(months);
+  });
+});
+
 /** The first `usage` event of a usage stream, read as a browser's EventSource would. */
 async function firstStreamEvent(
   url: string,

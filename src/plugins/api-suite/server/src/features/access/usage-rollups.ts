@@ -30,11 +30,15 @@ export const DAY_MS = 86_400_000;
  */
 export const NONE = 0;
 
-const KEY_COLUMNS = ['day', 'user_id', 'api_key_id', 'endpoint', 'method', 'status_code'];
+/** Stands for "none" in a rollup's `consumer_id`: a record detached from a deleted account has one, live ones none. */
+export const NO_CONSUMER = '';
+
+const KEY_COLUMNS = ['day', 'user_id', 'consumer_id', 'api_key_id', 'endpoint', 'method', 'status_code'];
 
 /**
  * Daily counts of usage records (docs/access.md#usage): one row per UTC day, consumer, key, route
- * pattern, method and status, written by the retention purge before it deletes the raw records
+ * pattern, method and status (a record detached from a closed account keeps its consumer id here,
+ * as it did raw), written by the retention purge before it deletes the raw records
  * they count. Every reader of usage adds them to the raw records still kept, so totals are the
  * same before and after a purge. `requests` and `overage` are 64-bit: a busy route's day can pass
  * 2³¹ requests.
@@ -49,6 +53,8 @@ export const usageRollupTable: DatabaseModel = {
     day: { type: 'datetime' },
     /** The consumer; 0: none. */
     user_id: { type: 'integer' },
+    /** The opaque consumer id of records detached from a closed account (their `user_id` is 0); '': none. */
+    consumer_id: { type: 'string' },
     /** 0: the consumer's JWT, no key. */
     api_key_id: { type: 'integer' },
     endpoint: { type: 'string' },
@@ -86,6 +92,7 @@ interface RawRow {
   id: number | string;
   created_at: unknown;
   user_id: number | null;
+  consumer_id: string | null;
   api_key_id: number | null;
   endpoint: string;
   method: string;
@@ -132,7 +139,7 @@ async function rollUpBatch(
   return purgeTransaction(strapi.db.connection, async (trx) => {
     const candidates = (await lockedForPurge(
       trx(usage)
-        .select('id', 'created_at', 'user_id', 'api_key_id', 'endpoint', 'method', 'status_code', 'response_ms', 'overage')
+        .select('id', 'created_at', 'user_id', 'consumer_id', 'api_key_id', 'endpoint', 'method', 'status_code', 'response_ms', 'overage')
         .where('id', '>', after)
         .andWhere('id', '<=', upTo)
         .andWhere('created_at', '<', cutoff)
@@ -154,12 +161,13 @@ async function rollUpBatch(
       const key = {
         day,
         user_id: row.user_id ?? NONE,
+        consumer_id: row.user_id === null ? (row.consumer_id ?? NO_CONSUMER) : NO_CONSUMER,
         api_key_id: row.api_key_id ?? NONE,
         endpoint: row.endpoint,
         method: row.method,
         status_code: row.status_code,
       };
-      const name = [day.getTime(), key.user_id, key.api_key_id, key.endpoint, key.method, key.status_code].join('\u0000');
+      const name = [day.getTime(), key.user_id, key.consumer_id, key.api_key_id, key.endpoint, key.method, key.status_code].join('\u0000');
       const group = groups.get(name) ?? { ...key, requests: 0, overage: 0, response_ms: 0, created_at: now, updated_at: now };
       group.requests += 1;
       if (toBool(row.overage)) group.overage += 1;

@@ -16,6 +16,9 @@ const services = { 'account-export': accountExport, 'account-closure': accountCl
  */
 const feature: FeatureModule = {
   name: 'accounts',
+  register({ strapi }) {
+    getService(strapi, 'account-closure').holdBulkAnswers();
+  },
   bootstrap({ strapi }) {
     getService(strapi, 'account-closure').watchDeletions();
   },

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import type { Knex } from '../../../db';
+import { tableOf, type Knex } from '../../../db';
 import { createMemoryQuotaCounter, createRedisQuotaCounter, monthWindow, UNLIMITED, type QuotaCounter } from '../quota';
 import type { KeyEntry } from './keys';
 import { consumerPool } from '../quota/pools';
@@ -9,7 +9,7 @@ import { unavailableDependency } from '../../../dependencies';
 import { getConfig, getService } from '../../../utils';
 import { documentId } from '../../../random';
 import type { UsageReport as ContractUsageReport } from '../validation/responses';
-import { ALL_KEYS, DAY_MS, rollupsIn, type UsageScope } from '../usage-rollups';
+import { ALL_KEYS, DAY_MS, NONE, rollupsIn, type UsageScope } from '../usage-rollups';
 
 export type Granularity = 'minute' | 'hour' | 'day';
 
@@ -202,21 +202,48 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * A consumer's requests by calendar month (UTC) and status, oldest month first: what the
-     * account export lists. Every request recorded for them, refusals included.
+     * account export lists. Every request recorded for them, refusals included: the raw records
+     * and the daily rollups of those the retention purge deleted, in one statement, and with them
+     * any detached under their consumer id by a closing of the account that stopped part-way (the
+     * account still stands, so they are still its own).
      */
-    async months(userId: number): Promise<Array<{ month: string; total: number; by_status: Record<string, number> }>> {
-      const month = monthExpression(strapi.db.dialect.client as string);
-      const rows = (await strapi.db
-        .connection(table())
-        .where('user_id', userId)
-        .select(strapi.db.connection.raw(`${month} as month`), 'status_code')
+    async months(
+      userId: number,
+      consumerId: string | null
+    ): Promise<Array<{ month: string; total: number; by_status: Record<string, number> }>> {
+      const client = strapi.db.dialect.client as string;
+      const knex = strapi.db.connection;
+      const owned = (query: ReturnType<Knex>, none: number | null) =>
+        query.where((where) => {
+          where.where('user_id', userId);
+          if (consumerId)
+            where.orWhere((detached) =>
+              (none === null ? detached.whereNull('user_id') : detached.where('user_id', none)).andWhere('consumer_id', consumerId)
+            );
+        });
+      const recordMonth = monthExpression(client, 'created_at');
+      const recorded = owned(knex(table()), null)
+        .select(knex.raw(`${recordMonth} as month`), 'status_code')
         .count({ count: '*' })
-        .groupByRaw(`${month}, status_code`)) as Array<{ month: string; status_code: number; count: number | string }>;
+        .groupByRaw(`${recordMonth}, status_code`);
+      const rollupMonth = monthExpression(client, 'day');
+      const rolled = owned(knex(tableOf(strapi, UIDS.usageRollup)), NONE)
+        .select(knex.raw(`${rollupMonth} as month`), 'status_code')
+        .sum({ count: 'requests' })
+        .groupByRaw(`${rollupMonth}, status_code`);
+      // Each side grouped in a table of its own: SQLite takes no GROUP BY between the two halves of a UNION.
+      const rows = (await knex
+        .select('*')
+        .from(recorded.as('recorded'))
+        .unionAll(knex.select('*').from(rolled.as('rolled')))) as Array<{ month: string; status_code: number; count: number | string }>;
       const byMonth = new Map<string, { month: string; total: number; by_status: Record<string, number> }>();
       for (const row of rows) {
+        const count = Number(row.count);
+        if (count === 0) continue;
         const entry = byMonth.get(row.month) ?? { month: row.month, total: 0, by_status: {} };
-        entry.by_status[String(row.status_code)] = Number(row.count);
-        entry.total += Number(row.count);
+        const status = String(row.status_code);
+        entry.by_status[status] = (entry.by_status[status] ?? 0) + count;
+        entry.total += count;
         byMonth.set(row.month, entry);
       }
       return [...byMonth.values()].sort((a, b) => a.month.localeCompare(b.month));
@@ -256,10 +283,10 @@ function bucketExpression(client: string, granularity: Granularity): string {
   throw new Error(`usage reports are not implemented for the ${client} database`);
 }
 
-/** The SQL for a record's calendar month (UTC) as `YYYY-MM`. */
-function monthExpression(client: string): string {
-  if (client === 'postgres') return `to_char(date_trunc('month', created_at), 'YYYY-MM')`;
-  if (client === 'sqlite') return `strftime('%Y-%m', created_at / 1000, 'unixepoch')`;
+/** The SQL for the calendar month (UTC) of a datetime column as `YYYY-MM`. */
+function monthExpression(client: string, column: 'created_at' | 'day'): string {
+  if (client === 'postgres') return `to_char(date_trunc('month', ${column}), 'YYYY-MM')`;
+  if (client === 'sqlite') return `strftime('%Y-%m', ${column} / 1000, 'unixepoch')`;
   throw new Error(`usage reports are not implemented for the ${client} database`);
 }
 

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { errors } from '@strapi/utils';
+import type { Context, Next } from 'koa';
 import Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf, type Knex } from '../../../db';
@@ -386,12 +387,25 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
       // The Content Manager deletes a user through the document service, in a transaction of its
       // own: the closing starts when it commits, and the admin's answer waits for it here, so it
       // comes once nothing more is sent or fetched for that consumer. (A bulk delete runs inside
-      // one more transaction, committed after this returns: its closings run just after the answer.)
+      // one more transaction, committed after this returns: its answer waits in `holdBulkAnswers`.)
       strapi.documents.use(async (context, next) => {
         if (context.uid !== UIDS.user || context.action !== 'delete') return next();
         const result = await next();
         await Promise.all([...settling]);
         return result;
+      });
+    },
+
+    /**
+     * The Content Manager's bulk delete of users runs every per-user delete (and its lifecycle)
+     * in one transaction of its own, which commits after they have returned: the closings start
+     * then, and its answer waits for them here, as the answer to deleting one user does. In
+     * register: a router middleware must come before the routes, which are mounted before bootstrap.
+     */
+    holdBulkAnswers(): void {
+      strapi.server.router.use('/content-manager/collection-types/:model/actions/bulkDelete', async (ctx: Context, next: Next) => {
+        await next();
+        if (ctx.params?.model === UIDS.user) await Promise.all([...settling]);
       });
     },
 

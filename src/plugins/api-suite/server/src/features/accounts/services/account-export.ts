@@ -120,7 +120,7 @@ const accountExportService = ({ strapi }: { strapi: Core.Strapi }) => {
         keys(userId),
         subscriptions(person.consumer_id),
         scrapers(person.consumer_id),
-        getService(strapi, 'usage').months(userId),
+        getService(strapi, 'usage').months(userId, person.consumer_id || null),
         orders(userId),
         billing(person.consumer_id),
       ]);
