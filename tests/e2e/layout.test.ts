@@ -211,6 +211,11 @@ it('lays out the Content Manager lists within the window', async () => {
     await page.goto(`${app.url}/admin/content-manager/collection-types/${uid}`);
     await page.locator('tbody tr').first().waitFor();
     await fits(page, `layout-cm-${uid.split('.').pop() as string}`);
+    if (uid === 'api::article.article') {
+      // The title takes the room its column has beside status, author and date, not a fixed 280 px.
+      const title = await page.getByRole('link', { name: `${LONG} (published)` }).boundingBox();
+      expect(Math.round(title?.width ?? 0)).toBeGreaterThanOrEqual(350);
+    }
   }
 }, 120_000);
 

@@ -174,6 +174,34 @@ it('switches an event type off and describes it', async () => {
   expect(refused.status).toBe(422);
 }, 90_000);
 
+it('publishes an event by hand, offering only the types the server says may be published so', async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/webhooks?tab=event-types', 'Webhooks');
+  await page.getByRole('button', { name: 'Publish an event' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('heading', { name: 'Publish an event' }).waitFor();
+  // The events the plugin sends to one consumer only are named, with why, and not offered.
+  await dialog
+    .getByText(
+      'Not offered here: quota.threshold, subscription.disabled, subscription.failing. The plugin sends these itself, each only to the one consumer it is about, so they cannot be published by hand.'
+    )
+    .waitFor();
+  await dialog.getByRole('combobox', { name: 'Event type' }).click();
+  const options = await page.getByRole('option').allInnerTexts();
+  expect(options).toEqual(expect.arrayContaining(['article.created', 'run.completed', 'webhook.test']));
+  for (const name of ['quota.threshold', 'subscription.failing', 'subscription.disabled', 'order.paid'])
+    expect(options).not.toContain(name);
+  await page.getByRole('option', { name: 'article.created', exact: true }).click();
+  // The type's example is filled in.
+  expect(JSON.parse(await dialog.locator('textarea[name="payload"]').inputValue())).toMatchObject({ id: expect.any(String) });
+  await screenshot(page, 'webhooks-publish');
+  const before = posts(receiver).length;
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await page.getByText('Published: 1 delivery created').waitFor();
+  const [delivered] = (await waitForPosts(receiver, before + 1)).slice(before);
+  expect(JSON.parse(delivered.body).type).toBe('article.created');
+}, 90_000);
+
 it("counts this server's deliveries and API decisions on the Overview", async () => {
   // A refusal beside the allowed requests the tests above made.
   expect((await app.request().get('/api/v1/articles').set('X-API-Key', UNKNOWN_KEY)).status).toBe(401);

@@ -16,6 +16,7 @@ const CM = '/content-manager/collection-types';
 
 interface EventType {
   name: string;
+  description: string;
   schema: { properties?: Record<string, unknown>; required?: string[] };
   example_payload: Record<string, unknown>;
 }
@@ -82,6 +83,10 @@ describe('content events of the site’s own types', () => {
       expect(types.has(name)).toBe(true);
 
     const author = types.get('author.created') as EventType;
+    expect([author.description, (types.get('comment.created') as EventType).description]).toEqual([
+      'An Author was created.',
+      'A Comment was created.',
+    ]);
     expect(Object.keys(author.schema.properties ?? {}).sort()).toEqual(
       ['articles', 'createdAt', 'documentId', 'id', 'locale', 'name', 'publishedAt', 'updatedAt'].sort()
     );

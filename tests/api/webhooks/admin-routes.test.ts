@@ -130,6 +130,7 @@ describe('webhooks', () => {
       example_payload: paidOrder,
       schema: expect.objectContaining({ type: 'object' }),
       is_active: false,
+      publishable: true,
     });
     // The example is what the catalog promises a payload looks like: one that does not fit the schema is refused, field by field.
     const misfit = await app
@@ -150,5 +151,48 @@ describe('webhooks', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.invalid_events).toEqual(['order.paid']);
     await app.request().put('/api-suite/webhooks/event-types/order.paid').set(as(owner)).send({ is_active: true }).expect(200);
+  });
+
+  it('says which event types an administrator may publish by hand, and publishes those to every subscriber', async () => {
+    const all = await app.request().get('/api-suite/webhooks/event-types').set(as(reader.token));
+    expect(all.status).toBe(200);
+    const types: Array<{ name: string; publishable: boolean; example_payload: Record<string, unknown> }> = all.body.data;
+    // Only the events the plugin sends to the one consumer they are about are not.
+    expect(types.filter((type) => !type.publishable).map((type) => type.name)).toEqual([
+      'quota.threshold',
+      'subscription.disabled',
+      'subscription.failing',
+    ]);
+    expect(types.find((type) => type.name === 'article.created')?.publishable).toBe(true);
+    expect(types.find((type) => type.name === 'webhook.test')?.publishable).toBe(true);
+
+    const refused = await app
+      .request()
+      .post('/api-suite/webhooks/events')
+      .set(as(owner))
+      .send({ type: 'quota.threshold', payload: types.find((type) => type.name === 'quota.threshold')?.example_payload });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      status: 422,
+      name: 'invalid_events',
+      message: 'Only the plugin publishes quota.threshold, to the one consumer concerned',
+    });
+    // Reading the event types is not enough to publish.
+    const example = types.find((type) => type.name === 'article.created')?.example_payload;
+    expect(
+      (await app.request().post('/api-suite/webhooks/events').set(as(reader.token)).send({ type: 'article.created', payload: example }))
+        .status
+    ).toBe(403);
+
+    const before = posts(receiver).length;
+    const published = await app
+      .request()
+      .post('/api-suite/webhooks/events')
+      .set(as(owner))
+      .send({ type: 'article.created', payload: example });
+    expect(published.status).toBe(202);
+    // Alice's subscription names article.created, Bob's takes every type.
+    expect(published.body.data).toEqual({ event_id: expect.any(String), deliveries: 2 });
+    await eventually(async () => (posts(receiver).length >= before + 2 ? true : undefined), 15_000, 'the published event');
   });
 });

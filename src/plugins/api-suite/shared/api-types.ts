@@ -51,6 +51,7 @@ export type {
 } from '../server/src/features/scrapers/validation/responses';
 export type {
   AdminEventType,
+  AdminPublished,
   AdminSubscription,
   Attempt,
   Delivery,
@@ -87,6 +88,7 @@ export type {
 } from '../server/src/features/webhooks/validation';
 export type AdminSubscriptionUpdateInput = z.input<typeof webhooks.adminSubscriptionUpdateBody>;
 export type EventTypeUpdateInput = z.input<typeof webhooks.eventTypeUpdateBody>;
+export type PublishEventInput = z.input<typeof webhooks.publishBody>;
 export type DeliveriesQuery = z.input<typeof webhooks.deliveriesQuery>;
 
 export type { AdminCreateScraperInput, CreateScraperInput, UpdateScraperInput } from '../server/src/features/scrapers/validation/requests';

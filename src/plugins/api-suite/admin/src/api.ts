@@ -128,6 +128,8 @@ export function useApiSuiteClient() {
         recover: (id: string, range: Contract.RecoverInput) =>
           data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
         eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
+        /** Publish one event by hand to every subscriber of its type (422 for a type the plugin alone publishes, or a payload that does not fit). */
+        publish: (event: Contract.PublishEventInput) => data<Contract.AdminPublished>(post(`${base}/webhooks/events`, event)),
         updateEventType: (name: string, patch: Contract.EventTypeUpdateInput) =>
           data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
       },

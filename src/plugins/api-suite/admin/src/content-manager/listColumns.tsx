@@ -8,7 +8,7 @@ import { Link } from 'react-router-dom';
  * to 30rem, so a list of five columns is wider than the content area and its last columns are
  * cut off. Dates are shown short (the full date on hover) and long texts end in an ellipsis (the
  * whole text on hover). The first text column stays the entry's link, as Strapi makes it, and
- * takes the room the row leaves it (an article's title is not cut at 15rem beside three columns).
+ * takes the room the row leaves it (an article's title is not cut short beside three columns).
  */
 export const INJECT_COLUMN_IN_TABLE = 'Admin/CM/pages/ListView/inject-column-in-table';
 
@@ -36,12 +36,14 @@ const TEXTS = new Set(['string', 'text', 'email', 'uid']);
 
 /**
  * The room the entry's link (the first text column: an article's title) may take: what the row
- * leaves it in the content area of a 1440 px window (about 64rem, less the selection and action
- * cells) once every other column has its share of about 10rem; never less than 15rem.
+ * leaves it in the content area of a 1440 px window (a table about 990 px wide, less about 150 px
+ * for the selection and action cells) once every other column has its share of about 160 px;
+ * never less than 150 px, never more than 400 px. In pixels: Strapi's admin sets 1rem to 10 px,
+ * so the same figures in rem left an article's title cut at 280 px in a column of 360.
  */
 export function linkColumnWidth(columns: number): string {
-  const room = 64 - 6 - 10 * Math.max(0, columns - 1);
-  return `${Math.min(40, Math.max(15, room))}rem`;
+  const room = 990 - 150 - 160 * Math.max(0, columns - 1);
+  return `${Math.min(400, Math.max(150, room))}px`;
 }
 
 export function shortenListColumns({ displayedHeaders, layout }: HookArgs): HookArgs {
@@ -93,7 +95,7 @@ function ShortDate({ value, withTime }: { value: unknown; withTime: boolean }) {
   );
 }
 
-function ShortText({ value, to, linkWidth = '15rem' }: { value: unknown; to: string | undefined; linkWidth?: string }) {
+function ShortText({ value, to, linkWidth = '150px' }: { value: unknown; to: string | undefined; linkWidth?: string }) {
   const text = value === null || value === undefined || value === '' ? '-' : String(value);
   if (to && text !== '-') {
     return (

@@ -4,7 +4,9 @@ import { formatNamedLines, parseSelectorFields } from '../../../../shared/named-
 import { SCRAPER_DEFAULTS } from '../../../../shared/scraper-defaults';
 
 /** What an empty change-detection key means, in the form and on the scraper's page alike. */
-export const EMPTY_KEY_MEANS = 'Not set: an item is recognised by its url field, else by the URL of the page it came from.';
+/** How an item is told apart from run to run when no key field is set. */
+const WITHOUT_KEY = 'an item is recognised by its url field, else by the URL of the page it came from.';
+export const EMPTY_KEY_MEANS = `Not set: ${WITHOUT_KEY}`;
 
 /**
  * A new scraper, or one being edited (`scraper`): start URL, optional schedule, page limit,
@@ -92,7 +94,7 @@ export function ScraperForm({ scraper, onSaved, onCancel }: { scraper?: Scraper;
           label="Key field (optional)"
           {...form.field('change_detection_key')}
           error={errors['change_detection.key'] ?? errors.change_detection}
-          hint={`The name of one of the fields above that tells an item apart from run to run, such as link. Empty: ${EMPTY_KEY_MEANS.charAt(0).toLowerCase()}${EMPTY_KEY_MEANS.slice(1)} Each run then counts new, changed and removed items, and a results.changed event is sent when there are any.`}
+          hint={`The name of one of the fields above that tells an item apart from run to run, such as link. Left empty, ${WITHOUT_KEY} Each run then counts new, changed and removed items, and a results.changed event is sent when there are any.`}
         />
       )}
       <FormActions submit={scraper ? 'Save changes' : 'Create scraper'} busy={form.busy} onCancel={onCancel} />

@@ -1,6 +1,6 @@
 import { Box, Button, Dialog, Flex, Loader, Switch, Tbody, Td, Tr } from '@strapi/design-system';
 import { ConfirmDialog } from '@strapi/strapi/admin';
-import { Eye, Pencil } from '@strapi/icons';
+import { Eye, Pencil, PaperPlane } from '@strapi/icons';
 import { useState } from 'react';
 import { useApiSuiteClient, type EventType } from '../../../api';
 import { EmptyState } from '../../../components/EmptyState';
@@ -11,16 +11,18 @@ import { useFeaturePermissions } from '../../../hooks/useFeaturePermissions';
 import { useLoad } from '../../../hooks/useLoad';
 import { useT } from '../../../utils/useT';
 import { EventTypeModal } from './EventTypeModal';
+import { PublishEventModal } from './PublishEventModal';
 import { CellText } from '../../../components/CellText';
 import { DataTable, TextCell } from '../../../components/DataTable';
 
-/** The event types: switched on or off, described, with an example payload. */
+/** The event types: switched on or off, described, with an example payload; and publishing one by hand. */
 export function EventTypesTab() {
   const t = useT();
   const client = useApiSuiteClient();
   const { canManage } = useFeaturePermissions('webhooks');
   const types = useLoad(() => client.webhooks.eventTypes(), [client]);
   const [editing, setEditing] = useState<EventType | null>(null);
+  const [publishing, setPublishing] = useState(false);
   // Switching a type off asks first (nothing of that type is published meanwhile); on is immediate.
   const [switchingOff, setSwitchingOff] = useState<EventType | null>(null);
   const { run, busy } = useAction();
@@ -38,6 +40,13 @@ export function EventTypesTab() {
 
   return (
     <Box>
+      {canManage && (
+        <Flex justifyContent="flex-end" paddingBottom={4}>
+          <Button startIcon={<PaperPlane />} onClick={() => setPublishing(true)}>
+            {t('webhooks.publish.open')}
+          </Button>
+        </Flex>
+      )}
       <DataTable
         headers={[
           t('webhooks.eventTypes.column.name'),
@@ -99,6 +108,7 @@ export function EventTypesTab() {
           </ConfirmDialog>
         )}
       </Dialog.Root>
+      {publishing && <PublishEventModal types={types.data} onClose={() => setPublishing(false)} />}
       {editing && (
         <EventTypeModal
           type={editing}

@@ -32,7 +32,8 @@ export function contentEventDefinitions(strapi: Core.Strapi): EventDefinition[] 
 
 function actionsOf(type: WatchedType): Array<{ action: string; description: string }> {
   const name = type.displayName;
-  const what = type.kind === 'singleType' ? `The ${name}` : `A ${name}`;
+  // "An Author", "A Recipe": the article goes by the sound of the name's first letter, as near as a letter tells.
+  const what = type.kind === 'singleType' ? `The ${name}` : `${/^[aeiou]/i.test(name) ? 'An' : 'A'} ${name}`;
   const locale = type.localized ? ' (one event per locale)' : '';
   return [
     { action: 'created', description: `${what} was created${type.draftAndPublish ? ' (as a draft, or published at once)' : ''}${locale}.` },

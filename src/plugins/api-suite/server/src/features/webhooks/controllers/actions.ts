@@ -2,7 +2,10 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { toBool } from '../../../db';
 import { getService } from '../../../utils';
-import type { FilterTestOutcome } from '../validation/responses';
+import { summarizeFields } from '../../../http/errors';
+import { publishableByHand } from '../events/registry';
+import type { parsePublishBody } from '../validation';
+import type { AdminPublished, FilterTestOutcome } from '../validation/responses';
 import { input } from '../../../http/input';
 import type { OneSubscriptionInputs } from '../routes/inputs';
 import { ConflictError, UnprocessableError } from '../../../errors';
@@ -22,6 +25,39 @@ export async function tryFilter(
   const filter = compileOrRefuse(body.filter);
   checkAgainst(filter, [{ name: type.name, schema: type.schema }]);
   return { matches: filter.test(body.payload ?? type.example_payload), type: type.name };
+}
+
+/**
+ * An administrator's publish, from the API or the admin panel: every type active and publishable by
+ * hand (422 invalid_events otherwise), every payload fitting its type's schema (422 invalid_payload),
+ * and then it reaches every subscriber of the type.
+ */
+export async function publishByHand(strapi: Core.Strapi, { batch, events }: ReturnType<typeof parsePublishBody>): Promise<AdminPublished> {
+  const types = getService(strapi, 'webhook-event-types');
+  const unknown = await types.unknown(events.map((event) => event.type));
+  if (unknown.length > 0) {
+    const names = [...new Set(unknown)];
+    throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
+  }
+  // Sent by the plugin to the one consumer they are about: by hand they would reach every subscriber of the type.
+  const single = [...new Set(events.map((event) => event.type))].filter((type) => {
+    const definition = types.definition(type);
+    return definition !== undefined && !publishableByHand(definition);
+  });
+  if (single.length > 0) {
+    throw new UnprocessableError('invalid_events', `Only the plugin publishes ${single.join(', ')}, to the one consumer concerned`, {
+      invalid_events: single,
+    });
+  }
+  // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
+  const problems = events.flatMap((event, index) =>
+    types.payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
+  );
+  if (problems.length > 0) throw new UnprocessableError('invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
+  // Each payload was just checked against its type's schema; an administrator reaches every subscriber of a type.
+  const published = await getService(strapi, 'webhooks').publishChecked(events, { anyAudience: true });
+  const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);
+  return batch ? { event_ids: published.map((result) => result.event_id), deliveries } : { event_id: published[0].event_id, deliveries };
 }
 
 /** How one face of the API shows deliveries: the inputs its routes load them with, how an answer is wrapped, and what a retry on a disabled subscription says. */

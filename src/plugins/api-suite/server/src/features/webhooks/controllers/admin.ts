@@ -10,7 +10,7 @@ import type { SubscriptionRow } from '../services/subscriptions';
 import { sendTestEvent } from '../delivery/test-event';
 import { checkFilter } from '../subscriptions/filters';
 import { eventsOf } from '../subscriptions/rows';
-import { deliveryActions, tryFilter } from './actions';
+import { deliveryActions, publishByHand, tryFilter } from './actions';
 import { InvalidError, NotFoundError } from '../../../errors';
 
 /**
@@ -63,6 +63,13 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async filterTest(ctx: Context) {
       const { body } = input(ctx, inputs.adminFilterTest);
       ctx.body = { data: await tryFilter(strapi, body) };
+    },
+
+    /** An event published by hand to every subscriber of its type, as the API's `POST /api/webhooks/events` does. */
+    async publish(ctx: Context) {
+      const published = await publishByHand(strapi, input(ctx, inputs.adminPublish).body);
+      ctx.status = 202;
+      ctx.body = { data: published };
     },
 
     async eventTypes(ctx: Context) {

@@ -19,6 +19,11 @@ import { fieldProblems, type FieldProblem } from '../../../http/errors';
  */
 export type EventAudience = 'everyone' | 'named' | 'consumer';
 
+/** Whether an administrator may publish a type by hand (it would reach every subscriber of the type). */
+export function publishableByHand(definition: Pick<EventDefinition, 'audience'>): boolean {
+  return definition.audience !== 'consumer';
+}
+
 export interface EventDefinition {
   name: string;
   description: string;

@@ -41,4 +41,5 @@ export const adminRoutes: FeatureRoute[] = [
   adminRoute('GET', '/webhooks/event-types', 'admin-webhooks.eventTypes', [read]),
   adminRoute('PUT', '/webhooks/event-types/:name', 'admin-webhooks.updateEventType', [manage], inputs.admin.eventType),
   adminRoute('POST', '/webhooks/filter-test', 'admin-webhooks.filterTest', [read], inputs.adminFilterTest),
+  adminRoute('POST', '/webhooks/events', 'admin-webhooks.publish', [manage], inputs.adminPublish),
 ];

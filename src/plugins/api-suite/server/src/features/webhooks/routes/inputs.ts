@@ -61,6 +61,7 @@ export const inputs = {
 
   adminSubscriptions: routeInput({ query: listQuery }),
   adminFilterTest: routeInput({ body: filterTestBody }),
+  adminPublish: routeInput({ body: { parse: parsePublishBody } }),
   admin: {
     ...admin,
     update: routeInput({ ...admin.one, body: adminSubscriptionUpdateBody }),

@@ -4,7 +4,7 @@ import { documentId } from '../../../random';
 import { fromJson, tableOf, toBool } from '../../../db';
 import type { FieldProblem } from '../../../http/errors';
 import { isPrefixPattern, patternMatches, WEBHOOK_EVENTS, WILDCARD } from '../events/catalog';
-import { EventRegistry, type DefinitionSource, type EventDefinition } from '../events/registry';
+import { EventRegistry, publishableByHand, type DefinitionSource, type EventDefinition } from '../events/registry';
 import type { AdminEventType, EventType as ContractEventType } from '../validation/responses';
 
 /** An event type as `GET /api/webhooks/event-types` lists it: the response schema's type. */
@@ -27,12 +27,14 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
   const schemaOf = (name: string) => registry.jsonSchema(name);
   const present = (row: Record<string, unknown>): AdminEventType => {
     const name = String(row.name);
+    const definition = registry.get(name);
     return {
       name,
       description: String(row.description ?? ''),
       example_payload: fromJson<unknown>(row.example_payload, null),
       schema: schemaOf(name),
       is_active: toBool(row.is_active),
+      publishable: definition !== undefined && publishableByHand(definition),
     };
   };
 

@@ -100,9 +100,22 @@ export type EventType = z.infer<typeof eventType>;
 export const adminSubscription = subscription.extend({ consumer: consumer.nullable() });
 export type AdminSubscription = z.infer<typeof adminSubscription>;
 
-/** Admin panel: an event type as the admin routes answer it: the API's, with whether it is switched on. */
-export const adminEventType = eventType.extend({ is_active: z.boolean() });
+/** Admin panel: an event type as the admin routes answer it: the API's, with whether it is switched on and may be published by hand. */
+export const adminEventType = eventType.extend({
+  is_active: z.boolean(),
+  publishable: z.boolean().meta({
+    description:
+      "Whether an administrator may publish it by hand: false for the events the plugin sends only to the one consumer they are about (their quota, their endpoints' health).",
+  }),
+});
 export type AdminEventType = z.infer<typeof adminEventType>;
+
+/** Admin panel: `POST /api-suite/webhooks/events`, one event or a batch published by hand. */
+export const adminPublished = z.union([
+  z.object({ event_id: z.string(), deliveries: z.int().min(0) }),
+  z.object({ event_ids: z.array(z.string()), deliveries: z.int().min(0) }),
+]);
+export type AdminPublished = z.infer<typeof adminPublished>;
 
 /** Admin panel: `POST /api-suite/webhooks/deliveries/:id/retry`, the delivery queued again. */
 export const retryQueued = z.object({ delivery_id: z.uuid(), status: z.literal('queued') });
