@@ -9,11 +9,12 @@ import {
   familyShapeOf,
   flatErrorBody,
   nestedErrorBody,
+  oauthErrorBody,
+  pathFamily,
   type ErrorShape,
   type FamilyShape,
 } from '../../../src/plugins/api-suite/server/src/http/errors';
 import { routeFamilies } from '../../../src/plugins/api-suite/server/src/http/api-routes';
-import { oauthErrorBody } from '../../../src/plugins/api-suite/server/src/features/access/middlewares/oauth-errors';
 
 /**
  * A route's error body is decided by its family alone: the error middleware its config names,
@@ -34,17 +35,22 @@ afterAll(async () => {
   await app?.close();
 });
 
-const under = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`);
-
-/** The body a route's path promises, as docs/api-reference.md#error-bodies lists them. */
+/** The body a route's path promises (`pathFamily`, which the input guard answers in too). */
 function promisedShape(url: string): { name: string; body: ErrorShape; refusalsToo: boolean } | undefined {
-  if (url === '/api/v1/oauth/token') return { name: 'RFC 6749', body: oauthErrorBody, refusalsToo: true };
-  if (under(url, '/api/v1')) return { name: '/api/v1 nested', body: nestedErrorBody, refusalsToo: false };
-  if (under(url, '/api/webhooks')) return { name: 'webhooks flat', body: flatErrorBody, refusalsToo: false };
-  if (['/api/checkout', '/api/reports', '/api/search'].some((prefix) => under(url, prefix)))
-    return { name: 'error list', body: errorListBody, refusalsToo: false };
-  if (url === '/api/webhook/stripe') return { name: 'message', body: errorMessageBody, refusalsToo: false };
-  return undefined;
+  switch (pathFamily(url)) {
+    case 'oauth':
+      return { name: 'RFC 6749', body: oauthErrorBody, refusalsToo: true };
+    case 'nested':
+      return { name: '/api/v1 nested', body: nestedErrorBody, refusalsToo: false };
+    case 'flat':
+      return { name: 'webhooks flat', body: flatErrorBody, refusalsToo: false };
+    case 'list':
+      return { name: 'error list', body: errorListBody, refusalsToo: false };
+    case 'message':
+      return { name: 'message', body: errorMessageBody, refusalsToo: false };
+    default:
+      return undefined;
+  }
 }
 
 const SHAPE_NAMES: Array<[string, ErrorShape]> = [

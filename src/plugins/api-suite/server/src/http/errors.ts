@@ -258,3 +258,34 @@ export const errorMiddlewares = {
 
 /** `/api/webhook/stripe`: `{ error: "<message>" }`. */
 export const errorMessageBody = (error: ApiError) => ({ error: error.message });
+
+/**
+ * The token route's body for what is not one of its own OAuth errors (a body that cannot be
+ * parsed, a hostile input, the database or Redis away, a method the route does not have), in
+ * RFC 6749 section 5.2's shape: `temporarily_unavailable` for a 503, `invalid_request` else.
+ */
+export const oauthErrorBody = (error: ApiError) => ({
+  error: error.status === 503 ? 'temporarily_unavailable' : 'invalid_request',
+  error_description: error.message,
+});
+
+/** The error families of the routes under /api, named by the body each answers in. */
+export type PathFamily = 'oauth' | 'nested' | 'flat' | 'list' | 'message' | 'strapi';
+
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+
+/**
+ * The family a path under /api promises (docs/api-reference.md#error-bodies), stated once. Routes
+ * name their family's error middleware in their config; `tests/api/foundation/route-families.test.ts`
+ * checks that every route names the one this gives for its path, so the input guard, which answers
+ * before any route is matched, answers in the route's own family. `strapi`: Strapi's own routes
+ * and the site's.
+ */
+export function pathFamily(path: string): PathFamily {
+  if (under(path, '/api/webhook/stripe')) return 'message';
+  if (path === '/api/v1/oauth/token') return 'oauth';
+  if (under(path, '/api/v1')) return 'nested';
+  if (under(path, '/api/webhooks')) return 'flat';
+  if (['/api/checkout', '/api/reports', '/api/search'].some((prefix) => under(path, prefix))) return 'list';
+  return 'strapi';
+}
