@@ -267,8 +267,18 @@ it('creates and runs a scraper, and offers its results', async () => {
   await page.getByRole('button', { name: 'Edit' }).click();
   expect(await page.getByLabel('Pages at most').inputValue()).toBe('100');
   await page.getByLabel('Pages at most').fill('7');
+  // Speed, robots.txt and request headers are edited here too, a header refused beside its field.
+  expect(await page.getByLabel('Requests a second').inputValue()).toBe('5');
+  await page.getByLabel('Requests a second').fill('3');
+  await page.getByLabel("Keep to the site's robots.txt").uncheck();
+  await page.getByLabel('Request headers (optional)').fill('Host: elsewhere.example');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.locator('.field-invalid').filter({ hasText: 'Request headers' }).locator('.field-error').waitFor();
+  await page.getByLabel('Request headers (optional)').fill('Accept-Language: en');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await settings.getByText('7', { exact: true }).waitFor();
+  await settings.getByText("at most 3 requests a second, ignoring the site's robots.txt, directly (no proxy pool)").waitFor();
+  await page.getByTestId('scraper-headers').getByText('Accept-Language').waitFor();
   await page.getByRole('button', { name: 'Run now' }).click();
   await page.getByTestId('run-row').getByText('completed').waitFor();
   await page.getByTestId('run-row').getByRole('button', { name: 'Download CSV' }).waitFor();

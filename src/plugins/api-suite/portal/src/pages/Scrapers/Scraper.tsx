@@ -109,14 +109,10 @@ function Settings({ scraper }: { scraper: Scraper }) {
       <dd>
         at most {scraper.rate_limit} {scraper.rate_limit === 1 ? 'request' : 'requests'} a second
         {scraper.respect_robots_txt ? ", keeping to the site's robots.txt" : ", ignoring the site's robots.txt"}
-        {scraper.proxy_pool && `, through the proxy pool ${scraper.proxy_pool}`}
+        {scraper.proxy_pool ? `, through the proxy pool ${scraper.proxy_pool}` : ', directly (no proxy pool)'}
       </dd>
-      {headers.length > 0 && (
-        <>
-          <dt>Request headers</dt>
-          <dd>{headers.join(', ')}</dd>
-        </>
-      )}
+      <dt>Request headers</dt>
+      <dd data-testid="scraper-headers">{headers.length > 0 ? headers.join(', ') : 'none beyond our own'}</dd>
       <dt>Item selector</dt>
       <dd data-testid="scraper-item">{scraper.selectors?.item ? <code>{scraper.selectors.item}</code> : 'none: one result per page'}</dd>
       <dt>Fields</dt>

@@ -1,6 +1,6 @@
 import { api, type Scraper } from '../../api';
 import { Field, FormActions, FormProblem, useForm } from '../../components/form';
-import { formatNamedLines, parseSelectorFields } from '../../../../shared/named-lines';
+import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../../../shared/named-lines';
 import { SCRAPER_DEFAULTS } from '../../../../shared/scraper-defaults';
 
 /** What an empty change-detection key means, in the form and on the scraper's page alike. */
@@ -9,9 +9,10 @@ const WITHOUT_KEY = 'an item is recognised by its url field, else by the URL of 
 export const EMPTY_KEY_MEANS = `Not set: ${WITHOUT_KEY}`;
 
 /**
- * A new scraper, or one being edited (`scraper`): start URL, optional schedule, page limit,
- * selectors and change detection; the server's messages beside each field. An edit sends every
- * field the form shows (PATCH /api/v1/scrapers/{id}).
+ * A new scraper, or one being edited (`scraper`): start URL, optional schedule, page limit, speed,
+ * robots.txt, request headers, selectors and change detection; the server's messages beside each
+ * field. An edit sends every field the form shows (PATCH /api/v1/scrapers/{id}); the proxy pool,
+ * which the site's administrators choose, is left as it is.
  */
 export function ScraperForm({ scraper, onSaved, onCancel }: { scraper?: Scraper; onSaved(scraper: Scraper): void; onCancel(): void }) {
   const form = useForm(
@@ -21,6 +22,9 @@ export function ScraperForm({ scraper, onSaved, onCancel }: { scraper?: Scraper;
       schedule: scraper?.schedule ?? '',
       max_pages: String(scraper?.max_pages ?? SCRAPER_DEFAULTS.max_pages),
       follow_links: scraper?.follow_links ?? SCRAPER_DEFAULTS.follow_links,
+      rate_limit: String(scraper?.rate_limit ?? SCRAPER_DEFAULTS.rate_limit),
+      respect_robots_txt: scraper?.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
+      headers: scraper ? formatNamedLines(scraper.headers) : '',
       item: scraper?.selectors?.item ?? '',
       fields: scraper?.selectors ? formatNamedLines(scraper.selectors.fields) : '',
       detect_changes: Boolean(scraper?.change_detection),
@@ -35,6 +39,9 @@ export function ScraperForm({ scraper, onSaved, onCancel }: { scraper?: Scraper;
         schedule: values.schedule.trim() || null,
         max_pages: Number(values.max_pages),
         follow_links: values.follow_links,
+        rate_limit: Number(values.rate_limit),
+        respect_robots_txt: values.respect_robots_txt,
+        headers: parseHeaderLines(values.headers),
         selectors: Object.keys(fields).length > 0 ? { ...(item ? { item } : {}), fields } : null,
         change_detection: values.detect_changes ? (key ? { key } : {}) : null,
       };
@@ -67,6 +74,29 @@ export function ScraperForm({ scraper, onSaved, onCancel }: { scraper?: Scraper;
         label="Follow links on the same site"
         checked={form.values.follow_links}
         onChange={(checked) => form.set('follow_links', checked)}
+      />
+      <Field
+        label="Requests a second"
+        type="number"
+        min={1}
+        max={100}
+        {...form.field('rate_limit')}
+        hint={`How many pages a second it asks the site for at most, 1 to 100 (${SCRAPER_DEFAULTS.rate_limit} unless you say otherwise).`}
+      />
+      <Field
+        as="checkbox"
+        label="Keep to the site's robots.txt"
+        checked={form.values.respect_robots_txt}
+        onChange={(checked) => form.set('respect_robots_txt', checked)}
+      />
+      <Field
+        as="textarea"
+        label="Request headers (optional)"
+        rows={2}
+        placeholder="Accept-Language: en"
+        {...form.field('headers')}
+        error={Object.entries(errors).find(([field]) => field.startsWith('headers'))?.[1]}
+        hint="One a line: Name: value, sent with every page request (at most 20)."
       />
       <Field
         label="Item selector (optional)"
