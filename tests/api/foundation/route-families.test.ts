@@ -35,6 +35,8 @@ afterAll(async () => {
   await app?.close();
 });
 
+const under = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`);
+
 /** The body a route's path promises (`pathFamily`, which the input guard answers in too). */
 function promisedShape(url: string): { name: string; body: ErrorShape; refusalsToo: boolean } | undefined {
   switch (pathFamily(url)) {
