@@ -432,6 +432,33 @@ describe('trials', () => {
     await stub.flush();
   });
 
+  it("counts a yearly subscription's overage over its monthly metered period, not since the year began", async () => {
+    // Forty days into the year, ten into the overage item's second month, as Stripe would report them.
+    const inStripe = stub.store.subscriptions.get(subscriptionId);
+    const [flat, metered] = inStripe?.items.data ?? [];
+    expect(metered?.price.recurring?.usage_type).toBe('metered');
+    const seconds = (ms: number) => Math.floor(ms / 1000);
+    flat.current_period_start = seconds(Date.now() - 40 * DAY);
+    metered.current_period_start = seconds(Date.now() - 10 * DAY);
+    metered.current_period_end = seconds(Date.now() + 20 * DAY);
+    const updated = stub.events.filter((event) => event.type === 'customer.subscription.updated').at(-1) as StubEvent;
+    expect(await stub.post([{ ...updated, id: 'evt_second_month' }])).toEqual([200]);
+
+    // Overage served last month (in this year) and this month: only this month's is this period's.
+    const served = (daysAgo: number) => ({
+      user_id: erin.id,
+      api_key_id: null,
+      endpoint: '/api/v1/articles',
+      method: 'GET',
+      status_code: 200,
+      response_ms: 3,
+      overage: true,
+      created_at: new Date(Date.now() - daysAgo * DAY),
+    });
+    await app.strapi.db.connection('api_suite_usage_records').insert([served(20), served(20), served(20), served(5), served(1)]);
+    expect((await subscriptionOf(erin)).overage).toMatchObject({ unit_amount: 50, requests_this_period: 2 });
+  });
+
   it('gives the trial once: a purchase after a trial has none, nor has one after a purchase without a trial', async () => {
     // Erin's subscription ends; buying again starts no second trial.
     stub.endSubscription(subscriptionId);

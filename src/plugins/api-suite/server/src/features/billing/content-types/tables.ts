@@ -50,6 +50,11 @@ export const billingTables: DatabaseModel[] = [
       billing_interval: { type: 'string' },
       current_period_start: { type: 'datetime' },
       current_period_end: { type: 'datetime' },
+      /**
+       * When the metered (overage) item's current period began: overage is billed monthly, so for
+       * a yearly subscription this is the month's start, not the year's. Null without that item.
+       */
+      overage_period_start: { type: 'datetime' },
       cancel_at_period_end: { type: 'boolean' },
       grace_until: { type: 'datetime' },
       trial_end: { type: 'datetime' },

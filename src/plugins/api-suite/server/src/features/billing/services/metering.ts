@@ -163,11 +163,12 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /**
      * This period's overage of a consumer: served past the quota (raw records, and the daily
-     * rollups of those the retention purge has deleted), and already sent to Stripe.
+     * rollups of those the retention purge has deleted), and already sent to Stripe. The period
+     * is the metered item's (a month, for a yearly subscription too), else the subscription's.
      */
     async overageOf(consumerId: string, row: SubscriptionRow | null): Promise<{ requests_this_period: number; reported: number }> {
       if (!row) return { requests_this_period: 0, reported: 0 };
-      const since = toDate(row.current_period_start) ?? new Date(0);
+      const since = toDate(row.overage_period_start) ?? toDate(row.current_period_start) ?? new Date(0);
       const knex = strapi.db.connection;
       const raw = knex(usage())
         .where('user_id', row.user_id)

@@ -60,6 +60,7 @@ export interface SubscriptionRow {
   billing_interval: BillingInterval | null;
   current_period_start: unknown;
   current_period_end: unknown;
+  overage_period_start: unknown;
   cancel_at_period_end: unknown;
   grace_until: unknown;
   trial_end: unknown;
@@ -240,6 +241,8 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
         const periods = subscription.items.data;
         const periodStart = periods.length > 0 ? Math.min(...periods.map((item) => item.current_period_start)) : null;
         const periodEnd = periods.length > 0 ? Math.max(...periods.map((item) => item.current_period_end)) : null;
+        // The overage item bills monthly whatever the flat price's interval: its own period is the overage's.
+        const metered = periods.find((item) => item.price.recurring?.usage_type === 'metered');
         const previousGrace = sameSubscription && before.grace_until ? new Date(toIso(before.grace_until) as string) : null;
         const graceUntil = status === 'past_due' ? (previousGrace ?? new Date(now.getTime() + graceMs())) : null;
         const entitled = status === 'trialing' || status === 'active' || (status === 'past_due' && graceUntil !== null && graceUntil > now);
@@ -256,6 +259,7 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           billing_interval: intervalOf(subscription),
           current_period_start: periodStart === null ? null : new Date(periodStart * 1000),
           current_period_end: periodEnd === null ? null : new Date(periodEnd * 1000),
+          overage_period_start: metered ? new Date(metered.current_period_start * 1000) : null,
           cancel_at_period_end: subscription.cancel_at_period_end,
           grace_until: graceUntil,
           trial_end: subscription.trial_end ? new Date(subscription.trial_end * 1000) : null,
