@@ -122,13 +122,19 @@ describe('crawl', () => {
   }, 20_000);
 
   it('keeps as many page requests in flight as its concurrency, and no more', async () => {
-    // Twenty pages that each answer after 100 ms, all linked from the first.
+    // Twenty pages, all linked from the first. Each answer is held until `target` requests are in
+    // flight (then all are let go), or for a second at most: so a crawler that keeps its concurrency
+    // reaches it however late a loaded machine runs its workers, and one that exceeds it or falls
+    // short is seen. (A fixed 100 ms answer let a busy CI machine finish pages before the last
+    // workers started: 5 at most of 8.)
     let inFlight = 0;
     let most = 0;
+    let target = 0;
+    let held: Array<() => void> = [];
     const slow = http.createServer((req, res) => {
       inFlight += 1;
       most = Math.max(most, inFlight);
-      setTimeout(() => {
+      const answer = () => {
         inFlight -= 1;
         if (req.url === '/robots.txt') {
           res.writeHead(404).end();
@@ -136,13 +142,28 @@ describe('crawl', () => {
         }
         const links = req.url === '/' ? Array.from({ length: 19 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join('') : '';
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><head><title>${req.url}</title></head><body>${links}</body></html>`);
-      }, 100);
+      };
+      let answered = false;
+      const once = () => {
+        if (answered) return;
+        answered = true;
+        answer();
+      };
+      held.push(once);
+      setTimeout(once, 1_000);
+      if (inFlight >= target) {
+        const all = held;
+        held = [];
+        for (const release of all) release();
+      }
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
       const startUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`;
       for (const concurrency of [4, 8]) {
         most = 0;
+        target = concurrency;
+        held = [];
         const summary = await crawl(options({ startUrl, followLinks: true, rateLimit: 100, concurrency }));
         expect([concurrency, summary.pagesFetched, most]).toEqual([concurrency, 20, concurrency]);
       }
