@@ -6,7 +6,7 @@ import { startApp, type TestApp } from '../../helpers/app';
 import { stripeEnv, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../../helpers/commerce';
 import { issueKey, planId } from '../../helpers/keys';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
-import { startStripeStub, type StripeStub, type StubEvent, type StubRequest } from '../../helpers/stripe-stub';
+import { startStripeStub, type StripeStub, type StubEvent, type StubRequest, type StubSession } from '../../helpers/stripe-stub';
 import { adminSession, grantPlan, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, subscribe, waitForPosts } from '../../helpers/webhooks';
 import { eventually } from '../../helpers/wait';
@@ -491,6 +491,9 @@ describe('trials', () => {
   it('keeps one open Checkout Session per consumer, so a plan and its trial are bought once', async () => {
     const ivan = await registerUser(app);
     const first = await checkout(ivan, { plan_id: annual });
+    // A session another integration of the site opened for the same Stripe customer is not ours to close.
+    const foreign = { ...(stub.sessions.get(first.body.data.session_id) as StubSession), id: 'cs_test_other_integration', metadata: {} };
+    stub.sessions.set(foreign.id, foreign);
     const second = await checkout(ivan, { plan_id: annual, interval: 'year' });
     expect([first.status, second.status]).toEqual([200, 200]);
     // Both carried the trial; the first can no longer be paid, as Stripe refuses an expired session.
@@ -501,8 +504,12 @@ describe('trials', () => {
     // Two at once agree on the one to keep: exactly one is left open, and it is one of theirs.
     const both = await Promise.all([checkout(ivan, { plan_id: annual }), checkout(ivan, { plan_id: basic })]);
     expect(both.map((response) => response.status)).toEqual([200, 200]);
+    expect(stub.sessions.get(foreign.id)?.status).toBe('open');
     const open = [...stub.sessions.values()].filter(
-      (session) => session.customer === stub.sessions.get(second.body.data.session_id)?.customer && session.status === 'open'
+      (session) =>
+        session.customer === stub.sessions.get(second.body.data.session_id)?.customer &&
+        session.status === 'open' &&
+        session.id !== foreign.id
     );
     expect(open).toHaveLength(1);
     expect(both.map((response) => response.body.data.session_id)).toContain(open[0].id);

@@ -85,16 +85,20 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
   /**
    * A consumer has one open Checkout Session at most: the newest. Two open at once could both be
    * paid (two subscriptions, billed twice) and could both carry the consumer's one trial. Each
-   * checkout, once its session is made, expires the customer's other open ones, keeping the newest
+   * checkout, once its session is made, expires the customer's other open plan sessions (those
+   * this plugin opened for the consumer: subscription mode, their `consumer_id`), keeping the newest
    * by the millisecond it was opened (`metadata.opened_at`; Stripe's `created` counts seconds),
    * then by id. So two checkouts at once agree on which to keep, and one of their answers names an
    * expired session, whose page says so; paying it is refused by Stripe. Stripe failing here leaves
    * the older sessions open (as before this rule) and is logged, not answered.
    */
-  const closeOtherSessions = async (customer: string, kept: Stripe.Checkout.Session): Promise<void> => {
+  const closeOtherSessions = async (customer: string, consumerId: string, kept: Stripe.Checkout.Session): Promise<void> => {
     try {
       const open: Stripe.Checkout.Session[] = [];
-      for await (const session of stripe().checkout.sessions.list({ customer, status: 'open', limit: 100 })) open.push(session);
+      for await (const session of stripe().checkout.sessions.list({ customer, status: 'open', limit: 100 })) {
+        // Only the plan checkouts this plugin opened for this consumer: never a session another integration made.
+        if (session.mode === 'subscription' && session.metadata?.consumer_id === consumerId) open.push(session);
+      }
       if (!open.some((session) => session.id === kept.id)) open.push(kept);
       const openedAt = (session: Stripe.Checkout.Session) => Number(session.metadata?.opened_at ?? session.created * 1000) || 0;
       const newest = open.reduce((a, b) => (openedAt(b) > openedAt(a) || (openedAt(b) === openedAt(a) && b.id > a.id) ? b : a));
@@ -213,7 +217,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
         cancel_url: withQuery(url, 'checkout=cancelled'),
       });
       if (!session.url) throw new Error(`Stripe answered session ${session.id} without a URL`);
-      await closeOtherSessions(customer, session);
+      await closeOtherSessions(customer, buyer.consumerId, session);
       return { session_id: session.id, url: session.url };
     },
 
