@@ -265,12 +265,14 @@ describe('the share is a floor, not a ceiling', () => {
   }
 
   it('lets a lone fast endpoint take every free slot but the reserve, and gives the next ones to a newcomer', async () => {
-    const lanes = lanesOf(10, 2);
+    // A slow answer is a second here, not 250 ms: this test's answers and gaps are real time, which a
+    // loaded CI machine stretched past 250 ms once (the lane then lost what it had earned).
+    const lanes = lanesOf(10, 2, { slowMs: 1_000 });
     const run = controlled();
     const finished = new Set<string>(['f0']);
     await warm(lanes, run, 'f');
     // Idle for longer than a slow answer since: it starts again from its share.
-    await sleep(260);
+    await sleep(1_050);
     const fast = lanes.each(names('f', 60), endpointOf, run.task);
     await tick();
     // It starts with its share; after a share's worth of fast answers in a row (2), each fast answer

@@ -104,10 +104,11 @@ describe('rate_limit', () => {
     expect(new Set(received.map((request) => request.headers['webhook-id'])).size).toBe(20);
     const times = received.map((request) => request.receivedAt);
     // 20 deliveries at 5 a second: paced, the last is about 3.8 s after the first; no second holds more than 5
-    // (one more for timer jitter). Whatever the pacing, 20 cannot be sent at 5 a second in under 3 s; a first
-    // send a loaded machine makes late draws the spread in towards that (3.37 s seen in CI).
+    // (two more for the jitter between sending and receiving: a loaded CI machine showed 7 once). Whatever the
+    // pacing, 20 cannot be sent at 5 a second in under 3 s; a first send a loaded machine makes late draws the
+    // spread in towards that (3.37 s seen in CI). Let out together, they would all fall in one second.
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(3_000);
-    expect(busiestSecond(received)).toBeLessThanOrEqual(6);
+    expect(busiestSecond(received)).toBeLessThanOrEqual(7);
 
     const subscription = await eventually(
       async () => {
