@@ -45,15 +45,10 @@ export function enforceVisibility(strapi: Core.Strapi): void {
 }
 
 export async function seesEverything(strapi: Core.Strapi, ctx: Context): Promise<boolean> {
-  const auth = ctx.state.auth as { strategy?: { name?: string }; credentials?: unknown } | undefined;
-  if (!auth?.credentials) return false;
-  // Strapi 5.54 names its admin-issued token strategy content-api-token (api-token before).
-  if (auth.strategy?.name === 'content-api-token' || auth.strategy?.name === 'api-token') return true;
-  const user = ctx.state.user as { id?: number } | undefined;
-  if (!user?.id) return false;
-  // The api-suite plugin owns what "administrator" means (the users-permissions role it creates).
-  const consumers = strapi.plugin('api-suite').service('consumers') as { isAdministrator(userId: number): Promise<boolean> };
-  return consumers.isAdministrator(user.id);
+  // The api-suite plugin owns who the site's staff are: API tokens, its administrator role and
+  // the roles the site names as draft readers.
+  const staff = strapi.plugin('api-suite').service('staff') as { isStaffRequest(ctx: Context): Promise<boolean> };
+  return staff.isStaffRequest(ctx);
 }
 
 /**

@@ -318,6 +318,16 @@ export const configSchema = z
           .max(MAX_PURGE_SECONDS, `RETENTION_PURGE_SECONDS must be at most ${MAX_PURGE_SECONDS} (a year)`),
       })
       .strict(),
+    content: z
+      .object({
+        /**
+         * users-permissions roles (by type or name, case-insensitive) whose members may read drafts
+         * and receive events about them, beside administrators and Strapi's API tokens
+         * (`CONTENT_DRAFT_READERS`; docs/content-api.md#drafts): a preview frontend's role.
+         */
+        draftReaders: z.array(z.string().trim().min(1, 'role names must not be empty').max(100)),
+      })
+      .strict(),
     /** Where committed content changes are announced (`CONTENT_WEBHOOK_URL`); none: off. */
     contentWebhookUrl: z
       .string()
@@ -437,6 +447,9 @@ export default {
       scraperRuns: parseCount(env('RETENTION_SCRAPER_RUNS'), 20, 'RETENTION_SCRAPER_RUNS'),
       stripeEventsDays: parseDays(env('RETENTION_STRIPE_EVENTS_DAYS'), 90, 'RETENTION_STRIPE_EVENTS_DAYS'),
       purgeSeconds: parseDays(env('RETENTION_PURGE_SECONDS'), 86_400, 'RETENTION_PURGE_SECONDS', 'seconds'),
+    },
+    content: {
+      draftReaders: parseList(env('CONTENT_DRAFT_READERS')) ?? [],
     },
     contentWebhookUrl: env('CONTENT_WEBHOOK_URL')?.trim() || undefined,
     observability: {

@@ -26,13 +26,14 @@ import keys from './services/keys';
 import oauth from './services/oauth';
 import plans from './services/plans';
 import quotaAlerts from './services/quota-alerts';
+import staff from './services/staff';
 import usage from './services/usage';
 import { ACCESS_EVENTS } from './event-types';
 import { usagePurger } from './usage-rollups';
 import { accessApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */
-const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access, 'quota-alerts': quotaAlerts };
+const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access, 'quota-alerts': quotaAlerts, staff };
 
 /**
  * Who may call the API and how much: consumers and the administrator role, API keys with
