@@ -25,6 +25,7 @@ export const UIDS = {
   billingSubscription: 'plugin::api-suite.billing-subscription',
   billingReport: 'plugin::api-suite.billing-report',
   retentionState: 'plugin::api-suite.retention-state',
+  contentOutbox: 'plugin::api-suite.content-outbox',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (docs/access.md#credentials-and-identity). */

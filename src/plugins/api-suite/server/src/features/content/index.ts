@@ -1,7 +1,8 @@
 import type { FeatureModule } from '../types';
 import { getService } from '../../utils';
 import { contentEventDefinitions } from './events/definitions';
-import { contentEventsListener } from './events/listener';
+import { contentEvents, type ContentEvents } from './events/listener';
+import { registerOutboxTable } from './outbox/store';
 import { contentApiDescription } from './openapi';
 
 /**
@@ -10,15 +11,28 @@ import { contentApiDescription } from './openapi';
  * the OpenAPI document. Whatever the site calls them: recipes, listings, courses, or the demo's
  * articles and products.
  */
+/** Each app's content events (a test process may boot more than one). */
+const eventsOf = new WeakMap<object, ContentEvents>();
+
 const feature: FeatureModule = {
   name: 'content',
   register({ strapi }) {
+    registerOutboxTable(strapi);
     // Read once every plugin has registered: another plugin's register may still add attributes.
     getService(strapi, 'webhook-event-types').define(() => contentEventDefinitions(strapi));
     // Their content API (Strapi's REST routes) in the OpenAPI document: read when the document is first built.
     getService(strapi, 'openapi').add(() => contentApiDescription(strapi));
-    const listener = contentEventsListener(strapi);
-    if (listener) getService(strapi, 'content-changes').listen(listener);
+    const events = contentEvents(strapi);
+    if (!events) return;
+    eventsOf.set(strapi, events);
+    getService(strapi, 'content-changes').listen(events.listener);
+  },
+  bootstrap({ strapi }) {
+    // Publishes what is committed from now on, and what a process that died left in the outbox.
+    eventsOf.get(strapi)?.relay.start();
+  },
+  destroy({ strapi }) {
+    eventsOf.get(strapi)?.relay.stop();
   },
 };
 

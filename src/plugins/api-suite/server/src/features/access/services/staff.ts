@@ -59,6 +59,20 @@ const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
       return row !== undefined;
     },
 
+    /** Whether the user behind a consumer id is staff (a subscription's owner). */
+    async isStaffConsumer(consumerId: string): Promise<boolean> {
+      const ids = await service.staffRoleIds();
+      if (ids.length === 0) return false;
+      const { users, name, user, role } = link();
+      const row = (await strapi.db
+        .connection(`${users} as u`)
+        .join(`${name} as l`, `l.${user}`, 'u.id')
+        .where('u.consumer_id', consumerId)
+        .whereIn(`l.${role}`, ids)
+        .first('u.id')) as unknown;
+      return row !== undefined;
+    },
+
     /** The consumer ids of every staff user: the audience of events about drafts. */
     async staffConsumerIds(): Promise<string[]> {
       const ids = await service.staffRoleIds();

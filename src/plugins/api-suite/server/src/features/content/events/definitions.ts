@@ -24,7 +24,8 @@ export function contentEventDefinitions(strapi: Core.Strapi): EventDefinition[] 
       description,
       schema,
       example: exampleFor(example, type, action),
-      audience: 'everyone' as const,
+      // A draft & publish type's created and updated are about its draft: the site's staff only.
+      audience: type.draftAndPublish && (action === 'created' || action === 'updated') ? ('staff' as const) : ('everyone' as const),
       owner: 'content',
     }));
   });
@@ -36,21 +37,30 @@ function actionsOf(type: WatchedType): Array<{ action: string; description: stri
   const what = type.kind === 'singleType' ? `The ${name}` : `${/^[aeiou]/i.test(name) ? 'An' : 'A'} ${name}`;
   const locale = type.localized ? ' (one event per locale)' : '';
   return [
-    { action: 'created', description: `${what} was created${type.draftAndPublish ? ' (as a draft, or published at once)' : ''}${locale}.` },
-    { action: 'updated', description: `${what} was changed${type.draftAndPublish ? ' (its draft, or a draft discarded)' : ''}${locale}.` },
+    {
+      action: 'created',
+      description: `${what} was created${type.draftAndPublish ? " as a draft (the site's staff only)" : ''}${locale}.`,
+    },
+    {
+      action: 'updated',
+      description: `${what} was changed${type.draftAndPublish ? ": its draft, or a draft discarded (the site's staff only)" : ''}${locale}.`,
+    },
     ...(type.draftAndPublish
       ? [
           { action: 'published', description: `${what} was published${locale}: the payload is the published version.` },
-          { action: 'unpublished', description: `${what} was unpublished${locale}: the payload is the draft left.` },
+          { action: 'unpublished', description: `${what} was unpublished${locale}: the payload is the version that was published.` },
         ]
       : []),
-    { action: 'deleted', description: `${what} was deleted${locale}: the payload is the document as it was.` },
+    {
+      action: 'deleted',
+      description: `${what} was deleted${locale}: the payload is the document as the content API showed it${type.draftAndPublish ? " (a document never published: the site's staff only)" : ''}.`,
+    },
   ];
 }
 
 /** The type's example as each event would carry it: a draft has no publication date. */
 function exampleFor(example: Record<string, unknown>, type: WatchedType, action: string): Record<string, unknown> {
   if (!type.draftAndPublish) return example;
-  const draft = action === 'created' || action === 'updated' || action === 'unpublished';
+  const draft = action === 'created' || action === 'updated';
   return { ...example, publishedAt: draft ? null : (example.publishedAt ?? example.updatedAt ?? null) };
 }

@@ -1,4 +1,5 @@
 import type { Core, UID } from '@strapi/strapi';
+import type { Knex } from '../../../db';
 
 /**
  * The one subscriber to content changes: a single document-service middleware that notes each
@@ -8,6 +9,10 @@ import type { Core, UID } from '@strapi/strapi';
  * listeners, so both see the same changes
  * at the same moment, whatever made them (the v1 API, the Content Manager, a script), and a save
  * that is rolled back announces nothing to either.
+ *
+ * Each watched call runs in a transaction (the caller's, when there is one), so a listener that
+ * must never lose a change (the content events' outbox) writes it in the change's own
+ * transaction through `record`: committed with the change, or rolled back with it.
  */
 
 export type Row = Record<string, unknown> & { id?: number; documentId?: string };
@@ -50,6 +55,11 @@ export interface ContentListener {
    * deletion's document as it was); handed back in the change's `captured`.
    */
   capture?(uid: string, action: string, params: ChangeParams): Promise<unknown>;
+  /**
+   * Write the change through its own transaction (before the commit): what must survive the
+   * process dying right after the commit.
+   */
+  record?(trx: Knex, change: ContentChange): Promise<void>;
   /** The committed changes of one transaction, in order; called on a later turn of the event loop. */
   committed(changes: ContentChange[]): void;
 }
@@ -74,32 +84,20 @@ const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  const afterCommit = (change: ContentChange, to: ContentListener[]) => {
-    if (!strapi.db.inTransaction()) {
-      // The document service committed its own transaction before next() resolved; the next turn
-      // of the event loop lets the caller's answer go out before any listener's work starts.
-      setImmediate(() => handOver([{ change, to }]));
-      return;
+  /** Hand the change over once its transaction commits: one batch per outer transaction. */
+  const afterCommit = (trx: object, onCommit: (callback: () => void) => void, change: ContentChange, to: ContentListener[]) => {
+    let batch = batches.get(trx);
+    if (!batch) {
+      const created: Array<{ change: ContentChange; to: ContentListener[] }> = [];
+      batches.set(trx, created);
+      batch = created;
+      onCommit(() => {
+        batches.delete(trx);
+        // The next turn of the event loop lets the caller's answer go out before any listener's work starts.
+        setImmediate(() => handOver(created));
+      });
     }
-    // Inside someone else's transaction: joining it (a nested call reuses it) is the way to reach
-    // its onCommit, so nothing is handed over for a change that is rolled back.
-    void strapi.db
-      .transaction(({ trx, onCommit }) => {
-        let batch = batches.get(trx);
-        if (!batch) {
-          const created: Array<{ change: ContentChange; to: ContentListener[] }> = [];
-          batches.set(trx, created);
-          batch = created;
-          onCommit(() => {
-            batches.delete(trx);
-            setImmediate(() => handOver(created));
-          });
-        }
-        batch.push({ change, to });
-      })
-      .catch((error: unknown) =>
-        strapi.log.warn(`[api-suite] content changes: could not wait for the commit: ${(error as Error).message}`)
-      );
+    batch.push({ change, to });
   };
 
   const read = async (uid: string, documentId: string, fields: string[]): Promise<Row | null> =>
@@ -118,32 +116,38 @@ const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (!ACTIONS.has(ctx.action)) return next();
         const to = listeners.filter((listener) => listener.watches(ctx.uid, ctx.action));
         if (to.length === 0) return next();
-        const fields = [...new Set(to.flatMap((listener) => listener.fields?.(ctx.uid) ?? []))];
-        const params = ctx.params as ChangeParams | undefined;
-        const before =
-          fields.length > 0 && params?.documentId && ctx.action !== 'create' ? await read(ctx.uid, params.documentId, fields) : null;
-        const captured = new Map<string, unknown>();
-        for (const listener of to) {
-          if (listener.capture) captured.set(listener.name, await listener.capture(ctx.uid, ctx.action, params ?? {}));
-        }
-        const result = await next();
-        const documentId = changedDocumentId(params, result);
-        if (!documentId) return result;
-        // Read now, inside the change's transaction, so a change describes itself even when the
-        // next one follows before the commit.
-        const after = fields.length > 0 && ctx.action !== 'delete' ? await read(ctx.uid, documentId, fields) : null;
-        const change: ContentChange = {
-          uid: ctx.uid,
-          action: ctx.action,
-          documentId,
-          before,
-          after,
-          locales: localesOf(result),
-          alsoPublished: (ctx.action === 'create' || ctx.action === 'update') && params?.status === 'published',
-          captured,
-        };
-        afterCommit(change, to);
-        return result;
+        // The document service opens its own transaction inside next(); opened here instead (or
+        // joined, inside a caller's), the reads before and after and the listeners' records are
+        // in the same transaction as the change.
+        return strapi.db.transaction(async ({ trx, onCommit }) => {
+          const fields = [...new Set(to.flatMap((listener) => listener.fields?.(ctx.uid) ?? []))];
+          const params = ctx.params as ChangeParams | undefined;
+          const before =
+            fields.length > 0 && params?.documentId && ctx.action !== 'create' ? await read(ctx.uid, params.documentId, fields) : null;
+          const captured = new Map<string, unknown>();
+          for (const listener of to) {
+            if (listener.capture) captured.set(listener.name, await listener.capture(ctx.uid, ctx.action, params ?? {}));
+          }
+          const result = await next();
+          const documentId = changedDocumentId(params, result);
+          if (!documentId) return result;
+          // Read now, inside the change's transaction, so a change describes itself even when the
+          // next one follows before the commit.
+          const after = fields.length > 0 && ctx.action !== 'delete' ? await read(ctx.uid, documentId, fields) : null;
+          const change: ContentChange = {
+            uid: ctx.uid,
+            action: ctx.action,
+            documentId,
+            before,
+            after,
+            locales: localesOf(result),
+            alsoPublished: (ctx.action === 'create' || ctx.action === 'update') && params?.status === 'published',
+            captured,
+          };
+          for (const listener of to) if (listener.record) await listener.record(trx as unknown as Knex, change);
+          afterCommit(trx, onCommit, change, to);
+          return result;
+        });
       });
     },
   };

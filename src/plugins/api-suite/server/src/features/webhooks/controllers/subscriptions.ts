@@ -4,7 +4,7 @@ import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { ROTATION_WINDOW_MS } from '../signing';
-import { checkEndpoint, checkEvents, createSubscription } from '../subscriptions/create';
+import { checkAudience, checkEndpoint, checkEvents, createSubscription } from '../subscriptions/create';
 import { sendTestEvent } from '../delivery/test-event';
 import { checkFilter } from '../subscriptions/filters';
 import { eventsOf, filterOf } from '../subscriptions/rows';
@@ -49,6 +49,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async update(ctx: Context) {
       const { row, body } = input(ctx, inputs.api.update);
       await checkEvents(strapi, body.events);
+      await checkAudience(strapi, row.consumer_id, body.events);
       // The filter (new or kept) must fit the types the subscription will receive.
       if (body.filter !== undefined || body.events !== undefined) {
         await checkFilter(strapi, body.filter !== undefined ? body.filter : filterOf(row.filter), body.events ?? eventsOf(row.events));

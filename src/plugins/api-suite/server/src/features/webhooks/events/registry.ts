@@ -16,8 +16,12 @@ import { fieldProblems, type FieldProblem } from '../../../http/errors';
  * endpoints' health), whatever any other subscription's `events` say. Publishing a `named` event
  * without naming anyone, or a `consumer` event to anyone but one consumer, is a programming error
  * and refused; administrators cannot publish `consumer` events by hand.
+ *
+ * `staff`: events about drafts (a draft & publish type's `created` and `updated`), which only the
+ * site's staff (administrators and the roles it names as draft readers) receive, whatever a
+ * consumer's subscription says.
  */
-export type EventAudience = 'everyone' | 'named' | 'consumer';
+export type EventAudience = 'everyone' | 'named' | 'consumer' | 'staff';
 
 /** Whether an administrator may publish a type by hand (it would reach every subscriber of the type). */
 export function publishableByHand(definition: Pick<EventDefinition, 'audience'>): boolean {

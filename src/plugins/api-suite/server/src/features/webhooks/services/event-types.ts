@@ -33,6 +33,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       description: String(row.description ?? ''),
       example_payload: fromJson<unknown>(row.example_payload, null),
       schema: schemaOf(name),
+      audience: definition?.audience ?? 'everyone',
       is_active: toBool(row.is_active),
       publishable: definition !== undefined && publishableByHand(definition),
     };
@@ -52,6 +53,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
         description: String(row.description ?? ''),
         example_payload: fromJson<unknown>(row.example_payload, null),
         schema: schemaOf(name),
+        audience: registry.get(name)?.audience ?? 'everyone',
       });
     }
     cached = { types, until: Date.now() + CACHE_TTL_MS };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, insertRows, tableOf } from '../../../db';
+import { dialectOf, insertRows, tableOf, type Knex } from '../../../db';
 import { getService } from '../../../utils';
 import { buildBody, DELIVERY_COLUMNS, type DeliverySend } from './deliveries';
 import { newDeliveryId } from '../delivery/ids';
@@ -31,7 +31,8 @@ export interface Published {
   deliveries: number;
 }
 
-interface Pending {
+/** Events to write in one round, and to whom. */
+interface Round {
   events: Array<WebhookEvent & { id: string; timestamp: string }>;
   /** The publish's span and its trace context (tracing on only), kept with every delivery it makes. */
   span?: Span;
@@ -42,8 +43,25 @@ interface Pending {
   audience?: string[];
   /** Never to this subscription. */
   except?: number;
+}
+
+interface Pending extends Round {
   resolve(result: Published[]): void;
   reject(error: unknown): void;
+}
+
+/** A round's deliveries, planned but not yet written: records to store, then jobs to enqueue. */
+export interface PlannedRound {
+  rows: Record<string, unknown>[];
+  jobs: DeliverySend[];
+  results: Published[][];
+  traced: boolean;
+}
+
+/** Events of one audience for `plan`. */
+export interface PlannedEvents {
+  events: Array<WebhookEvent & { timestamp?: string }>;
+  options?: PublishOptions;
 }
 
 /** Events written in one round at most; more wait for the next round. */
@@ -72,7 +90,8 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
   /** Work that will publish once it has read what it needs (the site's content events): settling waits for it. */
   const preparing = new Set<Promise<unknown>>();
 
-  const persist = async (round: Pending[]): Promise<Published[][]> => {
+  /** The deliveries a round makes: one record and one job per receiving subscription of each event. */
+  const planRound = async (round: Round[]): Promise<PlannedRound> => {
     const eventTypes = getService(strapi, 'webhook-event-types');
     const subscriptions = getService(strapi, 'webhook-subscriptions');
     // One lookup per audience: everybody's subscriptions, or some consumers'.
@@ -90,7 +109,6 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
     const active = new Set((await eventTypes.listActive()).map((type) => type.name));
 
-    const now = new Date();
     const rows: Record<string, unknown>[] = [];
     const jobs: DeliverySend[] = [];
     const results = round.map((pending) => {
@@ -129,21 +147,30 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
         return { event_id: event.id, deliveries: targets.length };
       });
     });
-    if (rows.length > 0) {
-      // What every new delivery shares is bound once for the round: with tracing off, the empty
-      // trace context too, rather than a null in each row's part of the statement.
-      const traced = round.some((pending) => pending.trace !== undefined);
-      await insertRows(strapi.db.connection, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, rows, {
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        updated_at: now,
-        ...(traced ? {} : { trace_context: null }),
-      });
-      // The records are committed: with the queue away they are enqueued once it is back (never throws).
-      await getService(strapi, 'webhook-deliveries').enqueueNew(jobs);
-    }
-    return results;
+    return { rows, jobs, results, traced: round.some((pending) => pending.trace !== undefined) };
+  };
+
+  /** Store a round's records through `knex` (a transaction's, to store them with the caller's own writes). */
+  const writePlanned = async (knex: Knex, planned: PlannedRound): Promise<void> => {
+    if (planned.rows.length === 0) return;
+    const now = new Date();
+    // What every new delivery shares is bound once for the round: with tracing off, the empty
+    // trace context too, rather than a null in each row's part of the statement.
+    await insertRows(knex, dialectOf(strapi), deliveriesTable(), DELIVERY_COLUMNS, planned.rows, {
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      updated_at: now,
+      ...(planned.traced ? {} : { trace_context: null }),
+    });
+  };
+
+  const persist = async (round: Pending[]): Promise<Published[][]> => {
+    const planned = await planRound(round);
+    await writePlanned(strapi.db.connection, planned);
+    // The records are committed: with the queue away they are enqueued once it is back (never throws).
+    await getService(strapi, 'webhook-deliveries').enqueueNew(planned.jobs);
+    return planned.results;
   };
 
   /** Start rounds while there is work and room; each takes what is queued, up to its size. */
@@ -268,6 +295,39 @@ const webhooksService = ({ strapi }: { strapi: Core.Strapi }) => {
     async publishTo<T extends KnownEventName>(subscriptionId: number, type: T, payload: EventPayloads[T]): Promise<Published> {
       const [result] = await submit([{ type, payload }], { only: subscriptionId });
       return result;
+    },
+
+    /**
+     * The deliveries of events, planned but not written, for a caller that stores them in its own
+     * transaction with its own writes (the content outbox: its records go as their deliveries come,
+     * so a change is published exactly once per subscription, whatever dies when): `write` inside
+     * the transaction, `enqueue` once it has committed. Nothing else is checked: the events are
+     * the caller's, by name, as `publishChecked`'s are.
+     */
+    async plan(groups: PlannedEvents[]): Promise<PlannedRound> {
+      const round: Round[] = groups
+        .filter((group) => group.events.length > 0)
+        .map((group) => ({
+          events: group.events.map((event) => ({
+            type: event.type,
+            payload: event.payload,
+            id: randomUUID(),
+            timestamp: event.timestamp ?? new Date().toISOString(),
+          })),
+          audience: audienceOf(group.options ?? {}),
+          except: group.options?.exceptSubscription,
+        }));
+      return planRound(round);
+    },
+
+    /** Store planned deliveries through a transaction's knex (see `plan`). */
+    write(knex: Knex, planned: PlannedRound): Promise<void> {
+      return writePlanned(knex, planned);
+    },
+
+    /** Queue planned deliveries once their records are committed (never throws: the queue's absence parks them). */
+    enqueue(planned: PlannedRound): Promise<void> {
+      return getService(strapi, 'webhook-deliveries').enqueueNew(planned.jobs);
     },
 
     /** Work that publishes when it is done (read a document, then publish): `settle` waits for it too. */

@@ -23,6 +23,7 @@ export async function createSubscription(
   options: { allowedEvents?: readonly string[] } = {}
 ): Promise<{ row: SubscriptionRow; secret: string }> {
   await checkEvents(strapi, input.events, options.allowedEvents);
+  await checkAudience(strapi, creator.consumerId, input.events);
   await checkFilter(strapi, input.filter, input.events);
   await checkEndpoint(strapi, input.endpoint_url);
   const cap = await capOf(strapi, creator);
@@ -52,6 +53,23 @@ export async function checkEvents(strapi: Core.Strapi, events: string[] | undefi
   if (unknown.length > 0) {
     throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
   }
+}
+
+/**
+ * 422 invalid_events for event types a consumer who is not staff names although only the site's
+ * staff receive them (events about drafts: docs/webhooks.md#drafts-and-audiences). A pattern
+ * (`recipe.*`, `*`) is accepted: it simply never brings them.
+ */
+export async function checkAudience(strapi: Core.Strapi, consumerId: string, events: string[] | undefined): Promise<void> {
+  if (!events) return;
+  const types = getService(strapi, 'webhook-event-types');
+  const staffOnly = events.filter((event) => types.definition(event)?.audience === 'staff');
+  if (staffOnly.length === 0 || (await getService(strapi, 'staff').isStaffConsumer(consumerId))) return;
+  throw new UnprocessableError(
+    'invalid_events',
+    `${staffOnly.join(', ')} ${staffOnly.length === 1 ? 'is' : 'are'} about drafts and sent to the site's staff only: subscribe to the published events instead`,
+    { invalid_events: staffOnly }
+  );
 }
 
 /** Refuse addresses OUTBOUND_ALLOW_PRIVATE forbids; a name that does not resolve yet is accepted (deliveries will say). */

@@ -93,6 +93,10 @@ export const eventType = z.object({
   schema: z.record(z.string(), z.unknown()).meta({
     description: "The JSON Schema (draft 2020-12) of the event's `data`: every delivered payload of this type validates against it.",
   }),
+  audience: z.enum(['everyone', 'named', 'consumer', 'staff']).meta({
+    description:
+      "Who receives it: `everyone` subscribed to it; `named`, only the consumers each event concerns; `consumer`, only the one consumer it is about; `staff`, only the site's staff (administrators and draft-reader roles): events about drafts.",
+  }),
 });
 export type EventType = z.infer<typeof eventType>;
 
