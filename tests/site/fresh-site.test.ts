@@ -137,6 +137,116 @@ describe("webhooks for the site's content", () => {
   });
 });
 
+describe('drafts stay private', () => {
+  const DRAFT_TEXT = 'Embargoed soufflé';
+
+  it("sends a consumer subscribed to recipe.* and chef.* nothing that holds a draft, and recipe.published once it is out; the administrator's subscription gets the editorial events", async () => {
+    const receiver = await startReceiver();
+    try {
+      await subscribedConsumer(`${receiver.url}/consumer`, ['recipe.*', 'chef.*']);
+      // By name, the events about drafts are the staff's.
+      const consumer = await registerUser(site);
+      await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
+      const refused = await site
+        .request()
+        .post('/api/webhooks/subscriptions')
+        .set(bearer(consumer.jwt))
+        .send({ endpoint_url: `${receiver.url}/x`, events: ['recipe.created'] });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 422, code: 'invalid_events' });
+      const administrator = await administratorOf(site);
+      const staff = await site
+        .request()
+        .post('/api/webhooks/subscriptions')
+        .set(bearer(administrator.jwt))
+        .send({ endpoint_url: `${receiver.url}/staff`, events: ['recipe.created', 'recipe.updated'] });
+      expect(staff.status).toBe(201);
+
+      const chef = await createEntry(site, CHEF, { name: 'Julia Draftless' });
+      const recipe = await createEntry(site, RECIPE, {
+        title: DRAFT_TEXT,
+        servings: 2,
+        chef: { connect: [{ documentId: chef.documentId }] },
+      });
+      const owner = bearer(await ownerToken(site));
+      for (const servings of [3, 4]) {
+        const saved = await site
+          .request()
+          .put(`/content-manager/collection-types/${RECIPE}/${recipe.documentId}`)
+          .set(owner)
+          .send({ servings });
+        expect(saved.status).toBe(200);
+      }
+      // The chef changed while its recipe is a draft: chef.updated must not carry the recipe.
+      const renamed = await site
+        .request()
+        .put(`/content-manager/collection-types/${CHEF}/${chef.documentId}`)
+        .set(owner)
+        .send({ name: 'Julia Draftless, renamed' });
+      expect(renamed.status).toBe(200);
+      const toConsumer = (request: { path: string }) => request.path === '/consumer';
+      const chefUpdated = await waitForPosts(receiver, 1, (request) => toConsumer(request) && eventOf(request).type === 'chef.updated');
+      expect(eventOf(chefUpdated[0]).data.recipes).toEqual([]);
+      await publishEntry(site, RECIPE, recipe.documentId);
+
+      const [published] = await waitForPosts(receiver, 1, (request) => toConsumer(request) && eventOf(request).type === 'recipe.published');
+      expect(eventOf(published).data).toMatchObject({ documentId: recipe.documentId, title: DRAFT_TEXT, servings: 4 });
+      const staffEvents = await waitForPosts(receiver, 3, (request) => request.path === '/staff');
+      expect(staffEvents.map((request) => eventOf(request).type)).toEqual(expect.arrayContaining(['recipe.created', 'recipe.updated']));
+
+      // Everything the consumer received before the publish: no draft in it.
+      const consumerEvents = receiver.requests.filter((request) => request.method === 'POST' && toConsumer(request));
+      const types = consumerEvents.map((request) => eventOf(request).type);
+      expect(types).not.toContain('recipe.created');
+      expect(types).not.toContain('recipe.updated');
+      for (const request of consumerEvents.filter((item) => eventOf(item).type !== 'recipe.published')) {
+        expect(request.body).not.toContain(DRAFT_TEXT);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('shows no draft through the content API to a key, a JWT or nobody, in four shapes', async () => {
+    const chef = await createEntry(site, CHEF, { name: 'Draft keeper' });
+    const recipe = await createEntry(site, RECIPE, { title: `${DRAFT_TEXT} two`, chef: { connect: [{ documentId: chef.documentId }] } });
+    const consumer = await registerUser(site);
+    await grantPlan(site, consumer, await planIdOf(site, 'enterprise'));
+    const key = await issueKey(site, consumer);
+    const shapes = [
+      '/api/recipes?status=draft',
+      `/api/recipes/${recipe.documentId}?status=draft`,
+      '/api/chefs?status=draft&populate=recipes',
+      '/api/recipes?status=anything',
+    ];
+    for (const [who, headers] of [
+      ['key', { 'X-API-Key': key }],
+      ['JWT', bearer(consumer.jwt)],
+      ['nobody', {}],
+    ] as const) {
+      for (const path of shapes) {
+        const response = await site.request().get(path).set(headers);
+        expect({ who, path, draft: JSON.stringify(response.body).includes(DRAFT_TEXT) }).toEqual({ who, path, draft: false });
+        if (path.startsWith('/api/chefs')) expect({ who, path, status: response.status }).toEqual({ who, path, status: 200 });
+        else expect({ who, path, status: response.status }).toEqual({ who, path, status: 403 });
+        if (who !== 'nobody' && !path.startsWith('/api/chefs')) expect(response.body.error.code).toBe('drafts_not_allowed');
+      }
+    }
+    // The site's own API token still reads drafts.
+    const token = await site
+      .request()
+      .post('/admin/api-tokens')
+      .set(bearer(await ownerToken(site)))
+      .send({ name: `drafts-${Date.now()}`, type: 'full-access', lifespan: null });
+    expect(token.status).toBe(201);
+    const staff = await site
+      .request()
+      .get('/api/recipes?status=draft')
+      .set(bearer(token.body.data.accessKey as string));
+    expect(staff.status).toBe(200);
+    expect(JSON.stringify(staff.body)).toContain(`${DRAFT_TEXT} two`);
+  });
+});
+
 describe('i18n', () => {
   it('announces one event per locale version, each with its locale, and a bulk publish of two locales as two events', async () => {
     const owner = bearer(await ownerToken(site));
