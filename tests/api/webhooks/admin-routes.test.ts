@@ -129,6 +129,7 @@ describe('webhooks', () => {
       description: 'Paid orders (off for now)',
       example_payload: paidOrder,
       schema: expect.objectContaining({ type: 'object' }),
+      audience: 'named',
       is_active: false,
       publishable: true,
     });

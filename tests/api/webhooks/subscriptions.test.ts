@@ -370,6 +370,7 @@ describe('GET /api/webhooks/event-types', () => {
       description: expect.any(String),
       example_payload: expect.any(Object),
       schema: expect.any(Object),
+      audience: expect.stringMatching(/^(everyone|named|consumer|staff)$/),
     });
     expect(response.body.data.find((type: { name: string }) => type.name === 'results.changed')?.example_payload).toEqual({
       run_id: 42,
