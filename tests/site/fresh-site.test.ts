@@ -53,6 +53,21 @@ async function subscribedConsumer(url: string, events: string[]): Promise<string
   return created.body.secret as string;
 }
 
+describe('a new site', () => {
+  it('has Public, Authenticated and the administrator role after its first boot, with the plugin listed first in config/plugins', async () => {
+    const roles = await site
+      .request()
+      .get('/users-permissions/roles')
+      .set(bearer(await ownerToken(site)));
+    expect(roles.status).toBe(200);
+    const types = (roles.body.roles as Array<{ type: string }>).map((role) => role.type).sort();
+    expect(types).toEqual(expect.arrayContaining(['administrator', 'authenticated', 'public']));
+    // And sign-up works: it needs the Authenticated role.
+    const user = await registerUser(site);
+    expect(user.jwt).toEqual(expect.any(String));
+  });
+});
+
 describe('the event catalog', () => {
   it("lists the site's own types' events, and publish events only for types with draft & publish", async () => {
     const consumer = await registerUser(site);

@@ -1,4 +1,5 @@
-// create-strapi-app 5.54's template, plus the api-suite plugin enabled as docs/installing.md says.
+// create-strapi-app 5.54's template, plus the api-suite plugin enabled as docs/installing.md says; listed
+// first on purpose: the order of the entries must not matter (users-permissions' own roles still appear).
 const allowedMediaTypes = [
   'image/*',
   'video/*',
@@ -23,6 +24,7 @@ const deniedTypes = [
 ];
 
 module.exports = () => ({
+  'api-suite': { enabled: true },
   'users-permissions': {
     config: {
       jwtManagement: 'refresh',
@@ -39,5 +41,4 @@ module.exports = () => ({
       },
     },
   },
-  'api-suite': { enabled: true },
 });

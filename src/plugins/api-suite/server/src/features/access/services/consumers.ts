@@ -20,6 +20,16 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
   async ensureAdministratorRole(): Promise<void> {
     const existing = await strapi.db.query(UIDS.role).findOne({ where: { type: ADMINISTRATOR_ROLE.type } });
     if (existing) return;
+    // users-permissions creates Public and Authenticated at its own bootstrap only when the role
+    // table is empty. On a new site where this plugin boots first (listed before it in
+    // config/plugins), the administrator role would make the table non-empty and they would never
+    // be created: let users-permissions make its roles first, as it would (a no-op when they exist).
+    if ((await strapi.db.query(UIDS.role).count()) === 0) {
+      const usersPermissions = strapi.plugin('users-permissions')?.service('users-permissions') as
+        | { initialize?: () => Promise<unknown> }
+        | undefined;
+      if (usersPermissions?.initialize) await usersPermissions.initialize();
+    }
     await strapi.db.query(UIDS.role).create({ data: { ...ADMINISTRATOR_ROLE } });
     strapi.log.info('[api-suite] created the users-permissions role "administrator"');
   },
