@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { startApp, type TestApp } from '../../helpers/app';
+import { startInstance } from '../../helpers/instance';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { fullAccessToken, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, orderData, posts, productData, subscribe, waitForPosts } from '../../helpers/webhooks';
@@ -254,7 +256,8 @@ describe('applying filters when events fan out', () => {
       .request()
       .post('/api/articles')
       .set('Authorization', `Bearer ${token}`)
-      .send({ data: { title: 'Sourdough Bread', slug: 'sourdough-bread', status: 'draft', body: 'Flour, water, salt.' } });
+      // Published: an event carries what the public content API shows, and a draft article is not in it.
+      .send({ data: { title: 'Sourdough Bread', slug: 'sourdough-bread', status: 'published', body: 'Flour, water, salt.' } });
     expect(article.status).toBe(201);
     const articleDoc = article.body.data as { documentId: string };
     for (const [name, articles] of [
@@ -278,7 +281,53 @@ describe('applying filters when events fan out', () => {
   });
 });
 
+/** Linux's clock ticks a second (`getconf CLK_TCK`): what /proc's CPU times count in. */
+const CLOCK_TICKS = 100;
+
 describe('POST /api/webhooks/filter-test', () => {
+  it('refuses a payload above 64 KB with 413, and answers the costliest one below it within 50 ms of CPU', async () => {
+    // 99 conditions on every item of a list: the most work one filter can ask of a payload.
+    const filter = { $or: Array.from({ length: 99 }, (_, index) => ({ articles: { title: { $containsi: `absent-${index}` } } })) };
+    const payloadOf = (items: number) => ({
+      id: 'a1',
+      name: 'Ada',
+      articles: Array.from({ length: items }, (_, i) => ({ title: `Title ${i} xxxxxxxx` })),
+    });
+    const tooLarge = await tryFilter({ type: 'author.created', filter, payload: payloadOf(2600) });
+    expect(JSON.stringify(payloadOf(2600)).length).toBeGreaterThan(64 * 1024);
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject({ code: 'payload_too_large' });
+
+    const largest = payloadOf(2000);
+    expect(JSON.stringify(largest).length).toBeLessThanOrEqual(64 * 1024);
+    // Measured on a process of the app of its own (this file's server runs inside Jest's module
+    // sandbox, where such loops run many times slower than in Node): its CPU from /proc.
+    const instance = await startInstance(app);
+    try {
+      const cpuOf = () => {
+        const fields = fs.readFileSync(`/proc/${instance.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+      };
+      const cpu: number[] = [];
+      for (let round = 0; round < 7; round += 1) {
+        const before = cpuOf();
+        const response = await instance
+          .request()
+          .post('/api/webhooks/filter-test')
+          .set(as(alice))
+          .send({ type: 'author.created', filter, payload: largest });
+        expect(response.body).toEqual({ matches: false, type: 'author.created' });
+        // The first rounds warm the process up (its JIT, the caches of the route).
+        if (round >= 2) cpu.push(cpuOf() - before);
+      }
+      cpu.sort((a, b) => a - b);
+      console.info(`filter-test CPU per request, ms: ${cpu.join(', ')}`);
+      expect(cpu[Math.floor(cpu.length / 2)]).toBeLessThan(50);
+    } finally {
+      await instance.stop();
+    }
+  });
+
   it('tries a filter on the type’s example payload when no payload is given', async () => {
     // The catalog's order.paid example: status paid, total 25.
     expect((await tryFilter({ type: 'order.paid', filter: { status: 'paid', total: { $lt: 30 } } })).body).toEqual({

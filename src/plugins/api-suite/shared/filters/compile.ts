@@ -80,8 +80,23 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function compileFilter(filter: unknown): CompiledFilter {
   const conditions: FilterCondition[] = [];
   const test = objectTest(filter, { keys: [], keyAts: [] }, [], conditions, 0);
-  return { test: (data) => test(data), conditions };
+  return {
+    test: (data) => {
+      // Conditions on one field of a list's items pick that list once per event, not once per condition.
+      const outer = picked;
+      picked = new Map();
+      try {
+        return test(data);
+      } finally {
+        picked = outer;
+      }
+    },
+    conditions,
+  };
 }
+
+/** What `pick` took from each list during the event being tested, by list and key. */
+let picked: Map<unknown[], Map<string, unknown>> | undefined;
 
 /** The data's field a part of the filter is about, and where each of its keys is written. */
 interface FieldRef {
@@ -254,7 +269,23 @@ function isNullish(value: unknown): boolean {
 
 /** A field of an object, or of each item of a list (lists of lists flattened); undefined for anything else. */
 function pick(value: unknown, key: string): unknown {
-  if (Array.isArray(value)) return value.flatMap((item) => pick(item, key));
+  if (Array.isArray(value)) {
+    const known = picked?.get(value);
+    if (known?.has(key)) return known.get(key);
+    // A loop rather than flatMap: a filter is tried on every event, and this is its inner loop.
+    const out: unknown[] = [];
+    for (const item of value) {
+      const one = pick(item, key);
+      if (Array.isArray(one)) for (const each of one) out.push(each);
+      else out.push(one);
+    }
+    if (picked) {
+      const byKey = picked.get(value) ?? new Map<string, unknown>();
+      byKey.set(key, out);
+      picked.set(value, byKey);
+    }
+    return out;
+  }
   if (!isPlainObject(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
   return value[key];
 }
