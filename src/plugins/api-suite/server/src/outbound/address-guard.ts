@@ -29,7 +29,8 @@ interface Address {
 /**
  * Where a packet to `ip` really goes: the address itself, or the IPv4 address an IPv6 one
  * carries (IPv4-mapped or NAT64), which reaches that IPv4 host through the dual stack or a NAT64
- * gateway. Undefined for anything that is not an IP literal.
+ * gateway. Undefined for anything that is not an IP literal, and for an IPv4-translated one
+ * (refused whatever it carries).
  */
 function effectiveAddress(ip: string): Address | undefined {
   const address = unbracketHost(ip).split('%')[0] ?? '';
@@ -37,7 +38,7 @@ function effectiveAddress(ip: string): Address | undefined {
   if (version === 4) return { address, family: 'ipv4' };
   if (version !== 6) return undefined;
   const bytes = parseIPv6(address);
-  if (!bytes) return undefined;
+  if (!bytes || isIPv4Translated(bytes)) return undefined;
   const embedded = embeddedIPv4(bytes);
   return embedded !== null ? { address: embedded, family: 'ipv4' } : { address: formatIPv6(bytes), family: 'ipv6' };
 }
@@ -116,6 +117,11 @@ function buildBlockList(): net.BlockList {
     ['2001::', 32], // Teredo: reaches an IPv4 host (the server's, the client's obfuscated) through a relay
     ['2001:db8::', 32], // documentation
     ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): translated by the site's own gateway, to any IPv4 host
+    ['3fff::', 20], // documentation (RFC 9637)
+    ['100::', 64], // discard-only (RFC 6666)
+    ['2001:10::', 28], // ORCHID, deprecated: never routed
+    ['2001:20::', 28], // ORCHIDv2 (RFC 7343): identifiers, not locators
+    ['5f00::', 16], // segment routing SIDs (RFC 9602): steered inside an operator's own network
     ['fc00::', 7],
     ['fe80::', 10],
     ['ff00::', 8],
@@ -123,6 +129,15 @@ function buildBlockList(): net.BlockList {
   for (const [network, prefix] of ipv4) list.addSubnet(network, prefix, 'ipv4');
   for (const [network, prefix] of ipv6) list.addSubnet(network, prefix, 'ipv6');
   return list;
+}
+
+/**
+ * IPv4-translated (`::ffff:0:0:0/96`, SIIT, RFC 2765): `::ffff:0:7f00:1` is 127.0.0.1 to a
+ * translator. Refused whole, as the IPv4-compatible range is (Node's BlockList cannot hold this
+ * range: it would match every IPv4 address through their mapped form).
+ */
+function isIPv4Translated(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, 8).every((b) => b === 0) && bytes[8] === 0xff && bytes[9] === 0xff && bytes[10] === 0 && bytes[11] === 0;
 }
 
 /** Returns the dotted IPv4 address inside ::ffff:0:0/96 (IPv4-mapped) or 64:ff9b::/96 (NAT64), else null. */
