@@ -488,6 +488,29 @@ describe('trials', () => {
     expect(lastSession()?.form['subscription_data[trial_period_days]']).toBe('14');
   });
 
+  it('gives the trial once per e-mail address: an account closed and opened again with the same address gets none', async () => {
+    const email = `heidi-${Date.now()}@example.test`;
+    const heidi = await registerUser(app, { email });
+    const first = await buy(heidi, { plan_id: annual });
+    expect(stub.store.subscriptions.get(first)).toMatchObject({ status: 'trialing' });
+    await eventually(async () => ((await subscriptionOf(heidi)).status === 'trialing' ? true : undefined));
+    const closed = await app
+      .request()
+      .delete('/api/v1/account')
+      .set('Authorization', `Bearer ${heidi.jwt}`)
+      .send({ password: heidi.password });
+    expect(closed.status).toBe(204);
+
+    // The same address, in another case, on a new account: no second trial.
+    const again = await registerUser(app, { email: email.toUpperCase().replace('@EXAMPLE.TEST', '@example.test') });
+    expect((await checkout(again, { plan_id: annual })).status).toBe(200);
+    expect(lastSession()?.form['subscription_data[trial_period_days]']).toBeUndefined();
+    // Another address still has its own.
+    const ivan = await registerUser(app);
+    expect((await checkout(ivan, { plan_id: annual })).status).toBe(200);
+    expect(lastSession()?.form['subscription_data[trial_period_days]']).toBe('14');
+  });
+
   it('keeps one open Checkout Session per consumer, so a plan and its trial are bought once', async () => {
     const ivan = await registerUser(app);
     const first = await checkout(ivan, { plan_id: annual });

@@ -7,7 +7,8 @@ import { registerDatabaseModels, type DatabaseModel } from '../../../db';
  *
  * - customers: the one Stripe Customer of each consumer. The unique consumer id is what keeps it
  *   one even when two first requests race (the loser reads the winner's row). `trial_started_at`
- *   records the consumer's one trial, once Stripe reports a subscription with one.
+ *   records the consumer's one trial, once Stripe reports a subscription with one, and
+ *   `trial_email_digest` the address it was given to, which outlives the account.
  * - subscriptions: the consumer's subscription as last read from Stripe, one row per consumer
  *   (a consumer has at most one live subscription; buying again after a cancellation reuses the
  *   row). `effective_plan_id` is the plan the consumer's keys are on now, which differs from
@@ -26,10 +27,13 @@ export const billingTables: DatabaseModel[] = [
       user_id: { type: 'integer' },
       stripe_customer_id: { type: 'string' },
       trial_started_at: { type: 'datetime' },
+      /** The keyed digest of the e-mail address the trial was given to (trial-email.ts): kept when the account closes. */
+      trial_email_digest: { type: 'string' },
       created_at: { type: 'datetime' },
     },
     indexes: [
       { name: 'api_suite_billing_customers_consumer', columns: ['consumer_id'], type: 'unique' },
+      { name: 'api_suite_billing_customers_trial_email', columns: ['trial_email_digest'] },
       { name: 'api_suite_billing_customers_stripe', columns: ['stripe_customer_id'], type: 'unique' },
     ],
   },

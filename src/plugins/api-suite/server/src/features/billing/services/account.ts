@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { trialEmailDigest } from '../trial-email';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { tableOf, toBool, toIso } from '../../../db';
@@ -71,15 +72,26 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
    * A consumer's trial is once: only on their first purchase. Before it they have no subscription
    * row (the plugin writes one when Stripe reports their first subscription, and keeps it) and no
    * trial recorded on their customer (written when Stripe reports a subscription with a trial).
+   * And once per e-mail address: no customer record, a closed account's included, holds a trial
+   * given to the same address (trial-email.ts).
    */
-  const trialAvailable = async (consumerId: string): Promise<boolean> => {
-    const [subscribed, customer] = await Promise.all([
-      strapi.db.connection(tableOf(strapi, UIDS.billingSubscription)).where({ consumer_id: consumerId }).first('id'),
-      strapi.db.connection(customersTable()).where({ consumer_id: consumerId }).first('trial_started_at') as Promise<
+  const trialAvailable = async (buyer: Buyer): Promise<boolean> => {
+    const user = (await strapi.db.connection(tableOf(strapi, UIDS.user)).where({ id: buyer.userId }).first('email')) as
+      { email: string | null } | undefined;
+    const [subscribed, customer, sameAddress] = await Promise.all([
+      strapi.db.connection(tableOf(strapi, UIDS.billingSubscription)).where({ consumer_id: buyer.consumerId }).first('id'),
+      strapi.db.connection(customersTable()).where({ consumer_id: buyer.consumerId }).first('trial_started_at') as Promise<
         { trial_started_at: unknown } | undefined
       >,
+      user?.email
+        ? strapi.db
+            .connection(customersTable())
+            .where({ trial_email_digest: trialEmailDigest(strapi, user.email) })
+            .whereNotNull('trial_started_at')
+            .first('id')
+        : undefined,
     ]);
-    return subscribed === undefined && !customer?.trial_started_at;
+    return subscribed === undefined && !customer?.trial_started_at && sameAddress === undefined;
   };
 
   /**
@@ -194,7 +206,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const prices = await pricesOf(plan.id);
       const flat = flatPriceOf(prices, interval);
-      const trialDays = trialDaysOf(plan) > 0 && (await trialAvailable(buyer.consumerId)) ? trialDaysOf(plan) : 0;
+      const trialDays = trialDaysOf(plan) > 0 && (await trialAvailable(buyer)) ? trialDaysOf(plan) : 0;
       const customer = await service.ensureCustomer(buyer);
       const metadata = { plan_id: String(plan.id), consumer_id: buyer.consumerId, interval };
       const url = returnUrl();

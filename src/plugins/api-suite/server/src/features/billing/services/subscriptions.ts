@@ -1,6 +1,7 @@
 import type { BillingSubscriptionEventData } from '../event-types';
 import type { PublishableEvent } from '../../webhooks/events/registry';
 import type { Core } from '@strapi/strapi';
+import { trialEmailDigest } from '../trial-email';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { dialectOf, tableOf, toBool, toCount, toIso, type Knex } from '../../../db';
@@ -213,7 +214,8 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           );
           return null;
         }
-        const user = (await trx(tableOf(strapi, UIDS.user)).where({ consumer_id: consumerId }).first('id')) as { id: number } | undefined;
+        const user = (await trx(tableOf(strapi, UIDS.user)).where({ consumer_id: consumerId }).first('id', 'email')) as
+          { id: number; email: string | null } | undefined;
         if (!user) return null;
         if (!customer) {
           // Bought with a customer we did not make (named by the subscription's metadata): it is this consumer's from now on.
@@ -272,7 +274,10 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
           await trx(customersTable())
             .where({ consumer_id: consumerId })
             .whereNull('trial_started_at')
-            .update({ trial_started_at: new Date(subscription.trial_start * 1000) });
+            .update({
+              trial_started_at: new Date(subscription.trial_start * 1000),
+              trial_email_digest: user.email ? trialEmailDigest(strapi, user.email) : null,
+            });
         }
         const after = (await trx(table()).where({ consumer_id: consumerId }).first()) as SubscriptionRow;
 
