@@ -412,6 +412,24 @@ describe('DELETE /api/v1/account', () => {
     await app.request().get('/api/v1/keys').set('X-API-Key', key.key).expect(200);
   });
 
+  it('holds the wrong-password limit under tries sent at once: at most five are checked, the others wait', async () => {
+    const user = await registerUser(app);
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        app
+          .request()
+          .delete('/api/v1/account')
+          .set(as(user))
+          .send({ password: `${user.password}-not` })
+      )
+    );
+    const codes = tries.map((response) => response.body.error?.code as string);
+    expect(codes.filter((code) => code === 'invalid_password').length).toBeLessThanOrEqual(5);
+    expect(codes.filter((code) => code === 'too_many_attempts').length).toBeGreaterThanOrEqual(15);
+    expect(codes.every((code) => code === 'invalid_password' || code === 'too_many_attempts')).toBe(true);
+    expect((await app.request().get('/api/users/me').set(as(user))).status).toBe(200);
+  });
+
   it('changes nothing and answers 502 while Stripe cannot cancel the subscription; an administrator is refused likewise', async () => {
     const user = await registerUser(app);
     const bought = await app.request().post('/api/v1/billing/checkout').set(as(user)).send({ plan_id: enterprise });

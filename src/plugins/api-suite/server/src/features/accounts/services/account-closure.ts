@@ -8,7 +8,7 @@ import { ApiError } from '../../../http/errors';
 import { InvalidError, UnauthenticatedError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
 import { isLive } from '../../billing/services/subscriptions';
-import { createPasswordAttempts } from '../password-attempts';
+import { createPasswordAttempts, sharedPasswordAttempts } from '../password-attempts';
 
 /** Wrong passwords allowed per user within the window before the next is refused with 429. */
 const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };
@@ -68,7 +68,12 @@ export class StripeCancellationError extends errors.ApplicationError {
  * shipping address; billing's rows lose the user too. Then the user goes, and an e-mail says so.
  */
 const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
-  const attempts = createPasswordAttempts(PASSWORD_ATTEMPTS);
+  const shared = sharedPasswordAttempts(
+    () => getService(strapi, 'platform').redis(),
+    getConfig(strapi).jobs.prefix,
+    createPasswordAttempts(PASSWORD_ATTEMPTS),
+    PASSWORD_ATTEMPTS
+  );
   /** Users this process is closing by their own request: the user lifecycle leaves them to it. */
   const ownClosings = new Map<number, Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
@@ -270,7 +275,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
      * can close again. Two requests at once close it once.
      */
     async closeOwn(userId: number, password: string): Promise<void> {
-      const wait = attempts.waitFor(userId);
+      const wait = await shared.reserve(userId);
       if (wait > 0) {
         throw new ApiError(429, 'too_many_attempts', `Too many wrong passwords: try again in ${wait} seconds`, undefined, {
           'Retry-After': String(wait),
@@ -287,11 +292,9 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
       // An account made through a login provider has no password: it cannot be confirmed this way.
       const valid =
         typeof stored.password === 'string' && stored.password !== '' && (await users.validatePassword(password, stored.password));
-      if (!valid) {
-        attempts.failed(userId);
-        throw new InvalidError('invalid_password', 'The password is not correct');
-      }
-      attempts.succeeded(userId);
+      // A wrong password stays counted (reserved above); the right one forgets the others.
+      if (!valid) throw new InvalidError('invalid_password', 'The password is not correct');
+      await shared.succeeded(userId);
       const under = ownClosings.get(userId);
       if (under) return under;
 
