@@ -239,6 +239,11 @@ describe('create, read, update, delete', () => {
     expect((await api().patch(`/api/v1/articles/${article.id}`, { slug: 'unique-slug' })).status).toBe(409);
     expect((await api().patch(`/api/v1/articles/${article.id}`, { author_id: 424242 })).status).toBe(422);
     expect((await api().patch('/api/v1/articles/00000000-0000-4000-8000-000000000000', { title: 'x' })).status).toBe(404);
+    // An unknown article is 404 whatever the body: the article is looked for before the body is read.
+    for (const method of ['patch', 'put'] as const) {
+      const unknown = await api()[method]('/api/v1/articles/00000000-0000-4000-8000-000000000000', { title: 42, status: 'nonsense' });
+      expect({ method, status: unknown.status, code: unknown.body.error?.code }).toEqual({ method, status: 404, code: 'not_found' });
+    }
   });
 
   it('deletes with 204, after which the article is gone', async () => {

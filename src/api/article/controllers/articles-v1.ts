@@ -68,12 +68,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async replace(ctx: Context) {
       await allowWrite(ctx, 'update');
       const id = ref(ctx);
+      await articles().assertExists(id);
       ctx.body = { data: await articles().update(id, putBody.parse(ctx.request.body ?? {}), 'put') };
     },
 
     async patch(ctx: Context) {
       await allowWrite(ctx, 'update');
       const id = ref(ctx);
+      await articles().assertExists(id);
       ctx.body = { data: await articles().update(id, patchBody.parse(ctx.request.body ?? {}), 'patch') };
     },
 

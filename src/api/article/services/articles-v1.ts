@@ -141,6 +141,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       };
     },
 
+    /** 404 for an article that does not exist: loaded before a body is read, so an unknown article answers 404 whatever the body. */
+    async assertExists(ref: string): Promise<void> {
+      await findRow(ref);
+    },
+
     async findOne(ref: string, include?: string): Promise<V1Article> {
       return present(await findRow(ref, include), include);
     },
