@@ -131,6 +131,18 @@ describe('plans', () => {
       ['price_yearly', 'needs a monthly price above 0 (a plan is sold yearly as well as monthly, not instead)'],
     ]);
     expect((await planRow(free)).price_yearly).toBeNull();
+    // The same rule holds for an editor in the Content Manager, which writes plans itself.
+    const documentId = (await app.strapi.db.query('plugin::api-suite.plan' as never).findOne({ where: { id: free } })) as {
+      documentId: string;
+    };
+    const throughEditor = await app
+      .request()
+      .put(`/content-manager/collection-types/plugin::api-suite.plan/${documentId.documentId}`)
+      .set(adminAuth(owner))
+      .send({ price_yearly: 50 });
+    expect(throughEditor.status).toBe(400);
+    expect(throughEditor.body.error.message).toMatch(/needs a monthly price above 0/);
+    expect((await planRow(free)).price_yearly).toBeNull();
 
     const edited = await editPlan(basic, { trial_days: 7 });
     expect(edited.status).toBe(200);

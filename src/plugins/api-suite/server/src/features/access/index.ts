@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
+import { errors } from '@strapi/utils';
 import type { FeatureModule } from '../types';
 import { adminActionsOf } from '../../../../shared/permissions';
 import { UIDS } from '../../constants';
@@ -93,6 +94,22 @@ const feature: FeatureModule = {
       });
     };
     strapi.db.lifecycles.subscribe({ models: [UIDS.apiKey, UIDS.plan], afterUpdate: invalidate, afterDelete: invalidate });
+    // The plans' own rules hold for the Content Manager's edits too, not only for the admin panel's routes.
+    const checkPrices = async (event: { params: { data?: unknown; where?: unknown } }, id?: number) => {
+      const problem = await getService(strapi, 'plans').yearlyPriceProblem(
+        (event.params.data ?? {}) as { price_monthly?: number | string | null; price_yearly?: number | string | null },
+        id
+      );
+      if (problem) throw new errors.ValidationError(`price_yearly: ${problem}`);
+    };
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.plan],
+      beforeCreate: (event) => checkPrices(event),
+      beforeUpdate: (event) => {
+        const id = (event.params.where as { id?: unknown } | undefined)?.id;
+        return checkPrices(event, typeof id === 'number' ? id : undefined);
+      },
+    });
     // A new plan, or a new default, changes what consumers without a plan of their own are on.
     strapi.db.lifecycles.subscribe({ models: [UIDS.plan], afterCreate: invalidate });
 

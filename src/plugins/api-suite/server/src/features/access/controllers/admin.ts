@@ -32,16 +32,11 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     }
   };
 
-  /** A yearly price is a second way to buy a plan sold monthly: a plan whose monthly price is 0 (free, or not for sale) has none. */
+  /** A yearly price needs a monthly one: the plans service's rule, with the field named for the admin panel's form. */
   const assertYearlyPriced = async (body: { price_monthly?: number; price_yearly?: number | null }, id?: number) => {
-    if (body.price_monthly === undefined && (body.price_yearly === undefined || body.price_yearly === null)) return;
-    const stored = id === undefined ? null : await plans().get(id);
-    const yearly = body.price_yearly !== undefined ? body.price_yearly : (stored?.price_yearly ?? null);
-    const monthly = body.price_monthly ?? stored?.price_monthly ?? 0;
-    if (yearly !== null && !(monthly > 0)) {
-      throw new InvalidError('validation_error', 'price_yearly: needs a monthly price above 0', [
-        { field: 'price_yearly', message: 'needs a monthly price above 0 (a plan is sold yearly as well as monthly, not instead)' },
-      ]);
+    const problem = await plans().yearlyPriceProblem(body, id);
+    if (problem) {
+      throw new InvalidError('validation_error', `price_yearly: ${problem}`, [{ field: 'price_yearly', message: problem }]);
     }
   };
 

@@ -26,8 +26,7 @@ const consumersService = ({ strapi }: { strapi: Core.Strapi }) => ({
     // be created: let users-permissions make its roles first, as it would (a no-op when they exist).
     if ((await strapi.db.query(UIDS.role).count()) === 0) {
       const usersPermissions = strapi.plugin('users-permissions')?.service('users-permissions') as
-        | { initialize?: () => Promise<unknown> }
-        | undefined;
+        { initialize?: () => Promise<unknown> } | undefined;
       if (usersPermissions?.initialize) await usersPermissions.initialize();
     }
     await strapi.db.query(UIDS.role).create({ data: { ...ADMINISTRATOR_ROLE } });

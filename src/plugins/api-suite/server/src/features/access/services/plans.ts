@@ -82,6 +82,32 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
     return row ? { ...toStored(row), ...((await planHoldings(strapi)).get(id) ?? NOTHING_HELD) } : null;
   },
 
+  /**
+   * A yearly price is a second way to buy a plan sold monthly: a plan whose monthly price is 0
+   * (free, or not for sale) has none. The problem with a plan's prices as `change` would leave
+   * them (`id`: the stored plan it changes), or null. Checked by the admin panel's routes and, for
+   * the Content Manager's edits, by the plan's lifecycle.
+   */
+  async yearlyPriceProblem(
+    change: { price_monthly?: number | string | null; price_yearly?: number | string | null },
+    id?: number
+  ): Promise<string | null> {
+    if (change.price_monthly === undefined && (change.price_yearly === undefined || change.price_yearly === null)) return null;
+    const stored =
+      id === undefined
+        ? null
+        : ((await strapi.db.query(UIDS.plan).findOne({ where: { id }, select: ['price_monthly', 'price_yearly'] })) as Pick<
+            PlanRow,
+            'price_monthly' | 'price_yearly'
+          > | null);
+    const yearly = change.price_yearly !== undefined ? change.price_yearly : (stored?.price_yearly ?? null);
+    const monthly = Number(change.price_monthly ?? stored?.price_monthly ?? 0);
+    if (yearly !== null && yearly !== '' && !(monthly > 0)) {
+      return 'needs a monthly price above 0 (a plan is sold yearly as well as monthly, not instead)';
+    }
+    return null;
+  },
+
   async findByName(name: string): Promise<{ id: number } | null> {
     return (await strapi.db.query(UIDS.plan).findOne({ where: { name }, select: ['id'] })) as { id: number } | null;
   },
