@@ -3,6 +3,7 @@ import { getService } from '../../utils';
 import { contentEventDefinitions } from './events/definitions';
 import { contentEvents, type ContentEvents } from './events/listener';
 import { registerOutboxTable } from './outbox/store';
+import { checkContentQueries } from './query-check';
 import { contentApiDescription } from './openapi';
 
 /**
@@ -18,6 +19,8 @@ const feature: FeatureModule = {
   name: 'content',
   register({ strapi }) {
     registerOutboxTable(strapi);
+    // Before the site's own document-service middlewares, which may rewrite the filters it checks.
+    checkContentQueries(strapi);
     // Read once every plugin has registered: another plugin's register may still add attributes.
     getService(strapi, 'webhook-event-types').define(() => contentEventDefinitions(strapi));
     // Their content API (Strapi's REST routes) in the OpenAPI document: read when the document is first built.
