@@ -7,9 +7,11 @@ type Params = Record<string, unknown>;
 
 /**
  * What the content API may show to whom (docs/content-api.md). Anonymous callers (the Public
- * role) and ordinary users see only these rows of these types, and only the published version
- * of a draft-and-publish type; administrators and Strapi API tokens issued in the admin panel
- * see everything.
+ * role) and ordinary users see only these rows of these types; administrators and Strapi API
+ * tokens issued in the admin panel see everything. Drafts of a draft-and-publish type are the
+ * api-suite plugin's business on any site: it refuses a status other than `published` (403
+ * `drafts_not_allowed`) and reads the published version otherwise, so the root of such a type
+ * needs no rule here; a relation into one still keeps its drafts out below.
  */
 export const VISIBLE_ROWS: Readonly<Record<string, Where>> = {
   'api::article.article': { status: 'published' },
@@ -64,7 +66,6 @@ export function restrictParams(strapi: Core.Strapi, uid: string, params: Params,
   if (params.filters !== undefined) out.filters = scope.filters(uid, params.filters as Where, false);
   const rule = VISIBLE_ROWS[uid];
   if (rule) out.filters = out.filters ? { $and: [out.filters, rule] } : { ...rule };
-  if (scope.hasDraftAndPublish(uid)) out.status = 'published';
   scope.checkSort(uid, params.sort);
   return out;
 }

@@ -229,13 +229,14 @@ describe('products, pages, authors and comments for the Public role', () => {
     expect((await app.request().get(`/api/products/${ids.mug}`)).body.data).toMatchObject({ name: 'Mug', price: 12.5, stock: 10 });
   });
 
-  it('lists only published pages, even when a draft is asked for', async () => {
+  it('lists only published pages, and refuses drafts when they are asked for', async () => {
     const response = await app.request().get('/api/pages');
     expect(titles(response.body)).toEqual(['About']);
-    const drafts = await app.request().get('/api/pages').query({ status: 'draft' });
-    expect(titles(drafts.body)).toEqual(['About']);
     expect((await app.request().get(`/api/pages/${ids.careers}`)).status).toBe(404);
-    expect((await app.request().get(`/api/pages/${ids.careers}`).query({ status: 'draft' })).status).toBe(404);
+    for (const path of ['/api/pages', `/api/pages/${ids.careers}`]) {
+      const drafts = await app.request().get(path).query({ status: 'draft' });
+      expect({ path, status: drafts.status, code: drafts.body.error?.code }).toEqual({ path, status: 403, code: 'drafts_not_allowed' });
+    }
   });
 
   it('lists authors and comments', async () => {

@@ -212,20 +212,25 @@ describe('products and pages', () => {
     expect((await get(`/api/products/${ids.gone}`)).status).toBe(404);
   });
 
-  it('pages: the published version only, whatever status, filter or populate is asked', async () => {
-    for (const query of [
-      'status=draft',
-      'populate=*',
-      'filters[publishedAt][$null]=true&status=draft',
-      'status=draft&filters[title][$eq]=Careers',
-    ]) {
+  it('pages: the published version only, whatever filter or populate is asked; drafts asked for are refused', async () => {
+    for (const query of ['populate=*', 'filters[publishedAt][$null]=true', 'filters[title][$eq]=Careers']) {
       const response = await get('/api/pages', query);
       expect({ query, titles: titles(response.body.data) }).toEqual({
         query,
         titles: query.includes('Careers') || query.includes('$null') ? [] : ['About'],
       });
     }
-    expect((await get(`/api/pages/${ids.careers}`, 'status=draft')).status).toBe(404);
+    expect((await get(`/api/pages/${ids.careers}`)).status).toBe(404);
+    // The api-suite plugin refuses drafts to everyone but staff (tests/api/content/drafts.test.ts).
+    for (const query of ['status=draft', 'filters[publishedAt][$null]=true&status=draft', 'status=draft&filters[title][$eq]=Careers']) {
+      const response = await get('/api/pages', query);
+      expect({ query, status: response.status, code: response.body.error?.code }).toEqual({
+        query,
+        status: 403,
+        code: 'drafts_not_allowed',
+      });
+    }
+    expect((await get(`/api/pages/${ids.careers}`, 'status=draft')).status).toBe(403);
   });
 });
 

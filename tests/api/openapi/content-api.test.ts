@@ -275,7 +275,7 @@ describe('answers', () => {
     expect(read.body.data.title).toBe('Through the content API');
   });
 
-  it("pages: the published and the draft version, and Strapi's find of products", async () => {
+  it("pages: the published and the draft version (refused without staff credentials), and Strapi's find of products", async () => {
     const draft = check(
       await app
         .request()
@@ -296,6 +296,9 @@ describe('answers', () => {
       '/api/pages/{id}'
     );
     expect(one.body.data.slug).toBe('soon');
+    // Drafts asked for without being staff: the refusal the document describes, in the /api/v1 shape.
+    const refused = check(await app.request().get('/api/pages?status=draft'), 'GET', '/api/pages');
+    expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 403, code: 'drafts_not_allowed' });
 
     await app.strapi.documents('api::product.product').create({
       data: { name: 'Mug', slug: 'mug', price: 12.5, stock: 3, published: true, deleted: false },

@@ -154,13 +154,13 @@ function uniqueTag(name: string, type: WatchedType, names: Set<string>): string 
 const ACCESS =
   "Strapi's own REST API, not `/api/v1`. What the Public role may call (Settings → Users & Permissions plugin → Roles → Public) answers anyone without credentials, uncounted; a key sent along changes nothing there. " +
   "Anything else needs a consumer's API key or OAuth token (within its owner's users-permissions role and its scope, held to its plan's endpoints, which the `@content` group grants, and counted), a users-permissions JWT, or one of Strapi's own API tokens. " +
-  "Errors are Strapi's `{ data: null, error: { status, name, message, details } }`, except the key refusals (`invalid_api_key`, `invalid_token`, `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, and 429), which are in the `/api/v1` shape.";
+  "Errors are Strapi's `{ data: null, error: { status, name, message, details } }`, except the key refusals (`invalid_api_key`, `invalid_token`, `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, and 429) and `drafts_not_allowed`, which are in the `/api/v1` shape.";
 
 function tagDescription(type: WatchedType): string {
   return (
     `The site's own content type ${type.displayName} (\`${type.uid}\`, a ${type.kind === 'singleType' ? 'single type' : 'collection'}), served by Strapi's REST API at \`${type.basePath}\`. ` +
     'Sold through plans with the `@content` endpoint group; routes the Public role may call answer without credentials.' +
-    (type.draftAndPublish ? ' Draft and publish: `status` chooses the version.' : '') +
+    (type.draftAndPublish ? " Draft and publish: `status` chooses the version; drafts are for the site's staff only." : '') +
     (type.localized ? ' Localized: `locale` chooses the locale version.' : '') +
     `\n\n${ACCESS}`
   );
@@ -262,7 +262,7 @@ function describeType(
           ...describedQuery('fields', 'populate', 'status', 'locale'),
           operationId: `create${base}Document`,
           summary: `Create one ${name} document`,
-          description: `Strapi's \`create\`: the body is \`{ "data": { … } }\`.${type.draftAndPublish ? ' Published at once unless `status=draft` is given.' : ''}${access}`,
+          description: `Strapi's \`create\`: the body is \`{ "data": { … } }\`.${type.draftAndPublish ? ' Published at once unless `status=draft` is given (staff only).' : ''}${access}`,
           body,
           responses: { '201': answer(`The ${name} document created.`, one), ...errors('400', '401', '403') },
         };
@@ -326,7 +326,8 @@ function queryOf(
     fields: 'Only these attributes, comma-separated (`title,slug`) or as `fields[0]=…`; `id` and `documentId` are always there.',
     populate:
       'Relations, media, components and dynamic zones to fill in, which are left out without it: `*` for every one a level deep, names comma-separated, or deeper as `populate[author][fields][0]=name`.',
-    status: 'Which version: `published` (the default) or `draft`.',
+    status:
+      "Which version: `published` (the default) or `draft`. Drafts are for the site's staff (Strapi's API tokens, the API's administrators, the roles the site names in `content.draftReaders`): anyone else asking for a status other than `published` gets 403 `drafts_not_allowed`.",
     locale: 'The locale version (such as `en` or `fr`); the default locale when omitted.',
   };
   return { schema, descriptions };
@@ -356,7 +357,7 @@ function sharedResponses(): Record<string, JsonObject> {
     },
     [RESPONSES.forbidden]: {
       description:
-        "Strapi's `ForbiddenError` (the caller's role may not do this; without credentials, the Public role may not), or a key refusal in the `/api/v1` shape: `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`. The key refusals carry the rate-limit headers as they stand.",
+        "Strapi's `ForbiddenError` (the caller's role may not do this; without credentials, the Public role may not), or in the `/api/v1` shape a key refusal (`key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`) or `drafts_not_allowed` (a status other than `published` asked for by a caller who is not staff). The key refusals carry the rate-limit headers as they stand.",
       headers: rateLimitHeaders,
       content: json(eitherError),
     },

@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
+import type { Knex } from '../../../db';
 import { getConfig } from '../../../utils';
 
 /**
@@ -22,6 +23,16 @@ const TOKEN_STRATEGIES = new Set(['content-api-token', 'api-token']);
 const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
   let roles: { ids: number[]; until: number } | undefined;
 
+  /**
+   * Reads go through the caller's transaction when there is one. A document-service call may run
+   * inside one (the content changes open it around the change, for the outbox), and on SQLite that
+   * transaction holds the only connection: a read beside it would wait for it for ever.
+   */
+  const read = async <T>(query: (knex: Knex) => PromiseLike<T>): Promise<T> =>
+    strapi.db.inTransaction()
+      ? ((await strapi.db.transaction(async ({ trx }) => await query(trx as unknown as Knex))) as T)
+      : await query(strapi.db.connection as unknown as Knex);
+
   const link = () => {
     const users = strapi.db.metadata.get(UIDS.user);
     const join = (users.attributes.role as unknown as { joinTable: RoleLink }).joinTable;
@@ -33,7 +44,8 @@ const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
     async staffRoleIds(): Promise<number[]> {
       if (roles && roles.until > Date.now()) return roles.ids;
       const named = new Set(getConfig(strapi).content.draftReaders.map((name) => name.toLowerCase()));
-      const rows = (await strapi.db.connection(strapi.db.metadata.get(UIDS.role).tableName).select('id', 'type', 'name')) as Array<{
+      const table = strapi.db.metadata.get(UIDS.role).tableName;
+      const rows = (await read((knex) => knex(table).select('id', 'type', 'name'))) as Array<{
         id: number;
         type: string | null;
         name: string | null;
@@ -55,7 +67,7 @@ const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
       const ids = await service.staffRoleIds();
       if (ids.length === 0) return false;
       const { name, user, role } = link();
-      const row = (await strapi.db.connection(name).where(user, userId).whereIn(role, ids).first(role)) as unknown;
+      const row = (await read((knex) => knex(name).where(user, userId).whereIn(role, ids).first(role))) as unknown;
       return row !== undefined;
     },
 
@@ -64,12 +76,13 @@ const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
       const ids = await service.staffRoleIds();
       if (ids.length === 0) return false;
       const { users, name, user, role } = link();
-      const row = (await strapi.db
-        .connection(`${users} as u`)
-        .join(`${name} as l`, `l.${user}`, 'u.id')
-        .where('u.consumer_id', consumerId)
-        .whereIn(`l.${role}`, ids)
-        .first('u.id')) as unknown;
+      const row = (await read((knex) =>
+        knex(`${users} as u`)
+          .join(`${name} as l`, `l.${user}`, 'u.id')
+          .where('u.consumer_id', consumerId)
+          .whereIn(`l.${role}`, ids)
+          .first('u.id')
+      )) as unknown;
       return row !== undefined;
     },
 
@@ -78,12 +91,13 @@ const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
       const ids = await service.staffRoleIds();
       if (ids.length === 0) return [];
       const { users, name, user, role } = link();
-      const rows = (await strapi.db
-        .connection(`${users} as u`)
-        .join(`${name} as l`, `l.${user}`, 'u.id')
-        .whereIn(`l.${role}`, ids)
-        .whereNotNull('u.consumer_id')
-        .select('u.consumer_id as consumer_id')) as Array<{ consumer_id: string }>;
+      const rows = (await read((knex) =>
+        knex(`${users} as u`)
+          .join(`${name} as l`, `l.${user}`, 'u.id')
+          .whereIn(`l.${role}`, ids)
+          .whereNotNull('u.consumer_id')
+          .select('u.consumer_id as consumer_id')
+      )) as Array<{ consumer_id: string }>;
       return [...new Set(rows.map((row) => row.consumer_id))].sort();
     },
 
