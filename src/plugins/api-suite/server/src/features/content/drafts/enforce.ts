@@ -24,8 +24,8 @@ import { DraftsNotAllowedError } from './refusal';
  *
  * One document-service middleware keyed on the request's route type, like the site's own
  * visibility rules, so any content type and any controller are covered. Calls made outside a
- * content-API request (the admin panel, the plugin's own reads for webhook payloads, scripts) are
- * not affected.
+ * content-API request (the admin panel, scripts, the payloads of the events for staff) are not
+ * affected; the payloads of the events for everyone are read as the public reads them, published.
  */
 export function keepDraftsPrivate(strapi: Core.Strapi): void {
   const draftAndPublish = new Map<string, boolean>();
