@@ -67,7 +67,10 @@ describe('drafts and the two audiences of content events', () => {
       });
   }
 
-  const of = (documentId: string) => (items: Array<{ documentId: string }>) => items.filter((item) => item.documentId === documentId);
+  const of =
+    (documentId: string) =>
+    <T extends { documentId: string }>(items: T[]): T[] =>
+      items.filter((item) => item.documentId === documentId);
 
   it('marks the events about drafts as the staff’s in the catalog, and refuses them by name to a consumer', async () => {
     const catalog = await app.request().get('/api/webhooks/event-types').set('Authorization', `Bearer ${consumer.jwt}`);
