@@ -4,9 +4,12 @@ import type { DatabaseModel } from './types';
 /**
  * The few things hot paths need when they write through knex rather than the document service:
  * batched inserts, one-statement updates of many rows with different values, and reading back
- * values whose type differs between PostgreSQL and SQLite (dates, JSON, booleans). Its parts: the
- * bulk writes (`writes.ts`) with PostgreSQL's JSON-document form of them (`recordset.ts`), and the
- * readers of column values (`reads.ts`).
+ * values whose type differs between PostgreSQL, MySQL and SQLite (dates, JSON, booleans). Its
+ * parts: the bulk writes (`writes.ts`) with PostgreSQL's JSON-document form of them
+ * (`recordset.ts`), the readers of column values (`reads.ts`), per-key locks and locking reads
+ * (`locks.ts`), inserts that answer what RETURNING answers elsewhere (`inserts.ts`) and the
+ * retention purge's batches (`purge.ts`). Each takes the dialect (`dialectOf`): `sqlite`,
+ * `postgres` or `mysql` (MySQL 8 and MariaDB).
  */
 
 export type { Column, ColumnKind, DatabaseModel, Knex } from './types';
