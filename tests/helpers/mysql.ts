@@ -5,7 +5,9 @@ import mysql from 'mysql2/promise';
  * `CREATE DATABASE … TEMPLATE`: a copy of the run's template (database-template.ts) is its tables
  * made again from `SHOW CREATE TABLE` (which, unlike `CREATE TABLE … LIKE`, keeps the foreign keys
  * that Strapi, seeing its schema unchanged, would not add back) and filled by `INSERT … SELECT`,
- * all in one round trip. On this machine's MariaDB that took about 1 s against a first boot's 11 s.
+ * all in one round trip. On this machine's MariaDB 10.11, loaded by a test run, that copy of 73
+ * tables took about 3.5 s and dropping a database 1.5 s, against about 21 s for a first boot of
+ * the app on an empty database (which a copy spares each file, leaving a restart's boot).
  */
 
 /** Create an empty database, or a copy of `template`; returns its URL and a function that drops it. */
