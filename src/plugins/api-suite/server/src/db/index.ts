@@ -7,14 +7,14 @@ import type { DatabaseModel } from './types';
  * values whose type differs between PostgreSQL, MySQL and SQLite (dates, JSON, booleans). Its
  * parts: the bulk writes (`writes.ts`) with PostgreSQL's JSON-document form of them
  * (`recordset.ts`), the readers of column values (`reads.ts`), per-key locks and locking reads
- * (`locks.ts`), inserts that answer what RETURNING answers elsewhere (`inserts.ts`) and the
+ * (`locks.ts`), writes that answer what RETURNING answers elsewhere (`returning.ts`) and the
  * retention purge's batches (`purge.ts`). Each takes the dialect (`dialectOf`): `sqlite`,
  * `postgres` or `mysql` (MySQL 8 and MariaDB).
  */
 
 export type { Column, ColumnKind, DatabaseModel, Knex } from './types';
 export { forUpdate, lockKey, lockTables } from './locks';
-export { insertNew, insertReturningId } from './inserts';
+export { insertNew, insertReturningId, updateReturning } from './returning';
 export { INSERT_CHUNK, insertChunked, insertRows, updateMany, writeMany, type RowWrite, type UpdateColumn } from './writes';
 export { pgTimestamp, recordsetJson } from './recordset';
 export { cutoffOf, lastIdBefore, lockedForPurge, purgeTransaction } from './purge';

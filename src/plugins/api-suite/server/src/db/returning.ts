@@ -1,8 +1,9 @@
 import type { Knex } from './types';
 
-// Inserts whose answer (the new id, whether a row was new) MySQL cannot give through RETURNING:
-// MySQL 8 has none, and MariaDB's (10.5+) is not MySQL's. knex ignores `.returning()` there with a
-// warning on every call, and answers the insert id or the affected rows instead.
+// Writes whose answer (the new id, whether a row was new, the rows changed) MySQL cannot give
+// through RETURNING: MySQL 8 has none, and MariaDB's (10.5+ for INSERT and DELETE) is not MySQL's.
+// knex ignores `.returning()` there with a warning on every call, and answers the insert id or
+// the affected rows instead.
 
 /** Insert one row and answer its id. */
 export async function insertReturningId(knex: Knex, client: string, table: string, row: Record<string, unknown>): Promise<number> {
@@ -39,4 +40,36 @@ export async function insertNew(
     answers.push(header.affectedRows === 1);
   }
   return answers;
+}
+
+/**
+ * Update the rows `where` selects and answer them as they were read, `columns` only (the values
+ * set are the caller's own). PostgreSQL and SQLite: one `UPDATE … RETURNING`. MySQL: in one
+ * transaction, the rows read with `FOR UPDATE` (so no other writer changes them in between),
+ * then updated by id, once more under `where`.
+ */
+export async function updateReturning<Row>(
+  knex: Knex,
+  client: string,
+  table: string,
+  where: (query: ReturnType<Knex>) => ReturnType<Knex>,
+  values: Record<string, unknown>,
+  columns: string[]
+): Promise<Row[]> {
+  if (client !== 'mysql') return (await where(knex(table)).update(values, columns)) as Row[];
+  return knex.transaction(async (trx) => {
+    const rows = (await where(trx(table))
+      .select('id', ...columns)
+      .forUpdate()) as Array<Row & { id: number }>;
+    if (rows.length === 0) return [];
+    for (let start = 0; start < rows.length; start += 1_000) {
+      await where(trx(table))
+        .whereIn(
+          'id',
+          rows.slice(start, start + 1_000).map((row) => row.id)
+        )
+        .update(values);
+    }
+    return rows.map(({ id, ...row }) => (columns.includes('id') ? { id, ...row } : row) as Row);
+  });
 }
