@@ -7,8 +7,17 @@ import zlib from 'node:zlib';
 import { Client } from 'pg';
 import supertest from 'supertest';
 import { APP_DIR, DIST_DIR, TEST_TMP_DIR } from './paths';
-import { baseEnv, copySqliteTemplate, postgresTemplate } from './database-template';
-import { createPostgresDatabase, dropPostgresDatabase, requireEnv, usingPostgres } from './services';
+import { baseEnv, copySqliteTemplate, serverTemplate } from './database-template';
+import {
+  createMysqlDatabase,
+  createPostgresDatabase,
+  dropMysqlDatabase,
+  dropPostgresDatabase,
+  requireEnv,
+  usingMysql,
+  usingPostgres,
+  usingServer,
+} from './services';
 
 export interface TestApp {
   strapi: Core.Strapi;
@@ -17,7 +26,7 @@ export interface TestApp {
   request: () => ReturnType<typeof supertest>;
   /** The environment this app was booted with (a second instance boots with the same). */
   env: Record<string, string | undefined>;
-  /** The database: the SQLite file, or the PostgreSQL URL. */
+  /** The database: the SQLite file, or the PostgreSQL or MySQL URL. */
   database: string;
   close: () => Promise<void>;
 }
@@ -55,6 +64,9 @@ export interface StartOptions {
  * names. One per test file: call in beforeAll and close in afterAll.
  */
 export async function startApp(options: StartOptions = {}): Promise<TestApp> {
+  // The app refused MySQL until after that release: there is no database of it to upgrade.
+  if (options.restore && usingMysql && !options.postgres)
+    throw new Error('No earlier release ran on MySQL: upgrade tests run on SQLite and PostgreSQL');
   const id = `t${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   const env: Record<string, string | undefined> = { ...baseEnv(id), ...options.env };
 
@@ -62,15 +74,16 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
   let database: string;
   if (options.database) {
     const kept = options.database;
-    if (usingPostgres) env.DATABASE_URL = kept;
+    if (usingServer) env.DATABASE_URL = kept;
     else env.DATABASE_FILENAME = kept;
     database = kept;
     dropDatabase = () => dropKeptDatabase(kept);
-  } else if (usingPostgres || options.postgres) {
+  } else if (usingServer || options.postgres) {
     if (options.postgres) env.DATABASE_CLIENT = 'postgres';
     // A new database on the run's server starts as a copy of the run's template (database-template.ts).
-    const template = options.postgres || options.restore ? undefined : postgresTemplate();
-    const created = await createPostgresDatabase(options.postgres ?? requireEnv('DATABASE_URL'), id, template);
+    const template = options.postgres || options.restore ? undefined : serverTemplate();
+    const create = usingMysql && !options.postgres ? createMysqlDatabase : createPostgresDatabase;
+    const created = await create(options.postgres ?? requireEnv('DATABASE_URL'), id, template);
     env.DATABASE_URL = database = created.url;
     if (options.databaseVia) {
       const via = new URL(created.url);
@@ -125,6 +138,10 @@ export async function startApp(options: StartOptions = {}): Promise<TestApp> {
 export async function dropKeptDatabase(database: string): Promise<void> {
   if (usingPostgres) {
     await dropPostgresDatabase(requireEnv('DATABASE_URL'), new URL(database).pathname.slice(1));
+    return;
+  }
+  if (usingMysql) {
+    await dropMysqlDatabase(requireEnv('DATABASE_URL'), new URL(database).pathname.slice(1));
     return;
   }
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${database}${suffix}`, { force: true });

@@ -3,19 +3,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { APP_DIR, DIST_DIR, TEST_TMP_DIR } from './paths';
-import { createPostgresDatabase, dropPostgresDatabase, requireEnv, usingPostgres } from './services';
+import {
+  createMysqlDatabase,
+  createPostgresDatabase,
+  dropMysqlDatabase,
+  dropPostgresDatabase,
+  requireEnv,
+  usingMysql,
+  usingPostgres,
+} from './services';
 
 /**
  * The database every test file's app starts from: made once per run by the global setup, by a
  * first boot of the app in a process of its own. A file's app then boots on a copy (a file copy on
- * SQLite, `CREATE DATABASE … TEMPLATE` on PostgreSQL), which is a restart for Strapi rather than a
+ * SQLite, `CREATE DATABASE … TEMPLATE` on PostgreSQL, its tables made again and filled on MySQL:
+ * mysql.ts), which is a restart for Strapi rather than a
  * first boot: the schema is in place and its defaults are written. Boots that need something else
  * (an earlier release's database, a cluster of the test's own) do not use it.
  */
 interface Template {
-  /** The SQLite file, or the PostgreSQL database's name on the run's server. */
+  /** The SQLite file, or the PostgreSQL or MySQL database's name on the run's server. */
   sqlite?: string;
   postgres?: string;
+  mysql?: string;
 }
 
 const RECORD = path.join(TEST_TMP_DIR, 'database-template.json');
@@ -42,6 +52,10 @@ export async function makeTemplate(): Promise<void> {
     const created = await createPostgresDatabase(requireEnv('DATABASE_URL'), `${id}_template`);
     env.DATABASE_URL = created.url;
     template.postgres = `${id}_template`;
+  } else if (usingMysql) {
+    const created = await createMysqlDatabase(requireEnv('DATABASE_URL'), `${id}_template`);
+    env.DATABASE_URL = created.url;
+    template.mysql = `${id}_template`;
   } else {
     env.DATABASE_FILENAME = template.sqlite = path.join(TEST_TMP_DIR, 'template.db');
   }
@@ -73,15 +87,17 @@ export function copySqliteTemplate(filename: string): boolean {
   return true;
 }
 
-/** The template's name on the run's PostgreSQL server, if there is one. */
-export function postgresTemplate(): string | undefined {
-  return readTemplate()?.postgres;
+/** The template's name on the run's PostgreSQL or MySQL server, if there is one. */
+export function serverTemplate(): string | undefined {
+  const template = readTemplate();
+  return template?.postgres ?? template?.mysql;
 }
 
 /** Drop the template (global teardown). */
 export async function dropTemplate(): Promise<void> {
   const template = readTemplate();
   if (template?.postgres) await dropPostgresDatabase(requireEnv('DATABASE_URL'), template.postgres);
+  if (template?.mysql) await dropMysqlDatabase(requireEnv('DATABASE_URL'), template.mysql);
   if (template?.sqlite) fs.rmSync(template.sqlite, { force: true });
   fs.rmSync(RECORD, { force: true });
 }

@@ -4,7 +4,16 @@ import type { Config } from '@jest/types';
 import { browserTestsSelected, ensureAdminBuild } from './admin-build';
 import { makeTemplate } from './database-template';
 import { APP_DIR, TEST_TMP_DIR } from './paths';
-import { assertPostgresReachable, assertRedisReachable, redisUrl, requireEnv, usingPostgres } from './services';
+import {
+  assertMysqlReachable,
+  assertPostgresReachable,
+  assertRedisReachable,
+  databaseClient,
+  redisUrl,
+  requireEnv,
+  usingMysql,
+  usingPostgres,
+} from './services';
 
 // A plain JS module shared with the benchmarks (bench/lib/app.js).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -20,6 +29,7 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig, pro
     throw new Error('The api-suite plugin is not built: run the tests with `npm test` (it builds the plugin first)');
   }
   if (usingPostgres) await assertPostgresReachable(requireEnv('DATABASE_URL'));
+  if (usingMysql) await assertMysqlReachable(requireEnv('DATABASE_URL'));
   if (redisUrl) await assertRedisReachable(redisUrl);
 
   fs.rmSync(TEST_TMP_DIR, { recursive: true, force: true });
@@ -33,6 +43,6 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig, pro
   await makeTemplate();
   // eslint-disable-next-line no-console
   console.log(
-    `\n[tests] database: ${usingPostgres ? 'postgres' : 'sqlite'}; jobs: ${redisUrl ? `bullmq (${redisUrl})` : 'in-process'}; browser tests: ${browserTests ? 'yes' : 'no'}\n`
+    `\n[tests] database: ${databaseClient}; jobs: ${redisUrl ? `bullmq (${redisUrl})` : 'in-process'}; browser tests: ${browserTests ? 'yes' : 'no'}\n`
   );
 }

@@ -3,10 +3,14 @@ import net from 'node:net';
 
 /**
  * Which backing services this run uses. The same suite runs on SQLite with the in-process jobs
- * driver and on PostgreSQL with Redis (CI does both); a test that needs a service it was not
- * given fails rather than skipping silently.
+ * driver, on PostgreSQL with Redis and on MySQL or MariaDB (CI does all three); a test that needs
+ * a service it was not given fails rather than skipping silently.
  */
-export const usingPostgres = (process.env.DATABASE_CLIENT ?? 'sqlite') === 'postgres';
+export const databaseClient = (process.env.DATABASE_CLIENT ?? 'sqlite') as 'sqlite' | 'postgres' | 'mysql';
+export const usingPostgres = databaseClient === 'postgres';
+export const usingMysql = databaseClient === 'mysql';
+/** A server of its own that a test can take away (PostgreSQL or MySQL), as against SQLite's file in the process. */
+export const usingServer = usingPostgres || usingMysql;
 export const redisUrl = process.env.REDIS_URL;
 
 export function requireEnv(name: string): string {
@@ -56,6 +60,8 @@ export async function assertPostgresReachable(baseUrl: string): Promise<void> {
     await client.end().catch(() => undefined);
   }
 }
+
+export { assertMysqlReachable, createMysqlDatabase, dropMysqlDatabase } from './mysql';
 
 export async function assertRedisReachable(url: string): Promise<void> {
   const { hostname, port } = new URL(url);

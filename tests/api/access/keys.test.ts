@@ -321,6 +321,12 @@ async function listTables(target: TestApp): Promise<string[]> {
     const rows = await knex('information_schema.tables').select('table_name').where({ table_schema: 'public' });
     return rows.map((row: { table_name: string }) => row.table_name);
   }
+  if (target.strapi.db.dialect.client === 'mysql') {
+    const rows = await knex('information_schema.tables')
+      .select({ name: 'TABLE_NAME' })
+      .where({ TABLE_SCHEMA: knex.raw('DATABASE()') });
+    return rows.map((row: { name: string }) => row.name);
+  }
   const rows = await knex('sqlite_master').select('name').where({ type: 'table' }).whereNot('name', 'like', 'sqlite_%');
   return rows.map((row: { name: string }) => row.name);
 }

@@ -2,10 +2,10 @@ import { dialectOf, insertRows, toDate, writeMany, type Column, type UpdateColum
 import { startApp, type TestApp } from '../../helpers/app';
 
 /**
- * The batched write paths of the delivery engine against the suite's real database (SQLite, or
- * PostgreSQL with one JSON document per statement): values shared by every row (`constants`)
- * land in every row, a column kept when null keeps its value, and timestamps read back as
- * written.
+ * The batched write paths of the delivery engine against the suite's real database (SQLite,
+ * PostgreSQL with one JSON document per statement, or MySQL with a joined derived table): values
+ * shared by every row (`constants`) land in every row, a column kept when null keeps its value,
+ * and timestamps read back as written.
  */
 let app: TestApp;
 const TABLE = 'test_db_writes';
@@ -19,8 +19,9 @@ beforeAll(async () => {
     table.string('key');
     table.string('status');
     table.integer('count');
-    table.datetime('at');
-    table.datetime('kept_at');
+    // Microseconds, as Strapi's own datetime columns: MySQL's DATETIME alone drops the milliseconds.
+    table.datetime('at', { precision: 6 });
+    table.datetime('kept_at', { precision: 6 });
     table.json('data');
   });
 });

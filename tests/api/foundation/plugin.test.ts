@@ -90,7 +90,7 @@ describe('the api-suite plugin', () => {
     expect(response.body.data).toEqual({
       jobs: { driver: redisUrl ? 'bullmq' : 'in-process' },
       outbound: { allowPrivate: true },
-      database: { client: process.env.DATABASE_CLIENT === 'postgres' ? 'postgres' : 'sqlite' },
+      database: { client: process.env.DATABASE_CLIENT ?? 'sqlite' },
       access: {
         routePrefixes: ['/api/v1', '/api/webhooks'],
         sharedKey: false,

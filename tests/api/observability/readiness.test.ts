@@ -1,11 +1,11 @@
 import { startApp, type TestApp } from '../../helpers/app';
-import { redisUrl, requireEnv, usingPostgres } from '../../helpers/services';
+import { redisUrl, requireEnv, usingMysql, usingServer } from '../../helpers/services';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
 import { eventually } from '../../helpers/wait';
 
 /**
  * `GET /_ready` (docs/operations.md#readiness): 200 while the database and Redis (when configured)
- * answer within a second, 503 naming what failed otherwise. On PostgreSQL with Redis the app
+ * answer within a second, 503 naming what failed otherwise. On PostgreSQL or MySQL with Redis the app
  * reaches both through TCP proxies, which the test cuts to take them away from this app alone.
  */
 let app: TestApp;
@@ -13,9 +13,9 @@ let database: TcpProxy | undefined;
 let redis: TcpProxy | undefined;
 
 beforeAll(async () => {
-  if (usingPostgres) {
+  if (usingServer) {
     const url = new URL(requireEnv('DATABASE_URL'));
-    database = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    database = await startTcpProxy({ host: url.hostname, port: Number(url.port || (usingMysql ? 3306 : 5432)) });
   }
   let env: Record<string, string> = {};
   if (redisUrl) {
@@ -56,8 +56,8 @@ describe('GET /_ready', () => {
   });
 });
 
-// Registered only on PostgreSQL: SQLite is a file in the process, which cannot go away alone.
-if (usingPostgres)
+// Registered only on PostgreSQL and MySQL: SQLite is a file in the process, which cannot go away alone.
+if (usingServer)
   describe('with the database taken away', () => {
     it('answers 503 naming the database when its connections are refused, and 200 again once it is back', async () => {
       database!.cut('refuse');

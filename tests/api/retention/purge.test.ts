@@ -6,7 +6,7 @@ import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { adminSession, administratorOf, registerUser, type TestUser } from '../../helpers/users';
 import { orderData, subscribe } from '../../helpers/webhooks';
 import { eventually } from '../../helpers/wait';
-import { insertRows, type Column } from '../../../src/plugins/api-suite/server/src/db';
+import { insertReturningId, insertRows, type Column } from '../../../src/plugins/api-suite/server/src/db';
 
 /**
  * The retention purge with tiny limits (fractions of a day): what is older than its limit goes, in
@@ -364,36 +364,28 @@ describe('usage', () => {
 describe('scraper results', () => {
   it('keeps the results of the newest completed runs (and of runs not ended) and purges older ones, runs kept', async () => {
     const now = new Date();
-    const scraper = async (name: string) =>
-      Number(
-        (
-          (await knex()('api_suite_scrapers')
-            .insert({
-              document_id: randomUUID(),
-              consumer_id: alice.consumer_id,
-              name,
-              url: 'https://example.com/',
-              status: 'idle',
-              created_at: now,
-              updated_at: now,
-              published_at: now,
-            })
-            .returning('id')) as Array<{ id: number } | number>
-        ).map((row) => (typeof row === 'number' ? row : row.id))[0]
-      );
+    const client = app.strapi.db.dialect.client as string;
+    const scraper = (name: string) =>
+      insertReturningId(knex(), client, 'api_suite_scrapers', {
+        document_id: randomUUID(),
+        consumer_id: alice.consumer_id,
+        name,
+        url: 'https://example.com/',
+        status: 'idle',
+        created_at: now,
+        updated_at: now,
+        published_at: now,
+      });
     const run = async (scraperId: number, status: string) => {
-      const [row] = (await knex()('api_suite_scraper_runs')
-        .insert({
-          document_id: randomUUID(),
-          scraper_id: scraperId,
-          status,
-          trigger: 'manual',
-          created_at: now,
-          updated_at: now,
-          published_at: now,
-        })
-        .returning('id')) as Array<{ id: number } | number>;
-      const id = typeof row === 'number' ? row : row.id;
+      const id = await insertReturningId(knex(), client, 'api_suite_scraper_runs', {
+        document_id: randomUUID(),
+        scraper_id: scraperId,
+        status,
+        trigger: 'manual',
+        created_at: now,
+        updated_at: now,
+        published_at: now,
+      });
       await knex()('api_suite_scraper_results').insert(
         [1, 2, 3].map((item) => ({
           document_id: randomUUID(),

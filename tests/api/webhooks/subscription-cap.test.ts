@@ -1,6 +1,6 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { startInstance } from '../../helpers/instance';
-import { usingPostgres } from '../../helpers/services';
+import { usingServer } from '../../helpers/services';
 import { expectResponseToMatchSpec, useOpenApiDocument } from '../../helpers/openapi';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
 import { makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
@@ -139,9 +139,9 @@ describe('other plans and administrators', () => {
 
 describe('under concurrency', () => {
   it('lets exactly the cap through of 20 creates sent at once by a fresh consumer', async () => {
-    // What makes count-then-insert safe: PostgreSQL takes a per-consumer advisory lock first;
-    // SQLite has one connection, which a transaction holds until it ends (knex's pool for SQLite).
-    if (!usingPostgres) expect(app.strapi.db.connection.client.pool?.max).toBe(1);
+    // What makes count-then-insert safe: PostgreSQL and MySQL take a per-consumer lock first
+    // (db/locks.ts); SQLite has one connection, which a transaction holds until it ends (knex's pool for SQLite).
+    if (!usingServer) expect(app.strapi.db.connection.client.pool?.max).toBe(1);
     const dave = await registerUser(app, { plan: 'pro' });
     const responses = await Promise.all(Array.from({ length: 20 }, (_, n) => create(dave, `d${n}`)));
     const statuses = responses.map((response) => response.status).sort();

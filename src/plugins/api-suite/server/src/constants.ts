@@ -26,6 +26,7 @@ export const UIDS = {
   billingReport: 'plugin::api-suite.billing-report',
   retentionState: 'plugin::api-suite.retention-state',
   contentOutbox: 'plugin::api-suite.content-outbox',
+  lock: 'plugin::api-suite.lock',
 } as const;
 
 /** The users-permissions role whose members are the API's administrators (docs/access.md#credentials-and-identity). */

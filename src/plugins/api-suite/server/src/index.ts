@@ -1,6 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import config from './config';
 import { PLUGIN_ID } from './constants';
+import { lockTables, registerDatabaseModels } from './db';
 import access from './features/access';
 import accounts from './features/accounts';
 import billing from './features/billing';
@@ -69,6 +70,8 @@ export function mergeFeatures(modules: FeatureModule[]) {
         for (const [name, view] of Object.entries(module.contentManager ?? {})) views.add(`plugin::${PLUGIN_ID}.${name}`, view);
       }
       for (const module of modules) await module.register?.(context);
+      // The rows MySQL's per-key locks are taken on (db/locks.ts), for any feature's transactions.
+      registerDatabaseModels(context.strapi, lockTables);
     },
     async bootstrap(context: { strapi: Core.Strapi }) {
       // Before the admin's own bootstrap, which gives the super admin role every registered action,

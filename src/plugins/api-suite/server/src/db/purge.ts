@@ -37,12 +37,16 @@ export async function lastIdBefore(knex: Knex, table: string, column: string, cu
 }
 
 /**
- * Lock the rows a select returns and pass over rows another transaction holds (PostgreSQL), so
- * two purges that ever ran at once would take different rows; elsewhere writes are serialised by
- * the database (SQLite), and the query is left as it is.
+ * Lock the rows a select returns, so two purges that ever ran at once (a lease lost mid-batch)
+ * never both count and delete one row. PostgreSQL passes over rows another transaction holds, so
+ * the two take different rows. MySQL and MariaDB wait for them instead (`SKIP LOCKED` needs
+ * MySQL 8 or MariaDB 10.6, and Strapi runs on 10.3): the locking read then sees them deleted and
+ * leaves them out, which keeps the guarantee at the cost of a wait a purge at a time never has.
+ * SQLite serialises writes, and the query is left as it is.
  */
 export function lockedForPurge<Q extends { forUpdate(): Q; skipLocked(): Q }>(query: Q, client: string): Q {
-  return client === 'postgres' ? query.forUpdate().skipLocked() : query;
+  if (client === 'postgres') return query.forUpdate().skipLocked();
+  return client === 'mysql' ? query.forUpdate() : query;
 }
 
 /** The cutoff of a limit in days: now less that many days; null for 0, which keeps forever. */
@@ -51,8 +55,19 @@ export function cutoffOf(days: number, now: Date): Date | null {
   return new Date(now.getTime() - days * 86_400_000);
 }
 
-/** Codes of a transaction the database turned away for a moment: PostgreSQL's deadlock victim and serialization failure, SQLite's busy database. */
-const TRANSIENT = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']);
+/**
+ * Codes of a transaction the database turned away for a moment: PostgreSQL's deadlock victim and
+ * serialization failure, SQLite's busy database, MySQL's deadlock victim and lock wait timeout.
+ */
+const TRANSIENT = new Set([
+  '40P01',
+  '40001',
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_LOCKED',
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+]);
 
 /**
  * One purge batch as one transaction, run again (up to `attempts` times, a moment apart) when the

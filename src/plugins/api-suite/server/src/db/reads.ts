@@ -1,11 +1,11 @@
 import { ALL_CONSUMERS, type Owner } from '../constants';
 import type { Knex } from './types';
 
-// Reading back values whose type differs between PostgreSQL and SQLite (dates, JSON, booleans, counts).
+// Reading back values whose type differs between PostgreSQL, MySQL and SQLite (dates, JSON, booleans, counts).
 
-/** The rows of a raw query, whichever driver answered it. */
+/** The rows of a raw query, whichever driver answered it: an array (SQLite), `{ rows }` (pg) or `[rows, fields]` (mysql2). */
 export function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
+  if (Array.isArray(result)) return (Array.isArray(result[0]) ? result[0] : result) as T[];
   const rows = (result as { rows?: unknown } | undefined)?.rows;
   return Array.isArray(rows) ? (rows as T[]) : [];
 }
@@ -29,7 +29,7 @@ export function toIsoRequired(value: unknown, column: string): string {
   return iso;
 }
 
-/** A JSON column: parsed already by pg, a string in SQLite. */
+/** A JSON column: parsed already by pg (and mysql2 on MySQL 8), a string in SQLite and MariaDB (whose JSON is text). */
 export function fromJson<T>(value: unknown, fallback: T): T {
   if (value === null || value === undefined) return fallback;
   if (typeof value !== 'string') return value as T;
@@ -45,12 +45,12 @@ export function toText(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
 }
 
-/** A boolean column: true/false in pg, 1/0 in SQLite. */
+/** A boolean column: true/false in pg (and MySQL through Strapi's typeCast), 1/0 in SQLite and MySQL's raw aggregates. */
 export function toBool(value: unknown): boolean {
   return value === true || value === 1 || value === '1' || value === 't';
 }
 
-/** A count from knex, which answers a string on pg for bigint counts. */
+/** A count from knex, which answers a string on pg and MySQL (Strapi's bigNumberStrings) for bigint counts. */
 export function toCount(value: unknown): number {
   return Number(value ?? 0);
 }

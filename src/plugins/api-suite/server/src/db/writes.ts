@@ -155,8 +155,8 @@ export async function writeMany(knex: Knex, client: string, writes: RowWrite[]):
 
 /**
  * UPDATE table SET col = v.col ... for many rows at once, each with its own values, keyed by
- * `key`: one statement per chunk instead of one per row (on PostgreSQL one array per column; on
- * SQLite, 3.33+ for UPDATE ... FROM, a VALUES list).
+ * `key`: one statement per chunk instead of one per row (on PostgreSQL one JSON document; on
+ * SQLite, 3.33+ for UPDATE ... FROM, a VALUES list; on MySQL a joined derived table).
  */
 export async function updateMany(
   knex: Knex,
@@ -170,6 +170,10 @@ export async function updateMany(
   if (rows.length === 0) return;
   if (client === 'postgres') {
     await updateManyPostgres(knex, table, key, columns, rows);
+    return;
+  }
+  if (client === 'mysql') {
+    await updateManyMysql(knex, table, key, columns, rows, chunk);
     return;
   }
   if (client !== 'sqlite') {
@@ -223,6 +227,49 @@ async function updateManyPostgres(
     const statement = recordsetStatement({ update: table, key, columns, rows: rows.slice(start, start + UNNEST_CHUNK) });
     await knex.raw(statement.sql, statement.bindings as never);
   }
+}
+
+/**
+ * The same on MySQL, which has neither UPDATE … FROM nor a VALUES list both MySQL 8 (`VALUES ROW(…)`)
+ * and MariaDB (`VALUES (…)`) read: a multi-table UPDATE joined to the rows as a derived table of
+ * `SELECT ? … UNION ALL SELECT ? …`. Its SET assigns from the derived table only, so the order in
+ * which MySQL evaluates assignments (each seeing the ones before) does not matter.
+ */
+async function updateManyMysql(
+  knex: Knex,
+  table: string,
+  key: Column,
+  columns: UpdateColumn[],
+  rows: Array<Record<string, unknown>>,
+  chunk: number
+): Promise<void> {
+  const all = [key, ...columns];
+  const first = `SELECT ${all.map((column) => `? AS \`${column.name}\``).join(', ')}`;
+  const next = `SELECT ${all.map(() => '?').join(', ')}`;
+  const assignments = columns
+    .map((column) =>
+      column.keepWhenNull
+        ? `t.\`${column.name}\` = COALESCE(v.\`${column.name}\`, t.\`${column.name}\`)`
+        : `t.\`${column.name}\` = v.\`${column.name}\``
+    )
+    .join(', ');
+  for (let start = 0; start < rows.length; start += chunk) {
+    const part = rows.slice(start, start + chunk);
+    const values = [first, ...part.slice(1).map(() => next)].join(' UNION ALL ');
+    const bindings = part.flatMap((row) => all.map((column) => mysqlValue(row[column.name], column.kind)));
+    await knex.raw(
+      `UPDATE \`${table}\` AS t JOIN (${values}) AS v ON t.\`${key.name}\` = v.\`${key.name}\` SET ${assignments}`,
+      bindings as never
+    );
+  }
+}
+
+/** A value as MySQL's derived table takes it: JSON as its text, a time as the driver writes a Date. */
+function mysqlValue(value: unknown, kind: ColumnKind): unknown {
+  if (value === undefined || value === null) return null;
+  if (kind === 'timestamp') return value instanceof Date ? value : new Date(value as string | number);
+  if (kind === 'json') return jsonText(value);
+  return value;
 }
 
 /** Strapi keeps SQLite datetimes as epoch milliseconds. */

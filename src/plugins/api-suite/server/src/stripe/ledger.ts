@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../constants';
-import { cutoffOf, dialectOf, lastIdBefore, lockedForPurge, purgeTransaction, tableOf, type Knex } from '../db';
+import { cutoffOf, dialectOf, insertNew, lastIdBefore, lockedForPurge, purgeTransaction, tableOf, type Knex } from '../db';
 import type { NextBatch, Purger } from '../features/retention/types';
 import { documentId } from '../random';
 
@@ -10,22 +10,25 @@ import { documentId } from '../random';
  * it was there already. Orders claim the id in the transaction that applies the event; billing
  * records it once the event is applied.
  */
-export async function recordStripeEvent(knex: Knex, table: string, event: Stripe.Event, orderUuid: string | null = null): Promise<boolean> {
+export async function recordStripeEvent(
+  knex: Knex,
+  client: string,
+  table: string,
+  event: Stripe.Event,
+  orderUuid: string | null = null
+): Promise<boolean> {
   const now = new Date();
-  const inserted = (await knex(table)
-    .insert({
-      document_id: documentId(),
-      event_id: event.id,
-      event_type: event.type,
-      order_uuid: orderUuid,
-      created_at: now,
-      updated_at: now,
-      published_at: now,
-    })
-    .onConflict('event_id')
-    .ignore()
-    .returning('id')) as unknown[];
-  return inserted.length === 1;
+  const row = {
+    document_id: documentId(),
+    event_id: event.id,
+    event_type: event.type,
+    order_uuid: orderUuid,
+    created_at: now,
+    updated_at: now,
+    published_at: now,
+  };
+  const [inserted] = await insertNew(knex, client, table, [row], ['event_id']);
+  return inserted;
 }
 
 /**

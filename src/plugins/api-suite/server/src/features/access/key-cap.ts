@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
-import { dialectOf, type Knex } from '../../db';
+import { dialectOf, lockKey, type Knex } from '../../db';
 import { ConflictError } from '../../errors';
 import { getConfig } from '../../utils';
 
@@ -11,7 +11,7 @@ import { getConfig } from '../../utils';
  * Counted and enforced in the transaction that writes the key (services/keys.ts).
  */
 
-/** The first key of the per-consumer advisory lock (PostgreSQL), so it meets no other lock of the database. */
+/** The class of the per-consumer lock (db/locks.ts), so it meets no other lock of the database. */
 const KEY_CAP_LOCK_CLASS = 0x4b4559; // "KEY"
 
 /** The cap of a caller making a key, or null for administrators, who are not capped. */
@@ -22,10 +22,8 @@ export function keyCapOf(strapi: Core.Strapi, caller: { isAdmin: boolean }): num
 /**
  * Refuses (409 too_many_keys, `details.limit`) when `userId` already holds `limit` live keys, not
  * counting `ending` (the key a reroll with no grace period ends at once). Run inside the
- * transaction that then inserts: on PostgreSQL it first takes a transaction-scoped advisory lock
- * of the consumer, so concurrent creates of one consumer count one after another and cannot all
- * pass; SQLite runs one transaction at a time (knex keeps a single connection), which serialises
- * them already.
+ * transaction that then inserts, first thing in it: it takes the consumer's lock (db/locks.ts),
+ * so concurrent creates of one consumer count one after another and cannot all pass.
  */
 export async function assertBelowKeyCap(
   strapi: Core.Strapi,
@@ -34,7 +32,7 @@ export async function assertBelowKeyCap(
   limit: number,
   options: { ending?: number; reroll?: boolean } = {}
 ): Promise<void> {
-  if (dialectOf(strapi) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [KEY_CAP_LOCK_CLASS, userId]);
+  await lockKey(trx, dialectOf(strapi), KEY_CAP_LOCK_CLASS, userId);
   // Inside strapi.db.transaction, the query engine runs on the same transaction.
   const held = await strapi.db.query(UIDS.apiKey).count({
     where: {

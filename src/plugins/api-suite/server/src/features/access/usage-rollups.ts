@@ -58,7 +58,8 @@ export const usageRollupTable: DatabaseModel = {
     /** 0: the consumer's JWT, no key. */
     api_key_id: { type: 'integer' },
     endpoint: { type: 'string' },
-    method: { type: 'string' },
+    /** 16 characters on MySQL, so the unique key below fits its index (db/types.ts). */
+    method: { type: 'string', mysqlLength: 16 },
     status_code: { type: 'integer' },
     requests: { type: 'biginteger' },
     /** Of those, served beyond the monthly quota (billed as overage). */
@@ -175,17 +176,16 @@ async function rollUpBatch(
       groups.set(name, group);
     }
     const added = [...groups.values()];
+    // The row's counts plus the batch's: `excluded` names the batch's row (PostgreSQL, SQLite); MySQL
+    // has `VALUES(column)` in ON DUPLICATE KEY UPDATE (MySQL 8's `AS new` alias is not MariaDB's).
+    const sum = (column: string) =>
+      client === 'mysql' ? trx.raw('?? + VALUES(??)', [column, column]) : trx.raw('??.?? + excluded.??', [rollups, column, column]);
     // SQLite takes at most 500 rows in one INSERT through knex.
     for (let start = 0; start < added.length; start += 500) {
       await trx(rollups)
         .insert(added.slice(start, start + 500))
         .onConflict(KEY_COLUMNS)
-        .merge({
-          requests: trx.raw('??.?? + excluded.??', [rollups, 'requests', 'requests']),
-          overage: trx.raw('??.?? + excluded.??', [rollups, 'overage', 'overage']),
-          response_ms: trx.raw('??.?? + excluded.??', [rollups, 'response_ms', 'response_ms']),
-          updated_at: now,
-        });
+        .merge({ requests: sum('requests'), overage: sum('overage'), response_ms: sum('response_ms'), updated_at: now });
     }
     const ids = rows.map((row) => row.id);
     let purged = 0;
@@ -195,7 +195,7 @@ async function rollUpBatch(
           .whereIn('id', ids.slice(start, start + 1_000))
           .del()
       );
-    if (client === 'postgres' && purged !== ids.length) {
+    if (client !== 'sqlite' && purged !== ids.length) {
       // The rows were locked by this transaction: nothing else can have deleted them. Undo rather than count twice.
       throw new Error(`usage purge: ${ids.length} records rolled up but ${purged} deleted`);
     }

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { tableOf } from '../../../db';
+import { dialectOf, insertNew, tableOf } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { greeting, recipientOf, sendMail } from '../../../mail';
 import { monthWindow, UNLIMITED, type QuotaWindow } from '../quota';
@@ -79,24 +79,25 @@ const quotaAlertsService = ({ strapi }: { strapi: Core.Strapi }) => {
         await knex(table()).where('period', '<', previousMonthId(period)).delete();
       }
       const now = new Date();
-      const inserted = (await knex(table())
-        .insert(
-          percents.map((percent) => ({
-            pool: subject.pool,
-            period,
-            percent,
-            quota: window.limit,
-            used: window.used,
-            user_id: subject.userId,
-            plan_id: subject.plan.id,
-            created_at: now,
-          }))
-        )
-        .onConflict(['pool', 'period', 'percent', 'quota'])
-        .ignore()
-        .returning(['percent'])) as Array<{ percent: number }>;
+      const claimed = await insertNew(
+        knex,
+        dialectOf(strapi),
+        table(),
+        percents.map((percent) => ({
+          pool: subject.pool,
+          period,
+          percent,
+          quota: window.limit,
+          used: window.used,
+          user_id: subject.userId,
+          plan_id: subject.plan.id,
+          created_at: now,
+        })),
+        ['pool', 'period', 'percent', 'quota']
+      );
+      const inserted = percents.filter((_, index) => claimed[index]);
       if (inserted.length === 0) return;
-      const percent = Math.max(...inserted.map((row) => Number(row.percent))) as QuotaThreshold;
+      const percent = Math.max(...inserted) as QuotaThreshold;
       const data: QuotaThresholdEventData = {
         plan_id: subject.plan.id,
         plan: subject.plan.name,

@@ -276,17 +276,30 @@ const usageService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 };
 
-/** The SQL for the start of a record's bucket: SQLite keeps datetimes as epoch milliseconds. */
+/**
+ * The SQL for the start of a record's bucket: SQLite keeps datetimes as epoch milliseconds. MySQL
+ * has no date_trunc: the datetime is cut to its bucket as text and made a datetime again, so the
+ * driver reads it back in its own time zone, as it reads the column (PostgreSQL's date_trunc of a
+ * timestamp without zone does the same).
+ */
 function bucketExpression(client: string, granularity: Granularity): string {
   if (client === 'postgres') return `date_trunc('${granularity}', created_at)`;
   if (client === 'sqlite') return `(created_at / ${BUCKET_MS[granularity]}) * ${BUCKET_MS[granularity]}`;
+  if (client === 'mysql') return `CAST(DATE_FORMAT(created_at, '${MYSQL_BUCKET_FORMATS[granularity]}') AS DATETIME)`;
   throw new Error(`usage reports are not implemented for the ${client} database`);
 }
+
+const MYSQL_BUCKET_FORMATS: Record<Granularity, string> = {
+  minute: '%Y-%m-%d %H:%i:00',
+  hour: '%Y-%m-%d %H:00:00',
+  day: '%Y-%m-%d 00:00:00',
+};
 
 /** The SQL for the calendar month (UTC) of a datetime column as `YYYY-MM`. */
 function monthExpression(client: string, column: 'created_at' | 'day'): string {
   if (client === 'postgres') return `to_char(date_trunc('month', ${column}), 'YYYY-MM')`;
   if (client === 'sqlite') return `strftime('%Y-%m', ${column} / 1000, 'unixepoch')`;
+  if (client === 'mysql') return `DATE_FORMAT(${column}, '%Y-%m')`;
   throw new Error(`usage reports are not implemented for the ${client} database`);
 }
 

@@ -3,7 +3,7 @@ import { errors } from '@strapi/utils';
 import type { Context, Next } from 'koa';
 import Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { tableOf, type Knex } from '../../../db';
+import { dialectOf, tableOf, type Knex } from '../../../db';
 import { ApiError } from '../../../http/errors';
 import { InvalidError, UnauthenticatedError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
@@ -209,9 +209,13 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
   const detachUsage = async (userId: number, consumerId: string | null): Promise<number> => {
     const table = tableOf(strapi, UIDS.usageRecord);
     let detached = 0;
+    // MySQL refuses LIMIT in an IN subquery, and takes it on the UPDATE itself, which the others refuse.
+    const mysql = dialectOf(strapi) === 'mysql';
     for (;;) {
-      const batch = knex()(table).select('id').where({ user_id: userId }).limit(DETACH_BATCH);
-      const changed = Number(await knex()(table).whereIn('id', batch).update({ user_id: null, consumer_id: consumerId }));
+      const rows = mysql
+        ? knex()(table).where({ user_id: userId }).limit(DETACH_BATCH)
+        : knex()(table).whereIn('id', knex()(table).select('id').where({ user_id: userId }).limit(DETACH_BATCH));
+      const changed = Number(await rows.update({ user_id: null, consumer_id: consumerId }));
       detached += changed;
       if (changed < DETACH_BATCH) return detached;
     }

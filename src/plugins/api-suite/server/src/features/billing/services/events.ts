@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { tableOf } from '../../../db';
+import { dialectOf, tableOf } from '../../../db';
 import { recordStripeEvent } from '../../../stripe/ledger';
 import { getService } from '../../../utils';
 import type { BillingAnnouncement } from './subscriptions';
@@ -45,7 +45,7 @@ const billingEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Recorded after the event is applied: a crash before that leaves it unrecorded, and Stripe's retry applies it (applying is idempotent). */
   const record = async (event: Stripe.Event): Promise<void> => {
-    await recordStripeEvent(strapi.db.connection, table(), event);
+    await recordStripeEvent(strapi.db.connection, dialectOf(strapi), table(), event);
   };
 
   const applyOne = async (event: Stripe.Event, subscriptionId: string): Promise<BillingEventOutcome> => {

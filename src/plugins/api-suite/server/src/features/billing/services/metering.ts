@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf, toCount, toDate } from '../../../db';
+import { dialectOf, forUpdate, tableOf, toCount, toDate } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { DAY_MS, rollupsIn } from '../../access/usage-rollups';
 import { isLive, type SubscriptionRow } from './subscriptions';
@@ -65,9 +65,7 @@ const billingMeteringService = ({ strapi }: { strapi: Core.Strapi }) => {
   /** Count the consumer's unreported overage and write it as a pending report; null when there is none. */
   const prepare = async (row: SubscriptionRow): Promise<ReportRow | null> => {
     return strapi.db.transaction(async ({ trx }) => {
-      const lock = trx(subscriptions()).where({ id: row.id });
-      if (dialectOf(strapi) === 'postgres') void lock.forUpdate();
-      await lock.first('id');
+      await forUpdate(trx(subscriptions()).where({ id: row.id }), dialectOf(strapi)).first('id');
       const pending = (await trx(reports()).where({ consumer_id: row.consumer_id, status: 'pending' }).first()) as ReportRow | undefined;
       if (pending) return pending;
       const last = (await trx(reports()).where({ consumer_id: row.consumer_id }).max({ mark: 'up_to_usage_id' }).first()) as

@@ -4,7 +4,7 @@ import type { Core } from '@strapi/strapi';
 import { trialEmailDigest } from '../trial-email';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf, toBool, toCount, toIso, type Knex } from '../../../db';
+import { dialectOf, forUpdate, tableOf, toBool, toCount, toIso, type Knex } from '../../../db';
 import type { AdminBillingSubscription } from '../validation/responses';
 import { getConfig, getService } from '../../../utils';
 import { planIdOfLookupKey } from './catalog';
@@ -225,10 +225,11 @@ const billingSubscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
             .ignore();
         }
 
-        // PostgreSQL: two events of one consumer on two instances apply one after the other (SQLite has one writer anyway).
-        const locked = trx(table()).where({ consumer_id: consumerId });
-        if (dialectOf(strapi) === 'postgres') void locked.forUpdate();
-        const before = ((await locked.first()) as SubscriptionRow | undefined) ?? null;
+        // Two events of one consumer on two instances apply one after the other (SQLite has one writer anyway).
+        // A locking read, so on MySQL it reads the latest row whatever this transaction read before.
+        const before =
+          ((await forUpdate(trx(table()).where({ consumer_id: consumerId }), dialectOf(strapi)).first()) as SubscriptionRow | undefined) ??
+          null;
         const status = statusOf(subscription.status);
         if (before && before.stripe_subscription_id !== subscription.id && isLive(before.status) && !isLive(status)) {
           strapi.log.info(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core, UID } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { tableOf, type Knex } from '../../../db';
+import { dialectOf, lockKey, tableOf, type Knex } from '../../../db';
 import { ApiError } from '../../../http/errors';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
@@ -81,12 +81,12 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
   /**
    * One consumer's unpaid checkouts hold at most `maxOpenCheckouts` orders and `maxHeldUnits` of
    * any product together, so one account cannot take a shelf off sale for everyone else until
-   * its sessions expire. Checked inside the order's transaction, after a per-consumer lock on
-   * PostgreSQL, so two checkouts racing cannot both pass.
+   * its sessions expire. Checked inside the order's transaction, after the consumer's lock
+   * (db/locks.ts), so two checkouts racing cannot both pass.
    */
   const checkHolds = async (trx: Knex, userId: number, items: OrderItem[]): Promise<void> => {
     const { maxHeldUnits, maxOpenCheckouts } = getConfig(strapi).commerce;
-    if (strapi.db.dialect.client === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [HOLD_LOCK, userId]);
+    await lockKey(trx, dialectOf(strapi), HOLD_LOCK, userId);
     const open = (await strapi.db.query(UIDS.order).findMany({
       where: { user: { id: userId }, status: 'pending', stock_reserved: true },
       select: ['id', 'items'],
@@ -234,7 +234,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 };
 
-/** A namespace for the per-consumer checkout lock (PostgreSQL advisory locks take two integers). */
+/** The class of the per-consumer checkout lock (db/locks.ts), so it meets no other lock of the database. */
 const HOLD_LOCK = 0x43484b; // "CHK"
 
 function orderItems(value: unknown): Array<{ product_id: number; quantity: number }> {

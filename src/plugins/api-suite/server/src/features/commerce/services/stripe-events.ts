@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../../../constants';
-import { tableOf, type Knex } from '../../../db';
+import { dialectOf, tableOf, type Knex } from '../../../db';
 import { getService } from '../../../utils';
 import type { Announcement } from './orders';
 import { toMinorUnits } from '../../../stripe';
@@ -34,7 +34,7 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   /** Record the event id; false when it was recorded before (the event was applied already). */
   const claim = (trx: Knex, event: Stripe.Event, orderUuid: string | null): Promise<boolean> =>
-    recordStripeEvent(trx, eventsTable(), event, orderUuid);
+    recordStripeEvent(trx, dialectOf(strapi), eventsTable(), event, orderUuid);
 
   return {
     async apply(event: Stripe.Event): Promise<EventOutcome> {

@@ -1,17 +1,16 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf } from '../../../db';
+import { dialectOf, lockKey, tableOf } from '../../../db';
 import { getConfig } from '../../../utils';
 import type { RunStatus } from './rows';
 
-/** The first key of the per-consumer advisory locks (PostgreSQL), so they meet no other lock of the database. */
+/** The class of the per-consumer locks (db/locks.ts), so they meet no other lock of the database. */
 const TURN_LOCK_CLASS = 0x534352; // "SCR"
 
 /**
  * pending → running, unless the run's consumer already has `runsPerConsumer` runs running on
  * any instance ('wait'); 'gone' when the run is no longer pending. Counting and claiming are one
- * step: under a per-consumer transaction advisory lock on PostgreSQL (instances share the
- * database), in one transaction on SQLite, which has one writer.
+ * step, under the consumer's lock (db/locks.ts: instances share the database).
  */
 export async function claimRun(strapi: Core.Strapi, runId: number): Promise<'claimed' | 'wait' | 'gone'> {
   const runsTable = tableOf(strapi, UIDS.scraperRun);
@@ -25,7 +24,7 @@ export async function claimRun(strapi: Core.Strapi, runId: number): Promise<'cla
   if (!run || run.status !== 'pending') return 'gone';
   const cap = getConfig(strapi).scrapers.runsPerConsumer;
   return knex().transaction(async (trx) => {
-    if (dialectOf(strapi) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [TURN_LOCK_CLASS, run.consumer_id]);
+    await lockKey(trx, dialectOf(strapi), TURN_LOCK_CLASS, run.consumer_id);
     const [row] = (await trx(runsTable)
       .join(scrapersTable, `${scrapersTable}.id`, `${runsTable}.scraper_id`)
       .where(`${runsTable}.status`, 'running')

@@ -1,7 +1,7 @@
 import type { ResultsChangedEventData } from '../event-types';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, fromJson, INSERT_CHUNK, tableOf, type Knex } from '../../../db';
+import { dialectOf, forUpdate, fromJson, INSERT_CHUNK, tableOf, type Knex } from '../../../db';
 import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDetectionSetting } from '../content-hash';
 import { getService } from '../../../utils';
 import type { RunOutcome, RunRow } from '../runs/rows';
@@ -33,7 +33,7 @@ const WRITE_BATCH = INSERT_CHUNK;
  * key, with the state its previous compared run left (the latest content hash of each key, in the
  * plugin's own table). The run's items are read and hashed first, outside any transaction; the
  * comparison and every write it makes (the state, each result's `change`, the run's counts) happen
- * in the transaction that marks the run completed, with the scraper's row locked on PostgreSQL, so
+ * in the transaction that marks the run completed, with the scraper's row locked (PostgreSQL, MySQL), so
  * a run is compared whole or not at all and two instances never interleave on one scraper's state.
  * Runs that fail or are stopped are never compared: the state stays as the last completed run left it.
  */
@@ -113,10 +113,10 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
       prepared: PreparedRun,
       setting: ChangeDetectionSetting
     ): Promise<ChangeCounts | null> {
-      // SQLite has one writer at a time already; PostgreSQL needs the scraper's row held.
+      // SQLite has one writer at a time already; PostgreSQL and MySQL need the scraper's row held.
+      // On MySQL this is the transaction's first read, so the state read below is of after the lock.
       const scraperRow = trx(tableOf(strapi, UIDS.scraper)).select('change_detection').where({ id: scraperId });
-      const locked = (await (dialectOf(strapi) === 'postgres' ? scraperRow.forUpdate() : scraperRow).first()) as
-        Pick<ScraperRow, 'change_detection'> | undefined;
+      const locked = (await forUpdate(scraperRow, dialectOf(strapi)).first()) as Pick<ScraperRow, 'change_detection'> | undefined;
       // Turned off or keyed differently while the run went on (which dropped the state): its items were keyed the old way, so it stays uncompared.
       if (!locked || canonicalJson(this.settingOf(locked)) !== canonicalJson(setting)) return null;
 

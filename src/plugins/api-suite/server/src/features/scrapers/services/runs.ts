@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, tableOf, type Knex } from '../../../db';
+import { dialectOf, insertChunked, insertReturningId, tableOf, type Knex } from '../../../db';
 import { unavailableDependency } from '../../../dependencies';
 import { DeferJobError, type Job } from '../../../jobs';
 import { documentId } from '../../../random';
@@ -160,21 +160,18 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const runId = await knex().transaction(async (trx) => {
         const claimed = await trx(scrapersTable()).where({ id: scraper.id, status: 'idle' }).update({ status: 'running', updated_at: now });
         if (claimed !== 1) return null;
-        const [inserted] = (await trx(runsTable())
-          .insert({
-            document_id: documentId(),
-            scraper_id: scraper.id,
-            status: 'pending',
-            trigger,
-            items_collected: 0,
-            pages_fetched: 0,
-            pages_failed: 0,
-            created_at: now,
-            updated_at: now,
-            published_at: now,
-          })
-          .returning('id')) as Array<{ id: number } | number>;
-        const id = typeof inserted === 'number' ? inserted : inserted.id;
+        const id = await insertReturningId(trx, dialectOf(strapi), runsTable(), {
+          document_id: documentId(),
+          scraper_id: scraper.id,
+          status: 'pending',
+          trigger,
+          items_collected: 0,
+          pages_fetched: 0,
+          pages_failed: 0,
+          created_at: now,
+          updated_at: now,
+          published_at: now,
+        });
         await trx(scrapersTable()).where({ id: scraper.id }).update({ current_run_id: id });
         return id;
       });

@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { createTask } from 'node-cron';
 import { UIDS, type Owner } from '../../../constants';
 import { documentId } from '../../../random';
-import { fromJson, pageOwned, tableOf, toBool, toIso, toIsoRequired } from '../../../db';
+import { dialectOf, fromJson, insertReturningId, pageOwned, tableOf, toBool, toIso, toIsoRequired } from '../../../db';
 import { unavailableDependency } from '../../../dependencies';
 import { getService } from '../../../utils';
 import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../validation';
@@ -56,29 +56,26 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
   return {
     async create(consumerId: string, body: CreateScraperBody): Promise<ScraperRow> {
       const now = new Date();
-      const [inserted] = (await knex()(table())
-        .insert({
-          document_id: documentId(),
-          consumer_id: consumerId,
-          name: body.name,
-          url: body.url,
-          schedule: body.schedule ?? null,
-          proxy_pool: body.proxy_pool ?? null,
-          rate_limit: body.rate_limit ?? SCRAPER_DEFAULTS.rate_limit,
-          headers: JSON.stringify(body.headers ?? {}),
-          max_pages: body.max_pages ?? SCRAPER_DEFAULTS.max_pages,
-          follow_links: body.follow_links ?? SCRAPER_DEFAULTS.follow_links,
-          selectors: body.selectors ? JSON.stringify(body.selectors) : null,
-          respect_robots_txt: body.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
-          change_detection: body.change_detection ? JSON.stringify(body.change_detection) : null,
-          status: 'idle',
-          skipped_ticks: 0,
-          created_at: now,
-          updated_at: now,
-          published_at: now,
-        })
-        .returning('id')) as Array<{ id: number } | number>;
-      const id = typeof inserted === 'number' ? inserted : inserted.id;
+      const id = await insertReturningId(knex(), dialectOf(strapi), table(), {
+        document_id: documentId(),
+        consumer_id: consumerId,
+        name: body.name,
+        url: body.url,
+        schedule: body.schedule ?? null,
+        proxy_pool: body.proxy_pool ?? null,
+        rate_limit: body.rate_limit ?? SCRAPER_DEFAULTS.rate_limit,
+        headers: JSON.stringify(body.headers ?? {}),
+        max_pages: body.max_pages ?? SCRAPER_DEFAULTS.max_pages,
+        follow_links: body.follow_links ?? SCRAPER_DEFAULTS.follow_links,
+        selectors: body.selectors ? JSON.stringify(body.selectors) : null,
+        respect_robots_txt: body.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
+        change_detection: body.change_detection ? JSON.stringify(body.change_detection) : null,
+        status: 'idle',
+        skipped_ticks: 0,
+        created_at: now,
+        updated_at: now,
+        published_at: now,
+      });
       const row = await this.get(id);
       if (!row) throw new Error('the new scraper could not be read back');
       await this.syncSchedule(row);

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { rowsOf, tableOf, toBool } from '../../../db';
+import { dialectOf, rowsOf, tableOf, toBool } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { greeting, recipientOf, sendMail } from '../../../mail';
 import type { SubscriptionHealthEventData } from '../events/catalog';
@@ -23,6 +23,33 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
   const subscriptions = () => getService(strapi, 'webhook-subscriptions');
   const jobs = () => getService(strapi, 'platform').jobs();
 
+  /**
+   * The count's statement, answering the row as it left it; undefined when the subscription was
+   * inactive. failure_count is assigned last: MySQL evaluates a SET's assignments in order, each
+   * seeing the ones before it, where PostgreSQL and SQLite see the old row throughout. MySQL has no
+   * RETURNING: the row is read back in the statement's transaction, which holds its lock meanwhile,
+   * so the read is of this statement's outcome and another caller's waits for the commit.
+   */
+  const countInDatabase = async (subscriptionId: number): Promise<{ failure_count: number; is_active: unknown } | undefined> => {
+    const table = tableOf(strapi, UIDS.webhookSubscription);
+    const statement = `UPDATE ?? SET
+         is_active = CASE WHEN failure_count + 1 >= ? THEN ? ELSE is_active END,
+         disabled_at = CASE WHEN failure_count + 1 >= ? THEN ? ELSE disabled_at END,
+         failure_count = failure_count + 1
+       WHERE id = ? AND is_active = ?`;
+    const bindings = [table, DISABLE_AFTER_FAILURES, false, DISABLE_AFTER_FAILURES, new Date(), subscriptionId, true];
+    if (dialectOf(strapi) !== 'mysql') {
+      const result = await knex().raw(`${statement} RETURNING failure_count, is_active`, bindings);
+      return rowsOf<{ failure_count: number; is_active: unknown }>(result)[0];
+    }
+    return knex().transaction(async (trx) => {
+      const [header] = (await trx.raw(statement, bindings)) as unknown as [{ affectedRows: number }];
+      if (header.affectedRows === 0) return undefined;
+      return (await trx(table).select('failure_count', 'is_active').where({ id: subscriptionId }).first()) as
+        { failure_count: number; is_active: unknown } | undefined;
+    });
+  };
+
   const policy = {
     /**
      * failure_count + 1, and at the 100th the subscription is disabled in the same statement, so
@@ -32,15 +59,7 @@ export function createFailurePolicy(strapi: Core.Strapi, recorder: Recorder) {
      */
     async countFailure(subscriptionId: number, lastError: string): Promise<{ active: boolean; failureCount: number }> {
       if (recorder.hasSuccess(subscriptionId)) await recorder.flush();
-      const result = await knex().raw(
-        `UPDATE ?? SET failure_count = failure_count + 1,
-           is_active = CASE WHEN failure_count + 1 >= ? THEN ? ELSE is_active END,
-           disabled_at = CASE WHEN failure_count + 1 >= ? THEN ? ELSE disabled_at END
-         WHERE id = ? AND is_active = ?
-         RETURNING failure_count, is_active`,
-        [tableOf(strapi, UIDS.webhookSubscription), DISABLE_AFTER_FAILURES, false, DISABLE_AFTER_FAILURES, new Date(), subscriptionId, true]
-      );
-      const row = rowsOf<{ failure_count: number; is_active: unknown }>(result)[0];
+      const row = await countInDatabase(subscriptionId);
       if (!row) return { active: false, failureCount: 0 };
       const failureCount = Number(row.failure_count);
       if (toBool(row.is_active)) {

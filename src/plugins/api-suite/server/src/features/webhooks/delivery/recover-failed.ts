@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { tableOf, toBool } from '../../../db';
+import { dialectOf, tableOf, toBool, updateReturning } from '../../../db';
 import { ApiError } from '../../../http/errors';
 import type { JobDefinition } from '../../../jobs';
 import { getService } from '../../../utils';
@@ -37,21 +37,21 @@ export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder, par
     // written over the pending state afterwards.
     await recorder.flush();
     const now = new Date();
-    const rows = (await strapi.db
-      .connection(tableOf(strapi, UIDS.webhookDelivery))
-      .where({ subscription_id: subscription.id })
-      .whereIn('status', ['failed', 'cancelled'])
-      .where('created_at', '>=', since)
-      .where('created_at', '<=', until)
-      .update({ status: 'pending', next_attempt_at: now, updated_at: now }, [
-        'uuid',
-        'subscription_id',
-        'event_type',
-        'payload',
-        'attempts',
-        'created_at',
-        'trace_context',
-      ])) as Array<Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'attempts' | 'created_at' | 'trace_context'>>;
+    const rows = await updateReturning<
+      Pick<DeliveryRow, 'uuid' | 'subscription_id' | 'event_type' | 'payload' | 'attempts' | 'created_at' | 'trace_context'>
+    >(
+      strapi.db.connection,
+      dialectOf(strapi),
+      tableOf(strapi, UIDS.webhookDelivery),
+      (query) =>
+        query
+          .where({ subscription_id: subscription.id })
+          .whereIn('status', ['failed', 'cancelled'])
+          .where('created_at', '>=', since)
+          .where('created_at', '<=', until),
+      { status: 'pending', next_attempt_at: now, updated_at: now },
+      ['uuid', 'subscription_id', 'event_type', 'payload', 'attempts', 'created_at', 'trace_context']
+    );
     if (rows.length === 0) return 0;
     const sends = rows.map((row) => sendOf(row, (row.attempts ?? 0) + 1));
     const definitions: JobDefinition<DeliveryJobData>[] = [];

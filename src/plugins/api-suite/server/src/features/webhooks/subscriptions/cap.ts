@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { maxSubscriptionsOf } from '../../../config';
-import { dialectOf, type Knex } from '../../../db';
+import { dialectOf, lockKey, type Knex } from '../../../db';
 import { ConflictError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
 
@@ -22,7 +22,7 @@ export interface SubscriptionCreator {
   isAdmin: boolean;
 }
 
-/** The first key of the per-consumer advisory lock (PostgreSQL), so it meets no other lock of the database. */
+/** The class of the per-consumer lock (db/locks.ts), so it meets no other lock of the database. */
 const CAP_LOCK_CLASS = 0x574853; // "WHS"
 
 /** The creator's cap, from their plan now (the consumer's, whatever key they call with); null for administrators, who are not capped. */
@@ -34,10 +34,9 @@ export async function capOf(strapi: Core.Strapi, creator: SubscriptionCreator): 
 
 /**
  * Refuses (409 too_many_subscriptions) when the consumer already holds `cap.limit` subscriptions,
- * active or not. Run inside the transaction that then inserts: on PostgreSQL it first takes a
- * transaction-scoped advisory lock of the consumer, so concurrent creates of one consumer count
- * one after another and cannot all pass; SQLite runs one transaction at a time (knex keeps a
- * single connection), which serialises them already.
+ * active or not. Run inside the transaction that then inserts, first thing in it: it takes the
+ * consumer's lock (db/locks.ts), so concurrent creates of one consumer count one after another
+ * and cannot all pass.
  */
 export async function assertBelowCap(
   strapi: Core.Strapi,
@@ -46,7 +45,7 @@ export async function assertBelowCap(
   consumerId: string,
   cap: SubscriptionCap
 ): Promise<void> {
-  if (dialectOf(strapi) === 'postgres') await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [CAP_LOCK_CLASS, consumerId]);
+  await lockKey(trx, dialectOf(strapi), CAP_LOCK_CLASS, consumerId);
   const [row] = (await trx(table).where({ consumer_id: consumerId }).count({ count: '*' })) as Array<{ count: number | string }>;
   const held = Number(row?.count ?? 0);
   if (held >= cap.limit) throw tooManySubscriptions(cap, held);
