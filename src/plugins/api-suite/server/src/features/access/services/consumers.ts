@@ -118,7 +118,8 @@ export interface ConsumerRecord {
   isAdmin: boolean;
 }
 
-interface RoleLink {
+/** Strapi's link table between users and their role, as its metadata names it. */
+export interface RoleLink {
   name: string;
   joinColumn: { name: string };
   inverseJoinColumn: { name: string };

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import type { Knex } from '../../../db';
 import { getConfig } from '../../../utils';
+import type { RoleLink } from './consumers';
 
 /**
  * The site's two audiences (docs/content-api.md#drafts): staff, who may see drafts and receive
@@ -122,12 +123,6 @@ const staffService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   return service;
 };
-
-interface RoleLink {
-  name: string;
-  joinColumn: { name: string };
-  inverseJoinColumn: { name: string };
-}
 
 export type StaffService = ReturnType<typeof staffService>;
 export default staffService;
