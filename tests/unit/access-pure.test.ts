@@ -10,6 +10,7 @@ import {
 } from '../../src/plugins/api-suite/server/src/features/access/credentials';
 import { compileEndpoints, resolveEndpoints } from '../../src/plugins/api-suite/server/src/features/access/endpoints';
 import { effectiveStatus } from '../../src/plugins/api-suite/server/src/features/access/services/keys';
+import { apiPathUnder, configuredApiPath, normalizePrefix, sitePathOf } from '../../src/plugins/api-suite/server/src/http/site-paths';
 
 describe('API key credentials', () => {
   it('generates sk_ + 48 alphanumerics, every one different', () => {
@@ -92,5 +93,35 @@ describe('key status', () => {
     expect(effectiveStatus('revoked', now - 1, now)).toBe('expired');
     expect(effectiveStatus('revoked', now + 1, now)).toBe('revoked');
     expect(effectiveStatus('revoked', null, now)).toBe('revoked');
+  });
+});
+
+describe("a site's REST prefix and a path's case (http/site-paths.ts)", () => {
+  it('reads a request path as its API path: the prefix written as /api, lower case', () => {
+    expect(apiPathUnder('/api', '/api/v1/keys')).toBe('/api/v1/keys');
+    expect(apiPathUnder('/api', '/API/Authors')).toBe('/api/authors');
+    expect(apiPathUnder('/content', '/Content/V1/keys')).toBe('/api/v1/keys');
+    expect(apiPathUnder('/content', '/content')).toBe('/api');
+    expect(apiPathUnder('/content', '/api/v1/keys')).toBeUndefined();
+    expect(apiPathUnder('/content', '/contentious/x')).toBeUndefined();
+    expect(apiPathUnder('/api/v2', '/api/v2/recipes')).toBe('/api/recipes');
+    expect(apiPathUnder('/api', '/admin/users')).toBeUndefined();
+  });
+
+  it('reads a configured pattern path written either way, and shows an API path as the site serves it', () => {
+    expect(configuredApiPath('/content', '/content/recipes*')).toBe('/api/recipes*');
+    expect(configuredApiPath('/content', '/api/recipes*')).toBe('/api/recipes*');
+    expect(sitePathOf('/content', '/api/v1/keys')).toBe('/content/v1/keys');
+    expect(sitePathOf('/api', '/api/v1/keys')).toBe('/api/v1/keys');
+    expect(sitePathOf('/content', '/admin')).toBe('/admin');
+    expect(normalizePrefix('content/')).toBe('/content');
+    expect(normalizePrefix(undefined)).toBe('/api');
+  });
+
+  it('matches plan patterns without regard to case, through the reader given', () => {
+    const allows = compileEndpoints(['POST /Content/Comments', 'GET /api/v1/articles*'], (path) => configuredApiPath('/content', path));
+    expect(allows('POST', '/api/comments')).toBe(true);
+    expect(allows('GET', '/api/v1/articles/abc')).toBe(true);
+    expect(allows('POST', '/api/authors')).toBe(false);
   });
 });

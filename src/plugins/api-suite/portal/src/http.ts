@@ -1,4 +1,6 @@
 import { problemOfResponse, send as sendShared } from '../../shared/http';
+import { sitePathOf } from '../../server/src/http/site-paths';
+import { siteSettings } from './settings';
 
 /**
  * The portal's one way to the server: same-origin fetch with the signed-in user's JWT, exactly as
@@ -51,7 +53,11 @@ export async function send(
   path: string,
   options: { body?: unknown; anonymous?: boolean; accept?: string; signal?: AbortSignal } = {}
 ): Promise<Response> {
-  const response = await sendShared(method, path, { ...options, token: options.anonymous ? null : token });
+  // The client names API paths as /api/…: on a site with a REST prefix of its own, they are under that.
+  const response = await sendShared(method, sitePathOf(siteSettings().restPrefix, path), {
+    ...options,
+    token: options.anonymous ? null : token,
+  });
   if (response.status === 401 && !options.anonymous) onUnauthorized();
   return response;
 }

@@ -10,8 +10,13 @@ export function readSettings(): PortalSettings {
     allowRegister: true,
     currency: 'eur',
     billing: true,
+    restPrefix: '/api',
   };
-  const content = document.querySelector('meta[name="portal-settings"]')?.getAttribute('content');
+  // Outside a page (the portal's modules under test in Node, typed without the DOM) the defaults apply.
+  const page = (globalThis as { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } })
+    .document;
+  if (!page) return fallback;
+  const content = page.querySelector('meta[name="portal-settings"]')?.getAttribute('content');
   if (!content) return fallback;
   try {
     return { ...fallback, ...(JSON.parse(content) as Partial<PortalSettings>) };

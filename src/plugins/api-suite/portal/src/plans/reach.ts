@@ -1,11 +1,14 @@
 import { compileEndpoints } from '../../../server/src/features/access/endpoints';
 import { isAccountRoute, isOpenRoute } from '../../../server/src/features/access/route-kinds';
+import { apiPathUnder, configuredApiPath } from '../../../server/src/http/site-paths';
+import { siteSettings } from '../settings';
 
 /**
  * What a plan lets a consumer use, in the words of the portal's pages. A plan lists resolved
  * "METHOD path" patterns; each feature is probed with one of its routes through the server's own
  * matcher (a module without imports, bundled here), so the portal cannot read a plan differently
- * from the access middleware that enforces it.
+ * from the access middleware that enforces it. Paths are compared as API paths, as the middleware
+ * does: the site's REST prefix written as `/api` (server/src/http/site-paths.ts).
  */
 export type Feature = 'articles' | 'articles-write' | 'webhooks' | 'scrapers';
 
@@ -21,9 +24,18 @@ export const FEATURE_NAMES: Record<Feature, string> = Object.fromEntries(FEATURE
   string
 >;
 
+/** The plan's matcher of API paths: its patterns may name the site's prefix or `/api`. */
+function matcherOf(plan: { endpoints: string[] }): (method: string, path: string) => boolean {
+  const prefix = siteSettings().restPrefix;
+  return compileEndpoints(plan.endpoints, (path) => configuredApiPath(prefix, path));
+}
+
+/** A path as the site serves it (`/content/v1/keys`), as the middleware reads it (`/api/v1/keys`). */
+const apiPath = (path: string) => apiPathUnder(siteSettings().restPrefix, path) ?? path.toLowerCase();
+
 export function reaches(plan: { endpoints: string[] }, feature: Feature): boolean {
   const entry = FEATURES.find((candidate) => candidate.feature === feature);
-  return entry !== undefined && compileEndpoints(plan.endpoints)(...entry.probe);
+  return entry !== undefined && matcherOf(plan)(...entry.probe);
 }
 
 /** A route as the API reference names it: a method and an OpenAPI path template (`/api/v1/scrapers/{id}`). */
@@ -31,7 +43,7 @@ export type Route = [method: string, template: string];
 
 /** Whether a plan reaches a route, asked with its template's parameters filled in, as a request would have them. */
 export function reachesRoute(plan: { endpoints: string[] }, [method, template]: Route): boolean {
-  return compileEndpoints(plan.endpoints)(method.toUpperCase(), concrete(template));
+  return matcherOf(plan)(method.toUpperCase(), apiPath(concrete(template)));
 }
 
 /**
@@ -39,7 +51,7 @@ export function reachesRoute(plan: { endpoints: string[] }, [method, template]: 
  * `account` (the consumer's own account: every plan), else `plan` (the plan decides).
  */
 export function routeKind([method, template]: Route): 'open' | 'account' | 'plan' {
-  const path = concrete(template);
+  const path = apiPath(concrete(template));
   if (isOpenRoute(method.toUpperCase(), path)) return 'open';
   if (isAccountRoute(method.toUpperCase(), path)) return 'account';
   return 'plan';
@@ -49,7 +61,7 @@ const concrete = (template: string) => template.replace(/\{[^}]+\}/g, '1');
 
 /** The features a plan includes, as labels, in a fixed order; "* *" is said as such. */
 export function includedFeatures(plan: { endpoints: string[] }): string[] {
-  const matches = compileEndpoints(plan.endpoints);
+  const matches = matcherOf(plan);
   const labels = FEATURES.filter((entry) => matches(...entry.probe)).map((entry) => entry.label);
   return plan.endpoints.includes('* *') ? [...labels, 'Every other API route'] : labels;
 }

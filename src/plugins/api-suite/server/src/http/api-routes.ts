@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { FeatureRoute } from '../features/types';
 import { PLUGIN_ID } from '../constants';
 import { familyShapeOf, type FamilyShape } from './errors';
+import { restPrefix } from './site-paths';
 import { validate, type RouteInput } from './input';
 
 type Method = FeatureRoute['method'];
@@ -67,7 +68,7 @@ export function routeFamilies(strapi: Core.Strapi): (method: string, path: strin
     (byRoute ??= new Map(
       apiRouteTable(strapi).flatMap((route) => {
         const shape = routeFamily(strapi, route);
-        return shape ? [[`${route.method} /api${route.path}`, shape] as const] : [];
+        return shape ? [[`${route.method} ${restPrefix(strapi)}${route.path}`, shape] as const] : [];
       })
     ));
   return (method, path) => {

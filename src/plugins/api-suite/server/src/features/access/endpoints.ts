@@ -24,8 +24,13 @@ export function resolveEndpoints(entries: unknown, groups: EndpointGroups): stri
   return [...new Set(resolved)];
 }
 
-export function compileEndpoints(patterns: string[]): EndpointMatcher {
-  const rules = patterns.map(parsePattern).filter((rule): rule is Rule => rule !== undefined);
+/**
+ * A matcher of API paths (http/site-paths.ts: the site's REST prefix written as `/api`, lower
+ * case). `toApiPath` reads a pattern's path the same way, so a pattern may name the site's prefix
+ * or `/api`, in any case.
+ */
+export function compileEndpoints(patterns: string[], toApiPath: (path: string) => string = (path) => path.toLowerCase()): EndpointMatcher {
+  const rules = patterns.map((pattern) => parsePattern(pattern, toApiPath)).filter((rule): rule is Rule => rule !== undefined);
   return (method, path) => {
     const upper = method.toUpperCase();
     return rules.some(
@@ -39,11 +44,12 @@ interface Rule {
   matches: (path: string) => boolean;
 }
 
-function parsePattern(pattern: string): Rule | undefined {
+function parsePattern(pattern: string, toApiPath: (path: string) => string): Rule | undefined {
   const match = /^(\S+)\s+(\S+)$/.exec(pattern.trim());
   if (!match) return undefined;
-  const [, method, path] = match;
-  if (path === '*') return { method: method.toUpperCase(), matches: () => true };
+  const [, method, written] = match;
+  if (written === '*') return { method: method.toUpperCase(), matches: () => true };
+  const path = toApiPath(written);
   if (path.endsWith('*')) {
     const prefix = path.slice(0, -1);
     return { method: method.toUpperCase(), matches: (candidate) => candidate.startsWith(prefix) };

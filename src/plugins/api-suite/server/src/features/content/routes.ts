@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { DEFAULT_PREFIX } from '../../http/site-paths';
 import type { HttpMethod } from '../../contract/openapi';
 import type { WatchedType } from './watched';
 
@@ -43,7 +44,8 @@ interface RouterInput {
  * the same way, on a copy. A core router's `routes` is a getter that builds them on first read.
  */
 export function contentRoutes(strapi: Core.Strapi): Map<string, ContentRoute[]> {
-  const apiPrefix = String(strapi.config.get('api.rest.prefix', '/api'));
+  // API paths (http/site-paths.ts): the OpenAPI document writes them under the site's REST prefix.
+  const apiPrefix = DEFAULT_PREFIX;
   const found = new Map<string, ContentRoute[]>();
   const apis = strapi.apis as unknown as Record<string, { routes?: Record<string, unknown> }>;
   for (const [apiName, api] of Object.entries(apis)) {

@@ -3,6 +3,7 @@ import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { ApiError, bodyParserError, dependencyRefusal, faultStatus, nestedErrorBody } from '../../../http/errors';
 import { routeFamilies } from '../../../http/api-routes';
+import { apiPathOf, configuredApiPath, restPrefix } from '../../../http/site-paths';
 import { getConfig, getService } from '../../../utils';
 import { API_KEY_PATTERN, safeEqual } from '../credentials';
 import { isAccountRoute, isOpenRoute } from '../route-kinds';
@@ -58,8 +59,13 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     return payload.id;
   };
 
+  /** The configured route prefixes as API paths (docs/access.md#a-sites-rest-prefix), read once. */
+  let guarded: string[] | undefined;
+  /** Whether the key gate itself guards an API path (a request's, from `apiPathOf`). */
   const covers = (path: string) =>
-    config().routePrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix.replace(/\/$/, '')}/`));
+    (guarded ??= config().routePrefixes.map((prefix) => configuredApiPath(restPrefix(strapi), prefix).replace(/\/$/, ''))).some(
+      (prefix) => path === prefix || path.startsWith(`${prefix}/`)
+    );
 
   return {
     covers,
@@ -72,8 +78,11 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     async handle(ctx: Context, next: Next, options: { always?: boolean } = {}): Promise<void> {
       if (ctx.state.apiSuite) return next();
+      // Decided by the request's API path: its case and the site's REST prefix change nothing.
+      const apiPath = apiPathOf(strapi, ctx);
       // The site's own content API is decided by the plugin's auth strategy, once Strapi knows the route.
-      if (!options.always && !covers(ctx.path)) return ctx.path.startsWith('/api/') ? guardContent(strapi, ctx, next) : next();
+      if (!options.always && (apiPath === undefined || !covers(apiPath)))
+        return apiPath?.startsWith('/api/') ? guardContent(strapi, ctx, next) : next();
       if (ctx.method === 'OPTIONS') return next();
 
       const started = performance.now();
@@ -129,7 +138,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
      * names who is recorded in usage as soon as that is known, so refusals after it are recorded too.
      */
     async admit(ctx: Context, counted: Counted): Promise<void> {
-      if (this.isOpen(ctx.method, ctx.path)) {
+      if (this.isOpen(ctx.method, apiPathOf(strapi, ctx) ?? ctx.path)) {
         ctx.state.apiSuite = { principal: null } satisfies AccessState;
         return;
       }
@@ -213,15 +222,16 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         throw new ApiError(error.status, error.code, error.message, undefined, await standing());
       };
 
+      const apiPath = apiPathOf(strapi, ctx) ?? ctx.path;
       // Account routes: every plan reaches them and they are not counted; the headers show the pool as it stands.
-      if (this.isAccountRoute(ctx.method, ctx.path)) {
+      if (this.isAccountRoute(ctx.method, apiPath)) {
         if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
         ctx.set(await standing());
         return;
       }
       // A JWT's requests are recorded from here: they are plan-governed, like a key's.
       counted.userId = principal.userId;
-      if (!target.plan.allows(ctx.method, ctx.path)) {
+      if (!target.plan.allows(ctx.method, apiPath)) {
         await refuse(
           new ForbiddenError('endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`)
         );

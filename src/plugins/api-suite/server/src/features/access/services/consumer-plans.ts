@@ -4,6 +4,7 @@ import { tableOf } from '../../../db';
 import { getService } from '../../../utils';
 import { compileEndpoints, resolveEndpoints, type EndpointGroups } from '../endpoints';
 import { endpointGroupsOf } from '../content-api/groups';
+import { configuredApiPath, restPrefix } from '../../../http/site-paths';
 import type { KeyEntry } from './keys';
 import type { PlanRow } from './plans';
 import { consumerPool, keyPool } from '../quota/pools';
@@ -62,7 +63,7 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
     const groups = endpointGroupsOf(strapi);
     const rows = await plans.rows();
     rules = {
-      byId: new Map(rows.map((row) => [row.id, toRule(row, groups)])),
+      byId: new Map(rows.map((row) => [row.id, toRule(row, groups, restPrefix(strapi))])),
       defaultId: await plans.defaultPlanId(),
       until: Date.now() + TTL_MS,
     };
@@ -183,13 +184,14 @@ const consumerPlansService = ({ strapi }: { strapi: Core.Strapi }) => {
   return service;
 };
 
-export function toRule(row: PlanRow, groups: EndpointGroups): PlanRule {
+/** A plan's rule on a site whose REST prefix is `prefix` (its patterns may name it or `/api`). */
+export function toRule(row: PlanRow, groups: EndpointGroups, prefix = '/api'): PlanRule {
   return {
     id: row.id,
     name: row.name,
     perMinute: row.requests_per_minute,
     perMonth: row.requests_per_month,
-    allows: compileEndpoints(resolveEndpoints(row.endpoints, groups)),
+    allows: compileEndpoints(resolveEndpoints(row.endpoints, groups), (path) => configuredApiPath(prefix, path)),
     overage: row.overage_unit_amount !== null && row.overage_unit_amount !== undefined,
   };
 }

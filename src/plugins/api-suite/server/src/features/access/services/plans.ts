@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { configuredApiPath, DEFAULT_PREFIX, restPrefix, sitePathOf } from '../../../http/site-paths';
 import { UIDS } from '../../../constants';
 import { resolveEndpoints, type EndpointGroups } from '../endpoints';
 import { endpointGroupsOf } from '../content-api/groups';
@@ -54,9 +55,21 @@ const plansService = ({ strapi }: { strapi: Core.Strapi }) => ({
     return (await strapi.db.query(UIDS.plan).findMany({ orderBy: [{ price_monthly: 'asc' }, { id: 'asc' }] })) as PlanRow[];
   },
 
-  /** A stored plan as the API shows it: `@public`, `@private` and `@content` resolved to their patterns. */
+  /**
+   * A stored plan as the API shows it: `@public`, `@private` and `@content` resolved to their
+   * patterns, each path as the site serves it (under its REST prefix, http/site-paths.ts).
+   */
   resolved(row: PlanRow): PublicPlan {
-    return { ...toPublic(row), endpoints: resolveEndpoints(row.endpoints, endpointGroupsOf(strapi)) };
+    const prefix = restPrefix(strapi);
+    const resolved = resolveEndpoints(row.endpoints, endpointGroupsOf(strapi));
+    if (prefix === DEFAULT_PREFIX) return { ...toPublic(row), endpoints: resolved };
+    const endpoints = resolved.map((pattern) =>
+      pattern.replace(
+        /^(\S+\s+)(\/\S*)$/,
+        (_, method: string, path: string) => `${method}${sitePathOf(prefix, configuredApiPath(prefix, path))}`
+      )
+    );
+    return { ...toPublic(row), endpoints: [...new Set(endpoints)] };
   },
 
   /** What a plan's group entries stand for. */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { bodyParserError, errorListBody } from '../../../http/errors';
+import { apiPathOf } from '../../../http/site-paths';
 
 /** Where the exact bytes of a Stripe webhook request are kept for the signature check. */
 export const RAW_BODY = Symbol.for('api-suite.rawBody');
@@ -23,9 +24,12 @@ const COMMERCE_PATHS = ['/api/checkout', '/api/reports', '/api/search'];
  * It also answers the body parser's refusals (malformed JSON, oversized bodies) on the commerce
  * routes in their own error shapes rather than Strapi's generic one.
  */
-export const commerceBody = (_config: unknown, { strapi: _strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+export const commerceBody = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
   return async (ctx, next) => {
-    const path = trimSlash(ctx.path);
+    // By the API path: the site's REST prefix written as /api, in lower case (http/site-paths.ts).
+    const apiPath = apiPathOf(strapi, ctx as Context);
+    if (apiPath === undefined) return next();
+    const path = trimSlash(apiPath);
     const stripe = path === STRIPE_WEBHOOK_PATH;
     if (!stripe && !COMMERCE_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return next();
 

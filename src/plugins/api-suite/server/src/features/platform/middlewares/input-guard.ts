@@ -10,6 +10,7 @@ import {
   strapiErrorBody,
   type PathFamily,
 } from '../../../http/errors';
+import { apiPathOf } from '../../../http/site-paths';
 import { badFilterAt, inputProblemAt, MAX_NESTING, type InputProblem } from './hostile-input';
 
 /**
@@ -29,12 +30,14 @@ import { badFilterAt, inputProblemAt, MAX_NESTING, type InputProblem } from './h
  * - On Strapi's content API, a filter operator whose value is itself an object of operators
  *   (`filters[title][$eq][$ne]=x`): 400 instead of the query engine's 500.
  */
-export const inputGuard = (_config: unknown, _context: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+export const inputGuard = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
   return async (ctx, next) => {
+    // By the API path: the site's REST prefix written as /api, in lower case (http/site-paths.ts).
+    const apiPath = apiPathOf(strapi, ctx as Context);
     // The family the route's own config names (checked against pathFamily by the route-families test).
-    const family = pathFamily(ctx.path);
+    const family = apiPath === undefined ? 'strapi' : pathFamily(apiPath);
     // Stripe's webhook verifies its raw body's signature: nothing to look into before it.
-    const refusal = family === 'message' ? undefined : refusalOf(ctx as Context, family);
+    const refusal = family === 'message' ? undefined : refusalOf(ctx as Context, family, apiPath);
     if (!refusal) return next();
     ctx.status = refusal.status;
     ctx.body = bodyFor(family, refusal);
@@ -45,11 +48,11 @@ type Family = PathFamily;
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function refusalOf(ctx: Context, family: Family): ApiError | undefined {
+function refusalOf(ctx: Context, family: Family, apiPath: string | undefined): ApiError | undefined {
   // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every route.
   const inQuery = inputProblemAt(ctx.query);
   if (inQuery !== undefined) return refusalFor(inQuery, family);
-  if (ctx.method === 'GET' && family === 'strapi' && ctx.path.startsWith('/api/')) {
+  if (ctx.method === 'GET' && family === 'strapi' && apiPath?.startsWith('/api/')) {
     const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
     return at === undefined
       ? undefined
@@ -59,7 +62,7 @@ function refusalOf(ctx: Context, family: Family): ApiError | undefined {
 
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (hasBody) {
-    const authRoute = ctx.path.startsWith('/api/auth/');
+    const authRoute = apiPath?.startsWith('/api/auth/') === true;
     if (family === 'oauth' || authRoute) {
       if (!ctx.request.is('json', 'urlencoded')) {
         return new ApiError(

@@ -5,6 +5,7 @@ import type { Core } from '@strapi/strapi';
 import { z } from 'zod';
 import { commonDescription } from '../../../contract/common';
 import { contractKit, type ContractKit } from '../../../contract/kit';
+import { DEFAULT_PREFIX, restPrefix, sitePathOf } from '../../../http/site-paths';
 import { buildOpenApiDocument, type ApiDescription, type OpenApiDocument } from '../../../contract/openapi';
 
 /**
@@ -63,7 +64,7 @@ const metaApi: ApiDescription = {
 /** How long a failed generation of the types is answered before it is tried again. */
 const TYPES_RETRY_MS = 60_000;
 
-const openApiService = (_: { strapi: Core.Strapi }) => {
+const openApiService = ({ strapi }: { strapi: Core.Strapi }) => {
   const descriptions: ApiDescription[] = [commonDescription];
   let built: { document: OpenApiDocument; json: string } | undefined;
   let types: Promise<string> | undefined;
@@ -107,7 +108,7 @@ const openApiService = (_: { strapi: Core.Strapi }) => {
     built() {
       if (!built) {
         // The document's own route last, so the tags keep the order of the features.
-        const document = buildOpenApiDocument(INFO, [...descriptions, metaApi]);
+        const document = underSitePrefix(buildOpenApiDocument(INFO, [...descriptions, metaApi]), restPrefix(strapi));
         built = { document, json: JSON.stringify(document) };
       }
       return built;
@@ -117,6 +118,16 @@ const openApiService = (_: { strapi: Core.Strapi }) => {
 
 export type OpenApiService = ReturnType<typeof openApiService>;
 export default openApiService;
+
+/**
+ * The descriptions name API paths (`/api/v1/keys`): on a site whose REST prefix is its own, the
+ * document names the paths the site serves (`/content/v1/keys`).
+ */
+function underSitePrefix(document: OpenApiDocument, prefix: string): OpenApiDocument {
+  if (prefix === DEFAULT_PREFIX) return document;
+  const paths = Object.fromEntries(Object.entries(document.paths).map(([key, item]) => [sitePathOf(prefix, key), item]));
+  return { ...document, paths };
+}
 
 /**
  * openapi-typescript in a child Node process: the generator is an ES module that loads the whole

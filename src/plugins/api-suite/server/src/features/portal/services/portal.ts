@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Core } from '@strapi/strapi';
 import { getConfig, getService } from '../../../utils';
 import type { PortalSettings } from '../validation/responses';
+import { restPrefix } from '../../../http/site-paths';
 
 export interface PortalAsset {
   contentType: string;
@@ -74,6 +75,7 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
       allowRegister: await registrationOpen(strapi),
       currency: commerce.currency,
       billing: getService(strapi, 'stripe').configured(),
+      restPrefix: restPrefix(strapi),
     };
   };
 

@@ -14,5 +14,7 @@ export const portalSettings = z.object({
   currency: z.string(),
   /** Whether Stripe is configured: without it the portal does not ask the billing routes, which would only answer 503. */
   billing: z.boolean(),
+  /** The site's REST prefix (`/api` unless config/api sets `rest.prefix`): every API path the portal calls starts with it. */
+  restPrefix: z.string(),
 });
 export type PortalSettings = z.infer<typeof portalSettings>;
