@@ -34,9 +34,28 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Plugin =>
   'api-suite': {
     enabled: true,
     resolve: './src/plugins/api-suite',
-    // No `config`: the plugin reads its own variables (PORTAL_ENABLED, PORTAL_PATH,
-    // OUTBOUND_ALLOW_PRIVATE, …) with its own strict rules (server/src/config.ts). A key set
-    // here overrides that reading, so do not read those variables here a second time.
+    // Only what is this site's own: what its plan tiers reach and what is searchable. The rest the
+    // plugin reads from its own variables (PORTAL_ENABLED, PORTAL_PATH, OUTBOUND_ALLOW_PRIVATE, …)
+    // with its own strict rules (server/src/config.ts); a key set here overrides that reading, so
+    // do not read those variables here a second time.
+    config: {
+      access: {
+        // The versioned articles are what this site sells; a site that names nothing gets its own content API.
+        endpointGroups: {
+          public: ['GET /api/v1/articles*'],
+          private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
+        },
+      },
+      search: {
+        collections: {
+          articles: { contentType: 'article', fields: ['title', 'excerpt'], where: { status: 'published' } },
+          products: { contentType: 'product', fields: ['name', 'description'], where: { published: true, deleted: false } },
+          // Draft-and-publish: only the published version is searched.
+          pages: { contentType: 'page', fields: ['title'] },
+        },
+        defaultCollections: ['articles', 'products'],
+      },
+    },
   },
 });
 

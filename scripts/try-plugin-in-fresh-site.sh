@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Pack the api-suite plugin, create a fresh Strapi 5.54.0 site, install the tarball there and
-# check that the site boots with the plugin's routes answering. Usage:
-#   bash scripts/try-plugin-in-fresh-site.sh [/tmp/where]
+# Pack the api-suite plugin, create a fresh Strapi site (5.54.0, or STRAPI_VERSION: the plugin
+# supports 5.30.0 to 5.54.0), install the tarball there and check that the site boots with the
+# plugin's routes answering. Usage:
+#   [STRAPI_VERSION=5.30.0] bash scripts/try-plugin-in-fresh-site.sh [/tmp/where]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$(mktemp -d)}"
 port="${PORT:-1339}"
+version="${STRAPI_VERSION:-5.54.0}"
 
 echo "[try] building and packing the plugin"
 (cd "$root/src/plugins/api-suite" && npm run build >/dev/null && npm pack --pack-destination "$work" >/dev/null)
 tarball="$work/strapi-plugin-api-suite-$(node -p "require('$root/src/plugins/api-suite/package.json').version").tgz"
 
-echo "[try] creating a fresh Strapi 5.54.0 site in $work/site"
-(cd "$work" && npx -y create-strapi-app@5.54.0 site --no-run --skip-cloud --typescript --use-npm --no-example --no-git-init --skip-db --install >/dev/null)
+echo "[try] creating a fresh Strapi $version site in $work/site"
+(cd "$work" && npx -y "create-strapi-app@$version" site --no-run --skip-cloud --typescript --use-npm --no-example --no-git-init --skip-db --install >/dev/null)
 
 echo "[try] installing $tarball"
 (cd "$work/site" && npm install "$tarball" >/dev/null)

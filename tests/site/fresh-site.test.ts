@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { startFreshSite, type FreshSite } from '../helpers/fresh-site';
@@ -21,7 +22,8 @@ import { eventOf, verify, waitForPosts } from '../helpers/webhooks';
 import { eventually } from '../helpers/wait';
 
 /**
- * The packed plugin in a fresh Strapi 5.54 JavaScript site with content types it has never seen
+ * The packed plugin in a fresh Strapi JavaScript site (5.54.0, 5.30.0 or on MariaDB: FRESH_SITE_STRAPI and
+ * FRESH_SITE_DATABASE, tests/helpers/fresh-site) with content types it has never seen
  * (recipes with draft & publish, a private field and a chef; chefs without; tips localized with
  * i18n), installed as docs/installing.md says, then used as its section "Selling your own content
  * types" tells: the site's own events in the catalog and delivered signed, one per locale version,
@@ -361,10 +363,27 @@ describe('the content API, sold through plans', () => {
     expect(recipes.body.error).toMatchObject({ status: 403, name: 'ForbiddenError' });
   });
 
-  it("refuses a key on the free plan a route outside the Public role's with endpoint_not_in_plan", async () => {
+  it("gives the default plans the site's own content, not the demo's: free reads it, a write is refused with endpoint_not_in_plan", async () => {
+    const plans = (await site.request().get('/api/v1/plans')).body.data as Array<{ name: string; endpoints: string[] }>;
+    const free = plans.find((plan) => plan.name === 'free')?.endpoints ?? [];
+    expect(free).toEqual(expect.arrayContaining(['GET /api/recipes', 'GET /api/recipes/*', 'GET /api/chefs']));
+    expect(plans.flatMap((plan) => plan.endpoints).filter((pattern) => pattern.includes('/api/v1/articles'))).toEqual([]);
+    // Nothing about the demo's types at boot (its search collections were the plugin's defaults once).
+    expect(fs.readFileSync(site.logFile, 'utf8')).not.toMatch(/which this site does not have/);
+
     const consumer = await registerUser(site);
     const key = await issueKey(site, consumer);
-    const response = await site.request().get('/api/recipes').set('X-API-Key', key);
+    const read = await site.request().get('/api/recipes').set('X-API-Key', key);
+    expect({ status: read.status, remaining: read.headers['x-ratelimit-remaining'] }).toEqual({
+      status: 200,
+      remaining: expect.any(String),
+    });
+    // The Authenticated role may create recipes: the plan alone refuses it.
+    const response = await site
+      .request()
+      .post('/api/recipes')
+      .set('X-API-Key', key)
+      .send({ data: { title: 'Free lunch', slug: 'free-lunch' } });
     expect({ status: response.status, body: response.body }).toMatchObject({
       status: 403,
       body: { error: { code: 'endpoint_not_in_plan' } },
@@ -434,11 +453,16 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the consumer portal', () => {
-  it("shows the site's own event types in its event catalog, each with its schema", async () => {
+  it("names the site's own types on its plan card and shows their event types in its event catalog, each with its schema", async () => {
     const browser = await launchBrowser(site.url);
     try {
       const { page } = browser;
       await signUp(page, site.url, newPortalUser('catalog'));
+      // The free plan's card names this site's own types, not the demo's articles.
+      await page
+        .getByTestId('plan-includes')
+        .getByText(/Includes: Reading chefs, recipes, tips/)
+        .waitFor();
       await page.goto(`${site.url}/portal/webhooks/event-types`);
       await page.getByRole('heading', { name: 'Event catalog', level: 1 }).waitFor();
       const published = page.getByTestId('event-type').filter({ hasText: 'recipe.published' });

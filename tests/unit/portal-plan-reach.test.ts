@@ -7,10 +7,35 @@ const pro = {
 };
 const enterprise = { endpoints: ['* *'] };
 
+/** What the demo's page says it sells: the versioned articles, then its own types (two of them here). */
+const sold = [
+  { label: 'articles', path: '/api/v1/articles', write: 'POST' as const },
+  { label: 'articles', path: '/api/articles', write: 'POST' as const },
+  { label: 'about', path: '/api/about', write: 'PUT' as const },
+];
+
 it('says which features each seeded plan reaches', () => {
-  expect(includedFeatures(free)).toEqual(['Reading articles']);
-  expect(includedFeatures(pro)).toEqual(['Reading articles', 'Writing articles', 'Webhooks', 'Scrapers']);
-  expect(includedFeatures(enterprise)).toEqual(['Reading articles', 'Writing articles', 'Webhooks', 'Scrapers', 'Every other API route']);
+  expect(includedFeatures(free, sold)).toEqual(['Reading articles']);
+  expect(includedFeatures(pro, sold)).toEqual(['Reading articles', 'Writing articles', 'Webhooks', 'Scrapers']);
+  expect(includedFeatures(enterprise, sold)).toEqual([
+    'Reading articles, about',
+    'Writing articles, about',
+    'Webhooks',
+    'Scrapers',
+    'Every other API route',
+  ]);
+});
+
+it("names a fresh site's own types, read and written, as its default plans reach them", () => {
+  const site = [
+    { label: 'chefs', path: '/api/chefs', write: 'POST' as const },
+    { label: 'recipes', path: '/api/recipes', write: 'POST' as const },
+  ];
+  const reading = { endpoints: ['GET /api/chefs', 'GET /api/chefs/*', 'GET /api/recipes', 'GET /api/recipes/*'] };
+  expect(includedFeatures(reading, site)).toEqual(['Reading chefs, recipes']);
+  const all = { endpoints: ['* /api/chefs', '* /api/chefs/*', '* /api/recipes', '* /api/recipes/*', '* /api/webhooks/*'] };
+  expect(includedFeatures(all, site)).toEqual(['Reading chefs, recipes', 'Writing chefs, recipes', 'Webhooks']);
+  expect(includedFeatures({ endpoints: [] }, site)).toEqual([]);
 });
 
 it('finds a feature reached by one exact or prefixed route', () => {

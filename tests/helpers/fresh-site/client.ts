@@ -56,13 +56,16 @@ export async function registerUser(site: FreshSite): Promise<SiteUser> {
 export async function makeAdministrator(site: FreshSite, user: SiteUser): Promise<SiteUser> {
   const token = await ownerToken(site);
   const roles = await site.request().get('/users-permissions/roles').set(bearer(token));
-  const role = (roles.body?.roles as Array<{ type: string; documentId: string }> | undefined)?.find((r) => r.type === 'administrator');
+  const role = (roles.body?.roles as Array<{ type: string; id: number; documentId: string }> | undefined)?.find(
+    (r) => r.type === 'administrator'
+  );
   if (!role) throw new Error(`no administrator role: ${roles.status} ${JSON.stringify(roles.body)}`);
   const response = await site
     .request()
     .put(`/content-manager/collection-types/plugin::users-permissions.user/${user.documentId}`)
     .set(bearer(token))
-    .send({ role: { connect: [{ documentId: role.documentId }] } });
+    // As the admin panel sends it: Strapi 5.30's Content Manager also asks for the id and a `disconnect`.
+    .send({ role: { connect: [{ id: role.id, documentId: role.documentId }], disconnect: [] } });
   if (response.status !== 200)
     throw new Error(`could not make ${user.username} an administrator: ${response.status} ${JSON.stringify(response.body)}`);
   return user;

@@ -5,20 +5,28 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
+import { createMysqlDatabase } from '../mysql';
 import { APP_DIR } from '../paths';
 
 /**
- * A fresh Strapi 5.54 JavaScript site with content types of its own (recipes and chefs, in
- * `./site`), into which the packed plugin is installed exactly as docs/installing.md says, booted
- * with `strapi start` as a separate process. See `startFreshSite`.
+ * A fresh Strapi JavaScript site with content types of its own (recipes and chefs, in `./site`),
+ * into which the packed plugin is installed exactly as docs/installing.md says, booted with
+ * `strapi start` as a separate process. See `startFreshSite`.
+ *
+ * Which Strapi and which database: `FRESH_SITE_STRAPI` (default 5.54.0, the newest the plugin is
+ * built against; CI also runs 5.30.0, the oldest it supports) and `FRESH_SITE_DATABASE` (`sqlite`
+ * by default, or `mysql`: a database of its own on the server of `DATABASE_URL`, which must then
+ * be a mysql:// URL, made and dropped by the test).
  */
+export const FRESH_SITE_STRAPI = process.env.FRESH_SITE_STRAPI || '5.54.0';
+export const FRESH_SITE_DATABASE: 'sqlite' | 'mysql' = process.env.FRESH_SITE_DATABASE === 'mysql' ? 'mysql' : 'sqlite';
 
 export const FRESH_SITE_DIR = path.join(APP_DIR, '.tmp', 'fresh-site');
 const TEMPLATE_DIR = path.join(__dirname, 'site');
 const GUARD = path.join(__dirname, 'resolve-guard.js');
 const PLUGIN_DIR = path.join(APP_DIR, 'src', 'plugins', 'api-suite');
-/** Installs kept in the cache (each is a Strapi node_modules of about half a gigabyte). */
-const CACHE_ENTRIES_KEPT = 2;
+/** Installs kept in the cache (each is a Strapi node_modules of about half a gigabyte): both ends of the range, each with and without mysql2. */
+const CACHE_ENTRIES_KEPT = 4;
 
 export interface FreshSite {
   dir: string;
@@ -48,6 +56,7 @@ export async function startFreshSite(): Promise<FreshSite> {
     return await installAndBoot(cleared);
   } catch (error) {
     await cleared.catch(() => {});
+    await dropSiteDatabase().catch(() => {});
     throw error;
   }
 }
@@ -137,8 +146,9 @@ interface SiteManifest {
 }
 
 /**
- * The site's package.json without the plugin, as create-strapi-app 5.54 writes it for a JavaScript
- * site, with exact versions: Strapi's, and the ones this repository runs for the rest.
+ * The site's package.json without the plugin, as create-strapi-app writes it for a JavaScript site,
+ * with exact versions: Strapi's (`FRESH_SITE_STRAPI`), and the ones this repository runs for the
+ * rest; with `mysql2` for a site on MySQL, as create-strapi-app adds it.
  */
 function siteManifest(): SiteManifest {
   const root = JSON.parse(fs.readFileSync(path.join(APP_DIR, 'package.json'), 'utf8')) as {
@@ -154,12 +164,13 @@ function siteManifest(): SiteManifest {
     name: 'fresh-site',
     private: true,
     version: '0.1.0',
-    description: 'A fresh Strapi 5.54 site with content types of its own, for the api-suite plugin (tests/site)',
+    description: `A fresh Strapi ${FRESH_SITE_STRAPI} site with content types of its own, for the api-suite plugin (tests/site)`,
     scripts: { build: 'strapi build', develop: 'strapi develop', start: 'strapi start', strapi: 'strapi' },
     dependencies: {
-      '@strapi/plugin-users-permissions': '5.54.0',
-      '@strapi/strapi': '5.54.0',
+      '@strapi/plugin-users-permissions': FRESH_SITE_STRAPI,
+      '@strapi/strapi': FRESH_SITE_STRAPI,
       'better-sqlite3': same('better-sqlite3'),
+      ...(FRESH_SITE_DATABASE === 'mysql' ? { mysql2: same('mysql2') } : {}),
       react: same('react'),
       'react-dom': same('react-dom'),
       'react-router-dom': same('react-router-dom'),
@@ -231,7 +242,7 @@ async function cachedDependencies(manifest: SiteManifest, log: string): Promise<
     return { dir, hit: true };
   }
 
-  progress(`no cached install in ${dir}: installing Strapi 5.54 with npm (some minutes; better-sqlite3 may compile)`);
+  progress(`no cached install in ${dir}: installing Strapi ${FRESH_SITE_STRAPI} with npm (some minutes; better-sqlite3 may compile)`);
   fs.mkdirSync(root, { recursive: true });
   const staging = `${dir}.staging-${process.pid}-${Date.now()}`;
   fs.mkdirSync(staging);
@@ -295,8 +306,8 @@ function pruneCache(root: string, current: string): void {
   }
 }
 
-/** Secrets and settings a site owner would keep in .env, fresh for each run. */
-function siteEnvironment(port: number): Record<string, string> {
+/** Secrets and settings a site owner would keep in .env, fresh for each run; `database` its URL when on MySQL. */
+function siteEnvironment(port: number, database: string | undefined): Record<string, string> {
   const secret = () => crypto.randomBytes(16).toString('base64');
   return {
     ...inherited(['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ']),
@@ -311,6 +322,7 @@ function siteEnvironment(port: number): Record<string, string> {
     ENCRYPTION_KEY: secret(),
     // Webhook receivers are local.
     OUTBOUND_ALLOW_PRIVATE: 'true',
+    ...(database ? { DATABASE_CLIENT: 'mysql', DATABASE_URL: database } : {}),
     STRAPI_TELEMETRY_DISABLED: 'true',
     // Modules resolved into the repository outside the site are refused (resolve-guard.js).
     FRESH_SITE_DIR,
@@ -323,14 +335,33 @@ function inherited(names: string[]): Record<string, string> {
   return Object.fromEntries(names.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name] as string]])));
 }
 
+/** The site's MySQL database (FRESH_SITE_DATABASE=mysql), made on first boot, dropped when the site stops. */
+let mysqlDatabase: { url: string; drop: () => Promise<void> } | undefined;
+
+async function siteDatabase(): Promise<string | undefined> {
+  if (FRESH_SITE_DATABASE !== 'mysql') return undefined;
+  const server = process.env.DATABASE_URL;
+  if (!server?.startsWith('mysql:'))
+    throw new Error('FRESH_SITE_DATABASE=mysql needs DATABASE_URL=mysql://… (the server to make its database on)');
+  mysqlDatabase ??= await createMysqlDatabase(server, `fresh_site_${process.pid}_${Date.now()}`);
+  return mysqlDatabase.url;
+}
+
+async function dropSiteDatabase(): Promise<void> {
+  const dropped = mysqlDatabase;
+  mysqlDatabase = undefined;
+  await dropped?.drop();
+}
+
 async function boot(): Promise<FreshSite> {
   const port = await freePort();
+  const database = await siteDatabase();
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(FRESH_SITE_DIR, 'site.log');
   const out = fs.openSync(logFile, 'w');
   const child = spawn(path.join(FRESH_SITE_DIR, 'node_modules', '.bin', 'strapi'), ['start'], {
     cwd: FRESH_SITE_DIR,
-    env: siteEnvironment(port),
+    env: siteEnvironment(port, database),
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);
@@ -346,11 +377,13 @@ async function boot(): Promise<FreshSite> {
 
   const logTail = (lines = 60) => fs.readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n');
   const stop = async () => {
-    if (exitCode !== undefined) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await exited;
-    clearTimeout(timer);
+    if (exitCode === undefined) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await dropSiteDatabase();
   };
 
   const deadline = Date.now() + 180_000;

@@ -11,6 +11,7 @@ export function readSettings(): PortalSettings {
     currency: 'eur',
     billing: true,
     restPrefix: '/api',
+    sold: [],
   };
   // Outside a page (the portal's modules under test in Node, typed without the DOM) the defaults apply.
   const page = (globalThis as { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } })

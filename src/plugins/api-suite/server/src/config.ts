@@ -91,10 +91,15 @@ export const configSchema = z
     access: z
       .object({
         routePrefixes: z.array(z.string().regex(/^\/\S*$/, 'must start with /')).min(1),
+        /**
+         * What a plan's `@public` and `@private` stand for. Unset, they are worked out from the
+         * site (features/access/content-api/groups.ts): reading its content API, and all of it
+         * with the scrapers and webhooks.
+         */
         endpointGroups: z
           .object({
-            public: z.array(endpointPattern),
-            private: z.array(endpointPattern),
+            public: z.array(endpointPattern).optional(),
+            private: z.array(endpointPattern).optional(),
           })
           .strict(),
         sharedKey: z.string().min(16, 'must be at least 16 characters when set').optional(),
@@ -259,7 +264,7 @@ export const configSchema = z
             .strict()
         ),
         /** Searched when the request names no collection. */
-        defaultCollections: z.array(z.string()).min(1),
+        defaultCollections: z.array(z.string()),
       })
       .strict(),
     /** The consumer portal: a client-side app served at `path` (its assets under `<path>/assets/`). */
@@ -371,10 +376,8 @@ export default {
     },
     access: {
       routePrefixes: parseList(env('ACCESS_ROUTE_PREFIXES')) ?? ['/api/v1', '/api/webhooks'],
-      endpointGroups: {
-        public: ['GET /api/v1/articles*'],
-        private: ['* /api/v1/articles*', '* /api/v1/scrapers*', 'POST /api/v1/webhooks', '* /api/webhooks/*'],
-      },
+      // Worked out from the site's own content types when a site names none (content-api/groups.ts).
+      endpointGroups: {},
       sharedKey: env('API_SHARED_KEY') || undefined,
       maxKeys: parseCount(env('ACCESS_MAX_KEYS'), DEFAULT_MAX_KEYS, 'ACCESS_MAX_KEYS'),
       maxUsageStreams: parseCount(env('ACCESS_MAX_USAGE_STREAMS'), DEFAULT_MAX_USAGE_STREAMS, 'ACCESS_MAX_USAGE_STREAMS'),
@@ -424,15 +427,8 @@ export default {
       meterEventName: env('BILLING_METER_EVENT') || 'api_requests',
       reportIntervalSeconds: env.int('BILLING_REPORT_INTERVAL_SECONDS', 60) as number,
     },
-    search: {
-      collections: {
-        articles: { contentType: 'article', fields: ['title', 'excerpt'], where: { status: 'published' } },
-        products: { contentType: 'product', fields: ['name', 'description'], where: { published: true, deleted: false } },
-        // Draft-and-publish: only the published version is searched.
-        pages: { contentType: 'page', fields: ['title'] },
-      },
-      defaultCollections: ['articles', 'products'],
-    },
+    // A site names what is searchable (docs/search-feed-cors.md#search); nothing is until it does.
+    search: { collections: {}, defaultCollections: [] },
     portal: {
       enabled: parseBoolean(env('PORTAL_ENABLED'), true, 'PORTAL_ENABLED'),
       // `/portal/` is `/portal`; unset or blank, the default.

@@ -1,7 +1,7 @@
 import { compileEndpoints } from '../../../server/src/features/access/endpoints';
 import { isAccountRoute, isOpenRoute } from '../../../server/src/features/access/route-kinds';
 import { apiPathUnder, configuredApiPath } from '../../../server/src/http/site-paths';
-import { siteSettings } from '../settings';
+import { siteSettings, type PortalSettings } from '../settings';
 
 /**
  * What a plan lets a consumer use, in the words of the portal's pages. A plan lists resolved
@@ -10,11 +10,10 @@ import { siteSettings } from '../settings';
  * from the access middleware that enforces it. Paths are compared as API paths, as the middleware
  * does: the site's REST prefix written as `/api` (server/src/http/site-paths.ts).
  */
-export type Feature = 'articles' | 'articles-write' | 'webhooks' | 'scrapers';
+export type Feature = 'webhooks' | 'scrapers';
 
+/** The plugin's own features a plan may include; the site's content is named from the page's settings. */
 const FEATURES: Array<{ feature: Feature; label: string; probe: [string, string] }> = [
-  { feature: 'articles', label: 'Reading articles', probe: ['GET', '/api/v1/articles'] },
-  { feature: 'articles-write', label: 'Writing articles', probe: ['POST', '/api/v1/articles'] },
   { feature: 'webhooks', label: 'Webhooks', probe: ['GET', '/api/webhooks/subscriptions'] },
   { feature: 'scrapers', label: 'Scrapers', probe: ['GET', '/api/v1/scrapers'] },
 ];
@@ -59,9 +58,22 @@ export function routeKind([method, template]: Route): 'open' | 'account' | 'plan
 
 const concrete = (template: string) => template.replace(/\{[^}]+\}/g, '1');
 
-/** The features a plan includes, as labels, in a fixed order; "* *" is said as such. */
-export function includedFeatures(plan: { endpoints: string[] }): string[] {
+/**
+ * What a plan includes, as labels in a fixed order: the site's content it reads and writes
+ * (`sold`, from the page's settings: "Reading recipes, chefs", "Writing recipes"), then the
+ * webhooks and scrapers; "* *" is said as such.
+ */
+export function includedFeatures(plan: { endpoints: string[] }, sold: PortalSettings['sold'] = siteSettings().sold): string[] {
   const matches = matcherOf(plan);
-  const labels = FEATURES.filter((entry) => matches(...entry.probe)).map((entry) => entry.label);
+  const named = (method: 'GET' | 'write') => [
+    ...new Set(sold.filter((entry) => matches(method === 'GET' ? 'GET' : entry.write, entry.path)).map((entry) => entry.label)),
+  ];
+  const reads = named('GET');
+  const writes = named('write');
+  const labels = [
+    ...(reads.length > 0 ? [`Reading ${reads.join(', ')}`] : []),
+    ...(writes.length > 0 ? [`Writing ${writes.join(', ')}`] : []),
+    ...FEATURES.filter((entry) => matches(...entry.probe)).map((entry) => entry.label),
+  ];
   return plan.endpoints.includes('* *') ? [...labels, 'Every other API route'] : labels;
 }

@@ -1,9 +1,10 @@
 import type { Attributes, AttributeValue, Link } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import type * as GrpcExporter from '@opentelemetry/exporter-trace-otlp-grpc';
+import type * as JsonExporter from '@opentelemetry/exporter-trace-otlp-http';
+import type * as ProtobufExporter from '@opentelemetry/exporter-trace-otlp-proto';
 import type { tracing } from '@opentelemetry/sdk-node';
+import { loadLazily } from './lazy';
 import { redactSecrets } from '../../../http/redact';
 
 /**
@@ -39,11 +40,11 @@ export function otlpTraceExporter(env: NodeJS.ProcessEnv = process.env): tracing
   const protocol = (env[variable] || 'http/protobuf').trim();
   switch (protocol) {
     case 'grpc':
-      return new GrpcTraceExporter();
+      return new (loadLazily<typeof GrpcExporter>('@opentelemetry/exporter-trace-otlp-grpc').OTLPTraceExporter)();
     case 'http/json':
-      return new JsonTraceExporter();
+      return new (loadLazily<typeof JsonExporter>('@opentelemetry/exporter-trace-otlp-http').OTLPTraceExporter)();
     case 'http/protobuf':
-      return new ProtobufTraceExporter();
+      return new (loadLazily<typeof ProtobufExporter>('@opentelemetry/exporter-trace-otlp-proto').OTLPTraceExporter)();
     default:
       throw new Error(`${variable} must be http/protobuf, http/json or grpc, not "${protocol}"`);
   }

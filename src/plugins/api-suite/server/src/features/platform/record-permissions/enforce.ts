@@ -33,7 +33,13 @@ export function enforceRecordPermissions(strapi: Core.Strapi): void {
     .get<ServiceRegistry>('services')
     .extend('admin::permission', (service) => extendPermissionService(strapi, service as PermissionService, governed));
   const roles = strapi.service('admin::role') as unknown as RoleService;
-  roles.hooks.willValidateUpdatePermissions.register((permissions) => standingGrants(permissions, governed));
+  const hook = roles.hooks.willValidateUpdatePermissions;
+  if (hook) hook.register((permissions) => standingGrants(permissions, governed));
+  else {
+    // An older Strapi (5.30) has no such hook: the role screen's save calls `assignPermissions` directly.
+    const assign = roles.assignPermissions.bind(roles);
+    roles.assignPermissions = (roleId, permissions) => assign(roleId, standingGrants(permissions, governed));
+  }
 }
 
 /** Delete the stored grants that do not stand, holder by holder (role or admin token); returns how many. */
@@ -75,7 +81,9 @@ interface PermissionService {
 }
 
 interface RoleService {
-  hooks: { willValidateUpdatePermissions: { register(handler: (permissions: Grant[]) => Grant[]): void } };
+  /** Absent in Strapi 5.30.0, present in 5.54.0. */
+  hooks: { willValidateUpdatePermissions?: { register(handler: (permissions: Grant[]) => Grant[]): void } };
+  assignPermissions(roleId: unknown, permissions: Grant[]): Promise<unknown>;
 }
 
 interface ServiceRegistry {

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Core } from '@strapi/strapi';
+import type { Core, UID } from '@strapi/strapi';
 import { getConfig, getService } from '../../../utils';
 import type { PortalSettings } from '../validation/responses';
 import { restPrefix } from '../../../http/site-paths';
+import { watchedTypes } from '../../content/watched';
 
 export interface PortalAsset {
   contentType: string;
@@ -76,6 +77,7 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
       currency: commerce.currency,
       billing: getService(strapi, 'stripe').configured(),
       restPrefix: restPrefix(strapi),
+      sold: soldContent(strapi),
     };
   };
 
@@ -115,6 +117,20 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+/** What the plan cards name (PortalSettings.sold): the versioned articles first where the site has them, then its types. */
+function soldContent(strapi: Core.Strapi): PortalSettings['sold'] {
+  const articleUid = getConfig(strapi).contentTypes.article;
+  const versioned = strapi.contentTypes[articleUid as UID.ContentType]
+    ? [{ label: 'articles', path: '/api/v1/articles', write: 'POST' as const }]
+    : [];
+  const own = watchedTypes(strapi).map((type) => ({
+    label: type.kind === 'singleType' ? type.singularName : type.pluralName,
+    path: type.basePath,
+    write: type.kind === 'singleType' ? ('PUT' as const) : ('POST' as const),
+  }));
+  return [...versioned, ...own];
+}
 
 export default portalService;
 export type PortalService = ReturnType<typeof portalService>;

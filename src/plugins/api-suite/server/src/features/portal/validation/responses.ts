@@ -16,5 +16,11 @@ export const portalSettings = z.object({
   billing: z.boolean(),
   /** The site's REST prefix (`/api` unless config/api sets `rest.prefix`): every API path the portal calls starts with it. */
   restPrefix: z.string(),
+  /**
+   * The site's content a plan may sell, for the plan cards: each watched type by its plural name
+   * at its API path (`/api/recipes`), with the method that writes it; and the versioned articles
+   * (`/api/v1/articles`) where the site has the article type.
+   */
+  sold: z.array(z.object({ label: z.string(), path: z.string(), write: z.enum(['POST', 'PUT']) })),
 });
 export type PortalSettings = z.infer<typeof portalSettings>;
