@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
  */
 
 /** Often enough to end a wait promptly, seldom enough that checks which query the app do not load it. */
-const POLL_MS = 50;
+export const POLL_MS = 50;
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

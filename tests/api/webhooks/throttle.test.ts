@@ -26,17 +26,6 @@ const order = (n: number) => ({
 const onPath = (path: string) => (request: ReceivedRequest) =>
   request.path === path && request.headers['x-webhook-event'] === 'order.created';
 
-/** The most requests received within any one second. */
-function busiestSecond(requests: ReceivedRequest[]): number {
-  const times = requests.map((request) => request.receivedAt).sort((a, b) => a - b);
-  let most = 0;
-  for (let start = 0, end = 0; end < times.length; end += 1) {
-    while (times[end] - times[start] >= 1000) start += 1;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
-}
-
 /**
  * How far the earliest receipts ran ahead of a limiter's schedule: the n-th receipt (from 0) may
  * not arrive before `since + n * intervalMs`. A late send never makes a later one early, so a load
@@ -145,6 +134,9 @@ describe('rate_limit', () => {
       .set(as(admin))
       .send({ events: Array.from({ length: 20 }, (_, n) => ({ type: 'order.created', payload: order(20 + n) })) });
     const unthrottled = (await waitForPosts(receiver, before + 20, onPath('/paced'), 10_000)).slice(before);
-    expect(busiestSecond(unthrottled)).toBe(20);
+    // Still held to 5 a second, they would take at least 3.8 s; let out, they take a fraction of one
+    // (a loaded CI machine spread them over more than a second once, so the bound is the limit's).
+    const times = unthrottled.map((request) => request.receivedAt);
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(3_000);
   }, 60_000);
 });
