@@ -432,3 +432,54 @@ describe('the share is a floor, not a ceiling', () => {
     expect(run.started).toEqual(['u1', 'u2']);
   });
 });
+
+describe("a consumer's share across all their endpoints (consumerCap)", () => {
+  /** Items are "<consumer> <host>#<n>": the endpoint is what comes before the #, its consumer what comes before the space. */
+  const endpointOfItem = (item: string) => item.slice(0, item.indexOf('#'));
+  const items = (endpoint: string, count: number) => Array.from({ length: count }, (_, n) => `${endpoint}#${n}`);
+  const consumerOfItem = (item: string) => item.slice(0, item.indexOf(' '));
+
+  it('holds one consumer with eight names for one slow place to its cap, and lets another consumer straight in', async () => {
+    const lanes = lanesOf(50, 10, { consumerCap: 20 });
+    const run = controlled();
+    const names = ['localhost', '127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '[::ffff:7f00:1]', 'x.nip.io'];
+    const greedy = names.map((name) => lanes.each(items(`mallory ${name}`, 10), endpointOfItem, run.task));
+    await tick();
+    // Eight endpoints of ten slots each would take 80: the consumer holds 20 of the 50, however its endpoints are named.
+    expect(run.started.filter((item) => consumerOfItem(item) === 'mallory')).toHaveLength(20);
+    expect(lanes.stats().consumersAtCap).toBe(1);
+
+    const other = lanes.each(items('alice example.com', 5), endpointOfItem, run.task);
+    await tick();
+    expect(run.started.filter((item) => consumerOfItem(item) === 'alice')).toHaveLength(5);
+    for (const item of items('alice example.com', 5)) await run.finish(item);
+    await expect(other).resolves.toEqual([]);
+
+    // Alone again but unanswered (slow, as far as anyone knows): still no more than its cap.
+    const first = run.started.find((item) => consumerOfItem(item) === 'mallory') as string;
+    await run.finish(first);
+    const open = run.started.filter((item) => consumerOfItem(item) === 'mallory').length - 1;
+    expect(open).toBe(20);
+    // Everything it queued still goes out, 20 at a time.
+    const finished = new Set([first]);
+    for (let turn = 0; turn < 200 && finished.size < 80; turn += 1) {
+      for (const item of run.started.filter((started) => consumerOfItem(started) === 'mallory' && !finished.has(started))) {
+        finished.add(item);
+        await run.finish(item);
+      }
+    }
+    expect(finished.size).toBe(80);
+    for (const list of greedy) await expect(list).resolves.toEqual([]);
+    expect(lanes.stats().consumersAtCap).toBe(0);
+  });
+
+  it('leaves a consumer below its cap as it was: one endpoint still takes its full share', async () => {
+    const lanes = lanesOf(50, 10, { consumerCap: 20 });
+    const run = controlled();
+    const list = lanes.each(items('bob api.example', 15), endpointOfItem, run.task);
+    await tick();
+    expect(run.started).toHaveLength(10);
+    for (const item of items('bob api.example', 15)) await run.finish(item);
+    await expect(list).resolves.toEqual([]);
+  });
+});

@@ -33,6 +33,8 @@ describe('the portal at /portal', () => {
     expect(response.text).toContain('<title>API portal</title>');
     expect(response.text).toContain('<div id="root"></div>');
     // The shop's currency prices the public plan list; without Stripe the portal does not ask billing.
+    // The API's paths under the site's REST prefix; the content the plan cards name: the versioned
+    // articles, then every type of the site (the demo's own, by their plural names).
     expect(settingsOf(response.text)).toEqual({
       title: 'API portal',
       accentColor: '#4945ff',
@@ -40,6 +42,12 @@ describe('the portal at /portal', () => {
       allowRegister: true,
       currency: 'eur',
       billing: false,
+      restPrefix: '/api',
+      sold: expect.arrayContaining([
+        { label: 'articles', path: '/api/v1/articles', write: 'POST' },
+        { label: 'articles', path: '/api/articles', write: 'POST' },
+        { label: 'comments', path: '/api/comments', write: 'POST' },
+      ]),
     });
     const { script, style } = assetsOf(response.text);
     expect(script).toMatch(/^\/portal\/assets\/portal-[A-Z0-9]+\.js$/);

@@ -134,6 +134,12 @@ export const configSchema = z
          * process's `concurrency`, and with Redis of every worker process together.
          */
         endpointConcurrency: z.number().int().min(1).max(10_000),
+        /**
+         * Requests one consumer's endpoints may have open at once in a process, all their hosts
+         * together, while another consumer's send waits (or while they answer slowly). Unset: twice
+         * `endpointConcurrency`.
+         */
+        consumerConcurrency: z.number().int().min(1).max(10_000).optional(),
         /** How long a process's hold on an endpoint's request slot lasts unless renewed (a killed process's slots free after this). */
         endpointLeaseMs: z.number().int().min(1_000).max(600_000),
         /** Whether this process sends deliveries; false for web-only processes beside worker processes. */
@@ -386,6 +392,7 @@ export default {
       retryScheduleSeconds: parseSchedule(env('WEBHOOK_RETRY_SCHEDULE')),
       concurrency: env.int('WEBHOOK_CONCURRENCY', 50) as number,
       endpointConcurrency: env.int('WEBHOOK_ENDPOINT_CONCURRENCY', 10) as number,
+      consumerConcurrency: env('WEBHOOK_CONSUMER_CONCURRENCY') ? env.int('WEBHOOK_CONSUMER_CONCURRENCY') : undefined,
       endpointLeaseMs: (env.int('WEBHOOK_ENDPOINT_LEASE_SECONDS', 15) as number) * 1000,
       worker: parseBoolean(env('WEBHOOK_WORKER'), true, 'WEBHOOK_WORKER'),
       failingAfter: parseCount(env('WEBHOOK_FAILING_AFTER'), DEFAULT_FAILING_AFTER, 'WEBHOOK_FAILING_AFTER'),

@@ -9,6 +9,14 @@ export interface LanesOptions {
   size: number;
   /** Requests open at once to one endpoint (across processes when the lease book is shared). */
   cap: number;
+  /**
+   * Requests one consumer's endpoints may have open at once together in this process while another
+   * consumer's send waits, or at all while they answer slowly (`WEBHOOK_CONSUMER_CONCURRENCY`).
+   * Unset: no bound beyond each endpoint's.
+   */
+  consumerCap?: number;
+  /** The consumer an endpoint (a lane's key) belongs to: by default what comes before its first space (share.ts). */
+  consumerOf?: (endpoint: string) => string;
   leases: LeaseBook;
   /** Below this answer time an endpoint is never slow, however busy it is. */
   slowMs: number;
@@ -78,6 +86,7 @@ export function createLanes(options: LanesOptions) {
   }
   interface Lane {
     endpoint: string;
+    consumer: string;
     segments: Segment[];
     waiting: number;
     running: number;
@@ -111,6 +120,24 @@ export function createLanes(options: LanesOptions) {
   const reserve = Math.min(Math.ceil(cap / 2), size - 1);
   const lanes = new Map<string, Lane>();
   const ring: Lane[] = [];
+  const consumerCap = options.consumerCap ?? Infinity;
+  const consumerOf =
+    options.consumerOf ??
+    ((endpoint: string) => {
+      const space = endpoint.indexOf(' ');
+      return space === -1 ? endpoint : endpoint.slice(0, space);
+    });
+  /** Requests open per consumer, all its endpoints together. */
+  const openBy = new Map<string, number>();
+  /** Lanes in the ring per consumer, to tell whether another consumer has a send waiting. */
+  const ringedBy = new Map<string, number>();
+  /** Lanes held back at their consumer's cap: rung in again when one of that consumer's requests ends. */
+  const heldBack = new Map<string, Set<Lane>>();
+  const add = (counts: Map<string, number>, key: string, by: number): void => {
+    const next = (counts.get(key) ?? 0) + by;
+    if (next === 0) counts.delete(key);
+    else counts.set(key, next);
+  };
   const wanting = new Set<Lane>();
   const trimming = new Set<Lane>();
   let trimScheduled = false;
@@ -123,6 +150,7 @@ export function createLanes(options: LanesOptions) {
     if (!lane) {
       lane = {
         endpoint,
+        consumer: consumerOf(endpoint),
         segments: [],
         waiting: 0,
         running: 0,
@@ -150,7 +178,26 @@ export function createLanes(options: LanesOptions) {
     if (lane.ringed) return;
     lane.ringed = true;
     ring.push(lane);
+    add(ringedBy, lane.consumer, 1);
   };
+
+  /**
+   * Whether the lane's consumer may open one more request: below its cap, or beyond it only while
+   * the lane answers fast and no other consumer has a send waiting (a lone fast consumer keeps the
+   * floor the share gives it). A lane held back waits for its consumer's next request to end.
+   */
+  const consumerMay = (lane: Lane): boolean => {
+    if ((openBy.get(lane.consumer) ?? 0) < consumerCap) return true;
+    const othersWaiting = ring.length - (ringedBy.get(lane.consumer) ?? 0) > 0;
+    if (!othersWaiting && isFast(lane)) return true;
+    let held = heldBack.get(lane.consumer);
+    if (!held) heldBack.set(lane.consumer, (held = new Set()));
+    held.add(lane);
+    return false;
+  };
+
+  /** Consumers held at their cap with a send waiting now (the saturation metric counts them). */
+  const consumersAtCap = (): number => heldBack.size;
 
   /** The slots the lane may hold as its share now: its cap, or fewer while other processes hold the rest. */
   const shareOf = (lane: Lane): number => Math.min(cap, leases.held(lane.endpoint));
@@ -237,6 +284,7 @@ export function createLanes(options: LanesOptions) {
       while (running < size && ring.length > 0) {
         const lane = ring.shift() as Lane;
         lane.ringed = false;
+        add(ringedBy, lane.consumer, -1);
         if (lane.waiting === 0) continue;
         const share = shareOf(lane);
         if (lane.running >= share) {
@@ -244,10 +292,12 @@ export function createLanes(options: LanesOptions) {
           // Beyond its share only while nobody else waits (checked with the lane out of the ring).
           if (!mayBorrow(lane, share)) continue;
         }
+        // One consumer's endpoints together, whatever names they give one place (checked out of the ring too).
+        if (!consumerMay(lane)) continue;
         startNext(lane);
         // Round robin: the lane goes to the back of the ring, behind every other lane waiting.
         if (lane.waiting > 0) {
-          if (lane.running < share || mayBorrow(lane, share)) ringIn(lane);
+          if ((lane.running < share || mayBorrow(lane, share)) && consumerMay(lane)) ringIn(lane);
           else wantLeases(lane);
         }
       }
@@ -265,6 +315,7 @@ export function createLanes(options: LanesOptions) {
     lane.waiting -= 1;
     lane.running += 1;
     running += 1;
+    add(openBy, lane.consumer, 1);
     const id = (startId += 1);
     const startedAt = performance.now();
     lane.starts.set(id, startedAt);
@@ -305,6 +356,13 @@ export function createLanes(options: LanesOptions) {
       lane.lastActive = now;
       lane.running -= 1;
       running -= 1;
+      add(openBy, lane.consumer, -1);
+      // A slot of this consumer freed: its lanes held back at the cap take their turn again.
+      const held = heldBack.get(lane.consumer);
+      if (held) {
+        heldBack.delete(lane.consumer);
+        for (const waiting of held) if (waiting.waiting > 0) ringIn(waiting);
+      }
       // What it earned holds for one busy spell: a lane idle for longer than a slow answer starts
       // again from its share (`each`). A shorter gap (the next job of a burst on its way) is no news.
       if (lane.running === 0 && lane.waiting === 0) lane.idleSince = now;
@@ -491,7 +549,7 @@ export function createLanes(options: LanesOptions) {
     },
 
     /** What the process is doing, for status pages and metrics. */
-    stats(): { running: number; waiting: number; endpoints: number; saturated: number } {
+    stats(): { running: number; waiting: number; endpoints: number; saturated: number; consumersAtCap: number } {
       let waiting = 0;
       let saturated = 0;
       const now = performance.now();
@@ -502,7 +560,7 @@ export function createLanes(options: LanesOptions) {
         const share = shareOf(lane);
         if (lane.waiting > 0 && !lane.acquiring && lane.running >= share && !isFast(lane, now)) saturated += 1;
       }
-      return { running, waiting, endpoints: lanes.size, saturated };
+      return { running, waiting, endpoints: lanes.size, saturated, consumersAtCap: consumersAtCap() };
     },
 
     /** Forget endpoints idle for `idleMs` (their answer times) and stop asking for slots. */

@@ -23,7 +23,7 @@ export interface DeliveryMetrics {
  */
 export function deliveryMetrics(
   strapi: Core.Strapi,
-  lanes: () => { running: number; waiting: number; saturated: number }
+  lanes: () => { running: number; waiting: number; saturated: number; consumersAtCap: number }
 ): DeliveryMetrics {
   const metrics = getService(strapi, 'metrics');
   const attempts = metrics.counter({
@@ -51,6 +51,13 @@ export function deliveryMetrics(
       const stats = lanes();
       gauge.set({ state: 'open' }, stats.running);
       gauge.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  metrics.gauge({
+    name: 'webhook_consumers_at_cap',
+    help: "Consumers whose endpoints together hold all the request slots one consumer may (WEBHOOK_CONSUMER_CONCURRENCY), with sends waiting behind them",
+    collect(gauge) {
+      gauge.set(lanes().consumersAtCap);
     },
   });
   metrics.gauge({

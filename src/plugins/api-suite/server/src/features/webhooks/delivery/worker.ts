@@ -100,7 +100,7 @@ export function createWorker(
     async start(): Promise<void> {
       if (started) return;
       started = true;
-      const { concurrency, endpointConcurrency, endpointLeaseMs } = getConfig(strapi).webhooks;
+      const { concurrency, endpointConcurrency, consumerConcurrency, endpointLeaseMs } = getConfig(strapi).webhooks;
       const onError = (error: Error) => strapi.log.error(`[api-suite] webhooks: endpoint slots: ${error.message}`);
       loop = eventLoopGauge(SPILL_BUSY_WINDOW_MS, SPILL_BUSY_UTILIZATION);
       const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
@@ -108,6 +108,8 @@ export function createWorker(
       lanes = createLanes({
         size: concurrency,
         cap: endpointConcurrency,
+        // Whatever names a consumer gives one place (localhost, 127.0.0.2, wildcard DNS), its endpoints share this.
+        consumerCap: consumerConcurrency ?? 2 * endpointConcurrency,
         leases,
         slowMs: SLOW_MS,
         admitWaitMs: ADMIT_WAIT_MS,
