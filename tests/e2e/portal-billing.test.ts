@@ -44,7 +44,7 @@ it('switches between monthly and yearly prices, with the saving and the trial of
   const { page } = browser;
   await signUp(page, app.url, newPortalUser('ivy'));
   await page.getByRole('link', { name: 'Plans and billing' }).click();
-  const proCard = page.getByTestId('plan-offer').filter({ hasText: 'pro' });
+  const proCard = page.getByTestId('plan-offer').filter({ hasText: /^pro/ });
   const enterpriseCard = page.getByTestId('plan-offer').filter({ hasText: 'enterprise' });
   const switcher = page.getByTestId('interval-switch');
 
@@ -76,7 +76,7 @@ it('switches between monthly and yearly prices, with the saving and the trial of
 it('buys a year of pro with its trial and shows the days of trial left', async () => {
   const { page } = browser;
   await page.getByRole('radio', { name: /Yearly/ }).check();
-  await page.getByTestId('plan-offer').filter({ hasText: 'pro' }).getByRole('button', { name: 'Buy pro' }).click();
+  await page.getByTestId('plan-offer').filter({ hasText: /^pro/ }).getByRole('button', { name: 'Buy pro' }).click();
   await page.waitForURL(/\/pay\/cs_/);
   const session = stub.requests.filter((entry) => entry.method === 'POST' && entry.path === '/v1/checkout/sessions').at(-1);
   const row = await app.strapi.db.query('plugin::api-suite.plan').findOne({ where: { id: pro } });
@@ -99,8 +99,8 @@ it('buys a year of pro with its trial and shows the days of trial left', async (
   // Live: no switch, no second trial offered; the year's prices, each plan changed within it.
   expect(await page.getByTestId('interval-switch').count()).toBe(0);
   expect(await page.getByTestId('plan-trial').count()).toBe(0);
-  await page.getByTestId('plan-offer').filter({ hasText: 'pro' }).getByText('Your plan').waitFor();
-  await page.getByTestId('plan-offer').filter({ hasText: 'pro' }).getByTestId('plan-price').getByText('€490.00').waitFor();
+  await page.getByTestId('plan-offer').filter({ hasText: /^pro/ }).getByText('Your plan').waitFor();
+  await page.getByTestId('plan-offer').filter({ hasText: /^pro/ }).getByTestId('plan-price').getByText('€490.00').waitFor();
   await shoot(page, 'billing-trialing');
   expect(browser.errors).toEqual([]);
 }, 90_000);

@@ -77,7 +77,7 @@ it('shows a new consumer their plan and its pool before any key, and what the pl
     const offer = page.getByTestId('not-in-plan');
     await offer.getByRole('heading', { name: `${what} are not included in the free plan` }).waitFor();
     // The plans that reach them, with price and what they include; the free plan is not among them.
-    const pro = offer.getByTestId('plan-offer').filter({ hasText: 'pro' });
+    const pro = offer.getByTestId('plan-offer').filter({ hasText: /^pro/ });
     await pro.getByText('€49.00').waitFor();
     await pro.getByTestId('plan-includes').getByText(what).waitFor();
     await offer.getByTestId('plan-offer').filter({ hasText: 'enterprise' }).waitFor();
@@ -144,9 +144,9 @@ it('shows a request in the live usage chart', async () => {
 it('buys a plan through Checkout and sees the new quota', async () => {
   const { page } = browser;
   await page.getByRole('link', { name: 'Plans and billing' }).click();
-  const pro = page.getByTestId('plan-offer').filter({ hasText: 'pro' });
+  const pro = page.getByTestId('plan-offer').filter({ hasText: /^pro/ });
   await pro.getByText('€49.00').waitFor();
-  await page.getByTestId('plan-offer').filter({ hasText: 'free' }).getByText('Your plan').waitFor();
+  await page.getByTestId('plan-offer').filter({ hasText: /^free/ }).getByText('Your plan').waitFor();
   await pro
     .getByTestId('plan-includes')
     .getByText(/Webhooks, Scrapers/)
