@@ -26,7 +26,8 @@ const config = ({ env }: Core.Config.Shared.ConfigParams): Core.Config.Middlewar
   'strapi::query',
   // API keys, OAuth tokens, plans and quotas for the prefixes the api-suite config names
   // (/api/v1 and /api/webhooks): before the body parser, so refused requests cost no parsing.
-  'plugin::api-suite.access',
+  // API_SUITE_ACCESS_MIDDLEWARE=off leaves it out, as a site that forgot it would (a test does).
+  ...(env('API_SUITE_ACCESS_MIDDLEWARE', 'on') === 'off' ? [] : ['plugin::api-suite.access']),
   // The exact bytes of Stripe's webhooks for their signature (that route only), and the body
   // parser's refusals on the commerce routes in their own error shapes: just before the parser.
   'plugin::api-suite.commerce-body',

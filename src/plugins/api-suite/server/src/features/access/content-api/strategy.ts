@@ -6,7 +6,7 @@ import { getService } from '../../../utils';
 import { watchedTypes } from '../../content/watched';
 import type { Principal } from '../../../http/principal';
 import { extractCredential } from '../services/access';
-import { contentGateOf, type ContentGate } from './guard';
+import { contentGateOf, guardContent, type ContentGate } from './guard';
 import { roleAbilities, type Ability } from './abilities';
 
 /**
@@ -107,16 +107,24 @@ export function registerContentStrategy(strapi: Core.Strapi): void {
   // role: a request with only an X-API-Key header would never reach the plugin's strategy. So it
   // is asked first on content-API routes; when it passes, Strapi's own order follows unchanged.
   const authenticate = auth.authenticate.bind(auth);
-  auth.authenticate = async (ctx, next) => {
-    const route = (ctx.state as { route?: { info?: { type?: string }; config?: { auth?: unknown } } }).route;
-    if (route?.info?.type === 'content-api' && route.config?.auth !== false) {
-      const result = await strategy.authenticate(ctx);
-      if (result.authenticated) {
-        Object.assign(ctx.state, { isAuthenticated: true, auth: { strategy, credentials: result.credentials, ability: result.ability } });
-        return next();
-      }
+  const ourTurnFirst = async (ctx: Context, next: () => Promise<unknown>): Promise<unknown> => {
+    const result = await strategy.authenticate(ctx);
+    if (result.authenticated) {
+      Object.assign(ctx.state, { isAuthenticated: true, auth: { strategy, credentials: result.credentials, ability: result.ability } });
+      return next();
     }
     return authenticate(ctx, next);
+  };
+  auth.authenticate = async (ctx, next) => {
+    const route = (ctx.state as { route?: { info?: { type?: string }; config?: { auth?: unknown } } }).route;
+    if (route?.info?.type !== 'content-api' || route.config?.auth === false) return authenticate(ctx, next);
+    // The global access middleware sets up the gate that answers the strategy's refusals and writes
+    // the usage record. On a site that left it out of config/middlewares, the gate is set up here,
+    // around the rest of the route, so refusals keep their shape and rate headers and every
+    // request decided here is recorded all the same.
+    if (!contentGateOf(ctx) && !(ctx.state as { apiSuite?: unknown }).apiSuite && scopeOf(ctx))
+      return guardContent(strapi, ctx, () => ourTurnFirst(ctx, next));
+    return ourTurnFirst(ctx, next);
   };
 }
 
