@@ -467,6 +467,51 @@ describe('DELETE /api/v1/account', () => {
     expect((await app.request().get('/api/users/me').set(as(user))).status).toBe(200);
   });
 
+  it("refuses a bulk delete whose second user's subscription Stripe cannot read, with nobody's subscription cancelled; cancels both once it can", async () => {
+    const subscribed = async (): Promise<{ user: TestUser; subscription: string }> => {
+      const user = await registerUser(app);
+      const bought = await app.request().post('/api/v1/billing/checkout').set(as(user)).send({ plan_id: enterprise });
+      stub.completeCheckout(bought.body.data.session_id);
+      await stub.flush();
+      await eventually(
+        async () =>
+          (await app.request().get('/api/v1/billing/subscription').set(as(user))).body.data?.status === 'active' ? true : undefined,
+        10_000,
+        'the subscription applied'
+      );
+      return { user, subscription: (stub.sessions.get(bought.body.data.session_id) as unknown as { subscription: string }).subscription };
+    };
+    const first = await subscribed();
+    const second = await subscribed();
+    const session = await adminSession(app);
+    const bulkDelete = async () =>
+      app
+        .request()
+        .post(`/content-manager/collection-types/${USER}/actions/bulkDelete`)
+        .set('Authorization', `Bearer ${session.token}`)
+        .send({ documentIds: [await documentIdOf(app, first.user.id), await documentIdOf(app, second.user.id)] });
+
+    stub.failing = new RegExp(`/v1/subscriptions/${second.subscription}$`);
+    try {
+      const refused = await bulkDelete();
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe(
+        'The user has a live Stripe subscription that could not be cancelled, so nothing was deleted: try again in a moment'
+      );
+    } finally {
+      stub.failing = null;
+    }
+    // Nothing changed anywhere: both users are there, and neither subscription was cancelled in Stripe.
+    for (const { user, subscription } of [first, second]) {
+      expect((await app.request().get('/api/users/me').set(as(user))).status).toBe(200);
+      expect(stub.store.subscriptions.get(subscription)?.status).toBe('active');
+    }
+
+    const deleted = await bulkDelete();
+    expect({ status: deleted.status, body: deleted.body }).toEqual({ status: 200, body: { count: 2 } });
+    for (const { subscription } of [first, second]) expect(stub.store.subscriptions.get(subscription)?.status).toBe('canceled');
+  });
+
   it('closes the account: keys refused everywhere within a second, nothing sent or fetched after the answer, Stripe cancelled, orders and usage kept without the person', async () => {
     const holdings = await consumerWithEverything();
     await busy(holdings);

@@ -69,6 +69,8 @@ export interface StripeStub {
    * caller waits until it gives up or dies, as when a connection breaks after Stripe has acted.
    */
   hold: RegExp | null;
+  /** While set, requests whose paths match answer 500 with an `api_error` (one object Stripe cannot serve for now). */
+  failing: RegExp | null;
   /** Make the next N session creations fail with a Stripe API error. */
   failNext(count: number, status?: number): void;
   /** A `Stripe-Signature` header for `payload`, as Stripe signs webhooks (t=…,v1=HMAC-SHA256). */
@@ -146,6 +148,7 @@ export async function startStripeStub(): Promise<StripeStub> {
       body: { error: { type, message } },
     });
     if (stub.down !== null) return fail(stub.down, 'api_error', 'stub is down');
+    if (stub.failing?.test(path)) return fail(500, 'api_error', 'stub failure');
     if (!req.headers.authorization) return fail(401, 'invalid_request_error', 'You did not provide an API key.');
     if (method === 'POST' && path === '/v1/checkout/sessions' && failures.count > 0) {
       failures.count -= 1;
@@ -238,6 +241,7 @@ export async function startStripeStub(): Promise<StripeStub> {
     webhookTarget: null,
     down: null,
     hold: null,
+    failing: null,
     failNext(count, status = 500) {
       failures = { count, status };
     },

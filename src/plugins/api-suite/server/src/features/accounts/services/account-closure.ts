@@ -1,7 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { errors } from '@strapi/utils';
 import type { Context, Next } from 'koa';
-import Stripe from 'stripe';
 import { UIDS } from '../../../constants';
 import { dialectOf, tableOf, type Knex } from '../../../db';
 import { ApiError } from '../../../http/errors';
@@ -9,6 +7,9 @@ import { InvalidError, UnauthenticatedError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
 import { isLive } from '../../billing/services/subscriptions';
 import { createPasswordAttempts, sharedPasswordAttempts } from '../password-attempts';
+import { stripeEnding, StripeCancellationError, type ClosingAccount } from '../stripe-ending';
+
+export { StripeCancellationError, type ClosingAccount };
 
 /** Wrong passwords allowed per user within the window before the next is refused with 429. */
 const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };
@@ -25,34 +26,6 @@ const LATE_RECORDS_MS = 5_000;
 const LATE_CACHE_MS = 500;
 /** Usage records detached per statement, so a heavy consumer's millions never hold one long write. */
 const DETACH_BATCH = 5_000;
-
-/**
- * One account being closed, read before anything changes. Keys and orders are found through the
- * user's relations, which go with the user row, so they are read first (inside the deleting
- * transaction when an administrator deletes the user); everything else is filed under the
- * consumer id, which stays on the rows.
- */
-export interface ClosingAccount {
-  userId: number;
-  consumerId: string | null;
-  email: string | null;
-  username: string | null;
-  keyIds: number[];
-  orderIds: number[];
-  /** The live Stripe subscription to cancel, if any. */
-  stripeSubscriptionId: string | null;
-  /** Set once that subscription is cancelled (or found already ended) in Stripe. */
-  stripeEnded: boolean;
-  /** Who closed it, for the confirmation e-mail. */
-  by: 'consumer' | 'administrator';
-}
-
-/** A live Stripe subscription could not be cancelled: nothing of the account was deleted. */
-export class StripeCancellationError extends errors.ApplicationError {
-  constructor(readonly reason: string) {
-    super('The user has a live Stripe subscription that could not be cancelled, so nothing was deleted: try again in a moment');
-  }
-}
 
 /**
  * Closing an account (docs/accounts.md): the consumer's own `DELETE /api/v1/account`, and an
@@ -134,35 +107,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /** Cancel the account's live Stripe subscription now; StripeCancellationError when Stripe cannot. */
-  const endStripeSubscription = async (account: ClosingAccount): Promise<void> => {
-    const id = account.stripeSubscriptionId;
-    if (!id) return;
-    const stripe = getService(strapi, 'stripe');
-    if (!stripe.configured()) {
-      // The site stopped talking to Stripe: nothing here can cancel it, and the person must still be able to leave.
-      strapi.log.error(
-        `[api-suite] accounts: ${account.consumerId} is leaving with the live Stripe subscription ${id}, which cannot be cancelled without STRIPE_SECRET_KEY: cancel it in the Stripe dashboard`
-      );
-      return;
-    }
-    try {
-      const client = stripe.client();
-      const current = await client.subscriptions.retrieve(id);
-      if (current.status !== 'canceled' && current.status !== 'incomplete_expired') {
-        await client.subscriptions.cancel(id, { cancellation_details: { comment: 'The customer deleted their account' } });
-      }
-      account.stripeEnded = true;
-    } catch (error) {
-      // Stripe no longer knows it: nothing is left to cancel.
-      if (error instanceof Stripe.errors.StripeError && error.statusCode === 404) {
-        account.stripeEnded = true;
-        return;
-      }
-      const reason = error instanceof Error ? error.message : String(error);
-      strapi.log.error(`[api-suite] accounts: the Stripe subscription ${id} of ${account.consumerId} could not be cancelled: ${reason}`);
-      throw new StripeCancellationError(reason);
-    }
-  };
+  const { endStripeSubscription, checkStripeSubscription, cancelAfterDelete } = stripeEnding(strapi);
 
   /**
    * Keys deleted through the query engine, one by one: the access feature's lifecycle on keys
@@ -333,8 +278,10 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
     /**
      * An administrator deleting users (the Content Manager, the users-permissions API, or any
      * `strapi.db.query(user).delete`): the same closing. Before the delete, inside its transaction,
-     * what to act on is read and Stripe is dealt with (if it refuses, the delete is refused with
-     * it); once the delete is committed, the rest runs.
+     * what to act on is read and each live Stripe subscription is read from Stripe (if Stripe does
+     * not answer, the delete is refused, with nothing cancelled: a bulk delete of many users
+     * changes nothing when one of them cannot be checked); once the delete is committed, the
+     * subscriptions are cancelled and the rest runs.
      */
     watchDeletions(): void {
       const prepare = async (where: unknown, many: boolean): Promise<ClosingAccount[]> => {
@@ -348,7 +295,8 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
           if (!user || ownClosings.has(user.id)) continue;
           const account = await gather(user.id, 'administrator');
           if (!account) continue;
-          await endStripeSubscription(account);
+          // Read only: nothing is cancelled before every user of the delete has been checked and the delete has committed.
+          await checkStripeSubscription(account);
           accounts.push(account);
         }
         return accounts;
@@ -358,6 +306,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
         const run = async () => {
           for (const account of accounts as ClosingAccount[]) {
             try {
+              await cancelAfterDelete(account);
               await service.carryOut(account);
               await confirm(account);
             } catch (error) {

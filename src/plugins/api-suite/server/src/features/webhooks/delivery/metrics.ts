@@ -55,7 +55,7 @@ export function deliveryMetrics(
   });
   metrics.gauge({
     name: 'webhook_consumers_at_cap',
-    help: "Consumers whose endpoints together hold all the request slots one consumer may (WEBHOOK_CONSUMER_CONCURRENCY), with sends waiting behind them",
+    help: 'Consumers whose endpoints together hold all the request slots one consumer may (WEBHOOK_CONSUMER_CONCURRENCY), with sends waiting behind them',
     collect(gauge) {
       gauge.set(lanes().consumersAtCap);
     },
