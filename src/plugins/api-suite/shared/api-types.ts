@@ -57,10 +57,13 @@ export type {
   Delivery,
   DeliveryDetail,
   EventType,
+  EventsPublished,
   FilterTestOutcome,
   Recovered,
   RetryQueued,
+  SecretRotated,
   Subscription,
+  SubscriptionCreated,
   TestOutcome,
 } from '../server/src/features/webhooks/validation/responses';
 

@@ -27,8 +27,7 @@ export type Delivery = Contract.Delivery;
 export type DeliveryStatus = Delivery['status'];
 export type DeliveryDetail = Contract.DeliveryDetail;
 export type TestOutcome = Contract.TestOutcome;
-/** `schema` (JSON Schema of the event's data) is newer than some servers: shown when present. */
-export type EventType = Contract.EventType & { schema?: unknown };
+export type EventType = Contract.EventType;
 export type Scraper = Contract.Scraper;
 export type ScraperRun = Contract.ScraperRun;
 
@@ -79,16 +78,13 @@ export const api = {
 
   endpoints: (page: number) => request<Page<Subscription>>('GET', pathWith('/api/webhooks/subscriptions', { page, limit: PAGE_SIZE })),
   endpoint: (id: string) => request<Subscription>('GET', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
-  createEndpoint: (input: EndpointInput) => request<Subscription & { secret: string }>('POST', '/api/webhooks/subscriptions', input),
+  createEndpoint: (input: EndpointInput) => request<Contract.SubscriptionCreated>('POST', '/api/webhooks/subscriptions', input),
   updateEndpoint: (id: string, patch: Contract.UpdateSubscriptionInput) =>
     request<Subscription>('PATCH', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`, patch),
   deleteEndpoint: (id: string) => request<void>('DELETE', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
   testEndpoint: (id: string) => request<TestOutcome>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/test`),
   rotateSecret: (id: string) =>
-    request<{ secret: string; valid_until: string; note: string }>(
-      'POST',
-      `/api/webhooks/subscriptions/${encodeURIComponent(id)}/rotate-secret`
-    ),
+    request<Contract.SecretRotated>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/rotate-secret`),
   recover: (id: string, since: string, until?: string) =>
     request<Contract.Recovered>(
       'POST',
@@ -101,8 +97,7 @@ export const api = {
       pathWith(`/api/webhooks/subscriptions/${encodeURIComponent(id)}/deliveries`, { page, limit: PAGE_SIZE, status })
     ),
   delivery: (id: string) => request<DeliveryDetail>('GET', `/api/webhooks/deliveries/${encodeURIComponent(id)}`),
-  retryDelivery: (id: string) =>
-    request<{ delivery_id: string; status: 'queued' }>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
+  retryDelivery: (id: string) => request<Contract.RetryQueued>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
   eventTypes: () => request<{ data: EventType[] }>('GET', '/api/webhooks/event-types'),
   /** Whether a payload filter matches an event type's example (422 invalid_filter where it cannot be applied to the type). */
   filterTest: (input: Contract.FilterTestInput) => request<Contract.FilterTestOutcome>('POST', '/api/webhooks/filter-test', input),
@@ -115,8 +110,8 @@ export const api = {
   createScraper: (input: ScraperInput) => request<Scraper>('POST', '/api/v1/scrapers', input),
   updateScraper: (id: number, patch: Contract.UpdateScraperInput) => request<Scraper>('PATCH', `/api/v1/scrapers/${id}`, patch),
   deleteScraper: (id: number) => request<void>('DELETE', `/api/v1/scrapers/${id}`),
-  runScraper: (id: number) => request<{ run_id: number; status: 'started' }>('POST', `/api/v1/scrapers/${id}/run`),
-  stopScraper: (id: number) => request<{ run_id: number; status: 'stopped' }>('POST', `/api/v1/scrapers/${id}/stop`),
+  runScraper: (id: number) => request<Contract.RunStarted>('POST', `/api/v1/scrapers/${id}/run`),
+  stopScraper: (id: number) => request<Contract.RunStopped>('POST', `/api/v1/scrapers/${id}/stop`),
   runs: (id: number, page: number) => request<Page<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
   downloadResults: (id: number, runId: number, format: 'csv' | 'ndjson', change?: 'new,changed') =>
     download(

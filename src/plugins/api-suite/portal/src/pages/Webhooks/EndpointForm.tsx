@@ -40,7 +40,11 @@ export function EndpointForm({
       // No filter: none on a new endpoint, and null clears an edited one's.
       const chosen = filter.kind === 'filter' ? filter.filter : null;
       if (endpoint) onSaved({ ...(await api.updateEndpoint(endpoint.id, { ...input, filter: chosen })), secret: '' });
-      else onSaved(await api.createEndpoint(chosen ? { ...input, filter: chosen } : input));
+      else {
+        // The creation answers the secret (shown once) with a few fields; the endpoint as listed comes from its own route.
+        const created = await api.createEndpoint(chosen ? { ...input, filter: chosen } : input);
+        onSaved({ ...(await api.endpoint(created.id)), secret: created.secret });
+      }
     },
     ({ filter }): Record<string, string> => {
       sentFilter.current = filter;

@@ -1,5 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
+import type { SecretRotated, SubscriptionCreated } from '../validation/responses';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
@@ -32,7 +33,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         secret,
         created_at: view.created_at,
         test_sent: true,
-      };
+      } satisfies SubscriptionCreated;
     },
 
     async find(ctx: Context) {
@@ -76,7 +77,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         secret,
         valid_until: validUntil.toISOString(),
         note: `The previous secret stays valid for ${ROTATION_WINDOW_MS / 60_000} minutes: until then every delivery carries both signatures, the new one first.`,
-      };
+      } satisfies SecretRotated;
     },
   };
 };

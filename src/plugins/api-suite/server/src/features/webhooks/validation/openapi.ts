@@ -46,36 +46,15 @@ const subscriptionId = z.object({ id: uuidParam.meta({ description: "The subscri
 const deliveryId = z.object({ id: uuidParam.meta({ description: "The delivery's id (its `webhook-id`)." }) });
 const tags = ['Webhooks'];
 
-const created = z.object({
-  id: z.uuid(),
-  endpoint_url: z.url(),
-  events: z.array(z.string()),
-  secret: z
-    .string()
-    .regex(/^[A-Za-z0-9]{32}$/)
-    .meta({ description: 'Shown here and at rotation only.' }),
-  created_at: z.iso.datetime(),
-  test_sent: z.literal(true),
-});
-const rotated = z.object({
-  secret: z.string().regex(/^[A-Za-z0-9]{32}$/),
-  valid_until: z.iso.datetime().meta({ description: 'Until when the previous secret still signs.' }),
-  note: z.string(),
-});
-const retried = z.object({ delivery_id: z.uuid(), status: z.literal('queued') });
 const subscriptionList = pageOf(answers.subscription);
 const deliveryList = pageOf(answers.delivery);
-const published = z.union([
-  z.object({ event_id: z.string(), deliveries: z.int().min(0) }),
-  z.object({ event_ids: z.array(z.string()), deliveries: z.int().min(0) }),
-]);
 
 export const webhooksApi: ApiDescription = {
   tags: [{ name: 'Webhooks', description: 'Signed webhook subscriptions of the caller, their deliveries, and publishing events.' }],
   components: {
     WebhooksError: flatErrorSchema,
     Subscription: answers.subscription,
-    SubscriptionCreated: created,
+    SubscriptionCreated: answers.subscriptionCreated,
     SubscriptionList: subscriptionList,
     DeliveryList: deliveryList,
     Delivery: answers.delivery,
@@ -108,7 +87,7 @@ export const webhooksApi: ApiDescription = {
       security: 'write',
       body: { required: true, json: createSubscriptionBody },
       responses: guarded({
-        '201': ok('The subscription, with its secret.', created),
+        '201': ok('The subscription, with its secret.', answers.subscriptionCreated),
         '400': shared('WebhooksBadRequest'),
         '409': shared('WebhooksTooManySubscriptions'),
         '422': shared('WebhooksUnprocessable'),
@@ -181,7 +160,7 @@ export const webhooksApi: ApiDescription = {
       tags,
       security: 'write',
       params: subscriptionId,
-      responses: guarded({ '200': ok('The new secret, shown once.', rotated), '404': shared('WebhooksNotFound') }),
+      responses: guarded({ '200': ok('The new secret, shown once.', answers.secretRotated), '404': shared('WebhooksNotFound') }),
     },
     {
       method: 'get',
@@ -237,7 +216,7 @@ export const webhooksApi: ApiDescription = {
       security: 'write',
       params: deliveryId,
       responses: guarded({
-        '202': ok('Queued.', retried),
+        '202': ok('Queued.', answers.retryQueued),
         '404': shared('WebhooksNotFound'),
         '409': { description: 'The subscription is disabled (`subscription_inactive`).', headers: rateLimitHeaders, json: flatErrorSchema },
       }),
@@ -264,7 +243,7 @@ export const webhooksApi: ApiDescription = {
       security: 'write',
       body: { required: true, json: publishBody },
       responses: guarded({
-        '202': ok('The event ids and the number of deliveries created.', published),
+        '202': ok('The event ids and the number of deliveries created.', answers.eventsPublished),
         '400': shared('WebhooksBadRequest'),
         '403': {
           description:

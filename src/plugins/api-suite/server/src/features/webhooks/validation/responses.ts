@@ -124,3 +124,29 @@ export type AdminPublished = z.infer<typeof adminPublished>;
 /** Admin panel: `POST /api-suite/webhooks/deliveries/:id/retry`, the delivery queued again. */
 export const retryQueued = z.object({ delivery_id: z.uuid(), status: z.literal('queued') });
 export type RetryQueued = z.infer<typeof retryQueued>;
+
+/** `POST /api/webhooks/subscriptions`: the subscription with its secret, shown here and at rotation only. */
+export const subscriptionCreated = z.object({
+  id: z.uuid(),
+  endpoint_url: z.url(),
+  events: z.array(z.string()),
+  secret: z
+    .string()
+    .regex(/^[A-Za-z0-9]{32}$/)
+    .meta({ description: 'Shown here and at rotation only.' }),
+  created_at: z.iso.datetime(),
+  test_sent: z.literal(true),
+});
+export type SubscriptionCreated = z.infer<typeof subscriptionCreated>;
+
+/** `POST /api/webhooks/subscriptions/{id}/rotate-secret`: the new secret, shown once. */
+export const secretRotated = z.object({
+  secret: z.string().regex(/^[A-Za-z0-9]{32}$/),
+  valid_until: z.iso.datetime().meta({ description: 'Until when the previous secret still signs.' }),
+  note: z.string(),
+});
+export type SecretRotated = z.infer<typeof secretRotated>;
+
+/** `POST /api/webhooks/events`: the event ids and the deliveries made (the admin panel's publishing answers the same). */
+export const eventsPublished = adminPublished;
+export type EventsPublished = AdminPublished;
