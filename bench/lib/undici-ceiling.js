@@ -1,8 +1,9 @@
 'use strict';
 /**
  * The undici ceiling of bench/webhooks, in a worker thread of its own: plain undici with keep-alive
- * connections sends signed requests (standardwebhooks, as the engine signs) with the same body as
- * the engine's deliveries to the same receiver, which verifies every one as it does the engine's.
+ * connections sends signed requests (HMAC-SHA256 with node:crypto, as the engine signs: lib/signatures.js)
+ * with the same body as the engine's deliveries to the same receiver, which verifies every one as it
+ * does the engine's.
  * A thread, so that the driver's own event loop (its timers, its IPC with the receiver) does not
  * slow the ceiling down, and the ceiling does not borrow the driver's. Answers the CPU time the
  * process spent while it ran (the driver is idle meanwhile, so that is the thread's).
@@ -21,11 +22,10 @@ if (isMainThread) {
   };
 } else {
   const { Pool } = require('undici');
-  const { Webhook } = require('standardwebhooks');
+  const { sign } = require('./signatures');
   const { url, path, secret, connections, events, type } = workerData;
   (async () => {
     const cpuBefore = process.cpuUsage();
-    const signer = new Webhook(secret);
     const target = new Pool(url, { connections, pipelining: 1 });
     let next = 0;
     await Promise.all(
@@ -34,6 +34,7 @@ if (isMainThread) {
           const n = (next += 1);
           const id = `msg_ceiling_${n}`;
           const now = new Date();
+          const timestamp = Math.floor(now.getTime() / 1000);
           // The body the engine sends: { type, timestamp, data } with a benchmark order as data.
           const data = { id: `bench-${n}`, status: 'pending', total: n, created_at: new Date(Date.now()).toISOString() };
           const body = JSON.stringify({ type, timestamp: now.toISOString(), data });
@@ -43,8 +44,8 @@ if (isMainThread) {
             headers: {
               'content-type': 'application/json',
               'webhook-id': id,
-              'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-              'webhook-signature': signer.sign(id, now, body),
+              'webhook-timestamp': String(timestamp),
+              'webhook-signature': sign(secret, id, timestamp, body),
             },
             body,
           });
