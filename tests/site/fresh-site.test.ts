@@ -300,6 +300,49 @@ describe('drafts stay private', () => {
   });
 });
 
+describe('drafts cannot be probed through relations', () => {
+  it("finds no chef by a draft recipe's text for anyone but staff, and by a published recipe's for a consumer who may read recipes", async () => {
+    const chef = await createEntry(site, CHEF, { name: 'Chiara Conti' });
+    const connect = { chef: { connect: [{ documentId: chef.documentId }] } };
+    const out = await createEntry(site, RECIPE, { title: 'Saffron buns', servings: 6, ...connect });
+    await publishEntry(site, RECIPE, out.documentId);
+    await createEntry(site, RECIPE, { title: 'Secret sauce of autumn', servings: 4, ...connect });
+    const chefsWith = (query: string) => site.request().get(`/api/chefs?${query}`);
+    const names = (body: { data?: Array<{ name: string }> }) => (body.data ?? []).map((found) => found.name);
+
+    // Whoever may not read recipes (the Public role, and a key on a route it may call, answered as
+    // Public) is refused a filter on them by Strapi's own query validation; a signed-in consumer,
+    // whose role reads recipes, is the one who could probe.
+    const consumer = await registerUser(site);
+    const key = await issueKey(site, consumer);
+    for (const [who, headers] of [
+      ['no credential', {}],
+      ['an API key', { 'X-API-Key': key }],
+    ] as const) {
+      const response = await chefsWith('filters[recipes][title][$eq]=Secret sauce of autumn').set(headers);
+      expect({ who, status: response.status, chefs: names(response.body) }).toEqual({ who, status: 400, chefs: [] });
+    }
+    for (const query of [
+      'filters[recipes][title][$eq]=Secret sauce of autumn',
+      'filters[recipes][title][$startsWith]=Secret',
+      'filters[$or][0][recipes][servings][$eq]=4',
+      'filters[recipes][chef][recipes][title][$contains]=autumn',
+    ]) {
+      const response = await chefsWith(query).set(bearer(consumer.jwt));
+      expect({ query, status: response.status, chefs: names(response.body) }).toEqual({ query, status: 200, chefs: [] });
+    }
+    const published = await chefsWith('filters[recipes][title][$eq]=Saffron buns').set(bearer(consumer.jwt));
+    expect(names(published.body)).toEqual(['Chiara Conti']);
+    const token = await site
+      .request()
+      .post('/admin/api-tokens')
+      .set(bearer(await ownerToken(site)))
+      .send({ name: `probe-${Date.now()}`, type: 'read-only', lifespan: null, description: 'Staff' });
+    const staff = await chefsWith('filters[recipes][title][$eq]=Secret sauce of autumn').set(bearer(token.body.data.accessKey as string));
+    expect(names(staff.body)).toEqual(['Chiara Conti']);
+  });
+});
+
 describe('i18n', () => {
   it('announces one event per locale version, each with its locale, and a bulk publish of two locales as two events', async () => {
     const owner = bearer(await ownerToken(site));

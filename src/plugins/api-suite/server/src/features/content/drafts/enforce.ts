@@ -2,6 +2,7 @@ import type { Core, UID } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { getService } from '../../../utils';
 import { DraftsNotAllowedError } from './refusal';
+import { publishedRelationsOnly } from './filters';
 
 /**
  * Drafts stay private on the site's content API (docs/content-api.md#drafts). Strapi lets any
@@ -20,7 +21,9 @@ import { DraftsNotAllowedError } from './refusal';
  *   publish documents `populate` brings along (Strapi filters every populated level by it, and
  *   links such a document to both versions of its related ones), so a call that populates is set
  *   to `published` whatever it asked, or did not: `/api/chefs?status=draft&populate=recipes`
- *   answers 200 with published recipes only.
+ *   answers 200 with published recipes only;
+ * - a filter through a relation to a draft & publish type matches only its published versions
+ *   (filters.ts): `/api/chefs?filters[recipes][title][$eq]=…` cannot probe a draft recipe's text.
  *
  * One document-service middleware keyed on the request's route type, like the site's own
  * visibility rules, so any content type and any controller are covered. Calls made outside a
@@ -44,10 +47,18 @@ export function keepDraftsPrivate(strapi: Core.Strapi): void {
     if (!request || routeType(request) !== 'content-api') return next();
     const params = (context.params ?? {}) as Params;
     const change = changeFor(hasDraftAndPublish(context.uid), context.action, params);
+    // Filters through relations to draft & publish types, held to the published versions (filters.ts).
+    const filters =
+      params.filters === undefined ? undefined : publishedRelationsOnly(strapi, context.uid, params.filters, hasDraftAndPublish);
+    const filtersChange = filters !== params.filters;
     // Deciding who the caller is costs a query: only when the call would be changed or refused.
-    if (change === undefined || (await getService(strapi, 'staff').isStaffRequest(request))) return next();
+    if ((change === undefined && !filtersChange) || (await getService(strapi, 'staff').isStaffRequest(request))) return next();
     if (change === 'refuse') throw new DraftsNotAllowedError();
-    (context as { params: Params }).params = { ...params, status: 'published' };
+    (context as { params: Params }).params = {
+      ...params,
+      ...(change === 'publish' ? { status: 'published' } : {}),
+      ...(filtersChange ? { filters } : {}),
+    };
     return next();
   });
 }
