@@ -9,7 +9,7 @@ import { ApiError, bodyParserError, errorListBody, fromZod } from '../../src/plu
 import { envFrom } from '../helpers/env';
 
 describe('commerce config', () => {
-  it("defaults: no Stripe keys, euros, return URLs on the frontend, the seed's search collections", () => {
+  it('defaults: no Stripe keys, euros, return URLs on the frontend, no search collections and no endpoint groups of its own', () => {
     const defaults = config.default({ env: envFrom({}) });
     expect(() => config.validator(defaults)).not.toThrow();
     expect(defaults.commerce).toEqual({
@@ -23,14 +23,22 @@ describe('commerce config', () => {
       maxOpenCheckouts: 3,
       stripeApi: { host: undefined, port: undefined, protocol: undefined, maxNetworkRetries: 2, timeoutMs: 30_000 },
     });
-    expect(defaults.search).toEqual({
-      collections: {
-        articles: { contentType: 'article', fields: ['title', 'excerpt'], where: { status: 'published' } },
-        products: { contentType: 'product', fields: ['name', 'description'], where: { published: true, deleted: false } },
-        pages: { contentType: 'page', fields: ['title'] },
-      },
-      defaultCollections: ['articles', 'products'],
-    });
+    // Nothing is searchable until a site names it: the demo names its articles, products and pages in its own config.
+    expect(defaults.search).toEqual({ collections: {}, defaultCollections: [] });
+    expect(defaults.access.endpointGroups).toEqual({});
+  });
+
+  it("takes the demo's search collections and endpoint groups from its config/plugins.ts, valid as the plugin reads them", async () => {
+    const { default: plugins } = (await import('../../config/plugins')) as {
+      default: (params: { env: ReturnType<typeof envFrom> }) => Record<string, { config?: Record<string, unknown> }>;
+    };
+    const demo = plugins({ env: envFrom({}) })['api-suite'].config as { search: unknown; access: { endpointGroups: unknown } };
+    const merged = { ...config.default({ env: envFrom({}) }), search: demo.search };
+    merged.access = { ...merged.access, endpointGroups: demo.access.endpointGroups as typeof merged.access.endpointGroups };
+    expect(() => config.validator(merged)).not.toThrow();
+    expect(merged.search.defaultCollections).toEqual(['articles', 'products']);
+    expect(Object.keys(merged.search.collections).sort()).toEqual(['articles', 'pages', 'products']);
+    expect(merged.access.endpointGroups.public).toEqual(['GET /api/v1/articles*']);
   });
 
   it('reads the Stripe variables and the first frontend origin', () => {
