@@ -32,9 +32,12 @@ describe('commerce config', () => {
     const { default: plugins } = (await import('../../config/plugins')) as {
       default: (params: { env: ReturnType<typeof envFrom> }) => Record<string, { config?: Record<string, unknown> }>;
     };
-    const demo = plugins({ env: envFrom({}) })['api-suite'].config as { search: unknown; access: { endpointGroups: unknown } };
-    const merged = { ...config.default({ env: envFrom({}) }), search: demo.search };
-    merged.access = { ...merged.access, endpointGroups: demo.access.endpointGroups as typeof merged.access.endpointGroups };
+    const defaults = config.default({ env: envFrom({}) });
+    const demo = plugins({ env: envFrom({}) })['api-suite'].config as {
+      search: typeof defaults.search;
+      access: { endpointGroups: typeof defaults.access.endpointGroups };
+    };
+    const merged = { ...defaults, search: demo.search, access: { ...defaults.access, endpointGroups: demo.access.endpointGroups } };
     expect(() => config.validator(merged)).not.toThrow();
     expect(merged.search.defaultCollections).toEqual(['articles', 'products']);
     expect(Object.keys(merged.search.collections).sort()).toEqual(['articles', 'pages', 'products']);
