@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { startApp, type TestApp } from '../../helpers/app';
-import { createPlan, issueKey, planId } from '../../helpers/keys';
+import { awayFromMinuteEdge, createPlan, issueKey, planId } from '../../helpers/keys';
 import { adminSession, makeAdministrator, registerUser, type TestUser } from '../../helpers/users';
 import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
 
@@ -297,6 +297,8 @@ describe('GET /api/v1/plans', () => {
 
 describe('plans edited in the admin panel', () => {
   it('apply to cached keys at once', async () => {
+    // The two requests must fall in one minute's window: a new minute would start the count afresh.
+    await awayFromMinuteEdge();
     const editable = await createPlan(app, { name: 'editable', requests_per_month: -1, requests_per_minute: 100, endpoints: ['* *'] });
     const issued = await issueKey(app, admin, { plan_id: editable, user_id: alice.id });
     const first = await app.request().get('/api/v1/articles').set('X-API-Key', issued.key); // the key and its plan are now cached
