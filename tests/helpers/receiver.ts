@@ -27,6 +27,8 @@ export interface Receiver {
   /** Resolve once `count` requests have arrived, or reject after `timeoutMs`. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   setReply(reply: (request: ReceivedRequest) => ReceiverReply): void;
+  /** Answer on the same port at another loopback address too (`127.0.0.2`, `::1`): another name for the same place. */
+  alsoOn(address: string): Promise<void>;
   /** Deliveries whose `data` did not fit their event's JSON Schema; `close` fails when there are any. */
   schemaProblems: string[];
   close(): Promise<void>;
@@ -42,7 +44,7 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const schemaProblems: string[] = [];
   let answer = reply;
-  const server = http.createServer((req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -67,7 +69,9 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
         res.end(body);
       }, delayMs);
     });
-  });
+  };
+  const server = http.createServer(handle);
+  const others: http.Server[] = [];
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -77,6 +81,14 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
     schemaProblems,
     setReply(next) {
       answer = next;
+    },
+    async alsoOn(address) {
+      const other = http.createServer(handle);
+      others.push(other);
+      await new Promise<void>((resolve, reject) => {
+        other.once('error', reject);
+        other.listen(port, address, resolve);
+      });
     },
     waitFor(count, timeoutMs = 10_000) {
       if (requests.length >= count) return Promise.resolve(requests);
@@ -95,8 +107,10 @@ export async function startReceiver(reply: (request: ReceivedRequest) => Receive
       });
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const listening of [server, ...others]) {
+        listening.closeAllConnections();
+        await new Promise<void>((resolve) => listening.close(() => resolve()));
+      }
       if (schemaProblems.length > 0) throw new Error(`deliveries that do not fit their event's JSON Schema:\n${schemaProblems.join('\n')}`);
     },
   };

@@ -30,6 +30,17 @@ describe('endpoint slots in one process (memory)', () => {
     expect(book.held('a')).toBe(3);
     expect(await book.acquire([{ endpoint: 'a', count: 5, cap: 5 }])).toEqual([2]);
   });
+
+  it('holds a consumer to their cap over all their endpoints, and gives it back as they release', async () => {
+    const book = memoryLeaseBook();
+    const mallory = { id: 'mallory', cap: 20 };
+    const names = ['localhost', '127.0.0.2', '[::ffff:127.0.0.1]', '127.0.0.3'].map((host) => `mallory ${host}`);
+    expect(await book.acquire(names.map((endpoint) => ({ endpoint, count: 10, cap: 10, consumer: mallory })))).toEqual([10, 10, 0, 0]);
+    // Another consumer keeps their own.
+    expect(await book.acquire([{ endpoint: 'alice localhost', count: 10, cap: 10, consumer: { id: 'alice', cap: 20 } }])).toEqual([10]);
+    book.release(names[0], 4);
+    expect(await book.acquire([{ endpoint: names[2], count: 10, cap: 10, consumer: mallory }])).toEqual([4]);
+  });
 });
 
 if (process.env.REDIS_URL) {
@@ -84,6 +95,37 @@ if (process.env.REDIS_URL) {
       // Closing gives back everything it held.
       await first.close();
       expect(await second.acquire([{ endpoint: 'https://b.example/hook', count: 10, cap: 10 }])).toEqual([4]);
+    });
+
+    it('holds one consumer to their cap over all their endpoints and every process, while another keeps theirs', async () => {
+      const first = book();
+      const second = book();
+      const mallory = { id: `mallory-${randomUUID()}`, cap: 20 };
+      // Eight names for one slow place, asked for by two processes.
+      const names = ['localhost', '127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '[::ffff:127.0.0.1]', '127.1'].map(
+        (host) => `${mallory.id} ${host}`
+      );
+      const asked = names.map((endpoint) => ({ endpoint, count: 10, cap: 10, consumer: mallory }));
+      const [one, two] = await Promise.all([first.acquire(asked), second.acquire(asked)]);
+      const total = (answer: number[]) => answer.reduce((sum, n) => sum + n, 0);
+      expect(total(one) + total(two)).toBe(20);
+      // Another consumer's endpoints are theirs to take.
+      const alice = { id: `alice-${randomUUID()}`, cap: 20 };
+      expect(await second.acquire([{ endpoint: `${alice.id} localhost`, count: 10, cap: 10, consumer: alice }])).toEqual([10]);
+      // A slot Mallory's first process gives back is Mallory's again, in either process, and no more.
+      const holding = names.find((endpoint) => first.held(endpoint) > 0) ?? names[0];
+      first.release(holding, 2);
+      await tick();
+      await eventually(
+        async () =>
+          (await redis.zcard(`${prefix}:webhooks:consumer:${createHash('sha1').update(mallory.id).digest('hex').slice(0, 24)}`)) === 18
+            ? true
+            : undefined,
+        2_000,
+        'two of the consumer’s slots given back'
+      );
+      expect(total(await second.acquire(asked))).toBe(2);
+      expect(total(await first.acquire(asked))).toBe(0);
     });
 
     it('lets the slots of a process that died run out after their lease, and not before', async () => {

@@ -15,6 +15,8 @@ import { UIDS } from '../../../src/plugins/api-suite/server/src/constants';
  * API), and the cap holds for both together; without Redis the test's process delivers.
  */
 const CAP = 10;
+/** A consumer's share over all their endpoints (WEBHOOK_CONSUMER_CONCURRENCY's default: twice CAP). */
+const CONSUMER_CAP = 2 * CAP;
 const SLOW_MS = 5_000;
 /** Short leases, so that a killed worker's slots free within the test. */
 const LEASE_SECONDS = 3;
@@ -72,6 +74,37 @@ afterAll(async () => {
   await receiver?.close();
   for (const other of otherPorts) await other.close();
 });
+
+/**
+ * One slow receiver under eight names: `localhost`, 127.0.0.2 to 127.0.0.6 (each answered on the
+ * same port), `[::ffff:127.0.0.1]` and `127.1` (IPv4 numbers written two ways).
+ */
+class Receiver8 {
+  private receiver: Receiver | undefined;
+  urls: string[] = [];
+  async start(): Promise<void> {
+    this.receiver = await startReceiver((request) =>
+      request.method === 'POST' && request.headers['x-webhook-event'] === 'order.paid' ? { status: 200, delayMs: SLOW_MS } : { status: 200 }
+    );
+    const port = new URL(this.receiver.url).port;
+    const loopbacks = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'];
+    for (const address of loopbacks) await this.receiver.alsoOn(address);
+    this.urls = [
+      `http://localhost:${port}`,
+      ...loopbacks.map((address) => `http://${address}:${port}`),
+      `http://[::ffff:127.0.0.1]:${port}`,
+      `http://127.1:${port}`,
+    ];
+  }
+  posts(): ReceivedRequest[] {
+    return (this.receiver?.requests ?? []).filter(
+      (request) => request.method === 'POST' && request.headers['x-webhook-event'] === 'order.paid'
+    );
+  }
+  async close(): Promise<void> {
+    await this.receiver?.close();
+  }
+}
 
 const publish = async (type: string, count: number, prefix: string) => {
   const events = Array.from({ length: count }, (_, i) => ({ type, payload: orderData(`${prefix}-${i}`) }));
@@ -223,6 +256,48 @@ it("holds one consumer's 20 subscriptions to variants of one slow host to one sh
       .set('Authorization', `Bearer ${prober.jwt}`);
     expect(removed.status).toBe(204);
   }
+}, 120_000);
+
+it("holds one consumer's eight names for one slow host to their share of 20 over every process, while another consumer's deliveries arrive within 2 s", async () => {
+  // Eight names for one place: each a share of its own (an endpoint's 10), the consumer's bound holds them together.
+  const names = new Receiver8();
+  await names.start();
+  const mallory = await registerUser(app, { plan: 'enterprise' });
+  const made = [];
+  for (const url of names.urls)
+    made.push(await subscribe(app, mallory, { endpoint_url: `${url}/eight`, events: ['order.paid'], timeout_seconds: 15 }));
+  const healthy = await subscribe(app, healthyConsumer, { endpoint_url: `${receiver.url}/healthy-8`, events: ['order.updated'] });
+
+  // 10 events: 80 deliveries over the eight names, each answered after 5 s; eight shares would open 80 at once.
+  const events = Array.from({ length: 10 }, (_, i) => ({
+    type: 'order.paid',
+    payload: orderData(`eight-${i}`, { status: 'paid', paid_at: '2026-11-22T10:05:00.000Z', payment_id: 'pi_test' }),
+  }));
+  const sent = await app.request().post('/api/webhooks/events').set('Authorization', `Bearer ${admin.jwt}`).send({ events });
+  expect(sent.status).toBe(202);
+  await eventually(() => (names.posts().length >= CONSUMER_CAP ? true : undefined), 15_000, `${CONSUMER_CAP} sends to the eight names`);
+
+  const published = await publish('order.updated', 10, 'healthy-8');
+  const arrived = await waitForPosts(receiver, 10, at('/healthy-8'), 10_000);
+  const worst = Math.max(...arrived.map((request) => request.receivedAt - published));
+  console.info(`[isolation] beside eight names of one slow host: the other consumer's 10 deliveries arrived within ${worst} ms`);
+  expect(worst).toBeLessThan(2_000);
+  for (const request of arrived) verify(healthy.secret, request);
+
+  // Within the first answer's 5 s, the eight names together had no more than the consumer's 20 open (every process together).
+  await new Promise((resolve) => setTimeout(resolve, SLOW_MS - 500));
+  const first = names.posts();
+  console.info(`[isolation] eight names of one slow host: ${first.length} sends open at once before the first answer`);
+  expect(first.length).toBeGreaterThanOrEqual(CAP);
+  expect(first.length).toBeLessThanOrEqual(CONSUMER_CAP);
+  for (const subscription of made) {
+    const removed = await app
+      .request()
+      .delete(`/api/webhooks/subscriptions/${subscription.id}`)
+      .set('Authorization', `Bearer ${mallory.jwt}`);
+    expect(removed.status).toBe(204);
+  }
+  await names.close();
 }, 120_000);
 
 it('delivers 1,000 sends to one saturated endpoint, every one once and none failed', async () => {

@@ -12,10 +12,23 @@ import type { Redis } from 'ioredis';
  * process that dies (SIGKILL) renews nothing: its leases run out and other processes take the
  * slots, within one lease. Without Redis the book counts this process's slots only, which is
  * exact for the one instance that setup supports.
+ *
+ * A request may name the endpoint's consumer and their cap: each lease then counts in the
+ * consumer's set too, and no more are granted than both the endpoint's and the consumer's free
+ * slots allow, so one consumer's endpoints together hold at most that many leases in every
+ * process together, whatever names their URLs give one host.
  */
+export interface LeaseRequest {
+  endpoint: string;
+  count: number;
+  cap: number;
+  /** Who owns the endpoint, and how many leases they may hold over all their endpoints and processes. */
+  consumer?: { id: string; cap: number };
+}
+
 export interface LeaseBook {
   /** Take up to `count` of the endpoint's `cap` slots: how many were taken. One round trip for all requests. */
-  acquire(requests: Array<{ endpoint: string; count: number; cap: number }>): Promise<number[]>;
+  acquire(requests: LeaseRequest[]): Promise<number[]>;
   /** Give back `count` slots of the endpoint this process holds. */
   release(endpoint: string, count: number): void;
   /** Slots of the endpoint held by this process. */
@@ -28,6 +41,8 @@ export interface LeaseBook {
    * next ask for the endpoint's slots, and may then lend it their own free slots too.
    */
   markFast?(endpoint: string, fast: boolean): void;
+  /** Whether the consumer held all the leases they may (their cap) when this process last asked for one of theirs. */
+  consumerFull?(consumer: string): boolean;
   /** Whether another process said, when this one last asked for the endpoint's slots, that it is fast. */
   fastElsewhere?(endpoint: string): boolean;
   /** Worker processes delivering now, this one included (1 without Redis): seen within the last few seconds. */
@@ -46,73 +61,133 @@ export function createLeaseBook(redis: Redis | undefined, keyPrefix: string, lea
 
 export function memoryLeaseBook(): LeaseBook {
   const held = new Map<string, number>();
+  /** Leases per consumer, and the consumer an endpoint's leases count for. */
+  const byConsumer = new Map<string, number>();
+  const consumerOf = new Map<string, string>();
+  const full = new Set<string>();
+  const count = (counts: Map<string, number>, key: string, by: number): void => {
+    const next = (counts.get(key) ?? 0) + by;
+    if (next > 0) counts.set(key, next);
+    else counts.delete(key);
+  };
   return {
     async acquire(requests) {
-      return requests.map(({ endpoint, count, cap }) => {
+      return requests.map(({ endpoint, count: wanted, cap, consumer }) => {
         const now = held.get(endpoint) ?? 0;
-        const taken = Math.max(0, Math.min(count, cap - now));
-        if (taken > 0) held.set(endpoint, now + taken);
+        const consumerFree = consumer ? consumer.cap - (byConsumer.get(consumer.id) ?? 0) : Infinity;
+        const taken = Math.max(0, Math.min(wanted, cap - now, consumerFree));
+        if (consumer) {
+          if (taken === consumerFree) full.add(consumer.id);
+          else full.delete(consumer.id);
+        }
+        if (taken > 0) {
+          held.set(endpoint, now + taken);
+          if (consumer) {
+            consumerOf.set(endpoint, consumer.id);
+            count(byConsumer, consumer.id, taken);
+          }
+        }
         return taken;
       });
     },
-    release(endpoint, count) {
-      const left = (held.get(endpoint) ?? 0) - count;
-      if (left > 0) held.set(endpoint, left);
-      else held.delete(endpoint);
+    release(endpoint, given) {
+      const had = held.get(endpoint) ?? 0;
+      const gone = Math.min(had, given);
+      if (gone <= 0) return;
+      count(held, endpoint, -gone);
+      const consumer = consumerOf.get(endpoint);
+      if (consumer !== undefined) {
+        count(byConsumer, consumer, -gone);
+        if (!held.has(endpoint)) consumerOf.delete(endpoint);
+      }
     },
     held: (endpoint) => held.get(endpoint) ?? 0,
+    consumerFull: (consumer) => full.has(consumer),
     async close() {
       held.clear();
+      full.clear();
+      byConsumer.clear();
+      consumerOf.clear();
     },
   };
 }
 
 /**
- * Every endpoint a process asks about at once, in one call. KEYS the endpoints' lease sets; ARGV
- * lease ms, this process's id, then per key its cap, how many slots are wanted and the first
- * lease number to use. Per key, run-out leases are dropped and as many of the wanted are added
- * as there are free slots (`<process>-<n>`, n counting up from the number given). Answers how
- * many each key took, then for each key whether some process marked it fast (`<key>:fast`).
+ * Every endpoint a process asks about at once, in one call. KEYS two per endpoint: its lease set
+ * and its consumer's (the consumer's is a key of its own even where no consumer is named: a
+ * set nobody writes). ARGV lease ms, this process's id, then per endpoint its cap, how many slots
+ * are wanted, the first lease number to use and the consumer's cap (0: none). Per endpoint,
+ * run-out leases are dropped from both sets and as many of the wanted are added as both have free
+ * slots (`<process>-<n>`, n counting up from the number given, the same member in both). Answers
+ * how many each took, then for each whether some process marked it fast (`<key>:fast`), then
+ * for each whether its consumer now holds all they may.
  */
 const ACQUIRE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = tonumber(ARGV[1])
 local owner = ARGV[2]
+local count = #KEYS / 2
 local taken = {}
-for k = 1, #KEYS do
-  local cap = tonumber(ARGV[3 * k])
-  local wanted = tonumber(ARGV[3 * k + 1])
-  local first = tonumber(ARGV[3 * k + 2])
-  redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', now)
-  local free = cap - redis.call('ZCARD', KEYS[k])
+for k = 1, count do
+  local endpoint = KEYS[2 * k - 1]
+  local consumer = KEYS[2 * k]
+  local cap = tonumber(ARGV[4 * k - 1])
+  local wanted = tonumber(ARGV[4 * k])
+  local first = tonumber(ARGV[4 * k + 1])
+  local consumerCap = tonumber(ARGV[4 * k + 2])
+  redis.call('ZREMRANGEBYSCORE', endpoint, '-inf', now)
+  local free = cap - redis.call('ZCARD', endpoint)
+  if consumerCap > 0 then
+    redis.call('ZREMRANGEBYSCORE', consumer, '-inf', now)
+    free = math.min(free, consumerCap - redis.call('ZCARD', consumer))
+  end
   local n = 0
   while n < wanted and n < free do
-    redis.call('ZADD', KEYS[k], now + lease, owner .. '-' .. (first + n))
+    local member = owner .. '-' .. (first + n)
+    redis.call('ZADD', endpoint, now + lease, member)
+    if consumerCap > 0 then redis.call('ZADD', consumer, now + lease, member) end
     n = n + 1
   end
-  if n > 0 then redis.call('PEXPIRE', KEYS[k], lease * 2) end
+  if n > 0 then
+    redis.call('PEXPIRE', endpoint, lease * 2)
+    if consumerCap > 0 then redis.call('PEXPIRE', consumer, lease * 2) end
+  end
   taken[k] = n
-  taken[#KEYS + k] = redis.call('EXISTS', KEYS[k] .. ':fast')
+  taken[count + k] = redis.call('EXISTS', endpoint .. ':fast')
+  taken[2 * count + k] = (consumerCap > 0 and n == free) and 1 or 0
 end
 return taken
 `;
 
 /**
- * KEYS the endpoints' lease sets; ARGV lease ms (0: give back), then per key how many ids follow
- * and the ids. Renewing starts each id's time afresh; giving back removes it.
+ * KEYS two per endpoint, its lease set and its consumer's (as for ACQUIRE_SCRIPT); ARGV lease ms
+ * (0: give back), then per endpoint how many ids follow and the ids. Renewing starts each id's
+ * time afresh in both sets (the consumer's only where it holds the id); giving back removes it
+ * from both.
  */
 const HELD_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local lease = tonumber(ARGV[1])
 local at = 2
-for k = 1, #KEYS do
+for k = 1, #KEYS / 2 do
+  local endpoint = KEYS[2 * k - 1]
+  local consumer = KEYS[2 * k]
   local count = tonumber(ARGV[at])
   for i = at + 1, at + count do
-    if lease > 0 then redis.call('ZADD', KEYS[k], now + lease, ARGV[i]) else redis.call('ZREM', KEYS[k], ARGV[i]) end
+    if lease > 0 then
+      redis.call('ZADD', endpoint, now + lease, ARGV[i])
+      redis.call('ZADD', consumer, 'XX', now + lease, ARGV[i])
+    else
+      redis.call('ZREM', endpoint, ARGV[i])
+      redis.call('ZREM', consumer, ARGV[i])
+    end
   end
-  if lease > 0 then redis.call('PEXPIRE', KEYS[k], lease * 2) end
+  if lease > 0 then
+    redis.call('PEXPIRE', endpoint, lease * 2)
+    if redis.call('EXISTS', consumer) == 1 then redis.call('PEXPIRE', consumer, lease * 2) end
+  end
   at = at + count + 1
 end
 return #KEYS
@@ -143,6 +218,8 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
   const returned = new Map<string, string[]>();
   /** Endpoints another process said were fast, as of the last acquire. */
   const fastOthers = new Set<string>();
+  /** Consumers who held all the leases they may, as of the last acquire for one of theirs. */
+  const fullConsumers = new Set<string>();
   /** Marks to write (together, once per turn of the event loop). */
   const marks = new Map<string, boolean>();
   let marking: NodeJS.Immediate | undefined;
@@ -158,7 +235,14 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
     pipeline.exec().catch((error: Error) => onError(error));
   };
   let flushing: NodeJS.Immediate | undefined;
-  const keyOf = (endpoint: string) => `${keyPrefix}:webhooks:endpoint:${createHash('sha1').update(endpoint).digest('hex').slice(0, 24)}`;
+  const hashOf = (value: string) => createHash('sha1').update(value).digest('hex').slice(0, 24);
+  const keyOf = (endpoint: string) => `${keyPrefix}:webhooks:endpoint:${hashOf(endpoint)}`;
+  /** The consumer whose set an endpoint's leases count in ('' when none was named). */
+  const consumerOf = new Map<string, string>();
+  const forgetIfFree = (endpoint: string): void => {
+    if (!held.has(endpoint) && !returned.has(endpoint)) consumerOf.delete(endpoint);
+  };
+  const consumerKeyOf = (endpoint: string) => `${keyPrefix}:webhooks:consumer:${hashOf(consumerOf.get(endpoint) ?? '')}`;
 
   /** One HELD_SCRIPT call for these endpoints' ids: renewed (lease ms) or given back (0). */
   const writeHeld = (ids: Map<string, string[]>, lease: number): Promise<unknown> => {
@@ -166,7 +250,7 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
     const argv = [String(lease)];
     for (const [endpoint, list] of ids) {
       if (list.length === 0) continue;
-      keys.push(keyOf(endpoint));
+      keys.push(keyOf(endpoint), consumerKeyOf(endpoint));
       argv.push(String(list.length), ...list);
     }
     if (keys.length === 0) return Promise.resolve();
@@ -177,7 +261,10 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
     flushing = undefined;
     const giving = new Map(returned);
     returned.clear();
-    return writeHeld(giving, 0).catch((error: Error) => onError(error));
+    const written = writeHeld(giving, 0).catch((error: Error) => onError(error));
+    // The keys are named: an endpoint this process holds nothing of any more forgets its consumer.
+    for (const endpoint of giving.keys()) forgetIfFree(endpoint);
+    return written;
   };
 
   const renewer = setInterval(
@@ -209,11 +296,13 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
       const keys: string[] = [];
       const argv = [String(leaseMs), processId];
       const firsts: number[] = [];
-      for (const { endpoint, count, cap } of requests) {
+      for (const { endpoint, count, cap, consumer } of requests) {
         const wanted = Math.max(0, Math.min(count, cap));
-        keys.push(keyOf(endpoint));
+        // An endpoint's leases count for one consumer: the one named when it first held any.
+        if (!consumerOf.has(endpoint)) consumerOf.set(endpoint, consumer?.id ?? '');
+        keys.push(keyOf(endpoint), consumerKeyOf(endpoint));
         firsts.push(sequence + 1);
-        argv.push(String(cap), String(wanted), String(sequence + 1));
+        argv.push(String(cap), String(wanted), String(sequence + 1), String(consumer?.cap ?? 0));
         sequence += wanted;
       }
       let answer: unknown;
@@ -221,18 +310,23 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
         answer = await redis.eval(ACQUIRE_SCRIPT, keys.length, ...keys, ...argv);
       } catch (error) {
         onError(error as Error);
+        for (const { endpoint } of requests) forgetIfFree(endpoint);
         return requests.map(() => 0);
       }
       const taken = (answer as Array<number | string>).map(Number);
-      return requests.map(({ endpoint }, n) => {
+      return requests.map(({ endpoint, consumer }, n) => {
         const count = taken[n] ?? 0;
         if (taken[requests.length + n] === 1) fastOthers.add(endpoint);
         else fastOthers.delete(endpoint);
+        if (consumer) {
+          if (taken[2 * requests.length + n] === 1) fullConsumers.add(consumer.id);
+          else fullConsumers.delete(consumer.id);
+        }
         if (count > 0) {
           const list = held.get(endpoint) ?? [];
           for (let i = 0; i < count; i += 1) list.push(`${processId}-${firsts[n] + i}`);
           held.set(endpoint, list);
-        }
+        } else forgetIfFree(endpoint);
         return count;
       });
     },
@@ -252,6 +346,7 @@ function redisLeaseBook(redis: Redis, keyPrefix: string, leaseMs: number, onErro
       marking ??= setImmediate(flushMarks);
     },
     fastElsewhere: (endpoint) => fastOthers.has(endpoint),
+    consumerFull: (consumer) => fullConsumers.has(consumer),
     workers: () => workers,
     async close() {
       clearInterval(renewer);

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { FAST_MARK_MS, type LeaseBook } from './endpoint-leases';
+import { createConsumerShares } from './consumer-shares';
 
 /** A task run in a request slot; `release` gives the slot back before the task ends (idempotent). */
 export type SlotTask<T> = (item: T, release: () => void) => Promise<void>;
@@ -11,7 +12,8 @@ export interface LanesOptions {
   cap: number;
   /**
    * Requests one consumer's endpoints may have open at once together in this process while another
-   * consumer's send waits, or at all while they answer slowly (`WEBHOOK_CONSUMER_CONCURRENCY`).
+   * consumer's send waits, or at all while they answer slowly (`WEBHOOK_CONSUMER_CONCURRENCY`); and
+   * the endpoint slots (leases) they hold together, in every process that shares the lease book.
    * Unset: no bound beyond each endpoint's.
    */
   consumerCap?: number;
@@ -120,24 +122,13 @@ export function createLanes(options: LanesOptions) {
   const reserve = Math.min(Math.ceil(cap / 2), size - 1);
   const lanes = new Map<string, Lane>();
   const ring: Lane[] = [];
-  const consumerCap = options.consumerCap ?? Infinity;
   const consumerOf =
     options.consumerOf ??
     ((endpoint: string) => {
       const space = endpoint.indexOf(' ');
       return space === -1 ? endpoint : endpoint.slice(0, space);
     });
-  /** Requests open per consumer, all its endpoints together. */
-  const openBy = new Map<string, number>();
-  /** Lanes in the ring per consumer, to tell whether another consumer has a send waiting. */
-  const ringedBy = new Map<string, number>();
-  /** Lanes held back at their consumer's cap: rung in again when one of that consumer's requests ends. */
-  const heldBack = new Map<string, Set<Lane>>();
-  const add = (counts: Map<string, number>, key: string, by: number): void => {
-    const next = (counts.get(key) ?? 0) + by;
-    if (next === 0) counts.delete(key);
-    else counts.set(key, next);
-  };
+  const consumers = createConsumerShares<Lane>(options.consumerCap ?? Infinity);
   const wanting = new Set<Lane>();
   const trimming = new Set<Lane>();
   let trimScheduled = false;
@@ -178,26 +169,10 @@ export function createLanes(options: LanesOptions) {
     if (lane.ringed) return;
     lane.ringed = true;
     ring.push(lane);
-    add(ringedBy, lane.consumer, 1);
+    consumers.ringed(lane, 1);
   };
 
-  /**
-   * Whether the lane's consumer may open one more request: below its cap, or beyond it only while
-   * the lane answers fast and no other consumer has a send waiting (a lone fast consumer keeps the
-   * floor the share gives it). A lane held back waits for its consumer's next request to end.
-   */
-  const consumerMay = (lane: Lane): boolean => {
-    if ((openBy.get(lane.consumer) ?? 0) < consumerCap) return true;
-    const othersWaiting = ring.length - (ringedBy.get(lane.consumer) ?? 0) > 0;
-    if (!othersWaiting && isFast(lane)) return true;
-    let held = heldBack.get(lane.consumer);
-    if (!held) heldBack.set(lane.consumer, (held = new Set()));
-    held.add(lane);
-    return false;
-  };
-
-  /** Consumers held at their cap with a send waiting now (the saturation metric counts them). */
-  const consumersAtCap = (): number => heldBack.size;
+  const consumerMay = (lane: Lane): boolean => consumers.may(lane, ring.length, () => isFast(lane));
 
   /** The slots the lane may hold as its share now: its cap, or fewer while other processes hold the rest. */
   const shareOf = (lane: Lane): number => Math.min(cap, leases.held(lane.endpoint));
@@ -237,9 +212,13 @@ export function createLanes(options: LanesOptions) {
     const asking = [...wanting];
     wanting.clear();
     for (const lane of asking) lane.acquiring = true;
+    // A consumer's leases count together too (with Redis, over every process): their endpoints hold at most `consumerCap` shares.
+    const requests = asking.map((lane) => ({ endpoint: lane.endpoint, count: shortOf(lane), cap, consumer: consumers.leaseOwner(lane) }));
     const answered = (taken: number[]): void => {
       asking.forEach((lane, n) => {
         lane.acquiring = false;
+        // Short of slots because its consumer holds all they may: held back at the consumer's cap.
+        consumers.leasesAnswered(lane, taken[n] < requests[n].count && lane.waiting > 0 && (leases.consumerFull?.(lane.consumer) ?? false));
         if (taken[n] > 0) ringIn(lane);
         else if (lane.waiting > 0 && lane.earned === 0 && leases.held(lane.endpoint) === 0 && leases.fastElsewhere?.(lane.endpoint)) {
           // Every slot of the endpoint is held elsewhere by a process that finds it fast: lend it a
@@ -260,7 +239,7 @@ export function createLanes(options: LanesOptions) {
       });
       pump();
     };
-    leases.acquire(asking.map((lane) => ({ endpoint: lane.endpoint, count: shortOf(lane), cap }))).then(answered, (error: Error) => {
+    leases.acquire(requests).then(answered, (error: Error) => {
       options.onError(error);
       answered(asking.map(() => 0));
     });
@@ -269,11 +248,27 @@ export function createLanes(options: LanesOptions) {
   /** Give back the slots of lanes that have nothing more waiting (once per turn of the event loop, so a lane fed job after job keeps its slots). */
   const trim = (): void => {
     trimScheduled = false;
+    const freed = new Set<string>();
     for (const lane of trimming) {
       const idle = leases.held(lane.endpoint) - Math.max(lane.running, Math.min(cap, lane.running + lane.waiting));
-      if (idle > 0) leases.release(lane.endpoint, idle);
+      if (idle > 0) {
+        leases.release(lane.endpoint, idle);
+        freed.add(lane.consumer);
+      }
     }
     trimming.clear();
+    // The consumer's lanes held back for want of their leases ask at once for those given back (after
+    // the lease book has written them back: it does so in the next turn too, and first).
+    const short = consumers.takeShort(freed);
+    if (short.length > 0)
+      setImmediate(() => {
+        for (const lane of short) {
+          if (lane.retry) clearTimeout(lane.retry);
+          lane.retry = undefined;
+          wantLeases(lane);
+        }
+        acquire();
+      });
   };
 
   const pump = (): void => {
@@ -284,7 +279,7 @@ export function createLanes(options: LanesOptions) {
       while (running < size && ring.length > 0) {
         const lane = ring.shift() as Lane;
         lane.ringed = false;
-        add(ringedBy, lane.consumer, -1);
+        consumers.ringed(lane, -1);
         if (lane.waiting === 0) continue;
         const share = shareOf(lane);
         if (lane.running >= share) {
@@ -315,7 +310,7 @@ export function createLanes(options: LanesOptions) {
     lane.waiting -= 1;
     lane.running += 1;
     running += 1;
-    add(openBy, lane.consumer, 1);
+    consumers.opened(lane);
     const id = (startId += 1);
     const startedAt = performance.now();
     lane.starts.set(id, startedAt);
@@ -356,13 +351,8 @@ export function createLanes(options: LanesOptions) {
       lane.lastActive = now;
       lane.running -= 1;
       running -= 1;
-      add(openBy, lane.consumer, -1);
       // A slot of this consumer freed: its lanes held back at the cap take their turn again.
-      const held = heldBack.get(lane.consumer);
-      if (held) {
-        heldBack.delete(lane.consumer);
-        for (const waiting of held) if (waiting.waiting > 0) ringIn(waiting);
-      }
+      for (const waiting of consumers.closed(lane)) if (waiting.waiting > 0) ringIn(waiting);
       // What it earned holds for one busy spell: a lane idle for longer than a slow answer starts
       // again from its share (`each`). A shorter gap (the next job of a burst on its way) is no news.
       if (lane.running === 0 && lane.waiting === 0) lane.idleSince = now;
@@ -560,7 +550,7 @@ export function createLanes(options: LanesOptions) {
         const share = shareOf(lane);
         if (lane.waiting > 0 && !lane.acquiring && lane.running >= share && !isFast(lane, now)) saturated += 1;
       }
-      return { running, waiting, endpoints: lanes.size, saturated, consumersAtCap: consumersAtCap() };
+      return { running, waiting, endpoints: lanes.size, saturated, consumersAtCap: consumers.atCap() };
     },
 
     /** Forget endpoints idle for `idleMs` (their answer times) and stop asking for slots. */
