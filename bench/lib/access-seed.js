@@ -3,7 +3,8 @@ const { createBenchUser } = require('./app');
 /**
  * The data bench/access and bench/access-ab measure on: 200 published articles, readable by
  * signed-in users, and a consumer on the enterprise plan (its minute quota raised so nothing is
- * refused) with a read key and a users-permissions JWT. Returns `{ key, jwt }`.
+ * refused) with a read key and a users-permissions JWT; and the site's pages (below). Returns
+ * `{ key, jwt, siteToken }`.
  */
 async function seedAccess(strapi) {
   for (let i = 0; i < 200; i += 1) {
@@ -26,12 +27,40 @@ async function seedAccess(strapi) {
     .plugin('api-suite')
     .service('keys')
     .issue({ userId: user.id, scopes: ['read'] });
-  return { key: issued.key, jwt: await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }) };
+  const siteToken = await seedSitePages(strapi, authenticated.id);
+  return { key: issued.key, jwt: await strapi.plugin('users-permissions').service('jwt').issue({ id: user.id }), siteToken };
+}
+
+/**
+ * The site's own content sold through the content API: 200 published pages whose list the Public
+ * role may not call (its permission taken away) and signed-in users may. A consumer's key reads
+ * them as its owner; a Strapi read-only API token (returned), the site's own credential, reads
+ * them too.
+ */
+async function seedSitePages(strapi, authenticatedRoleId) {
+  for (let i = 0; i < 200; i += 1) {
+    await strapi
+      .documents('api::page.page')
+      .create({ data: { title: `Page ${i}`, slug: `page-${i}`, body: 'x'.repeat(400) }, status: 'published' });
+  }
+  const publicRole = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+  await strapi.db
+    .query('plugin::users-permissions.permission')
+    .deleteMany({ where: { role: publicRole.id, action: 'api::page.page.find' } });
+  await strapi.db
+    .query('plugin::users-permissions.permission')
+    .create({ data: { action: 'api::page.page.find', role: authenticatedRoleId } });
+  const token = await strapi
+    .service('admin::api-token')
+    .create({ name: 'bench-site', description: 'bench/access', type: 'read-only', lifespan: null, kind: 'content-api' });
+  return token.accessKey;
 }
 
 /** The route the benches drive: Strapi's article list, put under the key middleware by ACCESS_ROUTE_PREFIXES. */
 const ACCESS_ROUTE = '/api/articles?pagination[pageSize]=20';
 const PREFIXES_WITH_ROUTE = '/api/v1,/api/webhooks,/api/articles';
 const PREFIXES_WITHOUT_ROUTE = '/api/v1,/api/webhooks';
+/** A site type's list the Public role may not call: a key is held to its owner's role and plan there, an API token to nothing. */
+const SITE_ROUTE = '/api/pages?pagination[pageSize]=20';
 
-module.exports = { seedAccess, ACCESS_ROUTE, PREFIXES_WITH_ROUTE, PREFIXES_WITHOUT_ROUTE };
+module.exports = { seedAccess, ACCESS_ROUTE, SITE_ROUTE, PREFIXES_WITH_ROUTE, PREFIXES_WITHOUT_ROUTE };

@@ -1,6 +1,9 @@
 import { startApp, type TestApp } from '../../helpers/app';
 import { UNKNOWN_KEY, createPlan, issueKey, type IssuedKey } from '../../helpers/keys';
 import { fullAccessToken, grantPlan, registerUser, type TestUser } from '../../helpers/users';
+import { startInstance } from '../../helpers/instance';
+import { redisUrl } from '../../helpers/services';
+import { eventually } from '../../helpers/wait';
 
 /**
  * The site's own content API sold through plans (docs/access.md#the-sites-content-api). In the
@@ -108,6 +111,33 @@ describe('the site’s content API, sold through plans', () => {
       expect(beyond.status).toBe(403);
       expect(beyond.body.error).toMatchObject({ status: 403, name: 'ForbiddenError' });
     });
+
+    it(`follows its owner's role as an administrator edits it, at once${redisUrl ? ', on another instance too' : ''}`, async () => {
+      // With Redis a second instance serves the key (its owner and role kept there) while the edit is made here.
+      const instance = redisUrl ? await startInstance(app) : undefined;
+      try {
+        const post = (body: string) => (instance ?? app).request().post('/api/comments').set('X-API-Key', key.key).send(comment(body));
+        expect((await post('before the edit')).status).toBe(201);
+        const role = await app.strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
+        await app.strapi.db
+          .query('plugin::users-permissions.permission')
+          .deleteMany({ where: { role: role.id, action: 'api::comment.comment.create' } });
+        // Seen within a second wherever the key is served (a message over Redis, not the cache's expiry).
+        const refused = await eventually(
+          async () => {
+            const response = await post('after the edit');
+            return response.status === 403 ? response : undefined;
+          },
+          1_000,
+          'the key refused once its role may no longer create comments'
+        );
+        expect(refused.body.error).toMatchObject({ status: 403, name: 'ForbiddenError' });
+        await allowAuthenticated(app, 'api::comment.comment.create');
+        await eventually(async () => ((await post('allowed again')).status === 201 ? true : undefined), 1_000, 'the key allowed again');
+      } finally {
+        await instance?.kill();
+      }
+    }, 120_000);
 
     it('leaves Strapi’s API tokens to the site: held to no plan', async () => {
       const token = await fullAccessToken(app);

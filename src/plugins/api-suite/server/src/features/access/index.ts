@@ -76,6 +76,30 @@ const feature: FeatureModule = {
         delete (event.params.data as Record<string, unknown>).consumer_id;
       },
     });
+    // The content API's key path keeps owners and role abilities (content-api/owners.ts): an edit of
+    // a user, a role or a permission clears them on every instance, at once and again once its
+    // transaction commits (a request in between could have cached them as they were).
+    const forgetOwners = async (): Promise<void> => {
+      const keys = getService(strapi, 'keys');
+      await keys.invalidateOwners();
+      await strapi.db.transaction(async ({ onCommit }) => {
+        onCommit(
+          () =>
+            void keys
+              .invalidateOwners()
+              .catch((error: Error) => strapi.log.warn(`[api-suite] access: owners cache not cleared after commit: ${error.message}`))
+        );
+      });
+    };
+    strapi.db.lifecycles.subscribe({
+      models: [UIDS.user, UIDS.role, 'plugin::users-permissions.permission'],
+      afterCreate: forgetOwners,
+      afterCreateMany: forgetOwners,
+      afterUpdate: forgetOwners,
+      afterUpdateMany: forgetOwners,
+      afterDelete: forgetOwners,
+      afterDeleteMany: forgetOwners,
+    });
     // Edits made in the admin panel (a key revoked or a plan changed there) reach every instance's
     // cache: at once, and again once the edit's transaction commits, since a request served in
     // between could have cached the row as it was before.

@@ -5,8 +5,11 @@ export interface Ability {
   can(action: string): boolean;
 }
 
-/** How long a role's permissions are kept: an edit in Settings → Roles reaches keys within this. */
-const KEPT_MS = 5_000;
+/**
+ * How long a role's permissions are kept at most: an edit in Settings → Roles clears them on every
+ * instance at once (owners.ts), so this only bounds what a missed message could leave.
+ */
+const KEPT_MS = 60_000;
 
 interface PermissionService {
   findRolePermissions(roleId: number): Promise<Array<{ action: string }>>;
@@ -18,7 +21,7 @@ interface PermissionService {
  * them) for the Public role and for a consumer's role, kept briefly: the key path asks for them on
  * every request.
  */
-export function roleAbilities(strapi: Core.Strapi) {
+export function roleAbilities(strapi: Core.Strapi, now: () => number = Date.now, trusted: () => boolean = () => true) {
   const kept = new Map<string, { ability: Promise<Ability>; until: number }>();
   const permissions = () => strapi.plugin('users-permissions').service('permission') as PermissionService;
   const engine = () =>
@@ -27,10 +30,13 @@ export function roleAbilities(strapi: Core.Strapi) {
 
   const cached = (key: string, load: () => Promise<Array<{ action: string }>>): Promise<Ability> => {
     const hit = kept.get(key);
-    if (hit && hit.until > Date.now()) return hit.ability;
+    if (hit && hit.until > now() && trusted()) return hit.ability;
     const ability = load().then((found) => engine().generateAbility(found.map(({ action }) => ({ action }))));
-    kept.set(key, { ability, until: Date.now() + KEPT_MS });
-    ability.catch(() => kept.delete(key));
+    const entry = { ability, until: now() + KEPT_MS };
+    kept.set(key, entry);
+    ability.catch(() => {
+      if (kept.get(key) === entry) kept.delete(key);
+    });
     return ability;
   };
 
@@ -41,5 +47,7 @@ export function roleAbilities(strapi: Core.Strapi) {
       roleId === undefined
         ? Promise.resolve({ can: () => false })
         : cached(`role:${roleId}`, () => permissions().findRolePermissions(roleId)),
+    /** Roles or permissions changed here: build the abilities again. */
+    forget: (): void => kept.clear(),
   };
 }

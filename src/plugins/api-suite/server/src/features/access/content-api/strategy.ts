@@ -7,7 +7,8 @@ import { watchedTypes } from '../../content/watched';
 import type { Principal } from '../../../http/principal';
 import { extractCredential } from '../services/access';
 import { contentGateOf, guardContent, type ContentGate } from './guard';
-import { roleAbilities, type Ability } from './abilities';
+import type { Ability } from './abilities';
+import { ownersOf } from './owners';
 
 /**
  * The site's content API sold through plans (docs/access.md#the-sites-content-api): the plugin's
@@ -28,7 +29,7 @@ const PASS: StrategyResult = { authenticated: false };
 const NAME = 'api-suite';
 
 export function registerContentStrategy(strapi: Core.Strapi): void {
-  const abilities = roleAbilities(strapi);
+  const owners = ownersOf(strapi);
   let uids: Set<string> | undefined;
   const watches = (uid: string) => (uids ??= new Set(watchedTypes(strapi).map((type) => type.uid))).has(uid);
 
@@ -38,7 +39,7 @@ export function registerContentStrategy(strapi: Core.Strapi): void {
     const keyLike = credential.kind === 'key' || credential.kind === 'unknown-key' || isOAuth(strapi, credential);
     // Not ours: one of Strapi's API tokens (no JWT shape), left to Strapi's own strategy.
     if (!keyLike && !looksLikeJwt((credential as { token: string }).token)) return PASS;
-    const publicAbility = await abilities.publicAbility();
+    const publicAbility = await owners.publicAbility();
     if (publicAbility.can(scope)) {
       // The Public role's routes answer everyone as the Public role, uncounted: a key sent there changes nothing.
       return keyLike ? { authenticated: true, credentials: null, ability: publicAbility } : PASS;
@@ -57,18 +58,17 @@ export function registerContentStrategy(strapi: Core.Strapi): void {
           gate.counted.keyId = entry.id;
           gate.counted.userId = principal.userId;
         }
-        const user = await usersOf(strapi).fetchAuthenticatedUser(principal.userId as number);
-        if (!user) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
-        const ability = await abilities.ofRole(user.role?.id);
+        const owner = await owners.of(principal.userId as number);
+        if (!owner) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
         // Beyond its owner's role: Strapi's own 403 (the authorize step checks the scope).
-        if (ability.can(scope)) await govern(strapi, ctx, gate, principal, entry);
-        (ctx.state as { user?: unknown }).user = user;
-        return { authenticated: true, credentials: user, ability };
+        if (owner.ability.can(scope)) await govern(strapi, ctx, gate, principal, entry);
+        (ctx.state as { user?: unknown }).user = owner.user;
+        return { authenticated: true, credentials: owner.user, ability: owner.ability };
       }
       const principal = await access.userFromJwt((credential as { token: string }).token);
-      const user = await usersOf(strapi).fetchAuthenticatedUser(principal.userId as number);
+      const owner = await owners.of(principal.userId as number);
       // Beyond the role: users-permissions refuses it as it always has, uncounted.
-      if (user && (await abilities.ofRole(user.role?.id)).can(scope)) await govern(strapi, ctx, gate, principal, null);
+      if (owner?.ability.can(scope)) await govern(strapi, ctx, gate, principal, null);
       return PASS;
     } catch (error) {
       // Refused before any plan was looked at (an unknown, expired or revoked key): metered here.
@@ -169,12 +169,4 @@ function isOAuth(strapi: Core.Strapi, credential: { kind: string; token?: string
 /** users-permissions' JWTs (and ours) are three base64url parts; Strapi's API tokens are hex. */
 function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
-}
-
-interface UsersService {
-  fetchAuthenticatedUser(id: number): Promise<({ id: number; role?: { id: number } | null } & Record<string, unknown>) | null>;
-}
-
-function usersOf(strapi: Core.Strapi): UsersService {
-  return strapi.plugin('users-permissions').service('user') as UsersService;
 }

@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { ownersOf } from '../content-api/owners';
 import type { Redis } from 'ioredis';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
@@ -132,10 +133,14 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       hearing = subscriber;
       subscriber.on('message', (_channel: string, message: string) => {
         if (message.startsWith(CONSUMER_MESSAGE)) consumerPlans().forget(Number(message.slice(CONSUMER_MESSAGE.length)));
+        else if (message === OWNERS_MESSAGE) ownersOf(strapi).forget();
         else forget(message === '*' ? '*' : Number(message));
       });
       // Messages sent while the connection was down are lost: start from an empty cache.
-      subscriber.on('ready', () => forget('*'));
+      subscriber.on('ready', () => {
+        forget('*');
+        ownersOf(strapi).forget();
+      });
       await subscriber.subscribe(channel());
     },
 
@@ -150,6 +155,18 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       consumerPlans().forget(userId);
       await getService(strapi, 'platform').broadcast(channel(), `${CONSUMER_MESSAGE}${userId}`);
     },
+
+    /**
+     * A users-permissions user, role or permission changed: every instance reads keys' owners and
+     * their roles' abilities again (content-api/owners.ts).
+     */
+    async invalidateOwners(): Promise<void> {
+      ownersOf(strapi).forget();
+      await getService(strapi, 'platform').broadcast(channel(), OWNERS_MESSAGE);
+    },
+
+    /** Whether what this instance caches of keys and their owners can be believed now (not while it cannot hear invalidations). */
+    cacheTrusted,
 
     /** The key whose full secret is `key`, or null. Constant-time on the hash. */
     async findBySecret(key: string): Promise<KeyEntry | null> {
@@ -398,6 +415,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
 };
 
 const CONSUMER_MESSAGE = 'consumer:';
+const OWNERS_MESSAGE = 'owners';
 
 export type KeysService = ReturnType<typeof keysService>;
 export default keysService;
