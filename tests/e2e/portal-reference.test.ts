@@ -105,6 +105,15 @@ it('marks the routes the free plan does not reach, with the plans that do and th
     .locator('[data-testid="operation"][data-method="POST"][data-path="/api/v1/articles"]')
     .getByTestId('operation-not-in-plan')
     .waitFor();
+  // What the site's Public role may call is marked as needing no key, whatever the plan says.
+  await page.getByLabel('Find an operation').fill('/api/comments');
+  const publicList = page.locator('[data-testid="operation"][data-method="GET"][data-path="/api/comments"]');
+  await publicList.getByText('No key needed').waitFor();
+  expect(await publicList.getByTestId('operation-not-in-plan').count()).toBe(0);
+  await page
+    .locator('[data-testid="operation"][data-method="POST"][data-path="/api/comments"]')
+    .getByTestId('operation-not-in-plan')
+    .waitFor();
   await page.getByLabel('Find an operation').fill('');
 }, 60_000);
 

@@ -82,6 +82,15 @@ describe('the document', () => {
     }
   });
 
+  it('says how callers are admitted once, under the first content type, and points there from the others', () => {
+    const content = (document.tags as Array<{ name: string; description?: string }>).filter((tag) => tag.name.startsWith('Content: '));
+    expect(content.length).toBeGreaterThan(1);
+    const full = content.filter((tag) => tag.description?.includes("Strapi's own REST API, not `/api/v1`."));
+    expect(full.map((tag) => tag.name)).toEqual([content[0].name]);
+    for (const tag of content.slice(1))
+      expect(tag.description).toContain(`Credentials and errors as for every content type (see "${content[0].name}").`);
+  });
+
   it("reads the components from the type's schema: private attributes are written but never answered", () => {
     const answered = Object.keys(document.components.schemas.AuthorDocument.properties as object);
     expect(answered).toEqual(expect.arrayContaining(['id', 'documentId', 'name', 'articles', 'createdAt', 'updatedAt', 'publishedAt']));

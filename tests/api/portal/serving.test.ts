@@ -48,7 +48,10 @@ describe('the portal at /portal', () => {
         { label: 'articles', path: '/api/articles', write: 'POST' },
         { label: 'comments', path: '/api/comments', write: 'POST' },
       ]),
+      // What the demo's Public role may call: reading its types, none of their writes.
+      publicRoutes: expect.arrayContaining(['GET /api/articles', 'GET /api/articles/{id}', 'GET /api/comments']),
     });
+    expect(settingsOf(response.text).publicRoutes).not.toContain('POST /api/comments');
     const { script, style } = assetsOf(response.text);
     expect(script).toMatch(/^\/portal\/assets\/portal-[A-Z0-9]+\.js$/);
     expect(style).toMatch(/^\/portal\/assets\/portal-[A-Z0-9]+\.css$/);

@@ -12,6 +12,7 @@ export function readSettings(): PortalSettings {
     billing: true,
     restPrefix: '/api',
     sold: [],
+    publicRoutes: [],
   };
   // Outside a page (the portal's modules under test in Node, typed without the DOM) the defaults apply.
   const page = (globalThis as { document?: { querySelector(selector: string): { getAttribute(name: string): string | null } | null } })

@@ -46,17 +46,25 @@ export function reachesRoute(plan: { endpoints: string[] }, [method, template]: 
 }
 
 /**
- * How the access middleware treats a route, for the reference's marks: `open` (no credential),
+ * How the access middleware treats a route, for the reference's marks: `open` (no credential:
+ * the plugin's open routes, and the site's content routes the Public role may call now),
  * `account` (the consumer's own account: every plan), else `plan` (the plan decides).
  */
-export function routeKind([method, template]: Route): 'open' | 'account' | 'plan' {
+export function routeKind([method, template]: Route, publicRoutes: string[] = siteSettings().publicRoutes): 'open' | 'account' | 'plan' {
   const path = apiPath(concrete(template));
   if (isOpenRoute(method.toUpperCase(), path)) return 'open';
+  if (publicRoutes.some((entry) => isPublic(entry, method, path))) return 'open';
   if (isAccountRoute(method.toUpperCase(), path)) return 'account';
   return 'plan';
 }
 
 const concrete = (template: string) => template.replace(/\{[^}]+\}/g, '1');
+
+/** Whether "METHOD /api/template" (a public content route) is the route asked for, both as API paths. */
+function isPublic(entry: string, method: string, path: string): boolean {
+  const space = entry.indexOf(' ');
+  return entry.slice(0, space) === method.toUpperCase() && concrete(entry.slice(space + 1)).toLowerCase() === path;
+}
 
 /**
  * What a plan includes, as labels in a fixed order: the site's content it reads and writes

@@ -109,7 +109,7 @@ function describeContentApi(strapi: Core.Strapi): ApiDescription {
     if (served.length === 0) continue;
     const base = baseName(type, taken);
     const tag = uniqueTag(`Content: ${type.displayName}`, type, tagNames);
-    tags.push({ name: tag, description: tagDescription(type) });
+    tags.push({ name: tag, description: tagDescription(type, tags[0]?.name) });
     const described = describeType(type, served, { source, base, tag, rest });
     Object.assign(components, described.components);
     operations.push(...described.operations);
@@ -156,13 +156,18 @@ const ACCESS =
   "Anything else needs a consumer's API key or OAuth token (within its owner's users-permissions role and its scope, held to its plan's endpoints, which the `@content` group grants, and counted), a users-permissions JWT, or one of Strapi's own API tokens. " +
   "Errors are Strapi's `{ data: null, error: { status, name, message, details } }`, except the key refusals (`invalid_api_key`, `invalid_token`, `key_expired`, `key_revoked`, `endpoint_not_in_plan`, `insufficient_scope`, and 429) and `drafts_not_allowed`, which are in the `/api/v1` shape.";
 
-function tagDescription(type: WatchedType): string {
+/**
+ * A type's section: what it is, then how callers are admitted and errors answered, said in full
+ * under the first content type only (`first`: that one's tag) and pointed to from the others, so a
+ * reader of the reference does not meet the same paragraph under every type.
+ */
+function tagDescription(type: WatchedType, first: string | undefined): string {
   return (
     `The site's own content type ${type.displayName} (\`${type.uid}\`, a ${type.kind === 'singleType' ? 'single type' : 'collection'}), served by Strapi's REST API at \`${type.basePath}\`. ` +
     'Sold through plans with the `@content` endpoint group; routes the Public role may call answer without credentials.' +
     (type.draftAndPublish ? " Draft and publish: `status` chooses the version; drafts are for the site's staff only." : '') +
     (type.localized ? ' Localized: `locale` chooses the locale version.' : '') +
-    `\n\n${ACCESS}`
+    (first === undefined ? `\n\n${ACCESS}` : ` Credentials and errors as for every content type (see "${first}").`)
   );
 }
 

@@ -22,5 +22,11 @@ export const portalSettings = z.object({
    * (`/api/v1/articles`) where the site has the article type.
    */
   sold: z.array(z.object({ label: z.string(), path: z.string(), write: z.enum(['POST', 'PUT']) })),
+  /**
+   * The site's content routes the Public role may call now (Settings → Roles → Public), as
+   * "METHOD /api/path-template" (`GET /api/articles/{id}`): anyone may call them without a key,
+   * uncounted, whatever their plan says.
+   */
+  publicRoutes: z.array(z.string()),
 });
 export type PortalSettings = z.infer<typeof portalSettings>;
