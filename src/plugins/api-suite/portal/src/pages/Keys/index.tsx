@@ -33,6 +33,10 @@ export function Keys() {
         Send a key in the <code>X-API-Key</code> header. Keys with the write scope can change data; give each program its own key. Your keys
         follow your plan and share its quota: more keys do not add requests.
       </p>
+      <p className="muted" data-testid="keys-role-note">
+        A key does what your plan includes and what your account&apos;s role on this site allows, never more: where the site&apos;s owner
+        has not let your role write something, a write key is refused there too (403 from the site, not from your plan).
+      </p>
       {shown && (
         <section className="card card-accent" aria-labelledby="new-key-heading">
           <h2 id="new-key-heading">Your new key</h2>
