@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useIntl } from 'react-intl';
-import { formatMoney } from '../../../shared/format';
+import { formatDateTime, formatMoney } from '../../../shared/format';
 import { getTranslation } from './getTranslation';
 
 export type Translate = (id: string, values?: Record<string, string | number>) => string;
@@ -12,16 +12,13 @@ export function useT(): Translate {
 }
 
 export function useFormat() {
-  const { formatDate, formatTime, formatNumber, locale } = useIntl();
+  const { formatTime, formatNumber, locale } = useIntl();
   return {
-    dateTime: (value: string | null | undefined) =>
-      value
-        ? `${formatDate(value, { day: 'numeric', month: 'short', year: 'numeric' })} ${formatTime(value, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}`
-        : '—',
-    /** Day and minute, for tables where the seconds would only widen a column. */
-    dateTimeShort: (value: string | null | undefined) =>
-      value ? `${formatDate(value, { day: 'numeric', month: 'short' })} ${formatTime(value, { hour: '2-digit', minute: '2-digit' })}` : '—',
-    time: (value: string) => formatTime(value, { hour: '2-digit', minute: '2-digit' }),
+    /** A moment as the portal writes it too: UTC, 24-hour, the zone said (shared/format.ts). */
+    dateTime: (value: string | null | undefined) => formatDateTime(value, { seconds: true }),
+    /** Day and minute, for tables where the year and the seconds would only widen a column. */
+    dateTimeShort: (value: string | null | undefined) => formatDateTime(value, { year: false }),
+    time: (value: string) => formatTime(value, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }) + ' UTC',
     number: (value: number) => formatNumber(value),
     /** The shared money formatter (the portal's too), in the admin's locale. */
     money: (value: number, currency: string) => formatMoney(value, currency, { locale }),

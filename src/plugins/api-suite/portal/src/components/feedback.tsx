@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ApiProblem } from '../http';
 import { Button } from './form';
-import { formatMoney as sharedFormatMoney } from '../../../shared/format';
+import { formatDateTime, formatMoney as sharedFormatMoney } from '../../../shared/format';
 
 export function Notice({
   tone = 'info',
@@ -91,9 +91,9 @@ export function Badge({ tone, children }: { tone: 'good' | 'bad' | 'neutral' | '
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
+/** A moment as every page of the portal and the admin panel writes it (shared/format.ts). */
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  return new Date(value).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
+  return formatDateTime(value);
 }
 
 export function formatNumber(value: number): string {
