@@ -43,8 +43,19 @@ const NAV = [
 
 /** Every page but sign-in: the header, the navigation, and the page; without a session, the sign-in page. */
 function SignedInArea({ settings }: { settings: PortalSettings }) {
+  // On a narrow screen the tabs are one row that scrolls sideways: the current one is kept in view.
+  // (The row itself is scrolled, never the page.)
+  const tabs = useRef<HTMLElement>(null);
   const { user, signOut } = useAuth();
   const location = useLocation();
+  useEffect(() => {
+    const row = tabs.current;
+    const active = row?.querySelector<HTMLElement>('.tab-active');
+    if (!row || !active) return;
+    const start = active.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
+    if (start < row.scrollLeft || start + active.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = Math.max(0, start - (row.clientWidth - active.offsetWidth) / 2);
+  }, [location.pathname]);
   if (!user) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
   return (
     <div className="shell">
@@ -60,7 +71,7 @@ function SignedInArea({ settings }: { settings: PortalSettings }) {
           </button>
         </span>
       </header>
-      <nav className="tabs" aria-label="Portal">
+      <nav className="tabs" aria-label="Portal" ref={tabs}>
         {NAV.map((item) => (
           <NavLink key={item.to} to={item.to} end={item.end} className={({ isActive }) => `tab${isActive ? ' tab-active' : ''}`}>
             {item.label}
