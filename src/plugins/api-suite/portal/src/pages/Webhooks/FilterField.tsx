@@ -39,7 +39,7 @@ export function FilterField({
   const received = useMemo(() => typesReceived(events, types ?? []), [events, types]);
   const fields = useMemo(() => suggestedFields(received), [received]);
   const tryType = filter ? typeToTry(filter, events, types ?? []) : undefined;
-  const tried = useFilterTry(filter, tryType?.name, api.filterTest);
+  const tried = useFilterTry(filter, tryType?.name, api.filterTest, tryType);
   // Said once the typing stops, so a filter half written is not called wrong.
   const settled = useSettled(value) === value;
   const shownError =

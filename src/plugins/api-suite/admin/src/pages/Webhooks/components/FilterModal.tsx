@@ -48,7 +48,7 @@ export function FilterModal({
   const received = useMemo(() => typesReceived(subscription.events, active), [subscription.events, active]);
   const fields = useMemo(() => suggestedFields(received), [received]);
   const tryType = filter ? typeToTry(filter, subscription.events, active) : undefined;
-  const tried = useFilterTry(filter, tryType?.name, client.webhooks.filterTest);
+  const tried = useFilterTry(filter, tryType?.name, client.webhooks.filterTest, tryType);
   const settled = useSettled(text) === text;
 
   const invalidText =
