@@ -201,9 +201,13 @@ it('adds a webhook endpoint, sends a test and sees its attempt', async () => {
   await page.getByRole('link', { name: 'Webhooks' }).first().click();
   await page.getByRole('link', { name: 'Event catalog' }).click();
   await waitForCount(page.getByTestId('event-type'), 10, { atLeast: true });
-  // Each type opens on its schema (draft 2020-12) and example.
+  // Each type opens on its fields in words and its example; the JSON Schema (draft 2020-12) is one click away.
   const orderPaid = page.getByTestId('event-type').filter({ hasText: 'order.paid' });
-  await orderPaid.locator('summary').click();
+  await orderPaid.locator('summary').first().click();
+  const fields = orderPaid.getByRole('table', { name: 'order.paid fields' });
+  await fields.getByRole('row').filter({ hasText: 'created_at' }).getByText('text, date-time').waitFor();
+  expect(await fields.textContent()).not.toContain('pattern');
+  await orderPaid.getByText('JSON Schema', { exact: true }).click();
   await orderPaid.getByLabel('order.paid schema').getByText('"additionalProperties": false').waitFor();
   await shoot(page, 'event-catalog');
 }, 90_000);

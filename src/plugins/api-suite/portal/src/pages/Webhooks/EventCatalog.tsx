@@ -3,10 +3,11 @@ import { Link, useLocation } from 'react-router-dom';
 import { api } from '../../api';
 import { EmptyState, LoadProblem, Loading } from '../../components/feedback';
 import { useLoad } from '../../../../shared/hooks';
+import { schemaOutline } from '../../../../shared/schema-outline';
 
 /**
- * Every event type an endpoint can get: what it means and, opened, the JSON Schema of its `data`
- * (where the server gives one) and an example. Each has an anchor, `#event-<type>` (the API
+ * Every event type an endpoint can get: what it means and, opened, the fields of its `data` (with
+ * the JSON Schema one click away, where the server gives one) and an example. Each has an anchor, `#event-<type>` (the API
  * reference links there), which opens it and scrolls to it.
  */
 export function EventCatalog() {
@@ -42,12 +43,58 @@ export function EventCatalog() {
             {type.description && <span className="muted"> {type.description}</span>}
           </summary>
           <div className="two-columns">
-            {type.schema !== undefined && <Json title="Schema" label={`${type.name} schema`} value={type.schema} />}
+            {type.schema !== undefined && <Fields name={type.name} schema={type.schema} />}
             <Json title="Example" label={`${type.name} example`} value={type.example_payload} />
           </div>
         </details>
       ))}
     </>
+  );
+}
+
+/**
+ * What `data` holds, as a reader wants it: each field with its kind in words ("text, date-time",
+ * "number or null") and its description; the raw JSON Schema (for validators and generators) one
+ * click away.
+ */
+function Fields({ name, schema }: { name: string; schema: unknown }) {
+  const rows = schemaOutline(schema);
+  return (
+    <div>
+      <h3>Fields</h3>
+      {rows.length === 0 ? (
+        <p className="muted">No fields are described for this type.</p>
+      ) : (
+        <table className="schema-fields" aria-label={`${name} fields`}>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Holds</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.path}>
+                <td style={{ paddingLeft: `${0.5 + row.depth}rem` }}>
+                  <code>{row.path}</code>
+                  {!row.required && <span className="muted"> (optional)</span>}
+                </td>
+                <td>
+                  {row.type}
+                  {row.description && <div className="muted">{row.description}</div>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <details className="raw-schema">
+        <summary>JSON Schema</summary>
+        <pre className="code" tabIndex={0} aria-label={`${name} schema`}>
+          {JSON.stringify(schema, null, 2)}
+        </pre>
+      </details>
+    </div>
   );
 }
 
