@@ -36,8 +36,11 @@ describe('endpoint slots in one process (memory)', () => {
     const mallory = { id: 'mallory', cap: 20 };
     const names = ['localhost', '127.0.0.2', '[::ffff:127.0.0.1]', '127.0.0.3'].map((host) => `mallory ${host}`);
     expect(await book.acquire(names.map((endpoint) => ({ endpoint, count: 10, cap: 10, consumer: mallory })))).toEqual([10, 10, 0, 0]);
-    // Another consumer keeps their own.
+    expect(book.consumerFull?.('mallory')).toBe(true);
+    // Another consumer keeps their own; an endpoint at its own cap does not make its consumer full.
     expect(await book.acquire([{ endpoint: 'alice localhost', count: 10, cap: 10, consumer: { id: 'alice', cap: 20 } }])).toEqual([10]);
+    expect(await book.acquire([{ endpoint: 'alice localhost', count: 5, cap: 10, consumer: { id: 'alice', cap: 20 } }])).toEqual([0]);
+    expect(book.consumerFull?.('alice')).toBe(false);
     book.release(names[0], 4);
     expect(await book.acquire([{ endpoint: names[2], count: 10, cap: 10, consumer: mallory }])).toEqual([4]);
   });
@@ -109,9 +112,12 @@ if (process.env.REDIS_URL) {
       const [one, two] = await Promise.all([first.acquire(asked), second.acquire(asked)]);
       const total = (answer: number[]) => answer.reduce((sum, n) => sum + n, 0);
       expect(total(one) + total(two)).toBe(20);
-      // Another consumer's endpoints are theirs to take.
+      expect(first.consumerFull?.(mallory.id) && second.consumerFull?.(mallory.id)).toBe(true);
+      // Another consumer's endpoints are theirs to take; an endpoint at its own cap does not make its consumer full.
       const alice = { id: `alice-${randomUUID()}`, cap: 20 };
       expect(await second.acquire([{ endpoint: `${alice.id} localhost`, count: 10, cap: 10, consumer: alice }])).toEqual([10]);
+      expect(await first.acquire([{ endpoint: `${alice.id} localhost`, count: 5, cap: 10, consumer: alice }])).toEqual([0]);
+      expect(first.consumerFull?.(alice.id)).toBe(false);
       // A slot Mallory's first process gives back is Mallory's again, in either process, and no more.
       const holding = names.find((endpoint) => first.held(endpoint) > 0) ?? names[0];
       first.release(holding, 2);

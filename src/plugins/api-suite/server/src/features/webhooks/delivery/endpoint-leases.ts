@@ -77,7 +77,7 @@ export function memoryLeaseBook(): LeaseBook {
         const consumerFree = consumer ? consumer.cap - (byConsumer.get(consumer.id) ?? 0) : Infinity;
         const taken = Math.max(0, Math.min(wanted, cap - now, consumerFree));
         if (consumer) {
-          if (taken === consumerFree) full.add(consumer.id);
+          if (taken >= consumerFree) full.add(consumer.id);
           else full.delete(consumer.id);
         }
         if (taken > 0) {
@@ -138,9 +138,11 @@ for k = 1, count do
   local consumerCap = tonumber(ARGV[4 * k + 2])
   redis.call('ZREMRANGEBYSCORE', endpoint, '-inf', now)
   local free = cap - redis.call('ZCARD', endpoint)
+  local consumerFree = -1
   if consumerCap > 0 then
     redis.call('ZREMRANGEBYSCORE', consumer, '-inf', now)
-    free = math.min(free, consumerCap - redis.call('ZCARD', consumer))
+    consumerFree = consumerCap - redis.call('ZCARD', consumer)
+    free = math.min(free, consumerFree)
   end
   local n = 0
   while n < wanted and n < free do
@@ -155,7 +157,7 @@ for k = 1, count do
   end
   taken[k] = n
   taken[count + k] = redis.call('EXISTS', endpoint .. ':fast')
-  taken[2 * count + k] = (consumerCap > 0 and n == free) and 1 or 0
+  taken[2 * count + k] = (consumerCap > 0 and n >= consumerFree) and 1 or 0
 end
 return taken
 `;
