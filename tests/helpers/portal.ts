@@ -35,7 +35,9 @@ export async function shoot(page: Page, name: string): Promise<void> {
   const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   if (Number(overflow) > 0) throw new Error(`portal ${name}: the page is ${String(overflow)} px wider than a 390 px screen`);
   // The tabs stay one row (it scrolls within itself) rather than wrapping onto several.
-  const rows = await page.evaluate("new Set([...document.querySelectorAll('.tabs .tab')].map((tab) => tab.getBoundingClientRect().top)).size");
+  const rows = await page.evaluate(
+    "new Set([...document.querySelectorAll('.tabs .tab')].map((tab) => tab.getBoundingClientRect().top)).size"
+  );
   if (Number(rows) > 1) throw new Error(`portal ${name}: the tabs wrap onto ${String(rows)} rows on a 390 px screen`);
   await screenshot(page, `portal-${name}-390`);
   await page.setViewportSize(DESKTOP);
