@@ -12,6 +12,7 @@ import { rateLimitHeaders } from '../quota/headers';
 import { keyPool } from '../quota/pools';
 import { recordRequest, type Counted } from '../request-record';
 import { guardContent } from '../content-api/guard';
+import { publicContentRoutes } from '../content-api/public-routes';
 import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
 import { ForbiddenError, UnauthenticatedError } from '../../../errors';
@@ -68,6 +69,9 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
     );
 
   return {
+    /** What anyone may call on the site's content API now, without a key (content-api/public-routes.ts). */
+    publicContentRoutes: () => publicContentRoutes(strapi),
+
     covers,
 
     /** Routes anybody may call: the token endpoint, the price lists and the API's description. */

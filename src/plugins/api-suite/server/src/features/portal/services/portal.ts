@@ -5,8 +5,6 @@ import { getConfig, getService } from '../../../utils';
 import type { PortalSettings } from '../validation/responses';
 import { restPrefix } from '../../../http/site-paths';
 import { watchedTypes } from '../../content/watched';
-import { contentRoutes } from '../../content/routes';
-import { ownersOf } from '../../access/content-api/owners';
 
 export interface PortalAsset {
   contentType: string;
@@ -80,7 +78,7 @@ const portalService = ({ strapi }: { strapi: Core.Strapi }) => {
       billing: getService(strapi, 'stripe').configured(),
       restPrefix: restPrefix(strapi),
       sold: soldContent(strapi),
-      publicRoutes: await publicContentRoutes(strapi),
+      publicRoutes: await getService(strapi, 'access').publicContentRoutes(),
     };
   };
 
@@ -133,19 +131,6 @@ function soldContent(strapi: Core.Strapi): PortalSettings['sold'] {
     write: type.kind === 'singleType' ? ('PUT' as const) : ('POST' as const),
   }));
   return [...versioned, ...own];
-}
-
-/** The watched types' routes the Public role may call now (PortalSettings.publicRoutes), read as the content API's auth reads them. */
-async function publicContentRoutes(strapi: Core.Strapi): Promise<string[]> {
-  const ability = await ownersOf(strapi).publicAbility();
-  const watched = new Set(watchedTypes(strapi).map((type) => type.uid));
-  const routes: string[] = [];
-  for (const [uid, list] of contentRoutes(strapi)) {
-    if (!watched.has(uid)) continue;
-    for (const route of list)
-      if (route.open || ability.can(`${uid}.${route.action}`)) routes.push(`${route.method.toUpperCase()} ${route.path}`);
-  }
-  return routes;
 }
 
 export default portalService;
