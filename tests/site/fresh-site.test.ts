@@ -509,7 +509,10 @@ describe('the consumer portal', () => {
       await page.goto(`${site.url}/portal/webhooks/event-types`);
       await page.getByRole('heading', { name: 'Event catalog', level: 1 }).waitFor();
       const published = page.getByTestId('event-type').filter({ hasText: 'recipe.published' });
-      await published.locator('summary').click();
+      await published.locator('summary').first().click();
+      // The fields of the site's own type in words, the JSON Schema one click away.
+      await published.getByRole('table', { name: 'recipe.published fields' }).getByRole('row').filter({ hasText: 'servings' }).waitFor();
+      await published.getByText('JSON Schema', { exact: true }).click();
       await published.getByLabel('recipe.published schema').getByText('"servings"').waitFor();
       await page.getByTestId('event-type').filter({ hasText: 'chef.deleted' }).waitFor();
       // docs/images/fresh-site-event-catalog.png is this picture.
