@@ -1,6 +1,6 @@
 import { createLanes, type LanesOptions } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/lanes';
 import { memoryLeaseBook, type LeaseBook } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/endpoint-leases';
-import { eventually } from '../helpers/wait';
+import { createManualClock, type ManualClock } from '../helpers/manual-clock';
 
 /** A task whose end the test decides: `finish(name)` resolves it, `fail(name)` rejects it. */
 function controlled() {
@@ -31,6 +31,10 @@ function controlled() {
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** A few turns of the event loop (a lease given back is written in the next turn, then asked for in the one after). */
+const turns = async (count: number) => {
+  for (let n = 0; n < count; n += 1) await tick();
+};
 /** Items are "<endpoint><n>": the endpoint is the letters. */
 const endpointOf = (item: string) => item.replace(/\d+$/, '');
 
@@ -61,8 +65,13 @@ function sharedPool() {
   return pool;
 }
 
-function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> = {}) {
+/**
+ * Lanes on a manual clock (`overrides.clock` when the test moves time itself): every answer time,
+ * retry and wait below is the clock's, so a loaded machine decides nothing.
+ */
+function lanesOf(size: number, cap: number, overrides: Partial<LanesOptions> & { clock?: ManualClock } = {}) {
   return createLanes({
+    clock: createManualClock(),
     size,
     cap,
     leases: memoryLeaseBook(),
@@ -181,13 +190,17 @@ describe('request slots shared between endpoints (createLanes)', () => {
     const elsewhere = pool.view();
     await elsewhere.acquire([{ endpoint: 'x', count: 2, cap: 3 }]);
     const leases = pool.view();
-    const lanes = lanesOf(10, 3, { leases });
+    const clock = createManualClock();
+    const lanes = lanesOf(10, 3, { leases, clock });
     const run = controlled();
     const done = lanes.each(['x1', 'x2', 'x3'], endpointOf, run.task);
     await tick();
     expect(run.started).toEqual(['x1']);
     elsewhere.release('x', 2);
-    await eventually(() => (run.started.length === 3 ? true : undefined), 2_000, 'the waiting sends started');
+    // Asked again after retryMs (20 ms), not before.
+    await clock.advance(19);
+    expect(run.started).toEqual(['x1']);
+    await clock.advance(1);
     expect(run.started).toEqual(['x1', 'x2', 'x3']);
     for (const name of ['x1', 'x2', 'x3']) await run.finish(name);
     await expect(done).resolves.toEqual([]);
@@ -198,8 +211,8 @@ describe('request slots shared between endpoints (createLanes)', () => {
   });
 
   it('admits every send of a fast endpoint, and of a slow one only what starts within a second', async () => {
-    // slowMs well above a loaded machine's event-loop turn (a tick took over 30 ms in CI), so "none open for long" holds.
-    const lanes = lanesOf(50, 2, { slowMs: 200, admitWaitMs: 700 });
+    const clock = createManualClock();
+    const lanes = lanesOf(50, 2, { slowMs: 200, admitWaitMs: 700, clock });
     const run = controlled();
     // Unknown endpoint: everything.
     expect(lanes.admit('s', 500)).toBe(500);
@@ -207,14 +220,14 @@ describe('request slots shared between endpoints (createLanes)', () => {
     await tick();
     // Requests open but none answered yet and none open for long: cannot tell.
     expect(lanes.admit('s', 5)).toBeUndefined();
-    await lanes.known('s');
-    // Open past slowMs (about 200 ms for two slots): room for about 700 ms of sends beyond its share.
-    const room = lanes.admit('s', 100) as number;
-    expect(room).toBeGreaterThanOrEqual(0);
-    expect(room).toBeLessThanOrEqual(6);
+    const known = lanes.known('s');
+    await clock.advance(201);
+    await known;
+    // Open for 201 ms (past slowMs) on two slots: 700 ms × 2 ÷ 201 = 6 sends, less the one waiting beyond its share.
+    expect(lanes.admit('s', 100)).toBe(5);
     const waits = lanes.deferWaits('s', 3);
-    expect(waits[0]).toBeGreaterThanOrEqual(20);
-    expect(waits[1]).toBeGreaterThan(waits[0]);
+    // After the one waiting (201 ms ÷ 2 slots... judged at slowMs, 200 ms: 100 ms), then 100 ms apart.
+    expect(waits).toEqual([100, 200, 300]);
     // Later deferrals queue behind earlier ones.
     expect(lanes.deferWaits('s', 1)[0]).toBeGreaterThan(waits[2]);
     for (const name of ['s1', 's2', 's3']) await run.finish(name);
@@ -233,14 +246,19 @@ describe('request slots shared between endpoints (createLanes)', () => {
       held: () => 0,
       close: async () => undefined,
     };
-    const lanes = lanesOf(50, 2, { leases: refusing, slowMs: 30, retryMs: 1_000 });
+    const clock = createManualClock();
+    const lanes = lanesOf(50, 2, { leases: refusing, slowMs: 30, retryMs: 1_000, clock });
     void lanes.each(['z1', 'z2', 'z3'], endpointOf, async () => undefined);
     await tick();
     // Jobs fetched together: the second cannot tell yet whether the endpoint is slow.
     expect(lanes.admit('z', 100)).toBeUndefined();
-    const began = Date.now();
-    await lanes.known('z');
-    expect(Date.now() - began).toBeGreaterThanOrEqual(60);
+    // None of them starts: it waits a slow answer's time (31 ms) three times over, then gives up.
+    let known = false;
+    void lanes.known('z').then(() => (known = true));
+    await clock.advance(92);
+    expect(known).toBe(false);
+    await clock.advance(1);
+    expect(known).toBe(true);
     // Still nothing to judge by: it takes twice the share, less what waits already.
     expect(lanes.admit('z', 100)).toBeUndefined();
     expect(lanes.admitUnknown('z', 100)).toBe(1);
@@ -252,7 +270,6 @@ describe('request slots shared between endpoints (createLanes)', () => {
 });
 
 describe('the share is a floor, not a ceiling', () => {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const names = (prefix: string, count: number) => Array.from({ length: count }, (_, n) => `${prefix}${n + 1}`);
   const open = (run: ReturnType<typeof controlled>, finished: Set<string>, prefix: string) =>
     run.started.filter((name) => name.startsWith(prefix) && !finished.has(name));
@@ -266,14 +283,13 @@ describe('the share is a floor, not a ceiling', () => {
   }
 
   it('lets a lone fast endpoint take every free slot but the reserve, and gives the next ones to a newcomer', async () => {
-    // A slow answer is a second here, not 250 ms: this test's answers and gaps are real time, which a
-    // loaded CI machine stretched past 250 ms once (the lane then lost what it had earned).
-    const lanes = lanesOf(10, 2, { slowMs: 1_000 });
+    const clock = createManualClock();
+    const lanes = lanesOf(10, 2, { clock });
     const run = controlled();
     const finished = new Set<string>(['f0']);
     await warm(lanes, run, 'f');
     // Idle for longer than a slow answer since: it starts again from its share.
-    await sleep(1_050);
+    await clock.advance(251);
     const fast = lanes.each(names('f', 60), endpointOf, run.task);
     await tick();
     // It starts with its share; after a share's worth of fast answers in a row (2), each fast answer
@@ -334,25 +350,26 @@ describe('the share is a floor, not a ceiling', () => {
   });
 
   it('holds a slow endpoint to its share, and lets it borrow once it answers fast again, and the reverse', async () => {
-    const lanes = lanesOf(10, 2, { slowMs: 30 });
+    const clock = createManualClock();
+    const lanes = lanesOf(10, 2, { slowMs: 30, clock });
     const run = controlled();
     const finished = new Set<string>();
     // Its first answers take 40 ms: slow.
     const first = lanes.each(['s1', 's2'], endpointOf, run.task);
     await tick();
-    await sleep(40);
+    await clock.advance(40);
     for (const name of ['s1', 's2']) {
       finished.add(name);
       await run.finish(name);
     }
     await first;
-    await sleep(130);
+    // The calm after its slow answers (4 × 30 ms) is over; its average (40 ms) still says slow.
+    await clock.advance(130);
     const backlog = lanes.each(names('t', 30), endpointOf, run.task);
     await tick();
     expect(open(run, finished, 't')).toHaveLength(2);
     expect(lanes.stats().saturated).toBe(1);
-    // It answers at once from now on: once the calm after its slow answers (4 × 30 ms) is over and its
-    // average falls below 30 ms, it borrows the free slots.
+    // It answers at once from now on: once its average falls below 30 ms, it borrows the free slots.
     for (let turn = 0; turn < 10; turn += 1) {
       const name = open(run, finished, 't')[0];
       finished.add(name);
@@ -361,7 +378,7 @@ describe('the share is a floor, not a ceiling', () => {
     expect(open(run, finished, 't').length).toBeGreaterThan(2);
     expect(lanes.stats().saturated).toBe(0);
     // Then it turns slow again (a request open past 30 ms): it starts nothing more beyond its share.
-    await sleep(40);
+    await clock.advance(40);
     const before = run.started.length;
     const name = open(run, finished, 't')[0];
     finished.add(name);
@@ -369,7 +386,7 @@ describe('the share is a floor, not a ceiling', () => {
     expect(run.started.length).toBe(before);
     // Each answer from now on frees a slot it may not refill until it is back within its share of 2.
     while (open(run, finished, 't').length > 0) {
-      await sleep(35);
+      await clock.advance(35);
       const before = open(run, finished, 't').length;
       const next = open(run, finished, 't')[0];
       finished.add(next);
@@ -383,43 +400,40 @@ describe('the share is a floor, not a ceiling', () => {
     let workers = 1;
     const leases: LeaseBook = { ...memoryLeaseBook(), workers: () => workers };
     // 10 slots, 1 reserved: 9 a lone fast lane may use. Answers take about 20 ms: a send per 2.2 ms here.
-    const lanes = lanesOf(10, 2, { leases, keepMs: 100 });
+    const clock = createManualClock();
+    const lanes = lanesOf(10, 2, { leases, keepMs: 100, clock });
     const run = controlled();
     void lanes.each(names('f', 3), endpointOf, run.task);
     await tick();
-    await sleep(20);
+    await clock.advance(20);
     for (const name of ['f1', 'f2']) await run.finish(name);
     // Alone: it keeps everything (no other process could take it sooner).
     expect(lanes.spill('f', 1_000)).toEqual([]);
     workers = 2;
-    // With a second process: it keeps 100 ms of sends (about 45 at 20 ms an answer, never fewer than 2 × size), the rest come back.
-    const before = performance.now();
+    // With a second process: it keeps 100 ms of sends (100 ÷ (20 ms ÷ 9 slots) = 45), the rest come back.
     const waits = lanes.spill('f', 1_000);
-    expect(waits.length).toBeGreaterThan(900);
-    expect(waits.length).toBeLessThanOrEqual(980);
-    // The first is due before the kept ones run out, the others at both processes' pace together
-    // (answer time ÷ 9 slots ÷ 2 processes: about 1.1 ms apart, more on a busy machine).
-    expect(waits[0]).toBeGreaterThanOrEqual(49);
-    expect(waits[0]).toBeLessThanOrEqual(51);
+    expect(waits).toHaveLength(1_000 - 45);
+    // The first is due before the kept ones run out (keepMs ÷ 2), the others at both processes' pace
+    // together (answer time ÷ 9 slots ÷ 2 processes: 1.11 ms apart).
+    expect(waits[0]).toBe(50);
     const spacing = (waits[waits.length - 1] - waits[0]) / (waits.length - 1);
-    expect(spacing).toBeGreaterThan(0.9);
-    expect(spacing).toBeLessThan(5);
-    // What is spilled later comes back after what was spilled before.
-    // (Waits are from the moment of each call: compared as times, within the calls' own durations.)
+    expect(spacing).toBeCloseTo(20 / 9 / 2, 6);
+    // What is spilled later comes back after what was spilled before, even from a later moment.
+    await clock.advance(10);
     const later = lanes.spill('f', 100);
-    expect(performance.now() + later[0]).toBeGreaterThanOrEqual(before + waits[waits.length - 1]);
+    expect(10 + later[0]).toBeCloseTo(waits[waits.length - 1] + spacing, 6);
     // A process whose event loop is busy is bound by its CPU, not its slots: it spills nothing.
-    const quick = lanesOf(10, 2, { leases, keepMs: 100, busy: () => true });
+    const quick = lanesOf(10, 2, { leases, keepMs: 100, busy: () => true, clock });
     const quickRun = controlled();
     void quick.each(names('q', 3), endpointOf, quickRun.task);
     await tick();
-    await sleep(20);
+    await clock.advance(20);
     for (const name of ['q1', 'q2', 'q3']) await quickRun.finish(name);
     expect(quick.spill('q', 1_000)).toEqual([]);
     // A slow endpoint is not spilled: `admit` keeps its sends to what starts within a second.
     void lanes.each(names('s', 1), endpointOf, run.task);
     await tick();
-    await sleep(300);
+    await clock.advance(300);
     await run.finish('s1');
     expect(lanes.spill('s', 1_000)).toEqual([]);
     for (const name of ['f3']) await run.finish(name);
@@ -461,7 +475,8 @@ describe("a consumer's share across all their endpoints (consumerCap)", () => {
     await run.finish(first);
     // The slot comes back to the consumer once its lease is given back (a turn or two of the event loop).
     const open = () => run.started.filter((item) => consumerOfItem(item) === 'mallory').length - 1;
-    await eventually(() => (open() >= 20 ? true : undefined), 1_000, 'the freed slot taken by the consumer again');
+    expect(open()).toBe(19);
+    await turns(3);
     expect(open()).toBe(20);
     // Everything it queued still goes out, 20 at a time.
     const finished = new Set([first]);

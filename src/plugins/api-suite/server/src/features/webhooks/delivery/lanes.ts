@@ -1,9 +1,11 @@
-import { performance } from 'node:perf_hooks';
-import { FAST_MARK_MS, type LeaseBook } from './endpoint-leases';
+import { systemClock, type Clock } from '../../../clock';
+import type { LeaseBook } from './endpoint-leases';
 import { createConsumerShares } from './consumer-shares';
+import { newLane, type Batch, type Lane, type SlotTask } from './lane';
+import { createBorrowing } from './lane-borrowing';
+import { createAdmission } from './lane-admission';
 
-/** A task run in a request slot; `release` gives the slot back before the task ends (idempotent). */
-export type SlotTask<T> = (item: T, release: () => void) => Promise<void>;
+export type { SlotTask } from './lane';
 
 export interface LanesOptions {
   /** Requests open at once in this process, every endpoint together. */
@@ -45,6 +47,8 @@ export interface LanesOptions {
    */
   busy(): boolean;
   onError(error: Error): void;
+  /** Time and timers (tests pass a manual clock); the system's by default. */
+  clock?: Clock;
 }
 
 /**
@@ -75,51 +79,7 @@ export interface LanesOptions {
  */
 export function createLanes(options: LanesOptions) {
   const { size, cap, leases } = options;
-  interface Batch {
-    task: SlotTask<unknown>;
-    pending: number;
-    failures: unknown[];
-    done(failures: unknown[]): void;
-  }
-  interface Segment {
-    batch: Batch;
-    items: unknown[];
-    next: number;
-  }
-  interface Lane {
-    endpoint: string;
-    consumer: string;
-    segments: Segment[];
-    waiting: number;
-    running: number;
-    /** Start times of the requests under way, oldest first (a Map keeps insertion order). */
-    starts: Map<number, number>;
-    /** Answer time, moving average (ms); undefined until the first answer. */
-    latencyMs: number | undefined;
-    ringed: boolean;
-    acquiring: boolean;
-    retry: NodeJS.Timeout | undefined;
-    lastActive: number;
-    /** When the sends deferred so far are due back (performance.now() ms). */
-    deferredUntil: number;
-    /** Waiting for the lane's first answer (`known`). */
-    answered: Set<() => void>;
-    /** Requests it has earned to have open beyond its share (fast answers while it used all of it). */
-    earned: number;
-    /** Until when it earns nothing: it answered slowly within the last `4 × slowMs` (performance.now() ms). */
-    calmUntil: number;
-    /** Answers within `slowMs` in a row (since its last slow one, or since it fell idle). */
-    streak: number;
-    /** When this process last told the others the endpoint is fast (0: it has not, or took it back). */
-    markedAt: number;
-    /** When the sends it gave back to the queue for any process are due (performance.now() ms). */
-    spilledUntil: number;
-    /** Since when it has had nothing running or waiting (performance.now() ms; 0 while busy). */
-    idleSince: number;
-  }
-
-  /** Slots a fast lane never borrows, so others find room even while it holds the rest. */
-  const reserve = Math.min(Math.ceil(cap / 2), size - 1);
+  const clock = options.clock ?? systemClock;
   const lanes = new Map<string, Lane>();
   const ring: Lane[] = [];
   const consumerOf =
@@ -129,6 +89,7 @@ export function createLanes(options: LanesOptions) {
       return space === -1 ? endpoint : endpoint.slice(0, space);
     });
   const consumers = createConsumerShares<Lane>(options.consumerCap ?? Infinity);
+  const borrowing = createBorrowing({ size, cap, slowMs: options.slowMs, leases });
   const wanting = new Set<Lane>();
   const trimming = new Set<Lane>();
   let trimScheduled = false;
@@ -139,27 +100,7 @@ export function createLanes(options: LanesOptions) {
   const laneOf = (endpoint: string): Lane => {
     let lane = lanes.get(endpoint);
     if (!lane) {
-      lane = {
-        endpoint,
-        consumer: consumerOf(endpoint),
-        segments: [],
-        waiting: 0,
-        running: 0,
-        starts: new Map(),
-        latencyMs: undefined,
-        ringed: false,
-        acquiring: false,
-        retry: undefined,
-        lastActive: performance.now(),
-        deferredUntil: 0,
-        answered: new Set(),
-        earned: 0,
-        calmUntil: 0,
-        streak: 0,
-        markedAt: 0,
-        spilledUntil: 0,
-        idleSince: 0,
-      };
+      lane = newLane(endpoint, consumerOf(endpoint), clock.now());
       lanes.set(endpoint, lane);
     }
     return lane;
@@ -172,31 +113,13 @@ export function createLanes(options: LanesOptions) {
     consumers.ringed(lane, 1);
   };
 
-  const consumerMay = (lane: Lane): boolean => consumers.may(lane, ring.length, () => isFast(lane));
+  const consumerMay = (lane: Lane): boolean => consumers.may(lane, ring.length, () => borrowing.isFast(lane, clock.now()));
 
   /** The slots the lane may hold as its share now: its cap, or fewer while other processes hold the rest. */
   const shareOf = (lane: Lane): number => Math.min(cap, leases.held(lane.endpoint));
 
-  /** Whether the lane answers fast: answered within `slowMs` on average, and nothing open for longer. */
-  const isFast = (lane: Lane, now = performance.now()): boolean => {
-    if (now < lane.calmUntil) return false;
-    // Not answered here yet: fast if another process says so (with Redis), as long as nothing is open too long.
-    const known = lane.latencyMs === undefined ? (leases.fastElsewhere?.(lane.endpoint) ?? false) : lane.latencyMs < options.slowMs;
-    if (!known) return false;
-    const oldest = lane.starts.values().next();
-    return oldest.done || now - oldest.value < options.slowMs;
-  };
-
-  /**
-   * Whether the lane may start one more now beyond its share of `share`: it has earned it, answers
-   * fast, and nobody else waits for a slot. A lane found slow loses what it earned.
-   */
-  const mayBorrow = (lane: Lane, share: number): boolean => {
-    if (lane.running >= share + lane.earned || ring.length > 0 || running >= size - reserve) return false;
-    if (isFast(lane)) return true;
-    lane.earned = 0;
-    return false;
-  };
+  /** Beyond its share only while nobody else waits (asked with the lane out of the ring). */
+  const mayBorrow = (lane: Lane, share: number): boolean => borrowing.mayBorrow(lane, share, ring.length > 0, running, clock.now());
 
   /** Slots the lane should hold for what it has under way and waiting, beyond those it holds. */
   const shortOf = (lane: Lane): number => Math.min(cap, lane.running + lane.waiting) - leases.held(lane.endpoint);
@@ -219,22 +142,14 @@ export function createLanes(options: LanesOptions) {
         lane.acquiring = false;
         // Short of slots because its consumer holds all they may: held back at the consumer's cap.
         consumers.leasesAnswered(lane, taken[n] < requests[n].count && lane.waiting > 0 && (leases.consumerFull?.(lane.consumer) ?? false));
-        if (taken[n] > 0) ringIn(lane);
-        else if (lane.waiting > 0 && lane.earned === 0 && leases.held(lane.endpoint) === 0 && leases.fastElsewhere?.(lane.endpoint)) {
-          // Every slot of the endpoint is held elsewhere by a process that finds it fast: lend it a
-          // share of this process's free slots to start with, kept and grown by its own fast answers.
-          lane.earned = cap;
-          lane.streak = cap;
-          ringIn(lane);
-        }
+        if (taken[n] > 0 || borrowing.lendIfFastElsewhere(lane)) ringIn(lane);
         if (lane.waiting > 0 && lane.running >= leases.held(lane.endpoint)) {
           // Every slot of the endpoint is held (by other processes): ask again shortly.
-          lane.retry = setTimeout(() => {
+          lane.retry = clock.setTimeout(() => {
             lane.retry = undefined;
             wantLeases(lane);
             acquire();
           }, options.retryMs);
-          lane.retry.unref?.();
         }
       });
       pump();
@@ -263,7 +178,7 @@ export function createLanes(options: LanesOptions) {
     if (short.length > 0)
       setImmediate(() => {
         for (const lane of short) {
-          if (lane.retry) clearTimeout(lane.retry);
+          clock.clearTimeout(lane.retry);
           lane.retry = undefined;
           wantLeases(lane);
         }
@@ -284,7 +199,6 @@ export function createLanes(options: LanesOptions) {
         const share = shareOf(lane);
         if (lane.running >= share) {
           wantLeases(lane);
-          // Beyond its share only while nobody else waits (checked with the lane out of the ring).
           if (!mayBorrow(lane, share)) continue;
         }
         // One consumer's endpoints together, whatever names they give one place (checked out of the ring too).
@@ -312,49 +226,19 @@ export function createLanes(options: LanesOptions) {
     running += 1;
     consumers.opened(lane);
     const id = (startId += 1);
-    const startedAt = performance.now();
+    const startedAt = clock.now();
     lane.starts.set(id, startedAt);
     let released = false;
     const release = (): void => {
       if (released) return;
       released = true;
-      const now = performance.now();
+      const now = clock.now();
       lane.starts.delete(id);
-      const took = now - startedAt;
-      if (took >= options.slowMs) {
-        // A host that answered one request slowly is not trusted with more for a while, even if
-        // other paths of it answer fast meanwhile.
-        lane.earned = 0;
-        lane.streak = 0;
-        lane.calmUntil = now + 4 * options.slowMs;
-        if (lane.markedAt > 0) {
-          leases.markFast?.(lane.endpoint, false);
-          lane.markedAt = 0;
-        }
-      } else {
-        lane.streak += 1;
-        // Earned only after a whole share's worth of fast answers in a row (one quick answer, such as
-        // a test event's, among slow ones earns nothing), and only while it had more waiting than it
-        // could start: all it held was busy.
-        const share = shareOf(lane);
-        if (lane.streak >= cap && lane.waiting > 0 && lane.running >= share + lane.earned && lane.earned < size) lane.earned += 1;
-        // Busy beyond its share and fast: the other processes may lend it their free slots too.
-        if (lane.earned > 0 && now - lane.markedAt > FAST_MARK_MS / 4) {
-          leases.markFast?.(lane.endpoint, true);
-          lane.markedAt = now;
-        }
-      }
-      if (lane.latencyMs === undefined) {
-        lane.latencyMs = took;
-        for (const done of [...lane.answered]) done();
-      } else lane.latencyMs = lane.latencyMs * 0.8 + took * 0.2;
-      lane.lastActive = now;
+      borrowing.answered(lane, now - startedAt, shareOf(lane), now);
       lane.running -= 1;
       running -= 1;
       // A slot of this consumer freed: its lanes held back at the cap take their turn again.
       for (const waiting of consumers.closed(lane)) if (waiting.waiting > 0) ringIn(waiting);
-      // What it earned holds for one busy spell: a lane idle for longer than a slow answer starts
-      // again from its share (`each`). A shorter gap (the next job of a burst on its way) is no news.
       if (lane.running === 0 && lane.waiting === 0) lane.idleSince = now;
       if (lane.waiting > 0) ringIn(lane);
       else {
@@ -388,6 +272,8 @@ export function createLanes(options: LanesOptions) {
     if (batch.pending === 0) batch.done(batch.failures);
   };
 
+  const admission = createAdmission({ ...options, reserve: borrowing.reserve, clock, lane: (endpoint) => lanes.get(endpoint), laneOf });
+
   return {
     /**
      * Run `task` for each item in a request slot of its endpoint's lane; resolves with the
@@ -402,16 +288,9 @@ export function createLanes(options: LanesOptions) {
         for (let n = 1; n <= items.length; n += 1) {
           if (n < items.length && endpointOf(items[n]) === endpointOf(items[start])) continue;
           const lane = laneOf(endpointOf(items[start]));
-          if (lane.idleSince > 0) {
-            if (performance.now() - lane.idleSince > options.slowMs) {
-              lane.earned = 0;
-              lane.streak = 0;
-            }
-            lane.idleSince = 0;
-          }
+          borrowing.woke(lane, clock.now());
           lane.segments.push({ batch, items: start === 0 && n === items.length ? items : items.slice(start, n), next: 0 });
           lane.waiting += n - start;
-          lane.lastActive = performance.now();
           ringIn(lane);
           start = n;
         }
@@ -419,146 +298,28 @@ export function createLanes(options: LanesOptions) {
       });
     },
 
-    /**
-     * How many of `count` more sends the endpoint takes now. An endpoint that is not slow takes
-     * every one (its sends leave at the pace the process allows). A slow one (answers, or requests
-     * still open, past `slowMs`) takes only those that would start within `admitWaitMs`, judged
-     * from its answer time and the slots it can use; at least enough to fill its slots. Undefined
-     * while that cannot be told yet (requests open, none answered, none open past `slowMs`):
-     * wait for `known` and ask again.
-     */
-    admit(endpoint: string, count: number): number | undefined {
-      const lane = lanes.get(endpoint);
-      if (!lane) return count;
-      const queued = lane.running + lane.waiting;
-      if (queued + count <= cap) return count;
-      const oldest = lane.starts.values().next();
-      const openFor = oldest.done ? 0 : performance.now() - oldest.value;
-      // Sends already wait or run but none has answered and none has been open for long: it cannot
-      // be told yet (jobs fetched together for a new endpoint all land here, not only the first).
-      if (lane.latencyMs === undefined && openFor < options.slowMs) return undefined;
-      const latency = Math.max(lane.latencyMs ?? 0, openFor);
-      if (latency < options.slowMs) return count;
-      const slots = Math.max(1, Math.min(cap, leases.held(endpoint) || cap));
-      const room = Math.floor((options.admitWaitMs * slots) / latency) + cap - queued;
-      return Math.max(0, Math.min(count, room));
-    },
-
-    /**
-     * When each of `count` sends of the endpoint that it cannot take now should come back (ms
-     * from now): spaced at the rate its slots answer, after what waits in the lane and the sends
-     * deferred before them, so they come back about when there is room for them.
-     */
-    deferWaits(endpoint: string, count: number): number[] {
-      const lane = laneOf(endpoint);
-      const latency = Math.max(lane.latencyMs ?? 0, options.slowMs);
-      const slots = Math.max(1, Math.min(cap, leases.held(endpoint) || cap));
-      const now = performance.now();
-      let at = Math.max(now + (lane.waiting / slots) * latency, lane.deferredUntil, now + options.retryMs);
-      const waits: number[] = [];
-      const latest = now + options.maxDeferMs;
-      for (let n = 0; n < count; n += 1) {
-        waits.push(Math.min(at, latest) - now);
-        at += latency / slots;
-      }
-      lane.deferredUntil = Math.min(at, latest);
-      return waits;
-    },
-
-    /**
-     * With other worker processes delivering too, the last of `count` more sends of a fast lane
-     * that this process should not keep: when each should come back (ms from now), or none. A
-     * process keeps what it would start within `keepMs` at the pace it sends to the endpoint now;
-     * the rest wait in the queue, each due about when its turn comes with every process sending
-     * (the backlog ahead of it drained by all of them), so the process that is free then takes it.
-     * Without this the process that fetched a burst's jobs kept them all, and a second process
-     * sat idle: two delivered 1.16 times what one did to an endpoint answering in 50 ms.
-     */
-    spill(endpoint: string, count: number): number[] {
-      const workers = leases.workers?.() ?? 1;
-      const lane = lanes.get(endpoint);
-      // Fast by its answer times: a lane calmed by one slow answer (a busy event loop can make one)
-      // still sends at about this pace, and `admit` has kept all its sends.
-      if (workers <= 1 || !lane || lane.latencyMs === undefined || lane.latencyMs >= options.slowMs) return [];
-      if (options.busy()) return [];
-      // This process's time per send to the endpoint, at its answer time with every slot a fast lane
-      // may have (it grows to that within a few answers; pacing the queue by the slots it has now
-      // brought the spilled sends back seconds after the processes had run dry).
-      const perSend = Math.max(lane.latencyMs, 1) / (size - reserve);
-      const keep = Math.max(2 * size, Math.ceil(options.keepMs / perSend));
-      const over = Math.min(count, lane.waiting + count - keep);
-      if (over <= 0) return [];
-      const now = performance.now();
-      // Due before the kept sends run out (half of them left), then at every process's pace together.
-      let at = Math.max(now + options.keepMs / 2, lane.spilledUntil);
-      const step = perSend / workers;
-      const latest = now + options.maxDeferMs;
-      const waits: number[] = [];
-      for (let n = 0; n < over; n += 1) {
-        waits.push(Math.min(at, latest) - now);
-        at += step;
-      }
-      lane.spilledUntil = Math.min(at, latest);
-      return waits;
-    },
-
-    /**
-     * Resolves once it can be told whether the endpoint is slow: it has answered, it has nothing
-     * under way, or its oldest request has been open for `slowMs` (sends still waiting for their
-     * first slot are waited for too, up to twice). Until then `admit` would have to guess, and a
-     * guess either fills the process with a slow endpoint's sends or defers a fast one's burst.
-     */
-    async known(endpoint: string): Promise<void> {
-      for (let turn = 0; turn < 3; turn += 1) {
-        const lane = lanes.get(endpoint);
-        if (!lane || lane.latencyMs !== undefined || lane.running + lane.waiting === 0) return;
-        const oldest = lane.starts.values().next();
-        const left = oldest.done ? options.slowMs : options.slowMs - (performance.now() - oldest.value);
-        if (left <= 0) return;
-        await new Promise<void>((resolve) => {
-          // A millisecond over: a timer may fire a little before performance.now() says it is due.
-          const timer = setTimeout(done, left + 1);
-          function done(): void {
-            clearTimeout(timer);
-            lane?.answered.delete(done);
-            resolve();
-          }
-          lane.answered.add(done);
-        });
-      }
-    },
-
-    /**
-     * What a slow-or-not question left open after `known` admits: enough to fill the endpoint's
-     * share twice over, the rest deferred.
-     */
-    admitUnknown(endpoint: string, count: number): number {
-      const lane = lanes.get(endpoint);
-      const queued = lane ? lane.running + lane.waiting : 0;
-      return Math.max(0, Math.min(count, 2 * cap - queued));
-    },
+    ...admission,
 
     /** What the process is doing, for status pages and metrics. */
     stats(): { running: number; waiting: number; endpoints: number; saturated: number; consumersAtCap: number } {
       let waiting = 0;
       let saturated = 0;
-      const now = performance.now();
+      const now = clock.now();
       for (const lane of lanes.values()) {
         waiting += lane.waiting;
         // Sends waiting behind its own share (all the slots it may hold, here or with other processes,
         // are busy), answering slowly: a fast lane's backlog drains by itself.
-        const share = shareOf(lane);
-        if (lane.waiting > 0 && !lane.acquiring && lane.running >= share && !isFast(lane, now)) saturated += 1;
+        if (lane.waiting > 0 && !lane.acquiring && lane.running >= shareOf(lane) && !borrowing.isFast(lane, now)) saturated += 1;
       }
       return { running, waiting, endpoints: lanes.size, saturated, consumersAtCap: consumers.atCap() };
     },
 
     /** Forget endpoints idle for `idleMs` (their answer times) and stop asking for slots. */
     forgetIdle(idleMs: number): void {
-      const before = performance.now() - idleMs;
+      const before = clock.now() - idleMs;
       for (const [endpoint, lane] of lanes) {
         if (lane.running === 0 && lane.waiting === 0 && !lane.acquiring && lane.answered.size === 0 && lane.lastActive < before) {
-          if (lane.retry) clearTimeout(lane.retry);
+          clock.clearTimeout(lane.retry);
           lanes.delete(endpoint);
         }
       }
