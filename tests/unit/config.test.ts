@@ -1,11 +1,7 @@
-import config, {
-  maxSubscriptionsOf,
-  parseBoolean,
-  privateAddressesAllowed,
-  parseCount,
-  parsePlanCaps,
-  parseSchedule,
-} from '../../src/plugins/api-suite/server/src/config';
+import config from '../../src/plugins/api-suite/server/src/config';
+import { parseBoolean, parseCount } from '../../src/plugins/api-suite/server/src/config-env';
+import { maxSubscriptionsOf, parsePlanCaps, parseSchedule } from '../../src/plugins/api-suite/server/src/features/webhooks/config';
+import { privateAddressesAllowed } from '../../src/plugins/api-suite/server/src/outbound/config';
 import { env as strapiEnv } from '@strapi/utils';
 import siteConfig from '../../config/plugins';
 import { privateAddressesNotice } from '../../src/plugins/api-suite/server/src/features/platform/private-addresses';

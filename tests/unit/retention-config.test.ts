@@ -1,4 +1,5 @@
-import config, { parseDays } from '../../src/plugins/api-suite/server/src/config';
+import config from '../../src/plugins/api-suite/server/src/config';
+import { parseDays } from '../../src/plugins/api-suite/server/src/config-env';
 import { cutoffOf } from '../../src/plugins/api-suite/server/src/db/purge';
 import { envFrom } from '../helpers/env';
 

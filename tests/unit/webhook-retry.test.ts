@@ -3,7 +3,7 @@ import {
   parseRetryAfter,
   retryDelaySeconds,
 } from '../../src/plugins/api-suite/server/src/features/webhooks/delivery/retry';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../src/plugins/api-suite/server/src/config';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../../src/plugins/api-suite/server/src/features/webhooks/config';
 
 /** The webhook retry schedule (docs/webhooks.md#outcome-retries-and-failure-accounting), and Retry-After honoured within it. */
 describe('retryDelaySeconds', () => {

@@ -1,4 +1,5 @@
-import { privateAddressesAllowed, type PluginConfig } from '../../config';
+import type { PluginConfig } from '../../config';
+import { privateAddressesAllowed } from '../../outbound/config';
 
 export interface Notice {
   level: 'info' | 'warn';

@@ -14,7 +14,8 @@ import subscriptionsController from './controllers/subscriptions';
 import { adminRoutes, contentApiRoutes } from './routes';
 import deliveries from './services/deliveries';
 import eventTypes from './services/event-types';
-import subscriptions, { type EditorEdit } from './services/subscriptions';
+import subscriptions from './services/subscriptions';
+import { subscribeEditorHooks } from './subscriptions/editor-hooks';
 import webhooks from './services/webhooks';
 import { warnOfUnknownPlans } from './subscriptions/cap';
 import { webhooksApi } from './validation/openapi';
@@ -39,26 +40,7 @@ const feature: FeatureModule = {
     getService(strapi, 'retention').add(deliveriesPurger(strapi));
   },
   async bootstrap({ strapi }) {
-    // The Content Manager writes subscriptions through Strapi's query engine, not through their
-    // service: these hooks hand its writes to the service, so the same rules hold (fixed columns,
-    // re-enabling, topics and caches following every change; docs/architecture.md#who-writes-a-table).
-    // The service writes with knex itself, so they never run for the API's writes.
-    const subscriptionsService = () => getService(strapi, 'webhook-subscriptions');
-    const idOf = (result: unknown) => (result as { id?: number } | undefined)?.id;
-    strapi.db.lifecycles.subscribe({
-      models: [UIDS.webhookSubscription],
-      beforeCreate: (event) => subscriptionsService().beforeEditorCreate(event.params.data as Record<string, unknown>),
-      async beforeUpdate(event) {
-        event.state.edit = await subscriptionsService().beforeEditorUpdate(
-          event.params.data as Record<string, unknown>,
-          event.params.where
-        );
-      },
-      afterCreate: (event) => subscriptionsService().afterEditorChange(idOf(event.result)),
-      afterUpdate: (event) => subscriptionsService().afterEditorChange(idOf(event.result), event.state.edit as EditorEdit | undefined),
-      afterDelete: (event) => subscriptionsService().afterEditorChange(idOf(event.result)),
-      afterDeleteMany: () => subscriptionsService().afterEditorDeleteMany(),
-    });
+    subscribeEditorHooks(strapi);
     strapi.db.lifecycles.subscribe({
       models: [UIDS.webhookEventType],
       afterCreate: () => getService(strapi, 'webhook-event-types').forget(),

@@ -7,6 +7,7 @@ import { getService } from '../../../utils';
 import { ALL_KEYS } from '../services/usage';
 import type { AdminUsage } from '../validation/responses';
 import { describeConsumers } from '../plan-holdings';
+import { adminKeyList } from '../admin-key-list';
 import { inputs } from '../routes/inputs';
 import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
 
@@ -85,7 +86,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     /** Every key (never the key itself), newest first, with its owner, the owner's plan and the key's. */
     async keys(ctx: Context) {
       const { query } = input(ctx, inputs.adminKeys);
-      const { data, total } = await keys().adminList({ userId: query.user_id, page: query.page, limit: query.limit });
+      const { data, total } = await adminKeyList(strapi, { userId: query.user_id, page: query.page, limit: query.limit });
       ctx.body = { data, meta: { page: query.page, limit: query.limit, total } };
     },
 

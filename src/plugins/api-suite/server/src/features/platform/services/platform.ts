@@ -1,7 +1,7 @@
 import type { Overview } from '../validation/responses';
 import type { Core } from '@strapi/strapi';
 import { Redis } from 'ioredis';
-import { privateAddressesAllowed } from '../../../config';
+import { privateAddressesAllowed } from '../../../outbound/config';
 import { followRedis } from '../../../dependencies';
 import { createJobs, type JobsPort } from '../../../jobs';
 import { createOutbound, type Outbound } from '../../../outbound';

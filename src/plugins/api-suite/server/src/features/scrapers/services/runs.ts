@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, insertChunked, insertReturningId, tableOf, type Knex } from '../../../db';
+import { dialectOf, insertReturningId, tableOf, type Knex } from '../../../db';
 import { unavailableDependency } from '../../../dependencies';
 import { DeferJobError, type Job } from '../../../jobs';
 import { documentId } from '../../../random';
@@ -9,6 +9,7 @@ import { changedPayload } from './change-detection';
 import { createRunReads } from '../runs/reads';
 import { claimRun } from '../runs/claim';
 import { crawlScraper, type CrawlCallbacks } from '../runs/crawl';
+import { recordRun } from '../runs/recording';
 import { runPayload, type RunOutcome, type RunRow, type RunStatus } from '../runs/rows';
 import type { CrawlSummary } from '../crawler';
 import { SpanStatusCode, startSpan, withSpan } from '../../observability/tracing/context';
@@ -20,11 +21,9 @@ type RunEventName = (typeof RUN_EVENTS)[number];
 
 export const RUN_QUEUE = 'scraper-runs';
 const RUN_JOB = 'run';
-const HEARTBEAT_MS = 1_000;
 /** A running run whose heartbeat is older than this lost its process. */
 const STALE_AFTER_MS = 15_000;
 const SWEEP_INTERVAL_MS = 10_000;
-const RESULT_BATCH = 200;
 /** How soon a run that waits for its consumer's turn asks again: the delay a freed slot waits at most. */
 const TURN_RETRY_MS = 500;
 const INTERRUPTED = 'interrupted: the process running this run stopped before it finished (crash or restart)';
@@ -45,7 +44,6 @@ export class AlreadyRunningError extends Error {
  */
 const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
   const runsTable = () => tableOf(strapi, UIDS.scraperRun);
-  const resultsTable = () => tableOf(strapi, UIDS.scraperResult);
   const scrapersTable = () => tableOf(strapi, UIDS.scraper);
   const knex = () => strapi.db.connection;
   const jobs = () => getService(strapi, 'platform').jobs();
@@ -228,66 +226,21 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
       const controller = new AbortController();
       active.set(runId, controller);
-      const progress = { items: 0, pages: 0, failed: 0 };
-      let buffer: Array<Record<string, unknown>> = [];
-      const flushResults = async () => {
-        const rows = buffer;
-        buffer = [];
-        if (rows.length > 0) await insertChunked(knex(), resultsTable(), rows);
-      };
-      const heartbeat = setInterval(() => {
-        void (async () => {
-          const current = (await knex()(runsTable()).select('status').where({ id: runId }).first()) as { status: RunStatus } | undefined;
-          if (!current || current.status !== 'running') {
-            controller.abort(new Error('stopped'));
-            return;
-          }
-          await knex()(runsTable()).where({ id: runId, status: 'running' }).update({
-            heartbeat_at: new Date(),
-            items_collected: progress.items,
-            pages_fetched: progress.pages,
-            pages_failed: progress.failed,
-          });
-        })().catch((error: Error) => strapi.log.warn(`[api-suite] scrapers: heartbeat of run ${runId}: ${error.message}`));
-      }, HEARTBEAT_MS);
+      const recording = recordRun(strapi, { runId, scraperId: scraper.id, controller, pagesFetched });
+      const progress = recording.progress;
 
       let summary: CrawlSummary | undefined;
       let crash: string | null = null;
       // The crawl's span (tracing on only): its page fetches and result writes are its children, one trace per run.
       const span = startSpan('scrapers.run', { 'api_suite.run_id': runId, 'api_suite.scraper_id': scraper.id });
       try {
-        summary = await withSpan(span, () =>
-          this.crawlFor(scraper, controller.signal, {
-            onItems: async (items) => {
-              const now = new Date();
-              for (const item of items) {
-                buffer.push({
-                  document_id: documentId(),
-                  scraper_id: scraper.id,
-                  run_id: runId,
-                  url: item.url,
-                  data: JSON.stringify(item.data),
-                  created_at: now,
-                  updated_at: now,
-                  published_at: now,
-                });
-              }
-              progress.items += items.length;
-              if (buffer.length >= RESULT_BATCH) await flushResults();
-            },
-            onPage: (page) => {
-              progress.pages += 1;
-              if (!page.ok) progress.failed += 1;
-              pagesFetched.inc({ outcome: page.ok ? 'ok' : 'failed' });
-            },
-          })
-        );
-        await flushResults();
+        summary = await withSpan(span, () => this.crawlFor(scraper, controller.signal, recording.callbacks));
+        await recording.flush();
       } catch (error) {
         crash = (error as Error).message;
-        await flushResults().catch(() => undefined);
+        await recording.flush().catch(() => undefined);
       } finally {
-        clearInterval(heartbeat);
+        recording.stop();
         active.delete(runId);
       }
 

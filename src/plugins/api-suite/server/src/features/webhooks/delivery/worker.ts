@@ -10,13 +10,9 @@ import { sendAttempt } from './attempt';
 import { requeueUnsent, type Parking } from './requeue';
 import type { DeliveryTarget } from '../services/subscriptions';
 import type { createFailurePolicy } from './failure-policy';
-import { deferSends, lotsBySecond, spillSends } from './deferral';
-import { createLeaseBook, memoryLeaseBook } from './endpoint-leases';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
-import { createLanes, type Lanes } from './lanes';
-import { eventLoopGauge } from './event-loop';
-import { displayShare } from './share';
 import { deliveryMetrics, type DeliveryMetrics } from './metrics';
+import { createRequestSlots, shareOfSend } from './request-slots';
 import type { createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliverySend, type DeliveryStatus } from './types';
@@ -26,23 +22,6 @@ const DATABASE_RETRY_MS = 2_000;
 /** Pending work older than this with no sign of life is enqueued again (it lost its job). */
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_OVERDUE_MS = 120_000;
-/** An endpoint answering faster than this is never held back, however many sends it has waiting. */
-const SLOW_MS = 250;
-/** A slow endpoint keeps in the process only the sends that would start within this long; the rest wait in the queue. */
-const ADMIT_WAIT_MS = 1000;
-/** How soon a process asks again for an endpoint's slots that other processes hold. */
-const LEASE_RETRY_MS = 100;
-/** A send deferred for its endpoint comes back within this long at most (and is deferred again if it must). */
-const MAX_DEFER_MS = 10_000;
-/** With other worker processes about, a fast endpoint's sends beyond this long's worth go back to the queue for any of them. */
-const KEEP_MS = 500;
-/** A process whose event loop ran code for more than this share of the last half second spills nothing (its CPU bounds it). */
-const SPILL_BUSY_UTILIZATION = 0.7;
-const SPILL_BUSY_WINDOW_MS = 500;
-/** A saturated endpoint is logged at most this often. */
-const SATURATION_LOG_MS = 5 * 60_000;
-/** An endpoint idle this long is forgotten (its answer time with it). */
-const LANE_IDLE_MS = 10 * 60_000;
 
 /**
  * The worker: takes a delivery job, makes each of its sends that is still due (one signed POST),
@@ -64,62 +43,21 @@ export function createWorker(
 
   let sweeper: NodeJS.Timeout | undefined;
   let started = false;
+  /** Request slots shared fairly between endpoints, and what a slow endpoint takes now. */
+  const slots = createRequestSlots(strapi);
   /** Sends under way in this process, so a duplicate job (a recovered one) does not send the same attempt twice at once. */
   const inFlight = new Set<string>();
-  /** Requests open at once across every job of this process, shared fairly between endpoints. */
-  let lanes: Lanes = createLanes({
-    size: 1,
-    cap: 1,
-    leases: memoryLeaseBook(),
-    slowMs: SLOW_MS,
-    admitWaitMs: ADMIT_WAIT_MS,
-    retryMs: LEASE_RETRY_MS,
-    maxDeferMs: MAX_DEFER_MS,
-    keepMs: KEEP_MS,
-    busy: () => false,
-    onError: () => undefined,
-  });
-  let closeLeases: () => Promise<void> = async () => undefined;
-  let loop: ReturnType<typeof eventLoopGauge> | undefined;
   /** Set when the worker starts: a process that only publishes reports no attempts. */
   let metrics: DeliveryMetrics = { settled: () => undefined };
-  /** When each saturated endpoint was last logged. */
-  const saturationLogged = new Map<string, number>();
-  const logSaturation = (endpoint: string, deferred: number): void => {
-    const now = Date.now();
-    if (now - (saturationLogged.get(endpoint) ?? 0) < SATURATION_LOG_MS) return;
-    saturationLogged.set(endpoint, now);
-    if (saturationLogged.size > 10_000) saturationLogged.clear();
-    strapi.log.warn(
-      `[api-suite] webhooks: the endpoint ${displayShare(endpoint)} is saturated (its share of request slots is busy and it answers slowly): ${deferred} sends went back to the queue to wait for it, still pending`
-    );
-  };
 
   const worker = {
     /** Start taking jobs, take up the work the database says is pending, and sweep for lost jobs. */
     async start(): Promise<void> {
       if (started) return;
       started = true;
-      const { concurrency, endpointConcurrency, consumerConcurrency, endpointLeaseMs } = getConfig(strapi).webhooks;
-      const onError = (error: Error) => strapi.log.error(`[api-suite] webhooks: endpoint slots: ${error.message}`);
-      loop = eventLoopGauge(SPILL_BUSY_WINDOW_MS, SPILL_BUSY_UTILIZATION);
-      const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
-      closeLeases = () => leases.close();
-      lanes = createLanes({
-        size: concurrency,
-        cap: endpointConcurrency,
-        // Whatever names a consumer gives one place (localhost, 127.0.0.2, wildcard DNS), its endpoints share this.
-        consumerCap: consumerConcurrency ?? 2 * endpointConcurrency,
-        leases,
-        slowMs: SLOW_MS,
-        admitWaitMs: ADMIT_WAIT_MS,
-        retryMs: LEASE_RETRY_MS,
-        maxDeferMs: MAX_DEFER_MS,
-        keepMs: KEEP_MS,
-        busy: () => loop?.busy() ?? false,
-        onError,
-      });
-      metrics = deliveryMetrics(strapi, () => lanes.stats());
+      slots.start();
+      const { concurrency } = getConfig(strapi).webhooks;
+      metrics = deliveryMetrics(strapi, () => slots.stats());
       // Twice as many jobs as requests: a slow endpoint keeps only about two of its shares' worth of
       // sends (and so of jobs) in the process, so jobs run out no sooner than request slots do.
       jobs().process<DeliveryJobData>(DELIVERY_QUEUE, (job) => worker.handle(job), { concurrency: concurrency * 2 });
@@ -131,7 +69,7 @@ export function createWorker(
         if (recovered > 0) strapi.log.info(`[api-suite] webhooks: took up ${recovered} pending deliveries`);
       }
       sweeper = setInterval(() => {
-        lanes.forgetIdle(LANE_IDLE_MS);
+        slots.forgetIdle();
         worker.sweep().then(
           (count) => count > 0 && strapi.log.warn(`[api-suite] webhooks: re-enqueued ${count} overdue deliveries`),
           (error: Error) => strapi.log.error(`[api-suite] webhooks: sweep failed: ${error.message}`)
@@ -149,7 +87,7 @@ export function createWorker(
     async stop(): Promise<void> {
       if (sweeper) clearInterval(sweeper);
       sweeper = undefined;
-      loop?.stop();
+      slots.stop();
     },
 
     /**
@@ -158,7 +96,7 @@ export function createWorker(
      * still open here and goes over an endpoint's share during a rolling deploy.
      */
     async close(): Promise<void> {
-      await closeLeases();
+      await slots.close();
       await recorder.flush();
     },
 
@@ -204,7 +142,7 @@ export function createWorker(
       const paced = (await pacer.pace(sends, targets)).filter((send) => worker.claim(send));
       let made: DeliverySend[];
       try {
-        made = await worker.admit(paced, targets);
+        made = await slots.admit(paced, targets, (send) => inFlight.delete(keyOf(send)));
       } catch (error) {
         // The sends it gave back could not be queued (Redis or the database away): none is made now,
         // and none stays claimed, or the job's next try would find them under way and skip them.
@@ -221,10 +159,10 @@ export function createWorker(
         .filter((send) => send.slotAt !== undefined && send.slotAt > now)
         .map((send) =>
           new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() =>
-            lanes.each([send], endpointOf, deliver)
+            slots.each([send], endpointOf, deliver)
           )
         );
-      const failures = (await Promise.all([lanes.each(ready, endpointOf, deliver), ...later])).flat();
+      const failures = (await Promise.all([slots.each(ready, endpointOf, deliver), ...later])).flat();
       if (failures.length > 0) {
         throw new Error(
           `${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`,
@@ -255,58 +193,6 @@ export function createWorker(
         if (!row || FINAL_STATUSES.has(row.status)) return false;
         return (row.attempts ?? 0) < send.attempt;
       });
-    },
-
-    /**
-     * The claimed sends this job makes now. An endpoint that is slow and has more sends waiting
-     * than it could start within about a second takes only those; the others are given up here
-     * (unclaimed) and put back in the queue for when its slots should be free, still pending. So a
-     * job full of sends for a saturated endpoint ends at once instead of keeping a job slot that
-     * other endpoints' jobs need.
-     */
-    async admit(sends: DeliverySend[], targets: Map<number, DeliveryTarget | null>): Promise<DeliverySend[]> {
-      const byEndpoint = new Map<string, DeliverySend[]>();
-      for (const send of sends) {
-        const endpoint = shareOfSend(send, targets);
-        const group = byEndpoint.get(endpoint);
-        if (group) group.push(send);
-        else byEndpoint.set(endpoint, [send]);
-      }
-      const made: DeliverySend[] = [];
-      const deferred: Array<{ send: DeliverySend; waitMs: number }> = [];
-      const spilled: Array<{ send: DeliverySend; waitMs: number }> = [];
-      for (const [endpoint, group] of byEndpoint) {
-        let taken = lanes.admit(endpoint, group.length);
-        if (taken === undefined) {
-          await lanes.known(endpoint);
-          taken = lanes.admit(endpoint, group.length) ?? lanes.admitUnknown(endpoint, group.length);
-        }
-        if (taken === group.length) {
-          // A fast endpoint with more than this process will send soon, while others could help.
-          const waits = lanes.spill(endpoint, group.length);
-          const kept = group.length - waits.length;
-          for (let n = 0; n < kept; n += 1) made.push(group[n]);
-          for (let n = kept; n < group.length; n += 1) {
-            inFlight.delete(keyOf(group[n]));
-            spilled.push({ send: group[n], waitMs: waits[n - kept] });
-          }
-          continue;
-        }
-        for (let n = 0; n < taken; n += 1) made.push(group[n]);
-        const waits = lanes.deferWaits(endpoint, group.length - taken);
-        logSaturation(endpoint, group.length - taken);
-        for (let n = taken; n < group.length; n += 1) {
-          inFlight.delete(keyOf(group[n]));
-          deferred.push({ send: group[n], waitMs: waits[n - taken] });
-        }
-      }
-      if (deferred.length > 0)
-        await deferSends(
-          strapi,
-          lotsBySecond(deferred, (_second, first) => first)
-        );
-      if (spilled.length > 0) await spillSends(strapi, spilled);
-      return made;
     },
 
     /** The sends not under way or settled in this process (what `due` checks before it reads the database). */
@@ -413,9 +299,4 @@ export function createWorker(
     },
   };
   return worker;
-}
-
-/** The share a send's request slot is taken from (`share.ts`); a gone subscription's sends share one lane, which only cancels them. */
-function shareOfSend(send: DeliverySend, targets: Map<number, DeliveryTarget | null>): string {
-  return targets.get(send.subscription)?.share ?? '';
 }

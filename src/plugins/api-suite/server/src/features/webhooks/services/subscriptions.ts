@@ -19,6 +19,8 @@ import {
   type DeliveryTarget,
   type SubscriptionInput,
   type SubscriptionPatch,
+  FIXED_COLUMNS,
+  REENABLED,
   type SubscriptionRow,
 } from '../subscriptions/rows';
 
@@ -39,21 +41,7 @@ const TOPICS_TTL_MS = 5_000;
 const TOPICS_KEPT = 10_000;
 
 export { isReservedHeader, RESERVED_HEADERS } from '../../../http/reserved-headers';
-
-/**
- * Columns no edit changes: a subscription's identity and its secrets. `create` writes them once,
- * `rotate` is the secrets' only writer after that; `update` refuses them and an edit in the admin
- * panel has them dropped (`beforeEditorUpdate`).
- */
-export const FIXED_COLUMNS = ['uuid', 'secret', 'secret_old'] as const;
-
-/** What re-enabling a subscription writes besides `is_active`: its count of consecutive failures starts afresh. */
-const REENABLED = { failure_count: 0, disabled_at: null };
-
-/** What `beforeEditorUpdate` learnt of the row before an admin panel edit, for `afterEditorChange`. */
-export interface EditorEdit {
-  rateLimitChanged: boolean;
-}
+export { FIXED_COLUMNS } from '../subscriptions/rows';
 
 /**
  * Webhook subscriptions: their rows, their topics (the index publishing matches on), the
@@ -309,55 +297,6 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (rows.length > 0) await trx(topicsTable()).insert(rows);
     },
 
-    /**
-     * A subscription created in the admin panel's Content Manager (through Strapi's query engine,
-     * which runs the feature's lifecycle hooks): its identity, a sealed secret and no failures, as
-     * `create` gives one. Its topics follow once it is committed (`afterEditorChange`).
-     */
-    beforeEditorCreate(data: Record<string, unknown>): void {
-      data.uuid ??= randomUUID();
-      data.secret = secretBox().seal(generateSecret());
-      delete data.secret_old;
-      data.failure_count ??= 0;
-      data.headers ??= {};
-    },
-
-    /**
-     * An edit in the Content Manager, before it is written: the same rules as `update`. The fixed
-     * columns are dropped (the form never shows them), and re-enabling starts the count of
-     * failures afresh. Runs inside the editor's transaction, so the row is read through the query
-     * engine, which takes part in it.
-     */
-    async beforeEditorUpdate(data: Record<string, unknown>, where: unknown): Promise<EditorEdit> {
-      for (const column of FIXED_COLUMNS) delete data[column];
-      const before = (await strapi.db
-        .query(UIDS.webhookSubscription)
-        .findOne({ where: where as Record<string, unknown>, select: ['id', 'is_active', 'rate_limit'] })) as {
-        is_active: unknown;
-        rate_limit: number | null;
-      } | null;
-      if (before && data.is_active === true && !toBool(before.is_active)) Object.assign(data, REENABLED);
-      return { rateLimitChanged: before !== null && 'rate_limit' in data && (data.rate_limit ?? null) !== (before.rate_limit ?? null) };
-    },
-
-    /**
-     * After the Content Manager created, edited or deleted a subscription, once its transaction
-     * commits: its topics follow its events, every instance's caches are cleared, and a changed
-     * rate limit applies from the next delivery, as after `update`.
-     */
-    afterEditorChange(id: number | undefined, edit?: EditorEdit): void {
-      if (!id) return;
-      afterCommit(strapi, async () => {
-        await this.resyncTopics(id);
-        if (edit?.rateLimitChanged) await getService(strapi, 'webhook-deliveries').forgetThrottle(id);
-      });
-    },
-
-    /** After the Content Manager deleted several subscriptions at once: their topics go. */
-    afterEditorDeleteMany(): void {
-      afterCommit(strapi, () => this.pruneTopics());
-    },
-
     /** Topics follow the row's events (after an edit that did not go through `update`, or to repair them). */
     async resyncTopics(subscriptionId: number): Promise<void> {
       const row = await this.getById(subscriptionId);
@@ -448,22 +387,6 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
-
-/**
- * Run `work` once the current transaction commits (at once outside one). Lifecycle hooks run
- * inside the content manager's transaction; work done on another connection there would wait
- * for it (on SQLite's single connection, forever), and would act on a change that may yet roll back.
- */
-function afterCommit(strapi: Core.Strapi, work: () => Promise<void>): void {
-  const run = () => {
-    work().catch((error: Error) => strapi.log.error(`[api-suite] webhooks: ${error.message}`));
-  };
-  if (!strapi.db.inTransaction()) {
-    run();
-    return;
-  }
-  void strapi.db.transaction(({ onCommit }) => onCommit(run)).catch(() => undefined);
-}
 
 export type WebhookSubscriptionsService = ReturnType<typeof subscriptionsService>;
 export default subscriptionsService;

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { maxSubscriptionsOf } from '../../../config';
+import { maxSubscriptionsOf } from '../config';
 import { dialectOf, lockKey, type Knex } from '../../../db';
 import { ConflictError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';

@@ -133,3 +133,13 @@ export function filterOf(value: unknown): Record<string, unknown> | null {
 export function dedupe(values: string[]): string[] {
   return [...new Set(values)];
 }
+
+/**
+ * Columns no edit changes: a subscription's identity and its secrets. `create` writes them once,
+ * `rotate` is the secrets' only writer after that; `update` refuses them and an edit in the admin
+ * panel has them dropped (subscriptions/editor-hooks.ts).
+ */
+export const FIXED_COLUMNS = ['uuid', 'secret', 'secret_old'] as const;
+
+/** What re-enabling a subscription writes besides `is_active`: its count of consecutive failures starts afresh. */
+export const REENABLED = { failure_count: 0, disabled_at: null };

@@ -1,0 +1,90 @@
+import {
+  QuotaCounterClosedError,
+  checkLimits,
+  checkPool,
+  decision,
+  increment,
+  minuteWindow,
+  monthWindow,
+  refusal,
+  type QuotaCounter,
+} from './windows';
+
+/** The counter of one process (no Redis): see index.ts. */
+export function createMemoryQuotaCounter(): QuotaCounter {
+  // Buckets per window id, so dropping a past window is one delete rather than a scan of every key.
+  const minutes = new Map<string, Map<string, number>>();
+  const months = new Map<string, Map<string, number>>();
+  let prunedMinute = '';
+  let prunedMonth = '';
+  let closed = false;
+
+  // Ids are fixed-width digit strings, so string order is time order. Only windows older than the
+  // one asked about go: a caller whose clock is a little behind another's loses nothing current.
+  const prune = (minuteId: string, monthId: string): void => {
+    if (minuteId > prunedMinute) {
+      prunedMinute = minuteId;
+      for (const id of minutes.keys()) if (id < minuteId) minutes.delete(id);
+    }
+    if (monthId > prunedMonth) {
+      prunedMonth = monthId;
+      for (const id of months.keys()) if (id < monthId) months.delete(id);
+    }
+  };
+
+  const read = (pool: string, now: Date) => {
+    const minute = minuteWindow(now);
+    const month = monthWindow(now);
+    prune(minute.id, month.id);
+    return {
+      minute,
+      month,
+      minuteUsed: minutes.get(minute.id)?.get(pool) ?? 0,
+      monthUsed: months.get(month.id)?.get(pool) ?? 0,
+    };
+  };
+
+  const ensureOpen = (): void => {
+    if (closed) throw new QuotaCounterClosedError();
+  };
+
+  return {
+    async consume(pool, limits, now = new Date()) {
+      ensureOpen();
+      checkPool(pool);
+      checkLimits(limits);
+      // No await between the read and the write: the event loop makes this check-and-increment atomic.
+      const state = read(pool, now);
+      const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
+      if (refusedBy !== null) {
+        return decision(false, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
+      }
+      const minuteUsed = increment(minutes, state.minute.id, pool);
+      const monthUsed = increment(months, state.month.id, pool);
+      return decision(true, null, limits, state.minute, state.month, minuteUsed, monthUsed);
+    },
+
+    async peek(pool, limits, now = new Date()) {
+      ensureOpen();
+      checkPool(pool);
+      checkLimits(limits);
+      const state = read(pool, now);
+      const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
+      return decision(refusedBy === null, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
+    },
+
+    async monthUsed(pools, now = new Date()) {
+      ensureOpen();
+      pools.forEach(checkPool);
+      const month = monthWindow(now);
+      const bucket = months.get(month.id);
+      return new Map(pools.map((pool) => [pool, bucket?.get(pool) ?? 0]));
+    },
+
+    async close() {
+      closed = true;
+      minutes.clear();
+      months.clear();
+    },
+  };
+}
