@@ -17,7 +17,7 @@ export { forUpdate, lockKey, lockTables } from './locks';
 export { insertNew, insertReturningId, updateReturning } from './returning';
 export { INSERT_CHUNK, insertChunked, insertRows, updateMany, writeMany, type RowWrite, type UpdateColumn } from './writes';
 export { pgTimestamp, recordsetJson } from './recordset';
-export { cutoffOf, lastIdBefore, lockedForPurge, purgeTransaction } from './purge';
+export { cutoffOf, keysetPurge, lastIdBefore, lockedForPurge, purgeTransaction } from './purge';
 export { fromJson, pageOwned, rowsOf, toBool, toCount, toDate, toIso, toIsoRequired, toText } from './reads';
 
 export function dialectOf(strapi: Core.Strapi): string {

@@ -86,3 +86,33 @@ export async function purgeTransaction<T>(knex: Knex, work: (trx: Knex) => Promi
     }
   }
 }
+
+/**
+ * The batches of a keyset purge: rows of `table` older than `cutoff` (by `timeColumn`, whose order
+ * its ids follow: `lastIdBefore`), taken in id order. Each batch runs `batch` in a transaction of
+ * its own (`purgeTransaction`) over the ids after the last one it reached, up to the boundary;
+ * `batch` answers what it purged and the last id it looked at, or null when nothing is left.
+ * null when there is nothing to purge (no cutoff: kept forever, or no row older).
+ */
+export async function keysetPurge<T>(
+  knex: Knex,
+  options: {
+    table: string;
+    timeColumn?: string;
+    cutoff: Date | null;
+    batch(trx: Knex, range: { after: number; upTo: number; cutoff: Date }): Promise<{ last: number; purged: T } | null>;
+  }
+): Promise<(() => Promise<T | null>) | null> {
+  const { cutoff } = options;
+  if (!cutoff) return null;
+  const upTo = await lastIdBefore(knex, options.table, options.timeColumn ?? 'created_at', cutoff);
+  if (upTo === null) return null;
+  let after = 0;
+  return async () => {
+    if (after >= upTo) return null;
+    const done = await purgeTransaction(knex, (trx) => options.batch(trx, { after, upTo, cutoff }));
+    if (!done) return null;
+    after = done.last;
+    return done.purged;
+  };
+}

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../constants';
-import { cutoffOf, dialectOf, insertNew, lastIdBefore, lockedForPurge, purgeTransaction, tableOf, type Knex } from '../db';
+import { cutoffOf, dialectOf, insertNew, keysetPurge, lockedForPurge, tableOf, type Knex } from '../db';
 import type { NextBatch, Purger } from '../features/retention/types';
 import { documentId } from '../random';
 
@@ -39,17 +39,14 @@ export async function recordStripeEvent(
 export function stripeEventsPurger(strapi: Core.Strapi): Purger {
   return {
     name: 'stripe events',
+    kinds: ['stripe_events'],
     async open({ now, settings, batchRows }): Promise<NextBatch | null> {
-      const cutoff = cutoffOf(settings.stripeEventsDays, now);
-      if (!cutoff) return null;
       const table = tableOf(strapi, UIDS.stripeEvent);
       const client = dialectOf(strapi);
-      const upTo = await lastIdBefore(strapi.db.connection, table, 'created_at', cutoff);
-      if (upTo === null) return null;
-      let after = 0;
-      return async () => {
-        if (after >= upTo) return null;
-        const batch = await purgeTransaction(strapi.db.connection, async (trx) => {
+      return keysetPurge(strapi.db.connection, {
+        table,
+        cutoff: cutoffOf(settings.stripeEventsDays, now),
+        async batch(trx, { after, upTo, cutoff }) {
           const ids = (
             (await lockedForPurge(
               trx(table)
@@ -70,12 +67,9 @@ export function stripeEventsPurger(strapi: Core.Strapi): Purger {
                 .whereIn('id', ids.slice(start, start + 1_000))
                 .del()
             );
-          return { last: Number(ids[ids.length - 1]), deleted };
-        });
-        if (!batch) return null;
-        after = batch.last;
-        return { stripe_events: batch.deleted };
-      };
+          return { last: Number(ids[ids.length - 1]), purged: { stripe_events: deleted } };
+        },
+      });
     },
   };
 }

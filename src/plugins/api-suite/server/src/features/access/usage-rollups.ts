@@ -1,17 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
-import {
-  cutoffOf,
-  dialectOf,
-  lastIdBefore,
-  lockedForPurge,
-  purgeTransaction,
-  tableOf,
-  toBool,
-  toDate,
-  type DatabaseModel,
-  type Knex,
-} from '../../db';
+import { cutoffOf, dialectOf, lockedForPurge, keysetPurge, tableOf, toBool, toDate, type DatabaseModel, type Knex } from '../../db';
 import { getService } from '../../utils';
 import type { NextBatch, Purger } from '../retention/types';
 
@@ -111,96 +100,93 @@ interface RawRow {
 export function usagePurger(strapi: Core.Strapi): Purger {
   return {
     name: 'usage records',
+    kinds: ['usage_records'],
     async open({ now, settings, batchRows }): Promise<NextBatch | null> {
-      const cutoff = cutoffOf(settings.usageDays, now);
-      if (!cutoff) return null;
       const usage = tableOf(strapi, UIDS.usageRecord);
-      const upTo = await lastIdBefore(strapi.db.connection, usage, 'created_at', cutoff);
-      if (upTo === null) return null;
-      const unreported = await getService(strapi, 'billing-metering').lastReportedOverage();
-      let after = 0;
-      return async () => {
-        if (after >= upTo) return null;
-        const batch = await rollUpBatch(strapi, { usage, cutoff, after, upTo, limit: batchRows, unreported });
-        if (batch.last === null) return null;
-        after = batch.last;
-        return { usage_records: batch.purged };
-      };
+      const cutoff = cutoffOf(settings.usageDays, now);
+      const unreported = cutoff ? await getService(strapi, 'billing-metering').lastReportedOverage() : new Map<number, number>();
+      return keysetPurge(strapi.db.connection, {
+        table: usage,
+        cutoff,
+        async batch(trx, { after, upTo }) {
+          const batch = await rollUpBatch(strapi, trx, { usage, cutoff: cutoff as Date, after, upTo, limit: batchRows, unreported });
+          return batch.last === null ? null : { last: batch.last, purged: { usage_records: batch.purged } };
+        },
+      });
     },
   };
 }
 
 async function rollUpBatch(
   strapi: Core.Strapi,
+  trx: Knex,
   options: { usage: string; cutoff: Date; after: number; upTo: number; limit: number; unreported: Map<number, number> }
 ): Promise<{ purged: number; last: number | null }> {
   const { usage, cutoff, after, upTo, limit, unreported } = options;
   const client = dialectOf(strapi);
   const rollups = tableOf(strapi, UIDS.usageRollup);
-  return purgeTransaction(strapi.db.connection, async (trx) => {
-    const candidates = (await lockedForPurge(
-      trx(usage)
-        .select('id', 'created_at', 'user_id', 'consumer_id', 'api_key_id', 'endpoint', 'method', 'status_code', 'response_ms', 'overage')
-        .where('id', '>', after)
-        .andWhere('id', '<=', upTo)
-        .andWhere('created_at', '<', cutoff)
-        .orderBy('id', 'asc')
-        .limit(limit),
-      client
-    )) as RawRow[];
-    if (candidates.length === 0) return { purged: 0, last: null };
-    const last = Number(candidates[candidates.length - 1].id);
-    // A record without a readable time cannot be put in a day: it stays (it cannot be past the cutoff anyway).
-    const rows = candidates.filter((row) => !awaitsReport(row, unreported) && toDate(row.created_at) !== null);
-    if (rows.length === 0) return { purged: 0, last };
+  const candidates = (await lockedForPurge(
+    trx(usage)
+      .select('id', 'created_at', 'user_id', 'consumer_id', 'api_key_id', 'endpoint', 'method', 'status_code', 'response_ms', 'overage')
+      .where('id', '>', after)
+      .andWhere('id', '<=', upTo)
+      .andWhere('created_at', '<', cutoff)
+      .orderBy('id', 'asc')
+      .limit(limit),
+    client
+  )) as RawRow[];
+  if (candidates.length === 0) return { purged: 0, last: null };
+  const last = Number(candidates[candidates.length - 1].id);
+  // A record without a readable time cannot be put in a day: it stays (it cannot be past the cutoff anyway).
+  const rows = candidates.filter((row) => !awaitsReport(row, unreported) && toDate(row.created_at) !== null);
+  if (rows.length === 0) return { purged: 0, last };
 
-    const now = new Date();
-    const groups = new Map<string, Record<string, unknown> & { requests: number; overage: number; response_ms: number }>();
-    for (const row of rows) {
-      const at = toDate(row.created_at) as Date;
-      const day = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
-      const key = {
-        day,
-        user_id: row.user_id ?? NONE,
-        consumer_id: row.user_id === null ? (row.consumer_id ?? NO_CONSUMER) : NO_CONSUMER,
-        api_key_id: row.api_key_id ?? NONE,
-        endpoint: row.endpoint,
-        method: row.method,
-        status_code: row.status_code,
-      };
-      const name = [day.getTime(), key.user_id, key.consumer_id, key.api_key_id, key.endpoint, key.method, key.status_code].join('\u0000');
-      const group = groups.get(name) ?? { ...key, requests: 0, overage: 0, response_ms: 0, created_at: now, updated_at: now };
-      group.requests += 1;
-      if (toBool(row.overage)) group.overage += 1;
-      group.response_ms += Number(row.response_ms ?? 0);
-      groups.set(name, group);
-    }
-    const added = [...groups.values()];
-    // The row's counts plus the batch's: `excluded` names the batch's row (PostgreSQL, SQLite); MySQL
-    // has `VALUES(column)` in ON DUPLICATE KEY UPDATE (MySQL 8's `AS new` alias is not MariaDB's).
-    const sum = (column: string) =>
-      client === 'mysql' ? trx.raw('?? + VALUES(??)', [column, column]) : trx.raw('??.?? + excluded.??', [rollups, column, column]);
-    // SQLite takes at most 500 rows in one INSERT through knex.
-    for (let start = 0; start < added.length; start += 500) {
-      await trx(rollups)
-        .insert(added.slice(start, start + 500))
-        .onConflict(KEY_COLUMNS)
-        .merge({ requests: sum('requests'), overage: sum('overage'), response_ms: sum('response_ms'), updated_at: now });
-    }
-    const ids = rows.map((row) => row.id);
-    let purged = 0;
-    for (let start = 0; start < ids.length; start += 1_000)
-      purged += Number(
-        await trx(usage)
-          .whereIn('id', ids.slice(start, start + 1_000))
-          .del()
-      );
-    if (client !== 'sqlite' && purged !== ids.length) {
-      // The rows were locked by this transaction: nothing else can have deleted them. Undo rather than count twice.
-      throw new Error(`usage purge: ${ids.length} records rolled up but ${purged} deleted`);
-    }
-    return { purged, last };
-  });
+  const now = new Date();
+  const groups = new Map<string, Record<string, unknown> & { requests: number; overage: number; response_ms: number }>();
+  for (const row of rows) {
+    const at = toDate(row.created_at) as Date;
+    const day = new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+    const key = {
+      day,
+      user_id: row.user_id ?? NONE,
+      consumer_id: row.user_id === null ? (row.consumer_id ?? NO_CONSUMER) : NO_CONSUMER,
+      api_key_id: row.api_key_id ?? NONE,
+      endpoint: row.endpoint,
+      method: row.method,
+      status_code: row.status_code,
+    };
+    const name = [day.getTime(), key.user_id, key.consumer_id, key.api_key_id, key.endpoint, key.method, key.status_code].join('\u0000');
+    const group = groups.get(name) ?? { ...key, requests: 0, overage: 0, response_ms: 0, created_at: now, updated_at: now };
+    group.requests += 1;
+    if (toBool(row.overage)) group.overage += 1;
+    group.response_ms += Number(row.response_ms ?? 0);
+    groups.set(name, group);
+  }
+  const added = [...groups.values()];
+  // The row's counts plus the batch's: `excluded` names the batch's row (PostgreSQL, SQLite); MySQL
+  // has `VALUES(column)` in ON DUPLICATE KEY UPDATE (MySQL 8's `AS new` alias is not MariaDB's).
+  const sum = (column: string) =>
+    client === 'mysql' ? trx.raw('?? + VALUES(??)', [column, column]) : trx.raw('??.?? + excluded.??', [rollups, column, column]);
+  // SQLite takes at most 500 rows in one INSERT through knex.
+  for (let start = 0; start < added.length; start += 500) {
+    await trx(rollups)
+      .insert(added.slice(start, start + 500))
+      .onConflict(KEY_COLUMNS)
+      .merge({ requests: sum('requests'), overage: sum('overage'), response_ms: sum('response_ms'), updated_at: now });
+  }
+  const ids = rows.map((row) => row.id);
+  let purged = 0;
+  for (let start = 0; start < ids.length; start += 1_000)
+    purged += Number(
+      await trx(usage)
+        .whereIn('id', ids.slice(start, start + 1_000))
+        .del()
+    );
+  if (client !== 'sqlite' && purged !== ids.length) {
+    // The rows were locked by this transaction: nothing else can have deleted them. Undo rather than count twice.
+    throw new Error(`usage purge: ${ids.length} records rolled up but ${purged} deleted`);
+  }
+  return { purged, last };
 }
 
 /** An overage record billing has yet to report for a live subscription (its consumer's last reported record is older). */

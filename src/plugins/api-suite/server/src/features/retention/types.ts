@@ -1,8 +1,10 @@
 import type { PluginConfig } from '../../config';
 
-/** The kinds of rows a purge deletes: the `kind` label of `api_suite_purged_rows_total`. */
-export const PURGED_KINDS = ['webhook_deliveries', 'webhook_attempts', 'usage_records', 'scraper_results', 'stripe_events'] as const;
-export type PurgedKind = (typeof PURGED_KINDS)[number];
+/**
+ * A kind of row a purge deletes (`webhook_deliveries`, `usage_records`, …): the `kind` label of
+ * `api_suite_purged_rows_total`. Each purger names its own; the retention feature knows none.
+ */
+export type PurgedKind = string;
 
 /** At most this many rows leave in one batch (one transaction), so no purge holds locks or the database for long. */
 export const PURGE_BATCH_ROWS = 5_000;
@@ -23,10 +25,13 @@ export type NextBatch = () => Promise<PurgedRows | null>;
 
 /**
  * One kind of record that a feature keeps only for a while, registered with the retention service
- * at register time. `open` looks at the settings and returns the purge's batches, or null when the
+ * at register time (`getService(strapi, 'retention').add(…)`), so a new feature's records join the
+ * purge without the retention feature knowing of them. `open` looks at the settings and returns the purge's batches, or null when the
  * kind is kept forever (its limit is 0).
  */
 export interface Purger {
   name: string;
+  /** The kinds of rows its batches report, in the order the purge's log line lists them. */
+  kinds: readonly PurgedKind[];
   open(context: PurgeContext): Promise<NextBatch | null>;
 }

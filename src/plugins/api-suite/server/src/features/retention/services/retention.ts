@@ -3,7 +3,7 @@ import { UIDS } from '../../../constants';
 import { tableOf, toDate } from '../../../db';
 import { getConfig, getService } from '../../../utils';
 import { createDatabaseGuard, createRedisGuard, type PurgeGuard } from '../guard';
-import { PURGE_BATCH_ROWS, PURGED_KINDS, type PurgedKind, type Purger } from '../types';
+import { PURGE_BATCH_ROWS, type PurgedKind, type Purger } from '../types';
 
 /** What one purge did. */
 export interface PurgeSummary {
@@ -37,10 +37,11 @@ const retentionService = ({ strapi }: { strapi: Core.Strapi }) => {
   let stopping = false;
   const counter = getService(strapi, 'metrics').counter({
     name: 'purged_rows_total',
-    help: 'Rows the retention purge deleted, by kind (webhook_deliveries, webhook_attempts, usage_records, scraper_results, stripe_events)',
+    help: 'Rows the retention purge deleted, by kind (each feature names the kinds it purges: webhook_deliveries, usage_records, …)',
     labelNames: ['kind'],
   });
-  for (const kind of PURGED_KINDS) counter.inc({ kind }, 0);
+  /** Every kind the registered purgers report, in their order. */
+  const kinds = (): PurgedKind[] => purgers.flatMap((purger) => purger.kinds);
 
   const guardOf = (): PurgeGuard => {
     if (!guard) {
@@ -68,7 +69,7 @@ const retentionService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const runOnce = async (): Promise<PurgeSummary> => {
     const started = Date.now();
-    const purged = Object.fromEntries(PURGED_KINDS.map((kind) => [kind, 0])) as Record<PurgedKind, number>;
+    const purged: Record<PurgedKind, number> = Object.fromEntries(kinds().map((kind) => [kind, 0]));
     if (stopping) return { ran: false, purged, interrupted: false, seconds: 0 };
     await ensureState();
     const lease = await guardOf().acquire();
@@ -89,7 +90,7 @@ const retentionService = ({ strapi }: { strapi: Core.Strapi }) => {
           if (!batch) break;
           for (const [kind, rows] of Object.entries(batch) as Array<[PurgedKind, number]>) {
             if (rows <= 0) continue;
-            purged[kind] += rows;
+            purged[kind] = (purged[kind] ?? 0) + rows;
             counter.inc({ kind }, rows);
           }
           // A turn of the event loop between batches: requests and deliveries of this process go on meanwhile.
@@ -103,7 +104,9 @@ const retentionService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
     const seconds = (Date.now() - started) / 1000;
     const total = Object.values(purged).reduce((sum, rows) => sum + rows, 0);
-    const line = `[api-suite] retention: purged ${total} rows in ${seconds.toFixed(1)} s (${PURGED_KINDS.map((kind) => `${kind} ${purged[kind]}`).join(', ')})${interrupted ? ', stopped early: the rest is left to the next purge' : ''}`;
+    const line = `[api-suite] retention: purged ${total} rows in ${seconds.toFixed(1)} s (${Object.entries(purged)
+      .map(([kind, rows]) => `${kind} ${rows}`)
+      .join(', ')})${interrupted ? ', stopped early: the rest is left to the next purge' : ''}`;
     if (total > 0 || interrupted) strapi.log.info(line);
     else strapi.log.debug(line);
     return { ran: true, purged, interrupted, seconds };
@@ -145,7 +148,12 @@ const retentionService = ({ strapi }: { strapi: Core.Strapi }) => {
     add(purger: Purger): void {
       if (purgers.some((known) => known.name === purger.name))
         throw new Error(`api-suite: a purger named "${purger.name}" is registered twice`);
+      const taken = purger.kinds.filter((kind) => kinds().includes(kind));
+      if (taken.length > 0)
+        throw new Error(`api-suite: the purger "${purger.name}" reports kinds another purger reports: ${taken.join(', ')}`);
       purgers.push(purger);
+      // Each kind is on /metrics from the start, at 0, so a dashboard's rate has a series before the first purge.
+      for (const kind of purger.kinds) counter.inc({ kind }, 0);
     },
 
     /** Purge now, if no other instance is purging; resolves with what was deleted. A second call meanwhile shares the first. */

@@ -16,6 +16,7 @@ const SCRAPERS_A_PAGE = 200;
 export function scraperResultsPurger(strapi: Core.Strapi): Purger {
   return {
     name: 'scraper results',
+    kinds: ['scraper_results'],
     async open({ settings, batchRows }): Promise<NextBatch | null> {
       const keep = settings.scraperRuns;
       if (keep <= 0) return null;

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { cutoffOf, dialectOf, lastIdBefore, lockedForPurge, purgeTransaction, tableOf } from '../../../db';
+import { cutoffOf, dialectOf, keysetPurge, lockedForPurge, tableOf } from '../../../db';
 import type { NextBatch, Purger } from '../../retention/types';
 import { FINAL_STATUSES } from './types';
 
@@ -17,18 +17,15 @@ const FINAL = [...FINAL_STATUSES];
 export function deliveriesPurger(strapi: Core.Strapi): Purger {
   return {
     name: 'webhook deliveries',
+    kinds: ['webhook_deliveries', 'webhook_attempts'],
     async open({ now, settings, batchRows }): Promise<NextBatch | null> {
-      const cutoff = cutoffOf(settings.deliveriesDays, now);
-      if (!cutoff) return null;
       const deliveries = tableOf(strapi, UIDS.webhookDelivery);
       const attempts = tableOf(strapi, UIDS.webhookAttempt);
       const client = dialectOf(strapi);
-      const upTo = await lastIdBefore(strapi.db.connection, deliveries, 'created_at', cutoff);
-      if (upTo === null) return null;
-      let after = 0;
-      return async () => {
-        if (after >= upTo) return null;
-        const batch = await purgeTransaction(strapi.db.connection, async (trx) => {
+      return keysetPurge(strapi.db.connection, {
+        table: deliveries,
+        cutoff: cutoffOf(settings.deliveriesDays, now),
+        async batch(trx, { after, upTo, cutoff }) {
           const candidates = (await lockedForPurge(
             trx(deliveries)
               .select('id', 'uuid', 'attempts')
@@ -79,11 +76,8 @@ export function deliveriesPurger(strapi: Core.Strapi): Purger {
             );
           }
           return { last: Number(taken[taken.length - 1].id), purged: { webhook_deliveries: deleted, webhook_attempts: attemptRows } };
-        });
-        if (!batch) return null;
-        after = batch.last;
-        return batch.purged;
-      };
+        },
+      });
     },
   };
 }
