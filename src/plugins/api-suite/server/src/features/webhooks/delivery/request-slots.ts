@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { systemClock, type Clock } from '../../../clock';
 import { getConfig, getService } from '../../../utils';
 import type { DeliveryTarget } from '../services/subscriptions';
 import { deferSends, lotsBySecond, spillSends } from './deferral';
@@ -32,9 +33,10 @@ const LANE_IDLE_MS = 10 * 60_000;
  * (`admit`): a slow endpoint's sends beyond a second's worth, and a fast one's beyond what this
  * process should keep while others could help, go back to the queue.
  */
-export function createRequestSlots(strapi: Core.Strapi) {
+export function createRequestSlots(strapi: Core.Strapi, clock: Clock = systemClock) {
   /** Requests open at once across every job of this process, shared fairly between endpoints. */
   let lanes: Lanes = createLanes({
+    clock,
     size: 1,
     cap: 1,
     leases: memoryLeaseBook(),
@@ -51,8 +53,9 @@ export function createRequestSlots(strapi: Core.Strapi) {
   /** When each saturated endpoint was last logged. */
   const saturationLogged = new Map<string, number>();
   const logSaturation = (endpoint: string, deferred: number): void => {
-    const now = Date.now();
-    if (now - (saturationLogged.get(endpoint) ?? 0) < SATURATION_LOG_MS) return;
+    const now = clock.now();
+    const last = saturationLogged.get(endpoint);
+    if (last !== undefined && now - last < SATURATION_LOG_MS) return;
     saturationLogged.set(endpoint, now);
     if (saturationLogged.size > 10_000) saturationLogged.clear();
     strapi.log.warn(
@@ -69,6 +72,7 @@ export function createRequestSlots(strapi: Core.Strapi) {
       const leases = createLeaseBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix, endpointLeaseMs, onError);
       closeLeases = () => leases.close();
       lanes = createLanes({
+        clock,
         size: concurrency,
         cap: endpointConcurrency,
         // Whatever names a consumer gives one place (localhost, 127.0.0.2, wildcard DNS), its endpoints share this.
