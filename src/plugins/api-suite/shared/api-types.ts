@@ -36,8 +36,10 @@ export type {
   AdminBillingSubscription,
   AdminBillingSubscriptionPage,
   BillingPlan,
+  BillingPortalSession,
   BillingState,
   BillingSubscription,
+  CheckoutSession,
 } from '../server/src/features/billing/validation/responses';
 export type { OrderListing, SalesFigures, SalesReport } from '../server/src/features/commerce/validation/responses';
 export type {

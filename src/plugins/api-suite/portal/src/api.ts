@@ -68,13 +68,13 @@ export const api = {
   billingPlans: () => request<{ data: BillingPlan[] }>('GET', '/api/v1/billing/plans'),
   billingSubscription: () => request<{ data: BillingSubscription }>('GET', '/api/v1/billing/subscription'),
   checkout: (planId: number, interval: BillingInterval = 'month') =>
-    request<{ data: { session_id: string; url: string } }>('POST', '/api/v1/billing/checkout', {
+    request<Contract.CheckoutSession>('POST', '/api/v1/billing/checkout', {
       plan_id: planId,
       interval,
     } satisfies Contract.CheckoutInput),
   changePlan: (planId: number) =>
     request<{ data: BillingSubscription }>('POST', '/api/v1/billing/change-plan', { plan_id: planId } satisfies Contract.PlanChoiceInput),
-  billingPortal: () => request<{ data: { url: string } }>('POST', '/api/v1/billing/portal'),
+  billingPortal: () => request<Contract.BillingPortalSession>('POST', '/api/v1/billing/portal'),
 
   endpoints: (page: number) => request<Page<Subscription>>('GET', pathWith('/api/webhooks/subscriptions', { page, limit: PAGE_SIZE })),
   endpoint: (id: string) => request<Subscription>('GET', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),

@@ -36,6 +36,7 @@ export const checkoutSession = z.object({
     url: z.string().url().meta({ description: 'Where to send the consumer to pay.' }),
   }),
 });
+export type CheckoutSession = z.infer<typeof checkoutSession>;
 
 export const billingStatus = z
   .enum(['none', 'trialing', 'active', 'past_due', 'canceled', 'unpaid'])
@@ -68,6 +69,7 @@ export type BillingSubscription = z.infer<typeof billingSubscription>;
 export const billingSubscriptionResponse = z.object({ data: billingSubscription });
 
 export const portalSession = z.object({ data: z.object({ url: z.string().url() }) });
+export type BillingPortalSession = z.infer<typeof portalSession>;
 
 const planRef = z.object({ id, name: z.string() }).nullable();
 
