@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { createManualClock } from '../helpers/manual-clock';
 import {
   crawl,
   createRateLimiter,
@@ -92,34 +93,40 @@ describe('crawl', () => {
   });
 
   it('rate limiter: never more than the rate in any second, nor a burst after the event loop stalls', async () => {
-    const limiter = createRateLimiter(50);
+    // On a manual clock: each start is timed by the limiter's own clock, and a stall is time passing
+    // with no timer run, so a loaded machine cannot make the figures.
+    const clock = createManualClock();
+    const limiter = createRateLimiter(50, clock);
     const signal = new AbortController().signal;
     const starts: number[] = [];
     // 8 workers, as a crawl has, each starting requests as fast as the limiter lets it.
     const worker = async () => {
       while (starts.length < 120) {
         await limiter.wait(signal);
-        starts.push(performance.now());
-        // Now and then the event loop is blocked for 100 ms (a large page parsed, say) while the
-        // next start sleeps on its timer: it wakes late, and the starts planned after it are due at once.
-        if (starts.length % 40 === 0) {
-          setTimeout(() => {
-            const until = performance.now() + 100;
-            while (performance.now() < until);
-          }, 5);
-        }
+        starts.push(clock.now());
       }
     };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    for (let i = 0; i + 50 < starts.length; i += 1) expect(starts[i + 50] - starts[i]).toBeGreaterThanOrEqual(999);
-    // Never let out together after a stall. The limiter keeps its starts half the 20 ms interval
-    // apart; these times are taken when each worker resumes, which a loaded machine delays by a few
-    // ms, so the bound checked is 5 ms. Let out together, they would be well under 1 ms apart.
-    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(5);
-    // And the rate is kept: 120 starts at 50 a second take 2.38 s plus the three 100 ms stalls
-    // (time a full window lost cannot be made up without breaking the rate); a loaded machine's late timers get slack.
-    expect(starts[starts.length - 1] - starts[0]).toBeLessThan(3_200);
-  }, 20_000);
+    let done = false;
+    const workers = Promise.all(Array.from({ length: 8 }, worker)).then(() => (done = true));
+    const stalled = new Set<number>();
+    while (!done) {
+      // Now and then the event loop is blocked for 100 ms (a large page parsed, say) while the next
+      // start sleeps on its timer: it wakes late, and the starts planned after it are due at once.
+      if (starts.length > 0 && starts.length % 40 === 0 && !stalled.has(starts.length)) {
+        stalled.add(starts.length);
+        clock.jump(100);
+      }
+      await clock.advance(1);
+    }
+    await workers;
+    expect(stalled.size).toBe(3);
+    for (let i = 0; i + 50 < starts.length; i += 1) expect(starts[i + 50] - starts[i]).toBeGreaterThanOrEqual(1000);
+    // Never let out together after a stall: at least half the 20 ms interval apart.
+    for (let i = 1; i < starts.length; i += 1) expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(10);
+    // And the rate is kept: 120 starts at 50 a second take 2.38 s plus the three 100 ms stalls (time
+    // a full window lost cannot be made up without breaking the rate), and the 1 ms steps of the clock.
+    expect(starts[119] - starts[0]).toBeLessThanOrEqual(2_380 + 300 + 20);
+  });
 
   it('keeps as many page requests in flight as its concurrency, and no more', async () => {
     // Twenty pages, all linked from the first. Each answer is held until `target` requests are in

@@ -242,10 +242,12 @@ describe('runs', () => {
     expect(run.status).toBe('completed');
     const times = site.hits.slice(before).map((hit) => hit.at);
     expect(times.length).toBeGreaterThanOrEqual(5);
-    // No more than 3 requests arrived in any one second (50 ms of slack: arrival times carry the
-    // connection's jitter, the spacing is set where requests start).
+    // No more than 3 requests arrived in any one second, with 200 ms of slack: arrival times carry the
+    // connection's and a loaded machine's jitter (50 ms was once not enough in CI), while the spacing
+    // is set where requests start (tests/unit/crawler.test.ts checks it there exactly, on a manual clock).
+    // Without the limit, the pages arrive within milliseconds of each other.
     for (const [index, at] of times.entries()) {
-      const inWindow = times.slice(index).filter((other) => other - at < 950).length;
+      const inWindow = times.slice(index).filter((other) => other - at < 800).length;
       expect(inWindow).toBeLessThanOrEqual(3);
     }
     // And the run took as long as the limit makes it: n requests need (n - 1) / 3 seconds.

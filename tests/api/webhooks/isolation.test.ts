@@ -263,7 +263,23 @@ it("holds one consumer's eight names for one slow host to their share of 20 over
   const names = new Receiver8();
   await names.start();
   const mallory = await registerUser(app, { plan: 'enterprise' });
-  const made = [];
+  const made: Array<{ id: string }> = [];
+  try {
+    await eightNames(names, mallory, made);
+  } finally {
+    // Deleting them cancels what waits, so the later tests' order.paid events go elsewhere, whatever this test found.
+    for (const subscription of made) {
+      const removed = await app
+        .request()
+        .delete(`/api/webhooks/subscriptions/${subscription.id}`)
+        .set('Authorization', `Bearer ${mallory.jwt}`);
+      expect(removed.status).toBe(204);
+    }
+    await names.close();
+  }
+}, 120_000);
+
+async function eightNames(names: Receiver8, mallory: TestUser, made: Array<{ id: string }>): Promise<void> {
   for (const url of names.urls)
     made.push(await subscribe(app, mallory, { endpoint_url: `${url}/eight`, events: ['order.paid'], timeout_seconds: 15 }));
   const healthy = await subscribe(app, healthyConsumer, { endpoint_url: `${receiver.url}/healthy-8`, events: ['order.updated'] });
@@ -284,21 +300,14 @@ it("holds one consumer's eight names for one slow host to their share of 20 over
   expect(worst).toBeLessThan(2_000);
   for (const request of arrived) verify(healthy.secret, request);
 
-  // Within the first answer's 5 s, the eight names together had no more than the consumer's 20 open (every process together).
-  await new Promise((resolve) => setTimeout(resolve, SLOW_MS - 500));
-  const first = names.posts();
-  console.info(`[isolation] eight names of one slow host: ${first.length} sends open at once before the first answer`);
-  expect(first.length).toBeGreaterThanOrEqual(CAP);
-  expect(first.length).toBeLessThanOrEqual(CONSUMER_CAP);
-  for (const subscription of made) {
-    const removed = await app
-      .request()
-      .delete(`/api/webhooks/subscriptions/${subscription.id}`)
-      .set('Authorization', `Bearer ${mallory.jwt}`);
-    expect(removed.status).toBe(204);
-  }
-  await names.close();
-}, 120_000);
+  // The eight names together never had more than the consumer's 20 open (every process together): counted by when each
+  // send arrived, each open for the 5 s its answer takes, so a loaded machine's late check sees the same.
+  await new Promise((resolve) => setTimeout(resolve, SLOW_MS + 1_000));
+  const open = mostOpenAtOnce(names.posts(), SLOW_MS);
+  console.info(`[isolation] eight names of one slow host: at most ${open} sends open at once`);
+  expect(open).toBeGreaterThanOrEqual(CAP);
+  expect(open).toBeLessThanOrEqual(CONSUMER_CAP);
+}
 
 it('delivers 1,000 sends to one saturated endpoint, every one once and none failed', async () => {
   delays.set('/saturated', 300);

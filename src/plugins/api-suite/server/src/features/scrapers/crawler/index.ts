@@ -6,9 +6,9 @@
  * directly; and the rest (an in-memory queue, a per-second rate limit, results handed over page
  * by page for batched writes) is small once those two are ours.
  */
-import { performance } from 'node:perf_hooks';
 import * as cheerio from 'cheerio';
 import robotsParser from 'robots-parser';
+import { systemClock, type Clock } from '../../../clock';
 
 export interface CrawlSelectors {
   item?: string;
@@ -262,7 +262,7 @@ async function loadRobots(start: URL, fetchPage: (url: string, accept: string) =
  * The clock is monotonic: the wall clock can be stepped (NTP, a VM resuming), which would let two
  * starts out together.
  */
-export function createRateLimiter(rate: number, clock: () => number = () => performance.now()) {
+export function createRateLimiter(rate: number, clock: Clock = systemClock) {
   const perSecond = Math.max(1, Math.floor(rate));
   const interval = 1000 / perSecond;
   const recent: number[] = [];
@@ -272,17 +272,17 @@ export function createRateLimiter(rate: number, clock: () => number = () => perf
   return {
     wait(signal: AbortSignal): Promise<void> {
       const turn = turns.then(async () => {
-        const slot = Math.max(clock(), planned);
+        const slot = Math.max(clock.now(), planned);
         planned = slot + interval;
         for (;;) {
           if (signal.aborted) throw signal.reason ?? new Error('aborted');
-          const now = clock();
+          const now = clock.now();
           const windowOpensAt = recent.length < perSecond ? now : recent[0] + 1000;
           const at = Math.max(slot, last + interval / 2, windowOpensAt);
           if (at <= now) break;
-          await sleep(at - now, signal);
+          await sleep(clock, at - now, signal);
         }
-        last = clock();
+        last = clock.now();
         recent.push(last);
         if (recent.length > perSecond) recent.shift();
       });
@@ -293,12 +293,12 @@ export function createRateLimiter(rate: number, clock: () => number = () => perf
   };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
+    const timer = clock.setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
     function done() {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     }
