@@ -11,7 +11,9 @@ module.exports = {
   modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/src/plugins/api-suite/dist', '<rootDir>/.tmp'],
   globalSetup: '<rootDir>/tests/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/tests/helpers/global-teardown.ts',
-  testTimeout: 60000,
+  // Two minutes, hooks included: a file's app boots in 10-20 s alone, but CI runs two passes side by
+  // side on two cores, and there boots took over 60 s now and then (a hook timeout failed the file).
+  testTimeout: 120000,
   // More test files than cores: a file spends much of its time waiting (on its server, receivers,
   // timers), so more at once than cores finish sooner (the webhooks and access API tests: 64 s with
   // four against 98 s with two). Three, not four: at four, a wall-clock bound of the scraper rate

@@ -1,27 +1,102 @@
 import { Box, Loader, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
-import type { ComponentProps, ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ComponentProps, type ReactNode } from 'react';
+import { styled } from 'styled-components';
 import type { Page } from '../../../shared/http';
 import type { Loaded } from '../hooks/useLoad';
 import { useT } from '../utils/useT';
 import { Pager } from './Pager';
 import { ProblemAlert } from './ProblemAlert';
 
+/** Below this width a table shows each row as a card: every cell on a line of its own, named by its column. */
+const NARROW = '(max-width: 767px)';
+
+/**
+ * On a phone a row of six columns does not fit: scrolled sideways, the list showed two columns and
+ * hid the row's actions. So narrow screens show each row as a card, each cell under its column's
+ * name (the `data-label` each cell is given from the headers), the actions in full.
+ */
+const Cards = styled.div`
+  @media ${NARROW} {
+    & table,
+    & tbody,
+    & tr,
+    & td {
+      display: block;
+      width: 100%;
+      height: auto;
+    }
+    & thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+    }
+    & tr {
+      padding: 8px 0;
+      border-bottom: 1px solid #dcdce4;
+    }
+    & td {
+      display: flex;
+      align-items: flex-start;
+      gap: 12px;
+      padding: 4px 16px;
+      white-space: normal;
+      overflow-wrap: anywhere;
+    }
+    & td > * {
+      min-width: 0;
+      max-width: 100%;
+      flex-wrap: wrap;
+    }
+    /* A card has the room to show a long URL or name whole, where a row cut it short. */
+    & td * {
+      white-space: normal;
+      overflow-wrap: anywhere;
+      text-overflow: clip;
+    }
+    & td[data-label]:not([data-label=''])::before {
+      content: attr(data-label);
+      flex: 0 0 34%;
+      color: #666687;
+      font-size: 1.1rem;
+      font-weight: 600;
+      text-transform: uppercase;
+      line-height: 2rem;
+    }
+  }
+`;
+
 /** A table whose column headers are given once: every list in the plugin heads its columns the same way. */
 export function DataTable({ headers, rowCount, children }: { headers: ReactNode[]; rowCount: number; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  // Each cell learns its column's name, for the narrow layout's cards (after every render: rows come and go).
+  useLayoutEffect(() => {
+    const table = box.current?.querySelector('table');
+    if (!table) return;
+    const labels = Array.from(table.querySelectorAll('thead th'), (th) => th.textContent?.trim() ?? '');
+    for (const row of Array.from(table.querySelectorAll('tbody tr')))
+      Array.from(row.children).forEach((cell, index) => {
+        const label = labels[index] ?? '';
+        if (cell.getAttribute('data-label') !== label) cell.setAttribute('data-label', label);
+      });
+  });
   return (
-    <Table colCount={headers.length} rowCount={rowCount + 1}>
-      <Thead>
-        <Tr>
-          {headers.map((header, index) => (
-            // Headers never reorder while shown.
-            <Th key={index}>
-              <Typography variant="sigma">{header}</Typography>
-            </Th>
-          ))}
-        </Tr>
-      </Thead>
-      {children}
-    </Table>
+    <Cards ref={box}>
+      <Table colCount={headers.length} rowCount={rowCount + 1}>
+        <Thead>
+          <Tr>
+            {headers.map((header, index) => (
+              // Headers never reorder while shown.
+              <Th key={index}>
+                <Typography variant="sigma">{header}</Typography>
+              </Th>
+            ))}
+          </Tr>
+        </Thead>
+        {children}
+      </Table>
+    </Cards>
   );
 }
 

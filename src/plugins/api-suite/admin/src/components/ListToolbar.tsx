@@ -7,7 +7,8 @@ import type { ReactNode } from 'react';
  */
 export function ListToolbar({ summary, action }: { summary: ReactNode; action?: ReactNode }) {
   return (
-    <Flex justifyContent="space-between" alignItems="center" gap={4} paddingBottom={4}>
+    // Wraps on a narrow screen: the action goes under the summary rather than squeezed beside it.
+    <Flex justifyContent="space-between" alignItems="center" gap={4} paddingBottom={4} wrap="wrap">
       <Typography variant="omega" textColor="neutral600">
         {summary}
       </Typography>
