@@ -406,7 +406,9 @@ it('sends nothing to a deleted subscription once the delete is answered, though 
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const all = posts(receiver).filter(at('/deleted'));
   // A request already on its way when the answer left may land a moment later; none may leave after it.
-  const after = all.filter((request) => request.receivedAt > answeredAt + 50);
+  // 250 ms of slack: receipt times are read by this test process's event loop, which a loaded machine
+  // holds up (in CI, four requests sent together before the answer were stamped 58 ms after it).
+  const after = all.filter((request) => request.receivedAt > answeredAt + 250);
   console.info(`[isolation] ${all.length} of 500 sent before the delete was answered, ${after.length} after`);
   expect(all.length).toBeLessThan(400);
   expect(after.map((request) => request.receivedAt - answeredAt)).toEqual([]);

@@ -128,10 +128,15 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
       await this.unschedule(row.id);
       await getService(strapi, 'scraper-runs').stopActive(row.id, 'the scraper was deleted');
       await knex().transaction(async (trx) => {
+        // The scraper first: a schedule tick starting a run at this moment claims the scraper's row
+        // (`runs.begin`), so it either committed its run before this delete, and the runs' delete
+        // below takes it, or waits for this transaction and finds no scraper. Deleted last, a run
+        // begun between the two deletes outlived its scraper (seen in CI, closing an account whose
+        // scraper ran every second).
+        await trx(table()).where({ id: row.id }).delete();
         await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
         await trx(tableOf(strapi, UIDS.scraperRun)).where({ scraper_id: row.id }).delete();
         await getService(strapi, 'scraper-change-detection').forget(row.id, trx);
-        await trx(table()).where({ id: row.id }).delete();
       });
     },
 
