@@ -353,7 +353,7 @@ const mostArrivedWithin = (requests: ReceivedRequest[], windowMs: number) => {
   return most;
 };
 
-it('gives the slots a fast endpoint borrowed to a newcomer within 250 ms', async () => {
+it('gives the slots a fast endpoint borrowed to a newcomer at once', async () => {
   delays.set('/fast-borrower', 50);
   // A consumer of its own on order.paid (the saturated endpoint's subscription is gone by now), so the borrower's share is its alone.
   const lender = await registerUser(app, { plan: 'enterprise' });
@@ -374,7 +374,10 @@ it('gives the slots a fast endpoint borrowed to a newcomer within 250 ms', async
   console.info(
     `[isolation] beside the borrower, the newcomer's 5 deliveries arrived ${Math.min(...lags)}-${Math.max(...lags)} ms after publishing`
   );
-  expect(Math.min(...lags)).toBeLessThan(250);
+  // From the publish to the receiver, through the queue: 27-83 ms on a quiet machine, 333 ms once in CI with two
+  // passes side by side. Without the give-way it waits behind the borrower's backlog, seconds. The handover
+  // itself (the newcomer takes the next slot that frees) is checked exactly in tests/unit/webhook-lanes.test.ts.
+  expect(Math.min(...lags)).toBeLessThan(500);
   expect(Math.max(...lags)).toBeLessThan(1_000);
   verify(newcomer.secret, arrived[0]);
   await waitForPosts(receiver, 2_000, at('/fast-borrower'), 60_000);
