@@ -3,6 +3,7 @@ import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
 import {
   closeBrowserTest,
+  measureWidths,
   FIRST_ADMIN,
   launchBrowser,
   logIn,
@@ -220,20 +221,6 @@ it('lays out the Content Manager lists within the window', async () => {
   // Nine admin-panel page loads: on a machine loaded by the other CI passes they took over 120 s together.
 }, 300_000);
 
-/**
- * Run in the page (the tests are compiled without the DOM's types). The admin's tables scroll
- * inside a box of their own, so the page alone would not show them cut off: each table is
- * measured against the box that clips it, and against the window.
- */
-const MEASURE = `({
-  scrollWidth: document.documentElement.scrollWidth,
-  innerWidth: window.innerWidth,
-  tables: Array.from(document.querySelectorAll('table')).map((table) => {
-    const box = table.parentElement;
-    return Math.max(box ? box.scrollWidth - box.clientWidth : 0, table.getBoundingClientRect().right - window.innerWidth);
-  }),
-})`;
-
 /** Pages measured wider than the window, by screenshot name: every page is measured before the test fails. */
 const tooWide: Record<string, number> = {};
 
@@ -245,11 +232,7 @@ afterEach(() => {
 
 /** Measure the page against the window; a picture is taken either way, to look at. */
 async function fits(page: Page, name: string): Promise<void> {
-  const { scrollWidth, innerWidth, tables } = (await page.evaluate(MEASURE)) as {
-    scrollWidth: number;
-    innerWidth: number;
-    tables: number[];
-  };
+  const { scrollWidth, innerWidth, tables } = await measureWidths(page);
   await screenshot(page, name);
   if (scrollWidth > innerWidth) tooWide[name] = scrollWidth;
   tables.forEach((overflow, index) => {

@@ -1,7 +1,7 @@
 import type { Page, Response } from 'playwright-core';
 import { startApp, type TestApp } from '../helpers/app';
 import { assertAdminBuilt } from '../helpers/admin-build';
-import { closeBrowserTest, FIRST_ADMIN, launchBrowser, logIn, screenshot, type TestBrowser } from '../helpers/browser';
+import { closeBrowserTest, FIRST_ADMIN, launchBrowser, logIn, measureWidths, screenshot, type TestBrowser } from '../helpers/browser';
 import { stripeEnv, STRIPE_WEBHOOK_SECRET } from '../helpers/commerce';
 import { DESKTOP, PHONE } from '../helpers/portal';
 import { startSite, type TestSite } from '../helpers/site';
@@ -149,11 +149,7 @@ async function review(page: Page, name: string, path: string, title: string | un
     // The layout follows the new width before the next frame; wait for it rather than a fixed time.
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     const shot = `review-${name}-${size.width}`;
-    const { scrollWidth, innerWidth, tables } = (await page.evaluate(MEASURE)) as {
-      scrollWidth: number;
-      innerWidth: number;
-      tables: number[];
-    };
+    const { scrollWidth, innerWidth, tables } = await measureWidths(page);
     await screenshot(page, shot);
     const found: string[] = [];
     if (scrollWidth > innerWidth) found.push(`the page is ${scrollWidth - innerWidth} px wider than the window`);
@@ -166,17 +162,3 @@ async function review(page: Page, name: string, path: string, title: string | un
   if (errors.length > 0) problems[`review-${name}`] = [...(problems[`review-${name}`] ?? []), ...errors];
   await page.setViewportSize(DESKTOP);
 }
-
-/**
- * Run in the page (the tests are compiled without the DOM's types): the page's width against the
- * window's, and each table against the box that clips it (the admin's tables scroll inside a box
- * of their own, so the page alone would not show them cut off).
- */
-const MEASURE = `({
-  scrollWidth: document.documentElement.scrollWidth,
-  innerWidth: window.innerWidth,
-  tables: Array.from(document.querySelectorAll('table')).map((table) => {
-    const box = table.parentElement;
-    return Math.max(box ? box.scrollWidth - box.clientWidth : 0, table.getBoundingClientRect().right - window.innerWidth);
-  }),
-})`;

@@ -172,3 +172,19 @@ export async function closeBrowserTest(
   await browser?.close();
   for (const resource of started) await resource?.close();
 }
+
+/**
+ * The page's width against the window's, and how far each table is cut off: against the box that
+ * clips it (the admin's tables scroll inside a box of their own, so the page alone would not show
+ * them cut off) and against the window. Run in the page: the tests are compiled without the DOM's types.
+ */
+export async function measureWidths(page: Page): Promise<{ scrollWidth: number; innerWidth: number; tables: number[] }> {
+  return (await page.evaluate(`({
+  scrollWidth: document.documentElement.scrollWidth,
+  innerWidth: window.innerWidth,
+  tables: Array.from(document.querySelectorAll('table')).map((table) => {
+    const box = table.parentElement;
+    return Math.max(box ? box.scrollWidth - box.clientWidth : 0, table.getBoundingClientRect().right - window.innerWidth);
+  }),
+})`)) as { scrollWidth: number; innerWidth: number; tables: number[] };
+}
