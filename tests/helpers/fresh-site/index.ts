@@ -235,6 +235,9 @@ async function cachedDependencies(manifest: SiteManifest, log: string): Promise<
   const root = cacheRoot();
   const dir = path.join(root, key);
   const ready = path.join(dir, 'ready');
+  // Another process installing the same key (CI's warm-up, started beside the tests): wait for its
+  // install rather than make a second one beside it.
+  await installedElsewhere(root, key, ready);
   if (fs.existsSync(ready)) {
     const now = new Date();
     fs.utimesSync(ready, now, now);
@@ -265,6 +268,42 @@ async function cachedDependencies(manifest: SiteManifest, log: string): Promise<
   }
   pruneCache(root, key);
   return { dir, hit: false };
+}
+
+/** How long to wait at most for another process's install of the same dependencies. */
+const OTHER_INSTALL_WAIT_MS = 20 * 60_000;
+
+/**
+ * Wait while a live process has a staging directory for this key (`<key>.staging-<pid>-<time>`),
+ * until its install is ready or it is gone (finished, failed or killed): then the caller looks
+ * again, and installs itself only if nothing is ready.
+ */
+async function installedElsewhere(root: string, key: string, ready: string): Promise<void> {
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const installer = (): number | undefined => {
+    if (!fs.existsSync(root)) return undefined;
+    for (const name of fs.readdirSync(root)) {
+      const match = name.startsWith(`${key}.staging-`) ? /\.staging-(\d+)-/.exec(name) : null;
+      const pid = match ? Number(match[1]) : NaN;
+      if (pid !== process.pid && alive(pid)) return pid;
+    }
+    return undefined;
+  };
+  const until = Date.now() + OTHER_INSTALL_WAIT_MS;
+  let pid = installer();
+  if (pid === undefined) return;
+  progress(`process ${pid} is installing these dependencies: waiting for it`);
+  while (pid !== undefined && !fs.existsSync(ready) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    pid = installer();
+  }
 }
 
 /**

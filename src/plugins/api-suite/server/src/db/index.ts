@@ -15,7 +15,7 @@ import type { DatabaseModel } from './types';
 export type { Column, ColumnKind, DatabaseModel, Knex } from './types';
 export { forUpdate, lockKey, lockTables } from './locks';
 export { insertNew, insertReturningId, updateReturning } from './returning';
-export { INSERT_CHUNK, insertChunked, insertRows, updateMany, writeMany, type RowWrite, type UpdateColumn } from './writes';
+export { deleteInChunks, INSERT_CHUNK, insertChunked, insertRows, updateMany, writeMany, type RowWrite, type UpdateColumn } from './writes';
 export { pgTimestamp, recordsetJson } from './recordset';
 export { cutoffOf, keysetPurge, lastIdBefore, lockedForPurge, purgeTransaction } from './purge';
 export { fromJson, pageOwned, rowsOf, toBool, toCount, toDate, toIso, toIsoRequired, toText } from './reads';

@@ -10,6 +10,29 @@ export async function insertChunked(knex: Knex, table: string, rows: Record<stri
   }
 }
 
+/** Ids per `IN (…)` of a delete: well inside every database's limit on bound values. */
+export const DELETE_CHUNK = 1_000;
+
+/**
+ * Delete the rows whose `column` is one of `values`, `DELETE_CHUNK` at a time, `narrow` adding
+ * conditions to each statement: how many went.
+ */
+export async function deleteInChunks<V extends string | number>(
+  knex: Knex,
+  table: string,
+  column: string,
+  values: V[],
+  narrow?: (query: ReturnType<Knex>) => void
+): Promise<number> {
+  let deleted = 0;
+  for (let start = 0; start < values.length; start += DELETE_CHUNK) {
+    const query = knex(table).whereIn(column, values.slice(start, start + DELETE_CHUNK));
+    narrow?.(query);
+    deleted += Number(await query.del());
+  }
+  return deleted;
+}
+
 /** Rows per statement of the PostgreSQL paths: one JSON document, however many rows. */
 const UNNEST_CHUNK = 10_000;
 

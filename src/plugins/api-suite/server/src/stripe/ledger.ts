@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type Stripe from 'stripe';
 import { UIDS } from '../constants';
-import { cutoffOf, dialectOf, insertNew, keysetPurge, lockedForPurge, tableOf, type Knex } from '../db';
+import { cutoffOf, deleteInChunks, dialectOf, insertNew, keysetPurge, lockedForPurge, tableOf, type Knex } from '../db';
 import type { NextBatch, Purger } from '../features/retention/types';
 import { documentId } from '../random';
 
@@ -60,13 +60,7 @@ export function stripeEventsPurger(strapi: Core.Strapi): Purger {
             )) as Array<{ id: number | string }>
           ).map((row) => row.id);
           if (ids.length === 0) return null;
-          let deleted = 0;
-          for (let start = 0; start < ids.length; start += 1_000)
-            deleted += Number(
-              await trx(table)
-                .whereIn('id', ids.slice(start, start + 1_000))
-                .del()
-            );
+          const deleted = await deleteInChunks(trx, table, 'id', ids);
           return { last: Number(ids[ids.length - 1]), purged: { stripe_events: deleted } };
         },
       });

@@ -1,6 +1,17 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
-import { cutoffOf, dialectOf, lockedForPurge, keysetPurge, tableOf, toBool, toDate, type DatabaseModel, type Knex } from '../../db';
+import {
+  cutoffOf,
+  deleteInChunks,
+  dialectOf,
+  lockedForPurge,
+  keysetPurge,
+  tableOf,
+  toBool,
+  toDate,
+  type DatabaseModel,
+  type Knex,
+} from '../../db';
 import { getService } from '../../utils';
 import type { NextBatch, Purger } from '../retention/types';
 
@@ -175,13 +186,7 @@ async function rollUpBatch(
       .merge({ requests: sum('requests'), overage: sum('overage'), response_ms: sum('response_ms'), updated_at: now });
   }
   const ids = rows.map((row) => row.id);
-  let purged = 0;
-  for (let start = 0; start < ids.length; start += 1_000)
-    purged += Number(
-      await trx(usage)
-        .whereIn('id', ids.slice(start, start + 1_000))
-        .del()
-    );
+  const purged = await deleteInChunks(trx, usage, 'id', ids);
   if (client !== 'sqlite' && purged !== ids.length) {
     // The rows were locked by this transaction: nothing else can have deleted them. Undo rather than count twice.
     throw new Error(`usage purge: ${ids.length} records rolled up but ${purged} deleted`);

@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { dialectOf, lockedForPurge, purgeTransaction, tableOf } from '../../../db';
+import { deleteInChunks, dialectOf, lockedForPurge, purgeTransaction, tableOf } from '../../../db';
 import type { NextBatch, Purger } from '../../retention/types';
 
 /** Runs whose results may go: ended, one way or another. A pending or running run keeps its results. */
@@ -78,14 +78,7 @@ export function scraperResultsPurger(strapi: Core.Strapi): Purger {
             if (below !== null) void query.andWhere('id', '<', below);
             const ids = ((await lockedForPurge(query, client)) as Array<{ id: number }>).map((row) => row.id);
             if (ids.length === 0) return 0;
-            let deleted = 0;
-            for (let start = 0; start < ids.length; start += 1_000)
-              deleted += Number(
-                await trx(results)
-                  .whereIn('id', ids.slice(start, start + 1_000))
-                  .del()
-              );
-            return deleted;
+            return deleteInChunks(trx, results, 'id', ids);
           });
           // A short batch was this scraper's last.
           if (purged < batchRows) current = null;

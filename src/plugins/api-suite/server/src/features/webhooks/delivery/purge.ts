@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { cutoffOf, dialectOf, keysetPurge, lockedForPurge, tableOf } from '../../../db';
+import { cutoffOf, deleteInChunks, dialectOf, keysetPurge, lockedForPurge, tableOf } from '../../../db';
 import type { NextBatch, Purger } from '../../retention/types';
 import { FINAL_STATUSES } from './types';
 
@@ -59,22 +59,18 @@ export function deliveriesPurger(strapi: Core.Strapi): Purger {
               .del()
           );
           // The attempts of those deleted: a delivery that changed meanwhile (and so stayed) keeps its own.
-          let attemptRows = 0;
-          for (let start = 0; start < taken.length; start += 1_000) {
-            attemptRows += Number(
-              await trx(attempts)
-                .whereIn(
-                  'delivery_uuid',
-                  taken.slice(start, start + 1_000).map((row) => row.uuid)
-                )
-                .whereNotExists(
-                  trx(deliveries)
-                    .select(trx.raw('1'))
-                    .where('uuid', trx.ref(`${attempts}.delivery_uuid`))
-                )
-                .del()
-            );
-          }
+          const attemptRows = await deleteInChunks(
+            trx,
+            attempts,
+            'delivery_uuid',
+            taken.map((row) => row.uuid),
+            (query) =>
+              void query.whereNotExists(
+                trx(deliveries)
+                  .select(trx.raw('1'))
+                  .where('uuid', trx.ref(`${attempts}.delivery_uuid`))
+              )
+          );
           return { last: Number(taken[taken.length - 1].id), purged: { webhook_deliveries: deleted, webhook_attempts: attemptRows } };
         },
       });
