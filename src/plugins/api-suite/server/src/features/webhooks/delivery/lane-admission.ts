@@ -1,24 +1,17 @@
 import type { Clock } from '../../../clock';
-import type { LeaseBook } from './endpoint-leases';
-import { openFor, type Lane } from './lane';
+import { openFor, type Lane, type LanesOptions } from './lane';
 
-export interface AdmissionOptions {
-  size: number;
-  cap: number;
+export type AdmissionOptions = Pick<
+  LanesOptions,
+  'size' | 'cap' | 'leases' | 'slowMs' | 'admitWaitMs' | 'retryMs' | 'maxDeferMs' | 'keepMs' | 'busy'
+> & {
   /** Slots a fast lane never borrows (lane-borrowing.ts). */
   reserve: number;
-  leases: LeaseBook;
-  slowMs: number;
-  admitWaitMs: number;
-  retryMs: number;
-  maxDeferMs: number;
-  keepMs: number;
-  busy(): boolean;
   clock: Clock;
   /** The lane of an endpoint, if it has one; `laneOf` makes it. */
   lane(endpoint: string): Lane | undefined;
   laneOf(endpoint: string): Lane;
-}
+};
 
 /**
  * How many of a job's sends an endpoint's lane takes into memory now, and when the rest come back

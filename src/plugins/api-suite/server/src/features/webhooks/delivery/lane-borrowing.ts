@@ -1,5 +1,5 @@
-import { FAST_MARK_MS, type LeaseBook } from './endpoint-leases';
-import { openFor, type Lane } from './lane';
+import { FAST_MARK_MS } from './endpoint-leases';
+import { openFor, type Lane, type LanesOptions } from './lane';
 
 /**
  * What a lane earns beyond its share (docs/webhooks.md#a-fair-share-per-endpoint): the slots a
@@ -7,7 +7,7 @@ import { openFor, type Lane } from './lane';
  * lost at the first slow answer, a request open too long, or an idle spell. The scheduling
  * (lanes.ts) asks it whether a lane may start one more beyond its share and tells it each answer.
  */
-export function createBorrowing(options: { size: number; cap: number; slowMs: number; leases: LeaseBook }) {
+export function createBorrowing(options: Pick<LanesOptions, 'size' | 'cap' | 'slowMs' | 'leases'>) {
   const { size, cap, slowMs, leases } = options;
   /** Slots a fast lane never borrows, so others find room even while it holds the rest. */
   const reserve = Math.min(Math.ceil(cap / 2), size - 1);

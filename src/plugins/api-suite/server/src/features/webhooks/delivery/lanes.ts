@@ -1,55 +1,10 @@
-import { systemClock, type Clock } from '../../../clock';
-import type { LeaseBook } from './endpoint-leases';
+import { systemClock } from '../../../clock';
 import { createConsumerShares } from './consumer-shares';
-import { newLane, type Batch, type Lane, type SlotTask } from './lane';
+import { newLane, type Batch, type Lane, type LanesOptions, type SlotTask } from './lane';
 import { createBorrowing } from './lane-borrowing';
 import { createAdmission } from './lane-admission';
 
-export type { SlotTask } from './lane';
-
-export interface LanesOptions {
-  /** Requests open at once in this process, every endpoint together. */
-  size: number;
-  /** Requests open at once to one endpoint (across processes when the lease book is shared). */
-  cap: number;
-  /**
-   * Requests one consumer's endpoints may have open at once together in this process while another
-   * consumer's send waits, or at all while they answer slowly (`WEBHOOK_CONSUMER_CONCURRENCY`); and
-   * the endpoint slots (leases) they hold together, in every process that shares the lease book.
-   * Unset: no bound beyond each endpoint's.
-   */
-  consumerCap?: number;
-  /** The consumer an endpoint (a lane's key) belongs to: by default what comes before its first space (share.ts). */
-  consumerOf?: (endpoint: string) => string;
-  leases: LeaseBook;
-  /** Below this answer time an endpoint is never slow, however busy it is. */
-  slowMs: number;
-  /** A slow endpoint takes new sends while the newest would start within this long. */
-  admitWaitMs: number;
-  /** How soon to ask again for an endpoint's slots that other processes hold. */
-  retryMs: number;
-  /**
-   * A deferred send comes back within this long at most, even when its endpoint's backlog says
-   * later: an endpoint that recovers is then sent its backlog within that time, not at the pace
-   * it had while slow (a send that comes back too early is deferred again).
-   */
-  maxDeferMs: number;
-  /**
-   * With other worker processes about, a fast lane keeps in this process only the sends it would
-   * start within this long; the rest go back to the queue for whichever process is free first.
-   */
-  keepMs: number;
-  /**
-   * Whether this process's event loop is busy (its CPU, not its request slots, bounds what it
-   * sends): a busy process spills nothing. Its answer times then measure its own queueing rather
-   * than the endpoint, the spilled sends' pace would be set from them, and handing sends to the
-   * others through the queue only adds queue writes on a machine whose cores are already in use.
-   */
-  busy(): boolean;
-  onError(error: Error): void;
-  /** Time and timers (tests pass a manual clock); the system's by default. */
-  clock?: Clock;
-}
+export type { LanesOptions, SlotTask } from './lane';
 
 /**
  * Request slots shared fairly between endpoints (a lane per share: a consumer's host, `share.ts`).
