@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import type { DatabaseModel } from './types';
+import type { DatabaseModel, Knex } from './types';
 
 /**
  * The few things hot paths need when they write through knex rather than the document service:
@@ -26,6 +26,19 @@ export function dialectOf(strapi: Core.Strapi): string {
 
 export function tableOf(strapi: Core.Strapi, uid: string): string {
   return strapi.db.metadata.get(uid as Parameters<Core.Strapi['db']['metadata']['get']>[0]).tableName;
+}
+
+/**
+ * Run `work` with knex on the transaction Strapi is in (an administrator's delete, say), or on the
+ * connection when none: inside a transaction on SQLite, a second connection would wait for it forever.
+ */
+export async function inCurrentTransaction<T>(strapi: Core.Strapi, work: (connection: Knex) => Promise<T>): Promise<T> {
+  if (!strapi.db.inTransaction()) return work(strapi.db.connection);
+  let result: T | undefined;
+  await strapi.db.transaction(async ({ trx }) => {
+    result = await work(trx as unknown as Knex);
+  });
+  return result as T;
 }
 
 /** Declare plugin tables to Strapi's database layer; call it in register, before Strapi syncs the schema. */

@@ -32,6 +32,7 @@ import usage from './services/usage';
 import { ACCESS_EVENTS } from './event-types';
 import { usagePurger } from './usage-rollups';
 import { accessApi } from './validation/openapi';
+import { keysAccountPart, usageAccountPart } from './account-parts';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { consumers, 'consumer-plans': consumerPlans, keys, plans, usage, oauth, access, 'quota-alerts': quotaAlerts, staff };
@@ -47,6 +48,8 @@ const feature: FeatureModule = {
     registerContentStrategy(strapi);
     getService(strapi, 'webhook-event-types').define(ACCESS_EVENTS);
     getService(strapi, 'retention').add(usagePurger(strapi));
+    getService(strapi, 'account-parts').add(keysAccountPart(strapi));
+    getService(strapi, 'account-parts').add(usageAccountPart(strapi));
     const user = strapi.contentType(UIDS.user);
     // Added here rather than by overriding the users-permissions schema, so a site that installs
     // the plugin keeps its own user extensions. Not writable through any API: it is the

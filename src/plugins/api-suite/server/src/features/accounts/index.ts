@@ -3,16 +3,18 @@ import { getService } from '../../utils';
 import accountController from './controllers/account';
 import { contentApiRoutes } from './routes';
 import accountClosure from './services/account-closure';
+import accountParts from './services/account-parts';
 import accountExport from './services/account-export';
 import { accountsApi } from './validation/openapi';
 
 /** What this feature registers; `getService` knows each one's type from here. */
-const services = { 'account-export': accountExport, 'account-closure': accountClosure };
+const services = { 'account-parts': accountParts, 'account-export': accountExport, 'account-closure': accountClosure };
 
 /**
  * Accounts that can leave (docs/accounts.md): a consumer exports everything the site holds about
  * them, and closes their account; an administrator deleting the user in the admin panel closes
- * it the same way. It acts through the other features' services, and owns no table.
+ * it the same way. It owns no table and reads none of the other features': each feature adds
+ * the part of an account it keeps (`types.ts`, `getService(strapi, 'account-parts').add(…)`).
  */
 const feature: FeatureModule = {
   name: 'accounts',

@@ -12,6 +12,7 @@ import events from './services/events';
 import metering from './services/metering';
 import subscriptions from './services/subscriptions';
 import { billingApi } from './validation/openapi';
+import { billingAccountPart } from './account-part';
 
 const SWEEP_INTERVAL_MS = 60_000;
 let sweeper: NodeJS.Timeout | null = null;
@@ -37,6 +38,8 @@ const feature: FeatureModule = {
   register({ strapi }) {
     registerBillingTables(strapi);
     getService(strapi, 'webhook-event-types').define(BILLING_EVENTS);
+    // Added whether or not Stripe is configured: the rows of an earlier setup stay an account's.
+    getService(strapi, 'account-parts').add(billingAccountPart(strapi));
   },
   async bootstrap({ strapi }) {
     if (!getService(strapi, 'stripe').configured()) {

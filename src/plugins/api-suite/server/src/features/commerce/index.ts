@@ -16,6 +16,7 @@ import orders from './services/orders';
 import salesReports from './services/sales-reports';
 import stripeEvents from './services/stripe-events';
 import { stripeEventsPurger } from '../../stripe/ledger';
+import { ordersAccountPart } from './account-part';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { orders, checkout, 'stripe-events': stripeEvents, 'sales-reports': salesReports };
@@ -31,6 +32,7 @@ const feature: FeatureModule = {
     registerOrderEvents(strapi);
     getService(strapi, 'webhook-event-types').define(COMMERCE_EVENTS);
     getService(strapi, 'retention').add(stripeEventsPurger(strapi));
+    getService(strapi, 'account-parts').add(ordersAccountPart(strapi));
   },
   contentTypes,
   contentManager,

@@ -14,6 +14,7 @@ import changeDetection from './services/change-detection';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
 import { scrapersApi } from './validation/openapi';
+import { scrapersAccountPart } from './account-part';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { scrapers, 'scraper-runs': runs, 'scraper-change-detection': changeDetection };
@@ -27,6 +28,7 @@ const feature: FeatureModule = {
   register({ strapi }) {
     registerChangeDetectionTables(strapi);
     getService(strapi, 'retention').add(scraperResultsPurger(strapi));
+    getService(strapi, 'account-parts').add(scrapersAccountPart(strapi));
     getService(strapi, 'webhook-event-types').define(SCRAPER_EVENTS);
   },
   async bootstrap({ strapi }) {

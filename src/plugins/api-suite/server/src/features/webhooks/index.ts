@@ -19,6 +19,7 @@ import { subscribeEditorHooks } from './subscriptions/editor-hooks';
 import webhooks from './services/webhooks';
 import { warnOfUnknownPlans } from './subscriptions/cap';
 import { webhooksApi } from './validation/openapi';
+import { subscriptionsAccountPart } from './subscriptions/account-part';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = {
@@ -38,6 +39,7 @@ const feature: FeatureModule = {
   register({ strapi }) {
     registerDeliveryTables(strapi);
     getService(strapi, 'retention').add(deliveriesPurger(strapi));
+    getService(strapi, 'account-parts').add(subscriptionsAccountPart(strapi));
   },
   async bootstrap({ strapi }) {
     subscribeEditorHooks(strapi);

@@ -233,3 +233,14 @@ export const tokenResponse = z.object({
   expires_in: z.literal(3600),
   scope: z.string().meta({ description: 'The granted scopes, space-separated.' }),
 });
+
+/** A consumer's requests by month as the account export (`GET /api/v1/account/export`) shows them. */
+export const accountUsageMonth = z.object({
+  month: z
+    .string()
+    .regex(/^\d{4}-\d{2}$/)
+    .meta({ description: 'The calendar month (UTC), `YYYY-MM`.' }),
+  total: z.int().min(0).meta({ description: 'Requests counted for the consumer in that month, refusals included.' }),
+  by_status: z.record(z.string(), z.int().min(0)).meta({ description: 'The same requests by HTTP status.' }),
+});
+export type AccountUsageMonth = z.infer<typeof accountUsageMonth>;

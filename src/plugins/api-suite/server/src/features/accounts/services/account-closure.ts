@@ -1,44 +1,27 @@
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { UIDS } from '../../../constants';
-import { dialectOf, tableOf, type Knex } from '../../../db';
 import { ApiError } from '../../../http/errors';
 import { InvalidError, UnauthenticatedError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
-import { isLive } from '../../billing/services/subscriptions';
 import { createPasswordAttempts, sharedPasswordAttempts } from '../password-attempts';
-import { stripeEnding, StripeCancellationError, type ClosingAccount } from '../stripe-ending';
-
-export { StripeCancellationError, type ClosingAccount };
+import type { ClosingAccount, Later, PreparedClosing } from '../types';
 
 /** Wrong passwords allowed per user within the window before the next is refused with 429. */
 const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };
-/**
- * Usage records are written in batches off the request path, every second on each instance:
- * records of the leaving consumer still buffered elsewhere are detached by a second pass this
- * much later.
- */
-const LATE_RECORDS_MS = 5_000;
-/**
- * A request on another instance that read a key just before it was deleted may cache it just
- * after the deletion was announced; the keys are announced again this much later.
- */
-const LATE_CACHE_MS = 500;
-/** Usage records detached per statement, so a heavy consumer's millions never hold one long write. */
-const DETACH_BATCH = 5_000;
 
 /**
  * Closing an account (docs/accounts.md): the consumer's own `DELETE /api/v1/account`, and an
  * administrator deleting the user in the admin panel (the Content Manager, or the
  * users-permissions API), which a lifecycle on the user turns into the same closing.
  *
- * In order: a live Stripe subscription is cancelled first (if Stripe refuses, nothing changes);
- * the keys are deleted and every instance drops them from its cache (refused with 401 at once);
- * webhook subscriptions are deleted through the webhook engine's own path, so a send waiting for
- * its turn finds its subscription gone and is cancelled; scrapers are unscheduled, their running
- * run stopped on whichever instance runs it, and deleted with their runs and results; orders and
- * usage records stay for accounting under the opaque consumer id, without the user or the
- * shipping address; billing's rows lose the user too. Then the user goes, and an e-mail says so.
+ * Everything the site keeps about a consumer is a part a feature added (`../types.ts`,
+ * docs/accounts.md): each reads what it will act on before anything changes, may end something
+ * outside the site first (billing's live Stripe subscription: if Stripe refuses, nothing changes),
+ * and then deletes or detaches what it keeps, phase by phase: keys and plan first (refused with
+ * 401 at once), then what acts for the consumer (webhook subscriptions, scrapers), then what stays
+ * for accounting without the person (orders, usage, billing). Then the user goes, and an e-mail
+ * says so.
  */
 const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
   const shared = sharedPasswordAttempts(
@@ -52,9 +35,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
   const timers = new Set<NodeJS.Timeout>();
   /** Closings started once an administrator's deleting transaction committed, still running. */
   const settling = new Set<Promise<void>>();
-  const knex = () => strapi.db.connection;
-
-  const later = (ms: number, what: string, work: () => Promise<unknown>) => {
+  const later: Later = (ms, what, work) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
       work().catch((error: Error) => strapi.log.error(`[api-suite] accounts: ${what} failed: ${error.message}`));
@@ -64,9 +45,8 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
   };
 
   /**
-   * What closing `userId` acts on. Through the query engine and, for billing's table, the
-   * current transaction: inside an administrator's deletion it reads what that transaction sees
-   * (on SQLite a second connection would wait for it forever).
+   * What closing `userId` acts on: the user, and each part's share, read through the query
+   * engine (inside an administrator's deletion, what that transaction sees).
    */
   const gather = async (userId: number, by: ClosingAccount['by']): Promise<ClosingAccount | null> => {
     const user = (await strapi.db.query(UIDS.user).findOne({
@@ -74,110 +54,18 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
       select: ['id', 'username', 'email', 'consumer_id'],
     })) as { id: number; username?: string | null; email?: string | null; consumer_id?: string | null } | null;
     if (!user) return null;
-    const ownedBy = { where: { user: { id: userId } }, select: ['id'] };
-    const ids = (rows: unknown) => (rows as Array<{ id: number }>).map((row) => row.id);
-    const keyIds = ids(await strapi.db.query(UIDS.apiKey).findMany(ownedBy));
-    const orderIds = ids(await strapi.db.query(UIDS.order).findMany(ownedBy));
-    const consumerId = user.consumer_id ?? null;
-    const billing = consumerId
-      ? ((await inCurrentTransaction(async (connection) =>
-          connection(tableOf(strapi, UIDS.billingSubscription)).where({ consumer_id: consumerId }).first('stripe_subscription_id', 'status')
-        )) as { stripe_subscription_id: string | null; status: string | null } | undefined)
-      : undefined;
-    return {
-      userId,
-      consumerId,
-      email: user.email ?? null,
-      username: user.username ?? null,
-      keyIds,
-      orderIds,
-      stripeSubscriptionId: billing && isLive(billing.status) ? billing.stripe_subscription_id : null,
-      stripeEnded: false,
-      by,
-    };
-  };
-
-  const inCurrentTransaction = async <T>(work: (connection: Knex) => Promise<T>): Promise<T> => {
-    if (!strapi.db.inTransaction()) return work(knex());
-    let result: T | undefined;
-    await strapi.db.transaction(async ({ trx }) => {
-      result = await work(trx as unknown as Knex);
-    });
-    return result as T;
-  };
-
-  /** Cancel the account's live Stripe subscription now; StripeCancellationError when Stripe cannot. */
-  const { endStripeSubscription, checkStripeSubscription, cancelAfterDelete } = stripeEnding(strapi);
-
-  /**
-   * Keys deleted through the query engine, one by one: the access feature's lifecycle on keys
-   * drops each from the cache here and, through Redis, on every instance, as a revocation does.
-   * Refused with 401 from then on.
-   */
-  const deleteKeys = async (keyIds: number[]): Promise<void> => {
-    if (keyIds.length === 0) return;
-    for (const id of keyIds) await strapi.db.query(UIDS.apiKey).delete({ where: { id } });
-    const keys = getService(strapi, 'keys');
-    later(LATE_CACHE_MS, 'announcing deleted keys again', () => Promise.all(keyIds.map((id) => keys.invalidate(id))));
-  };
-
-  /** Through each feature's own delete: a subscription's pending sends cancel, a scraper's run stops everywhere. */
-  const deleteOwnedWork = async (consumerId: string): Promise<void> => {
-    const subscriptions = getService(strapi, 'webhook-subscriptions');
-    const subscriptionIds = (await knex()(tableOf(strapi, UIDS.webhookSubscription))
-      .where({ consumer_id: consumerId })
-      .select('id')) as Array<{ id: number }>;
-    for (const { id } of subscriptionIds) {
-      const row = await subscriptions.getById(id);
-      if (row) await subscriptions.remove(row);
+    const holder = { userId, consumerId: user.consumer_id ?? null };
+    const parts: PreparedClosing[] = [];
+    for (const part of getService(strapi, 'account-parts').list()) {
+      const prepared = await part.prepareClosing?.(holder);
+      if (prepared) parts.push(prepared);
     }
-    const scrapers = getService(strapi, 'scrapers');
-    const scraperIds = (await knex()(tableOf(strapi, UIDS.scraper)).where({ consumer_id: consumerId }).select('id')) as Array<{
-      id: number;
-    }>;
-    for (const { id } of scraperIds) {
-      const row = await scrapers.get(id);
-      if (row) await scrapers.remove(row);
-    }
+    return { ...holder, email: user.email ?? null, username: user.username ?? null, by, parts };
   };
 
-  /** Orders stay for accounting under the consumer id, without the buyer or where they live. */
-  const detachOrders = async (account: ClosingAccount): Promise<void> => {
-    for (const id of account.orderIds) {
-      await strapi.db
-        .query(UIDS.order)
-        .update({ where: { id }, data: { user: null, consumer_id: account.consumerId, shipping_address: null } });
-    }
-  };
-
-  /** Usage records stay for accounting (and billed overage) under the consumer id, in batches. */
-  const detachUsage = async (userId: number, consumerId: string | null): Promise<number> => {
-    const table = tableOf(strapi, UIDS.usageRecord);
-    let detached = 0;
-    // MySQL refuses LIMIT in an IN subquery, and takes it on the UPDATE itself, which the others refuse.
-    const mysql = dialectOf(strapi) === 'mysql';
-    for (;;) {
-      const rows = mysql
-        ? knex()(table).where({ user_id: userId }).limit(DETACH_BATCH)
-        : knex()(table).whereIn('id', knex()(table).select('id').where({ user_id: userId }).limit(DETACH_BATCH));
-      const changed = Number(await rows.update({ user_id: null, consumer_id: consumerId }));
-      detached += changed;
-      if (changed < DETACH_BATCH) return detached;
-    }
-  };
-
-  /** Billing keeps the customer and subscription rows (Stripe holds the invoices they name), no longer tied to the user. */
-  const detachBilling = async (account: ClosingAccount): Promise<void> => {
-    if (!account.consumerId) return;
-    const now = new Date();
-    await knex()(tableOf(strapi, UIDS.billingCustomer)).where({ consumer_id: account.consumerId }).update({ user_id: null });
-    await knex()(tableOf(strapi, UIDS.billingSubscription))
-      .where({ consumer_id: account.consumerId })
-      .update({
-        user_id: null,
-        updated_at: now,
-        ...(account.stripeEnded ? { status: 'canceled', cancel_at_period_end: false, grace_until: null } : {}),
-      });
+  /** Each part's hook, one part after another in closing order. */
+  const each = async (account: ClosingAccount, hook: (part: PreparedClosing) => Promise<void> | undefined): Promise<void> => {
+    for (const part of account.parts) await hook(part);
   };
 
   const confirm = async (account: ClosingAccount): Promise<void> => {
@@ -196,7 +84,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
         : `Your account ${account.email} on ${site} has been deleted by an administrator of the site.`,
       '',
       'Its API keys no longer work, and its webhook subscriptions and scrapers have been deleted.',
-      ...(account.stripeEnded ? ['Your paid subscription has been cancelled: you will not be charged again.'] : []),
+      ...account.parts.flatMap((part) => part.confirmation?.() ?? []),
       'Records of your orders and of the requests made are kept for accounting, without your name or address.',
     ];
     await email.send({ to: account.email, subject: `Your ${site} account has been deleted`, text: lines.join('\n') });
@@ -204,18 +92,11 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const service = {
     /**
-     * Everything but the user row, once Stripe is dealt with: safe to run again, each step
+     * Everything but the user row, once what must end first has (`endFirst`, `check`): safe to run again, each step
      * finding what is left. The confirmation goes out last.
      */
     async carryOut(account: ClosingAccount): Promise<void> {
-      await deleteKeys(account.keyIds);
-      await getService(strapi, 'consumer-plans').grant(account.userId, null);
-      if (account.consumerId) await deleteOwnedWork(account.consumerId);
-      await detachOrders(account);
-      await getService(strapi, 'usage').flush();
-      await detachUsage(account.userId, account.consumerId);
-      later(LATE_RECORDS_MS, 'detaching late usage records', () => detachUsage(account.userId, account.consumerId));
-      await detachBilling(account);
+      await each(account, (part) => part.carryOut?.(later));
     },
 
     /**
@@ -250,16 +131,8 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
       const closing = (async () => {
         const account = await gather(userId, 'consumer');
         if (!account) return;
-        try {
-          await endStripeSubscription(account);
-        } catch (error) {
-          if (!(error instanceof StripeCancellationError)) throw error;
-          throw new ApiError(
-            502,
-            'payment_provider_error',
-            'Stripe could not cancel your subscription, so nothing was deleted; try again in a moment'
-          );
-        }
+        // Something outside the site a part must end first (a paid subscription): refusing refuses the closing.
+        await each(account, (part) => part.endFirst?.());
         await service.carryOut(account);
         // users-permissions' own removal: it ends the user's sessions too. The lifecycle below leaves this user to us.
         await users.remove({ id: userId });
@@ -296,7 +169,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
           const account = await gather(user.id, 'administrator');
           if (!account) continue;
           // Read only: nothing is cancelled before every user of the delete has been checked and the delete has committed.
-          await checkStripeSubscription(account);
+          await each(account, (part) => part.check?.());
           accounts.push(account);
         }
         return accounts;
@@ -306,7 +179,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
         const run = async () => {
           for (const account of accounts as ClosingAccount[]) {
             try {
-              await cancelAfterDelete(account);
+              await each(account, (part) => part.endAfterDelete?.());
               await service.carryOut(account);
               await confirm(account);
             } catch (error) {

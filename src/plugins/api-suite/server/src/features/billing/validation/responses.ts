@@ -100,3 +100,21 @@ export const adminBillingSubscriptionPage = z.object({
   meta: pageMeta.extend({ billing: billingState }),
 });
 export type AdminBillingSubscriptionPage = z.infer<typeof adminBillingSubscriptionPage>;
+
+/** A consumer's billing state as the account export (`GET /api/v1/account/export`) shows it. */
+export const accountBilling = z
+  .object({
+    customer_id: z.string().nullable().meta({ description: 'The Stripe customer (`cus_…`) made for the consumer.' }),
+    subscription: z
+      .object({
+        subscription_id: z.string().meta({ description: 'The Stripe subscription (`sub_…`).' }),
+        plan_id: id.nullable(),
+        status: billingStatus.exclude(['none']),
+        current_period_end: z.iso.datetime().nullable(),
+        cancel_at_period_end: z.boolean(),
+        grace_until: z.iso.datetime().nullable(),
+      })
+      .nullable(),
+  })
+  .meta({ description: 'What billing keeps about the consumer; null when they never bought a plan.' });
+export type AccountBilling = z.infer<typeof accountBilling>;

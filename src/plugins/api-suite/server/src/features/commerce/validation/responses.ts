@@ -37,3 +37,25 @@ export const orderListing = z.object({
   payment_id: z.string().nullable(),
 });
 export type OrderListing = z.infer<typeof orderListing>;
+
+/** A consumer's orders as the account export (`GET /api/v1/account/export`) shows them. */
+export const accountOrder = z.object({
+  id: z.string().meta({ description: "The order's id (a UUID)." }),
+  status: z.enum(ORDER_STATUSES),
+  total: z.number().min(0),
+  currency: z.string().nullable(),
+  items: z.array(
+    z.object({
+      product_id: z.int().min(1),
+      quantity: z.int().min(1),
+      price: z.number().min(0).meta({ description: 'The unit price at checkout.' }),
+      name: z.string().meta({ description: 'The product name at checkout.' }),
+    })
+  ),
+  shipping_address: z.unknown().meta({ description: 'As given at checkout: text, an object of text fields, or null.' }),
+  payment_method: z.string().nullable(),
+  payment_id: z.string().nullable(),
+  created_at: dateTime.nullable(),
+  paid_at: dateTime.nullable(),
+});
+export type AccountOrder = z.infer<typeof accountOrder>;
