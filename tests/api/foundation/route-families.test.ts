@@ -10,7 +10,6 @@ import {
   flatErrorBody,
   nestedErrorBody,
   oauthErrorBody,
-  pathFamily,
   type ErrorShape,
   type FamilyShape,
 } from '../../../src/plugins/api-suite/server/src/http/errors';
@@ -37,7 +36,20 @@ afterAll(async () => {
 
 const under = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`);
 
-/** The body a route's path promises (`pathFamily`, which the input guard answers in too). */
+/** The families of the routes under /api as docs/api-reference.md#error-bodies promises them, by path. */
+function pathFamily(path: string): 'oauth' | 'nested' | 'flat' | 'list' | 'message' | 'strapi' {
+  if (under(path, '/api/webhook/stripe')) return 'message';
+  if (path === '/api/v1/oauth/token') return 'oauth';
+  if (under(path, '/api/v1')) return 'nested';
+  if (under(path, '/api/webhooks')) return 'flat';
+  if (['/api/checkout', '/api/reports', '/api/search'].some((prefix) => under(path, prefix))) return 'list';
+  return 'strapi';
+}
+
+/**
+ * The body a route's path promises. The server never decides by path: the access guard and the
+ * input guard both answer in the family of the route a request reaches (`routeFamilies`).
+ */
 function promisedShape(url: string): { name: string; body: ErrorShape; refusalsToo: boolean } | undefined {
   switch (pathFamily(url)) {
     case 'oauth':

@@ -82,6 +82,14 @@ export interface FamilyShape {
    * they keep everywhere else: the token route's, whose clients read RFC 6749's body only.
    */
   refusalsToo?: boolean;
+  /** The code of its 400 for a body or query that cannot be used (`validation_error` unless said). */
+  validationCode?: string;
+  /**
+   * What its writes' bodies may be (the input guard refuses others before the route runs): JSON
+   * (415 otherwise, the default), JSON or a form (400 otherwise), anything, or a raw body whose
+   * signature the route checks, which the guard leaves unread.
+   */
+  accepts?: 'json' | 'json-or-form' | 'any' | 'raw';
 }
 
 const FAMILY_SHAPE = Symbol.for('api-suite.family-shape');
@@ -126,12 +134,12 @@ async function answerErrors(ctx: Context, run: () => Promise<unknown>, shape: Er
  * refusals are the family's 400). Handlers throw; this writes the body, and the access guard
  * answers in the same one for what it meets on the route's behalf (`FamilyShape`).
  */
-export function errorFamily(shape: ErrorShape, unexpected?: Unexpected): Core.MiddlewareFactory {
+export function errorFamily(shape: ErrorShape, unexpected?: Unexpected, family: Omit<FamilyShape, 'body'> = {}): Core.MiddlewareFactory {
   const factory = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
     const fallback = unexpected && ((error: unknown) => unexpected(error, strapi));
     return (ctx, next) => answerErrors(ctx, next, shape, fallback);
   };
-  return withFamilyShape(factory, { body: shape });
+  return withFamilyShape(factory, { ...family, body: shape });
 }
 
 /**
@@ -244,6 +252,9 @@ export function strapiErrorBody(error: ApiError) {
   return { data: null, error: { status: error.status, name: error.code, message: error.message, details } };
 }
 
+/** Strapi's own routes and the site's (no family of the plugin's): Strapi's body and validation code, any body. */
+export const STRAPI_FAMILY: Omit<FamilyShape, 'body'> = { validationCode: 'ValidationError', accepts: 'any' };
+
 /** The route families' error middlewares, by the body they answer in (`plugin::api-suite.<name>`). */
 export const errorMiddlewares = {
   /** `/api/v1/*`: `{ error: { code, message, details? } }`. */
@@ -253,7 +264,7 @@ export const errorMiddlewares = {
   /** `/api/checkout`, `/api/reports/*` and `/api/search`: `{ errors: [{ message }] }`. */
   'error-list': errorFamily(errorListBody),
   /** The admin panel's routes (`/api-suite/*`): Strapi's own error body. */
-  'strapi-errors': errorFamily(strapiErrorBody),
+  'strapi-errors': errorFamily(strapiErrorBody, undefined, STRAPI_FAMILY),
 };
 
 /** `/api/webhook/stripe`: `{ error: "<message>" }`. */
@@ -268,24 +279,3 @@ export const oauthErrorBody = (error: ApiError) => ({
   error: error.status === 503 ? 'temporarily_unavailable' : 'invalid_request',
   error_description: error.message,
 });
-
-/** The error families of the routes under /api, named by the body each answers in. */
-export type PathFamily = 'oauth' | 'nested' | 'flat' | 'list' | 'message' | 'strapi';
-
-const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
-
-/**
- * The family a path under /api promises (docs/api-reference.md#error-bodies), stated once. Routes
- * name their family's error middleware in their config; `tests/api/foundation/route-families.test.ts`
- * checks that every route names the one this gives for its path, so the input guard, which answers
- * before any route is matched, answers in the route's own family. `strapi`: Strapi's own routes
- * and the site's.
- */
-export function pathFamily(path: string): PathFamily {
-  if (under(path, '/api/webhook/stripe')) return 'message';
-  if (path === '/api/v1/oauth/token') return 'oauth';
-  if (under(path, '/api/v1')) return 'nested';
-  if (under(path, '/api/webhooks')) return 'flat';
-  if (['/api/checkout', '/api/reports', '/api/search'].some((prefix) => under(path, prefix))) return 'list';
-  return 'strapi';
-}

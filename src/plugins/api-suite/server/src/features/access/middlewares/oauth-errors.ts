@@ -19,5 +19,5 @@ export const oauthErrors = withFamilyShape(
       ctx.body = { error: error.error, error_description: error.description };
     }
   },
-  { body: oauthErrorBody, refusalsToo: true }
+  { body: oauthErrorBody, refusalsToo: true, validationCode: 'invalid_request', accepts: 'json-or-form' }
 );

@@ -10,10 +10,14 @@ import { FailedError } from '../../../errors';
  * `plugin::api-suite.stripe-webhook-errors`: `{ error: "<message>" }`. An event that could not be
  * applied is not acknowledged: Stripe retries, and the event is applied then (nothing of it was kept).
  */
-export const stripeWebhookErrors = errorFamily(errorMessageBody, (error, strapi) => {
-  strapi.log.error(`[api-suite] stripe: event not processed: ${(error as Error).stack ?? String(error)}`);
-  return new FailedError('event_not_processed', 'Event not processed');
-});
+export const stripeWebhookErrors = errorFamily(
+  errorMessageBody,
+  (error, strapi) => {
+    strapi.log.error(`[api-suite] stripe: event not processed: ${(error as Error).stack ?? String(error)}`);
+    return new FailedError('event_not_processed', 'Event not processed');
+  },
+  { accepts: 'raw' }
+);
 
 /**
  * `POST /api/webhook/stripe` (docs/commerce.md#the-stripe-webhook): Stripe's notifications,

@@ -1,15 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import {
-  ApiError,
-  errorListBody,
-  flatErrorBody,
-  nestedErrorBody,
-  oauthErrorBody,
-  pathFamily,
-  strapiErrorBody,
-  type PathFamily,
-} from '../../../http/errors';
+import { routeFamilies } from '../../../http/api-routes';
+import { ApiError, STRAPI_FAMILY, strapiErrorBody, type FamilyShape } from '../../../http/errors';
 import { apiPathOf } from '../../../http/site-paths';
 import { badFilterAt, inputProblemAt, MAX_NESTING, type InputProblem } from './hostile-input';
 
@@ -31,28 +23,31 @@ import { badFilterAt, inputProblemAt, MAX_NESTING, type InputProblem } from './h
  *   (`filters[title][$eq][$ne]=x`): 400 instead of the query engine's 500.
  */
 export const inputGuard = (_config: unknown, { strapi }: { strapi: Core.Strapi }): Core.MiddlewareHandler => {
+  const familyOf = routeFamilies(strapi);
   return async (ctx, next) => {
     // By the API path: the site's REST prefix written as /api, in lower case (http/site-paths.ts).
     const apiPath = apiPathOf(strapi, ctx as Context);
-    // The family the route's own config names (checked against pathFamily by the route-families test).
-    const family = apiPath === undefined ? 'strapi' : pathFamily(apiPath);
+    // The family of the route the request will reach, as the access guard finds it: Strapi's own
+    // and the site's routes (and paths nobody serves) answer as Strapi does.
+    const family: FamilyShape = (apiPath === undefined ? undefined : familyOf(ctx.method, ctx.path)) ?? {
+      ...STRAPI_FAMILY,
+      body: strapiErrorBody,
+    };
     // Stripe's webhook verifies its raw body's signature: nothing to look into before it.
-    const refusal = family === 'message' ? undefined : refusalOf(ctx as Context, family, apiPath);
+    const refusal = family.accepts === 'raw' ? undefined : refusalOf(ctx as Context, family, apiPath);
     if (!refusal) return next();
     ctx.status = refusal.status;
-    ctx.body = bodyFor(family, refusal);
+    ctx.body = family.body(refusal);
   };
 };
 
-type Family = PathFamily;
-
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function refusalOf(ctx: Context, family: Family, apiPath: string | undefined): ApiError | undefined {
+function refusalOf(ctx: Context, family: FamilyShape, apiPath: string | undefined): ApiError | undefined {
   // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every route.
   const inQuery = inputProblemAt(ctx.query);
   if (inQuery !== undefined) return refusalFor(inQuery, family);
-  if (ctx.method === 'GET' && family === 'strapi' && apiPath?.startsWith('/api/')) {
+  if (ctx.method === 'GET' && family.body === strapiErrorBody && apiPath?.startsWith('/api/')) {
     const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
     return at === undefined
       ? undefined
@@ -62,16 +57,12 @@ function refusalOf(ctx: Context, family: Family, apiPath: string | undefined): A
 
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (hasBody) {
-    const authRoute = apiPath?.startsWith('/api/auth/') === true;
-    if (family === 'oauth' || authRoute) {
-      if (!ctx.request.is('json', 'urlencoded')) {
-        return new ApiError(
-          400,
-          family === 'oauth' ? 'invalid_request' : 'ValidationError',
-          'Send the body as JSON (Content-Type: application/json) or as a form'
-        );
-      }
-    } else if (family !== 'strapi' && !ctx.request.is('json')) {
+    // users-permissions' /api/auth/* routes take JSON or a form too.
+    const accepts = apiPath?.startsWith('/api/auth/') === true ? 'json-or-form' : (family.accepts ?? 'json');
+    if (accepts === 'json-or-form' && !ctx.request.is('json', 'urlencoded')) {
+      return new ApiError(400, validationCodeOf(family), 'Send the body as JSON (Content-Type: application/json) or as a form');
+    }
+    if (accepts === 'json' && !ctx.request.is('json')) {
       return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
     }
   }
@@ -79,35 +70,17 @@ function refusalOf(ctx: Context, family: Family, apiPath: string | undefined): A
   return inBody === undefined ? undefined : refusalFor(inBody, family);
 }
 
+const validationCodeOf = (family: FamilyShape): string => family.validationCode ?? 'validation_error';
+
 /**
  * The 400 for a NUL or an unpaired surrogate, or for nesting too deep, at the problem's field,
  * coded as the family codes validation errors.
  */
-function refusalFor(problem: InputProblem, family: Family): ApiError {
+function refusalFor(problem: InputProblem, family: FamilyShape): ApiError {
   const field = problem.at === '' ? '(body)' : problem.at;
   const message =
     problem.kind === 'character'
       ? 'must not hold NUL characters or unpaired surrogates'
       : `must not be nested more than ${MAX_NESTING} levels deep`;
-  return new ApiError(
-    400,
-    family === 'strapi' ? 'ValidationError' : family === 'oauth' ? 'invalid_request' : 'validation_error',
-    `${field}: ${message}`,
-    [{ field, message }]
-  );
-}
-
-function bodyFor(family: Family, error: ApiError): unknown {
-  switch (family) {
-    case 'nested':
-      return nestedErrorBody(error);
-    case 'oauth':
-      return oauthErrorBody(error);
-    case 'flat':
-      return flatErrorBody(error);
-    case 'list':
-      return errorListBody(error);
-    default:
-      return strapiErrorBody(error);
-  }
+  return new ApiError(400, validationCodeOf(family), `${field}: ${message}`, [{ field, message }]);
 }
