@@ -45,10 +45,10 @@ export function registerOrderEvents(strapi: Core.Strapi): void {
         params.data.paid_at = new Date();
       }
 
-      const announcement: Announcement = { orders: [], products: [] };
+      const announcement: Announcement = { orders: [] };
       // Released while the row still exists (the release is a conditional update of it); a
       // failed delete rolls the release back with it.
-      if (ctx.action === 'delete' && before?.stockReserved) announcement.products.push(...(await orders().releaseStock(trx, before)));
+      if (ctx.action === 'delete' && before?.stockReserved) await orders().releaseStock(trx, before);
 
       const result = await next();
 
@@ -59,13 +59,13 @@ export function registerOrderEvents(strapi: Core.Strapi): void {
         if (after && creating) announcement.orders.push({ type: 'order.created', order: after });
         if (after && before && before.status !== after.status) {
           if (after.status === 'cancelled' && orders().returnsStock(before.status)) {
-            announcement.products.push(...(await orders().releaseStock(trx, after)));
+            await orders().releaseStock(trx, after);
           }
           announcement.orders.push({ type: 'order.updated', order: after });
           if (after.status === 'paid') announcement.orders.push({ type: 'order.paid', order: after });
         }
       }
-      if (announcement.orders.length > 0 || announcement.products.length > 0) {
+      if (announcement.orders.length > 0) {
         onCommit(() => setImmediate(() => void orders().announce(announcement)));
       }
       return result;

@@ -154,7 +154,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       const { currency } = getConfig(strapi).commerce;
       const uuid = randomUUID();
       const now = new Date();
-      const announcement: Announcement = { orders: [], products: [] };
+      const announcement: Announcement = { orders: [] };
       const order = await strapi.db.transaction(async ({ trx, onCommit }) => {
         await checkHolds(trx, buyer.userId, items);
         await reserve(trx, items);
@@ -190,7 +190,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
           stockReserved: true,
         };
         announcement.orders.push({ type: 'order.created', order: placed });
-        announcement.products.push(...(await orders().productPayloads(inLockOrder(items).map((item) => item.product_id))));
+        await orders().stockChanged(inLockOrder(items).map((item) => item.product_id));
         onCommit(() => setImmediate(() => void orders().announce(announcement)));
         return placed;
       });
@@ -217,12 +217,11 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** The payment session could not be made: the order is cancelled and its stock given back. */
     async abandon(uuid: string): Promise<void> {
       try {
-        const announcement: Announcement = { orders: [], products: [] };
+        const announcement: Announcement = { orders: [] };
         await strapi.db.transaction(async ({ trx, onCommit }) => {
           const cancelled = await orders().cancelPending(trx, uuid);
           if (!cancelled) return;
           announcement.orders.push({ type: 'order.updated', order: cancelled.order });
-          announcement.products.push(...cancelled.products);
           onCommit(() => setImmediate(() => void orders().announce(announcement)));
         });
       } catch (error) {

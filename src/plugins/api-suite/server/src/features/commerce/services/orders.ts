@@ -1,11 +1,9 @@
 import type { PublishableEvent } from '../../webhooks/events/registry';
-import type { ProductEventData } from '../../content/events/seed-types';
 import type { OrderEventData } from '../events/event-types';
 import type { Core, UID } from '@strapi/strapi';
 import { ADMINISTRATOR_ROLE, UIDS } from '../../../constants';
 import { fromJson, tableOf, toBool, toDate, type Knex } from '../../../db';
 import { getConfig, getService } from '../../../utils';
-import { productPayload } from '../../content/events/seed-types';
 import type { OrderStatus } from '../content-types';
 import type { OrderListing } from '../validation/responses';
 
@@ -38,14 +36,10 @@ export type OrderEventType = 'order.created' | 'order.updated' | 'order.paid';
 /** A change to announce once its transaction commits. */
 export interface Announcement {
   orders: Array<{ type: OrderEventType; order: Order }>;
-  /** Products whose stock changed, as product.updated (read inside the transaction). */
-  products: ProductEventData[];
 }
 
 /** Statuses in which an order's goods have not left: cancelling it gives its stock back. */
 const RETURNS_STOCK_FROM: OrderStatus[] = ['pending', 'paid'];
-
-const PRODUCT_EVENT_FIELDS = ['documentId', 'name', 'slug', 'price', 'stock', 'published', 'deleted'];
 
 /**
  * Orders (docs/commerce.md): reading them, the status changes the payment flow makes (each a
@@ -129,28 +123,29 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** pending → cancelled, once, with its stock given back in the same transaction. */
-    async cancelPending(trx: Knex, uuid: string): Promise<{ order: Order; products: ProductEventData[] } | null> {
+    async cancelPending(trx: Knex, uuid: string): Promise<{ order: Order } | null> {
       const changed = await trx(ordersTable()).where({ uuid, status: 'pending' }).update({ status: 'cancelled', updated_at: new Date() });
       if (changed !== 1) return null;
       const order = await this.findByUuid(uuid);
       if (!order) return null;
-      const products = await this.releaseStock(trx, order);
-      return { order: { ...order, stockReserved: false }, products };
+      await this.releaseStock(trx, order);
+      return { order: { ...order, stockReserved: false } };
     },
 
     /**
      * Give the order's stock back if it still holds it. `stock_reserved` is cleared by a
      * conditional update first, so whoever gets there second (a repeated event, an editor)
-     * returns nothing. Answers the product.updated payloads of the products changed.
+     * gives nothing back (false). Its products are announced with the transaction (`stockChanged`).
      */
-    async releaseStock(trx: Knex, order: Pick<Order, 'id' | 'items'>): Promise<ProductEventData[]> {
+    async releaseStock(trx: Knex, order: Pick<Order, 'id' | 'items'>): Promise<boolean> {
       const claimed = await trx(ordersTable()).where({ id: order.id, stock_reserved: true }).update({ stock_reserved: false });
-      if (claimed !== 1) return [];
+      if (claimed !== 1) return false;
       const lines = inLockOrder(mergeLines(order.items));
       for (const line of lines) {
         await trx(productsTable()).where({ id: line.product_id }).increment('stock', line.quantity);
       }
-      return this.productPayloads(lines.map((line) => line.product_id));
+      await this.stockChanged(lines.map((line) => line.product_id));
+      return true;
     },
 
     /** Whether cancelling from `from` gives stock back (goods that left are not counted again). */
@@ -158,15 +153,20 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
       return RETURNS_STOCK_FROM.includes(from);
     },
 
-    /** product.updated payloads, read inside the current transaction. */
-    async productPayloads(ids: number[]): Promise<ProductEventData[]> {
-      if (ids.length === 0) return [];
+    /**
+     * Products whose stock this transaction changed, announced as any change of content is
+     * (product.updated, through the content outbox): recorded in this transaction, published
+     * once it commits, even when the process dies right after.
+     */
+    async stockChanged(ids: number[]): Promise<void> {
+      if (ids.length === 0) return;
       const rows = (await strapi.db.query(productUid()).findMany({
         where: { id: { $in: ids } },
-        select: PRODUCT_EVENT_FIELDS,
+        select: ['documentId'],
         orderBy: { id: 'asc' },
-      })) as Array<Record<string, unknown>>;
-      return rows.map((row) => productPayload(row));
+      })) as Array<{ documentId: string }>;
+      const documentIds = [...new Set(rows.map((row) => row.documentId))];
+      await getService(strapi, 'content-changes').changedOutside(productUid(), documentIds);
     },
 
     /**
@@ -185,9 +185,6 @@ const ordersService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       for (const [userId, events] of byBuyer) {
         work.push(this.audienceOf(userId).then((consumerIds) => webhooks.publishMany(events, { consumerIds })));
-      }
-      if (announcement.products.length > 0) {
-        work.push(webhooks.publishMany(announcement.products.map((payload) => ({ type: 'product.updated', payload }))));
       }
       const results = await Promise.allSettled(work);
       for (const result of results) {

@@ -42,7 +42,7 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const session = event.data.object as Stripe.Checkout.Session;
       const orderUuid =
         typeof session.metadata?.order_id === 'string' && session.metadata.order_id !== '' ? session.metadata.order_id : null;
-      const announcement: Announcement = { orders: [], products: [] };
+      const announcement: Announcement = { orders: [] };
 
       const outcome = await strapi.db.transaction(async ({ trx, onCommit }): Promise<EventOutcome> => {
         if (!(await claim(trx, event, orderUuid))) return 'duplicate';
@@ -58,7 +58,6 @@ const stripeEventsService = ({ strapi }: { strapi: Core.Strapi }) => {
             return 'applied';
           }
           announcement.orders.push({ type: 'order.updated', order: cancelled.order });
-          announcement.products.push(...cancelled.products);
         } else {
           if (event.type === 'checkout.session.completed' && session.payment_status === 'unpaid') {
             strapi.log.info(`[api-suite] stripe: session ${session.id} of order ${orderUuid} completed unpaid, waiting for its payment`);

@@ -110,6 +110,35 @@ const contentChangesService = ({ strapi }: { strapi: Core.Strapi }) => {
       listeners.push(listener);
     },
 
+    /**
+     * Documents a write outside the document service changed (commerce's stock, written with
+     * knex under row locks), told to the same listeners as any other change: recorded in the
+     * write's own transaction (call it inside `strapi.db.transaction`, after the write) and handed
+     * over once it commits. One `update` change per document.
+     */
+    async changedOutside(uid: string, documentIds: string[]): Promise<void> {
+      const to = listeners.filter((listener) => listener.watches(uid, 'update'));
+      if (to.length === 0 || documentIds.length === 0) return;
+      const fields = [...new Set(to.flatMap((listener) => listener.fields?.(uid) ?? []))];
+      await strapi.db.transaction(async ({ trx, onCommit }) => {
+        for (const documentId of documentIds) {
+          const after = fields.length > 0 ? await read(uid, documentId, fields) : null;
+          const change: ContentChange = {
+            uid,
+            action: 'update',
+            documentId,
+            before: null,
+            after,
+            locales: [null],
+            alsoPublished: false,
+            captured: new Map(),
+          };
+          for (const listener of to) if (listener.record) await listener.record(trx as unknown as Knex, change);
+          afterCommit(trx, onCommit, change, to);
+        }
+      });
+    },
+
     /** Registered once, at the plugin's register. */
     subscribe(): void {
       strapi.documents.use(async (ctx, next) => {
