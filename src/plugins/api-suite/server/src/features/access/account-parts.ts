@@ -55,6 +55,7 @@ export function keysAccountPart(strapi: Core.Strapi): AccountPart {
           }
           await getService(strapi, 'consumer-plans').grant(userId, null);
         },
+        confirmation: () => 'Its API keys no longer work.',
       };
     },
   };
@@ -95,6 +96,7 @@ export function usageAccountPart(strapi: Core.Strapi): AccountPart {
           await detach(userId, consumerId);
           later(LATE_RECORDS_MS, 'detaching late usage records', () => detach(userId, consumerId));
         },
+        confirmation: () => 'Records of the requests made with it are kept for accounting, without your name.',
       };
     },
   };

@@ -47,6 +47,7 @@ export function ordersAccountPart(strapi: Core.Strapi): AccountPart {
               .update({ where: { id }, data: { user: null, consumer_id: consumerId, shipping_address: null } });
           }
         },
+        confirmation: () => 'Records of your orders are kept for accounting, without your name or address.',
       };
     },
   };

@@ -40,6 +40,7 @@ export function scrapersAccountPart(strapi: Core.Strapi): AccountPart {
             if (row) await service.remove(row);
           }
         },
+        confirmation: () => 'Its scrapers have been deleted.',
       };
     },
   };

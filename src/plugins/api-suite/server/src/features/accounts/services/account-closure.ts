@@ -83,9 +83,8 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
         ? `As you asked, your account ${account.email} on ${site} has been deleted.`
         : `Your account ${account.email} on ${site} has been deleted by an administrator of the site.`,
       '',
-      'Its API keys no longer work, and its webhook subscriptions and scrapers have been deleted.',
+      // A line from each part of the account, in closing order.
       ...account.parts.flatMap((part) => part.confirmation?.() ?? []),
-      'Records of your orders and of the requests made are kept for accounting, without your name or address.',
     ];
     await email.send({ to: account.email, subject: `Your ${site} account has been deleted`, text: lines.join('\n') });
   };

@@ -41,6 +41,7 @@ export function subscriptionsAccountPart(strapi: Core.Strapi): AccountPart {
             if (row) await service.remove(row);
           }
         },
+        confirmation: () => 'Its webhook subscriptions have been deleted.',
       };
     },
   };
