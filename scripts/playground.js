@@ -30,7 +30,7 @@ const shop = () =>
   ).join('')}</body></html>`;
 
 function verify(headers, body) {
-  if (!secret) return 'not checked (start the playground with WEBHOOK_SECRET=whsec_… to check signatures)';
+  if (!secret) return 'not checked (start the playground with WEBHOOK_SECRET=<the signing secret of the endpoint> to check signatures)';
   try {
     new Webhook(secret).verify(body, {
       'webhook-id': headers['webhook-id'],

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
-import { screenshot } from './browser';
+import { screenshot, UI_TIMEOUT_MS } from './browser';
+import { eventually } from './wait';
 
 /** The consumer portal in the browser tests: signing up through its form, and screenshots at desktop and phone widths. */
 export const PHONE = { width: 390, height: 844 };
@@ -41,4 +42,22 @@ export async function shoot(page: Page, name: string): Promise<void> {
   if (Number(rows) > 1) throw new Error(`portal ${name}: the tabs wrap onto ${String(rows)} rows on a 390 px screen`);
   await screenshot(page, `portal-${name}-390`);
   await page.setViewportSize(DESKTOP);
+}
+
+/**
+ * On the portal's Overview: make `call` (a request counted for the signed-in consumer) and wait
+ * until the live usage chart has counted it.
+ */
+export async function countedInLiveChart(page: Page, call: () => Promise<void>): Promise<void> {
+  await page.getByRole('link', { name: 'Overview' }).click();
+  const chart = page.getByTestId('usage-chart');
+  await chart.waitFor();
+  await page.getByTestId('usage-live').getByText('Live').waitFor();
+  const before = Number(await chart.getAttribute('data-total'));
+  await call();
+  await eventually(
+    async () => (Number(await chart.getAttribute('data-total')) >= before + 1 ? true : undefined),
+    UI_TIMEOUT_MS,
+    'the request in the live usage chart'
+  );
 }
