@@ -36,18 +36,26 @@ const Cards = styled.div`
       padding: 8px 0;
       border-bottom: 1px solid #dcdce4;
     }
+    /* The column's name on the left, what the cell holds stacked on the right (a URL above its description). */
     & td {
-      display: flex;
-      align-items: flex-start;
-      gap: 12px;
+      display: grid;
+      grid-template-columns: 34% minmax(0, 1fr);
+      column-gap: 12px;
+      align-items: start;
       padding: 4px 16px;
       white-space: normal;
       overflow-wrap: anywhere;
     }
     & td > * {
+      grid-column: 2;
       min-width: 0;
       max-width: 100%;
       flex-wrap: wrap;
+    }
+    /* A cell without a column name (the actions) takes the card's width. */
+    & td:not([data-label]) > *,
+    & td[data-label=''] > * {
+      grid-column: 1 / -1;
     }
     /* A card has the room to show a long URL or name whole, where a row cut it short. */
     & td * {
@@ -57,7 +65,8 @@ const Cards = styled.div`
     }
     & td[data-label]:not([data-label=''])::before {
       content: attr(data-label);
-      flex: 0 0 34%;
+      grid-column: 1;
+      grid-row: 1 / span 20;
       color: #666687;
       font-size: 1.1rem;
       font-weight: 600;
