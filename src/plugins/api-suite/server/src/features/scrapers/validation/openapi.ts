@@ -14,6 +14,8 @@ export const scrapersApi: ApiDescription = {
   components: {
     ScraperSelectors: answers.scraperSelectors,
     ChangeDetection: answers.changeDetection,
+    ScraperTarget: answers.scraperTarget,
+    TargetReport: answers.targetReport,
     Scraper: answers.scraper,
     ScraperList: answers.scraperList,
     ScraperRun: answers.scraperRun,
