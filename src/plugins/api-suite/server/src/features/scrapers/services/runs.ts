@@ -239,7 +239,9 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
         await recording.flush();
         // A crawl that ran its course writes into the site's content, heartbeat still beating (a stop ends it midway).
         if (!controller.signal.aborted && !summary.startError)
-          await withSpan(span, () => writeTarget(strapi, scraper, runId, controller.signal));
+          await withSpan(span, () =>
+            writeTarget(strapi, scraper, runId, { signal: controller.signal, pagesFailed: summary?.pagesFailed ?? 0 })
+          );
       } catch (error) {
         crash = (error as Error).message;
         await recording.flush().catch(() => undefined);

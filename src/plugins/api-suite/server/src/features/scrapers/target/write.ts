@@ -1,7 +1,7 @@
 import type { Core, UID } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { fromJson, tableOf, toBool } from '../../../db';
-import { ApiError } from '../../../http/errors';
+import { unavailableDependency } from '../../../dependencies';
 import { contentHash } from '../content-hash';
 import type { ScraperRow } from '../services/scrapers';
 import type { ScraperSelectors } from '../validation';
@@ -26,14 +26,14 @@ type Failure = TargetReport['failed'][number];
  * when its values differ from those this scraper wrote last, and left alone otherwise. An item
  * that cannot be written (a value its attribute cannot take, a document the site refuses) is
  * reported and the others are written. When every item was gone through (`signal` never aborted),
- * the documents this scraper created whose key the run did not collect are kept, unpublished or
+ * no page failed and some item was collected, the documents this scraper created whose key the run did not collect are kept, unpublished or
  * deleted. The report is stored on the run; null when the scraper has no target.
  */
 export async function writeTarget(
   strapi: Core.Strapi,
   scraper: ScraperRow,
   runId: number,
-  signal: AbortSignal
+  crawl: { signal: AbortSignal; pagesFailed: number }
 ): Promise<TargetReport | null> {
   const setting = fromJson<ScraperTargetSetting | null>(scraper.target, null);
   if (!setting) return null;
@@ -54,8 +54,10 @@ export async function writeTarget(
     // Outside the request that started the run (the in-process jobs driver may carry its context):
     // the site's document-service middlewares must see the worker, not that caller.
     await outsideRequests(strapi, async () => {
-      const complete = await writer.writeAll(signal);
-      if (complete) await writer.removeGone();
+      const complete = await writer.writeAll(crawl.signal);
+      // Items of a page that failed are missing, not gone; and a run that found no item at all more
+      // likely met a page whose layout changed than a site that emptied: neither removes anything.
+      if (complete && crawl.pagesFailed === 0 && writer.collected() > 0) await writer.removeGone();
     });
   }
   await strapi.db
@@ -121,11 +123,10 @@ function targetWriter(
     }
     const hash = contentHash(data);
 
-    const entry = await entryOf(keyHash);
-    const found = (await documents().findFirst({ filters: { [target.key.name]: { $eq: key.value } } } as never)) as {
-      documentId: string;
-    } | null;
     try {
+      const entry = await entryOf(keyHash);
+      const filters = { [target.key.name]: { $eq: key.value } };
+      const found = (await documents().findFirst({ filters } as never)) as { documentId: string } | null;
       if (!found) {
         // Owned before it exists: a run killed between the two takes the document up by its key next time.
         await record(keyHash, itemKey, { document_id: null, content_hash: null, owned: true });
@@ -141,12 +142,15 @@ function targetWriter(
         report.updated += 1;
       }
     } catch (error) {
-      if (!isRefusal(error)) throw error;
+      if (unavailableDependency(error)) throw error;
       fail({ key: itemKey, ...refusalOf(error) });
     }
   };
 
   return {
+    /** Keys this run collected so far. */
+    collected: () => seen.size,
+
     /** Every item of the run, in the order it was collected; false when the run was stopped midway. */
     async writeAll(signal: AbortSignal): Promise<boolean> {
       let lastId = 0;
@@ -190,7 +194,7 @@ function targetWriter(
           }
           report.removed += 1;
         } catch (error) {
-          if (!isRefusal(error)) throw error;
+          if (unavailableDependency(error)) throw error;
           fail({
             key: entry.item_key,
             field: null,
@@ -202,14 +206,11 @@ function targetWriter(
   };
 }
 
-/** A document the site refused (Strapi's validation or application errors, a refusal of the plugin's), not a fault of the database. */
-function isRefusal(error: unknown): boolean {
-  if (error instanceof ApiError) return true;
-  const name = (error as { name?: unknown } | null)?.name;
-  return typeof name === 'string' && /^(ValidationError|ApplicationError|ForbiddenError|NotFoundError|YupValidationError)$/.test(name);
-}
-
-/** The attribute a refusal names (Strapi's validation errors carry paths) and its message. */
+/**
+ * What the site said when it refused a document (its validation, a lifecycle's error, a unique
+ * value taken): the attribute Strapi's validation errors name, and the message. Only the database
+ * or Redis being away stops the run; anything else is this item's.
+ */
 function refusalOf(error: unknown): { field: string | null; reason: string } {
   const details = (error as { details?: { errors?: Array<{ path?: unknown; message?: unknown }> } }).details;
   const first = details?.errors?.[0];

@@ -26,8 +26,6 @@ export interface ServerChecks {
 export const TARGET_PUBLISH = ['draft', 'auto'] as const;
 export const TARGET_REMOVED = ['keep', 'unpublish', 'delete'] as const;
 
-const attributeName = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
-
 /**
  * The shape of a target; whether its type, attributes and item fields exist is checked against
  * the site's schema and the scraper's selectors when it is saved (422 invalid_target).
@@ -35,9 +33,12 @@ const attributeName = z.string().trim().min(1, 'must not be empty').max(100, 'mu
 export const targetBody = z
   .object({
     type: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-    key: attributeName,
+    key: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
     fields: z
-      .record(attributeName, z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'))
+      .record(
+        z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+        z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters')
+      )
       .refine((fields) => Object.keys(fields).length > 0, 'must map at least one attribute')
       .refine((fields) => Object.keys(fields).length <= 100, 'must map at most 100 attributes'),
     publish: z.enum(TARGET_PUBLISH).default('draft'),

@@ -82,13 +82,9 @@ export const targetReport = z
     created: z.int().min(0).meta({ description: 'Documents created.' }),
     updated: z.int().min(0).meta({ description: 'Documents whose values changed, updated.' }),
     unchanged: z.int().min(0).meta({ description: 'Items whose values had not changed since this scraper wrote them: nothing written.' }),
-    removed: z
-      .int()
-      .min(0)
-      .meta({
-        description:
-          'Documents this scraper created whose key the run no longer collected, kept, unpublished or deleted as `removed` says.',
-      }),
+    removed: z.int().min(0).meta({
+      description: 'Documents this scraper created whose key the run no longer collected, kept, unpublished or deleted as `removed` says.',
+    }),
     failed: z
       .array(
         z.object({
