@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startApp, type TestApp } from '../../helpers/app';
 import { startReceiver, type Receiver } from '../../helpers/receiver';
-import { administratorOf, registerUser, type TestUser } from '../../helpers/users';
+import { adminSession, administratorOf, registerUser, type TestUser } from '../../helpers/users';
 import { eventOf, subscribe, waitForPosts } from '../../helpers/webhooks';
 import { eventually } from '../../helpers/wait';
 
@@ -310,6 +310,28 @@ describe('who may set a target, and what it may name', () => {
     expect(response.status).toBe(422);
     expect(response.body).toEqual({ error: { code: 'invalid_target', message: expect.stringContaining(path), details: { path } } });
     expect(await app.strapi.db.query('plugin::api-suite.scraper').count()).toBe(before);
+  });
+
+  it('lets the admin panel set a target, and shows a fault in it under its path', async () => {
+    const token = (await adminSession(app)).token;
+    const body = { name: 'panel', url: `${site.url}/drafts`, selectors: PAGE_SELECTORS, user_id: consumer.id };
+    const refused = await app
+      .request()
+      .post('/api-suite/scrapers')
+      .set({ Authorization: `Bearer ${token}` })
+      .send({ ...body, target: { type: PAGE, key: 'slug', fields: { ...PAGE_FIELDS, title: 'headline' } } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      name: 'invalid_target',
+      details: { errors: [expect.objectContaining({ path: ['target', 'fields', 'title'] })] },
+    });
+    const created = await app
+      .request()
+      .post('/api-suite/scrapers')
+      .set({ Authorization: `Bearer ${token}` })
+      .send({ ...body, target: { type: PAGE, key: 'slug', fields: PAGE_FIELDS, publish: 'auto' } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.target).toMatchObject({ type: PAGE, publish: 'auto', removed: 'keep' });
   });
 
   it('checks a change of selectors against the target it keeps', async () => {
