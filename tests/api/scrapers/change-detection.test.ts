@@ -151,6 +151,7 @@ describe('change detection', () => {
       items_new: 3,
       items_changed: 0,
       items_removed: 0,
+      target_report: null,
       error: null,
       created_at: expect.stringMatching(ISO),
     });

@@ -80,6 +80,7 @@ describe('scrapers: create, read, change, delete', () => {
       selectors: null,
       respect_robots_txt: true,
       change_detection: null,
+      target: null,
       status: 'idle',
       next_run_at: null,
       skipped_runs: 0,
@@ -181,6 +182,7 @@ describe('runs', () => {
       items_new: null,
       items_changed: null,
       items_removed: null,
+      target_report: null,
       error: null,
       created_at: expect.stringMatching(ISO),
     });

@@ -19,6 +19,7 @@ export const UIDS = {
   scraperRun: 'plugin::api-suite.scraper-run',
   scraperResult: 'plugin::api-suite.scraper-result',
   scraperItemState: 'plugin::api-suite.scraper-item-state',
+  scraperTargetEntry: 'plugin::api-suite.scraper-target-entry',
   order: 'plugin::api-suite.order',
   stripeEvent: 'plugin::api-suite.stripe-event',
   billingCustomer: 'plugin::api-suite.billing-customer',

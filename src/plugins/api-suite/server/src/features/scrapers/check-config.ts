@@ -5,7 +5,9 @@ import { checkEndpoint } from '../webhooks/subscriptions/create';
 import type { ScraperSelectors } from './validation';
 import type { ChangeDetectionSetting } from './content-hash';
 import type { ScraperRow } from './services/scrapers';
-import { InvalidError } from '../../errors';
+import { ForbiddenError, InvalidError } from '../../errors';
+import type { ScraperTargetSetting } from './validation/requests';
+import { itemFieldsOf, resolveTarget } from './target/check';
 
 /**
  * What the body's schema cannot know: a proxy pool must be one the site configured, the start URL
@@ -15,13 +17,23 @@ import { InvalidError } from '../../errors';
  */
 export async function checkScraperConfig(
   strapi: Core.Strapi,
-  body: { proxy_pool?: string | null; url?: string; selectors?: ScraperSelectors | null; change_detection?: ChangeDetectionSetting | null },
+  body: {
+    proxy_pool?: string | null;
+    url?: string;
+    selectors?: ScraperSelectors | null;
+    change_detection?: ChangeDetectionSetting | null;
+    target?: ScraperTargetSetting | null;
+  },
   current?: ScraperRow
 ): Promise<void> {
+  const selectors = body.selectors !== undefined ? body.selectors : fromJson<ScraperSelectors | null>(current?.selectors, null);
   checkChangeKey(
-    body.selectors !== undefined ? body.selectors : fromJson<ScraperSelectors | null>(current?.selectors, null),
+    selectors,
     body.change_detection !== undefined ? body.change_detection : fromJson<ChangeDetectionSetting | null>(current?.change_detection, null)
   );
+  // Against the site's schema and the items' fields as they will be (new selectors too): 422 invalid_target.
+  const target = body.target !== undefined ? body.target : fromJson<ScraperTargetSetting | null>(current?.target, null);
+  if (target) resolveTarget(strapi, target, itemFieldsOf(selectors));
   if (body.proxy_pool) {
     const pools = proxyPoolNames(strapi);
     if (!pools.includes(body.proxy_pool)) {
@@ -42,6 +54,15 @@ function checkChangeKey(selectors: ScraperSelectors | null, setting: ChangeDetec
   if (fields.includes(key)) return;
   const message = `must be one of the items' fields (${fields.join(', ')})`;
   throw new InvalidError('validation_error', `change_detection.key: ${message}`, [{ field: 'change_detection.key', message }]);
+}
+
+/**
+ * Writing into the site's content is the site's staff's to decide: a body naming `target` (null
+ * included) from anyone but an administrator is refused before anything else is looked at.
+ */
+export function checkTargetAllowed(body: { target?: unknown }, caller: { isAdmin: boolean }): void {
+  if (body.target !== undefined && !caller.isAdmin)
+    throw new ForbiddenError('target_not_allowed', "Only administrators may set a scraper's target (the site's content it writes into)");
 }
 
 export function proxyPoolNames(strapi: Core.Strapi): string[] {

@@ -5,6 +5,7 @@ import { getConfig, getService } from '../../utils';
 import contentTypes from './content-types';
 import { SCRAPER_EVENTS } from './event-types';
 import { registerChangeDetectionTables } from './content-types/tables';
+import { registerTargetEntryTables } from './target/entries';
 import contentManager from './content-types/views';
 import adminController from './controllers/admin';
 import scrapersController from './controllers/scrapers';
@@ -27,6 +28,7 @@ const feature: FeatureModule = {
   name: 'scrapers',
   register({ strapi }) {
     registerChangeDetectionTables(strapi);
+    registerTargetEntryTables(strapi);
     getService(strapi, 'retention').add(scraperResultsPurger(strapi));
     getService(strapi, 'account-parts').add(scrapersAccountPart(strapi));
     getService(strapi, 'webhook-event-types').define(SCRAPER_EVENTS);

@@ -34,6 +34,8 @@ export default {
         respect_robots_txt: { type: 'boolean', default: true },
         // `{ key?: field }` turns change detection on; null is off.
         change_detection: { type: 'json' },
+        // `{ type, key, fields, publish, removed }`: the site's content type its items are written to; null is none.
+        target: { type: 'json' },
         status: { type: 'enumeration', enum: ['idle', 'running'], default: 'idle', required: true },
         current_run_id: { type: 'integer' },
         skipped_ticks: { type: 'integer', default: 0 },
@@ -62,6 +64,8 @@ export default {
         items_new: { type: 'integer' },
         items_changed: { type: 'integer' },
         items_removed: { type: 'integer' },
+        // What the run wrote into its scraper's target (`TargetReport`); null without a target.
+        target_report: { type: 'json' },
         error: { type: 'text' },
         // Refreshed every second by the process running it; a stale one means that process died.
         heartbeat_at: { type: 'datetime' },

@@ -21,6 +21,7 @@ export default {
       [['respect_robots_txt', 4]],
       ['selectors'],
       ['change_detection'],
+      ['target'],
       ['headers'],
       ['status', 'skipped_ticks'],
     ],
@@ -35,12 +36,14 @@ export default {
       respect_robots_txt: 'Respect robots.txt',
       selectors: 'Selectors (JSON)',
       change_detection: 'Change detection (JSON)',
+      target: 'Writes into (JSON)',
       headers: 'Request headers',
       status: 'Status',
       consumer_id: 'Consumer',
       skipped_ticks: 'Scheduled runs skipped',
     },
-    // Change detection is set on the Scrapers page, which also drops the old state when the key changes.
-    readOnlyFields: ['status', 'skipped_ticks', 'change_detection'],
+    // Change detection is set on the Scrapers page, which also drops the old state when the key changes;
+    // a target through the API, which checks it against the content type's schema.
+    readOnlyFields: ['status', 'skipped_ticks', 'change_detection', 'target'],
   },
 } satisfies Record<string, ContentManagerView>;

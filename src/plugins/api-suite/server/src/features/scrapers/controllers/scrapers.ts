@@ -5,7 +5,7 @@ import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
 import { createSubscription } from '../../webhooks/subscriptions/create';
-import { checkScraperConfig } from '../check-config';
+import { checkScraperConfig, checkTargetAllowed } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { inputs } from '../routes/inputs';
@@ -45,6 +45,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     async create(ctx: Context) {
       const caller = consumerOf(ctx);
       const { body } = input(ctx, inputs.create);
+      checkTargetAllowed(body, caller);
       await checkConfig(body);
       ctx.status = 201;
       ctx.body = scrapers().present(await scrapers().create(caller.consumerId, body));
@@ -63,6 +64,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async update(ctx: Context) {
       const { row, body } = input(ctx, inputs.api.update);
+      checkTargetAllowed(body, consumerOf(ctx));
       await checkConfig(body, row);
       ctx.body = scrapers().present(await scrapers().update(row, body));
     },

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { fromJson, tableOf, toCount, toIso, toIsoRequired } from '../../../db';
-import type { ScraperResult, ScraperRun } from '../validation/responses';
+import type { ScraperResult, ScraperRun, TargetReport } from '../validation/responses';
 import type { Change } from '../services/change-detection';
 import type { RunRow } from './rows';
 
@@ -126,6 +126,7 @@ export function presentRun(run: RunRow): ScraperRun {
     items_new: run.items_new ?? null,
     items_changed: run.items_changed ?? null,
     items_removed: run.items_removed ?? null,
+    target_report: fromJson<TargetReport | null>(run.target_report, null),
     error: run.error ?? null,
     created_at: toIsoRequired(run.created_at, 'created_at'),
   };

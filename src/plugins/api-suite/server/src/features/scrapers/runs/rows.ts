@@ -17,6 +17,7 @@ export interface RunRow {
   items_new: number | null;
   items_changed: number | null;
   items_removed: number | null;
+  target_report: unknown;
   error: string | null;
   created_at: unknown;
 }

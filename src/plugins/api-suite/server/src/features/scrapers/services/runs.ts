@@ -10,6 +10,7 @@ import { createRunReads } from '../runs/reads';
 import { claimRun } from '../runs/claim';
 import { crawlScraper, type CrawlCallbacks } from '../runs/crawl';
 import { recordRun } from '../runs/recording';
+import { writeTarget } from '../target/write';
 import { runPayload, type RunOutcome, type RunRow, type RunStatus } from '../runs/rows';
 import type { CrawlSummary } from '../crawler';
 import { SpanStatusCode, startSpan, withSpan } from '../../observability/tracing/context';
@@ -236,6 +237,11 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         summary = await withSpan(span, () => this.crawlFor(scraper, controller.signal, recording.callbacks));
         await recording.flush();
+        // A crawl that ran its course writes into the site's content, heartbeat still beating (a stop ends it midway).
+        if (!controller.signal.aborted && !summary.startError)
+          await withSpan(span, () =>
+            writeTarget(strapi, scraper, runId, { signal: controller.signal, pagesFailed: summary?.pagesFailed ?? 0 })
+          );
       } catch (error) {
         crash = (error as Error).message;
         await recording.flush().catch(() => undefined);

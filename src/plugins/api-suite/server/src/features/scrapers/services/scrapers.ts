@@ -9,6 +9,8 @@ import type { CreateScraperBody, ScraperSelectors, UpdateScraperBody } from '../
 import type { Scraper } from '../validation/responses';
 import { canonicalJson, type ChangeDetectionSetting } from '../content-hash';
 import { SCRAPER_DEFAULTS } from '../../../../../shared/scraper-defaults';
+import type { ScraperTargetSetting } from '../validation/requests';
+import { forgetTargetEntries } from '../target/entries';
 
 export interface ScraperRow {
   id: number;
@@ -24,6 +26,7 @@ export interface ScraperRow {
   selectors: unknown;
   respect_robots_txt: unknown;
   change_detection: unknown;
+  target: unknown;
   status: 'idle' | 'running';
   current_run_id: number | null;
   skipped_ticks: number | null;
@@ -70,6 +73,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         selectors: body.selectors ? JSON.stringify(body.selectors) : null,
         respect_robots_txt: body.respect_robots_txt ?? SCRAPER_DEFAULTS.respect_robots_txt,
         change_detection: body.change_detection ? JSON.stringify(body.change_detection) : null,
+        target: body.target ? JSON.stringify(body.target) : null,
         status: 'idle',
         skipped_ticks: 0,
         created_at: now,
@@ -113,9 +117,14 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         body.change_detection !== undefined && canonicalJson(body.change_detection) !== canonicalJson(detection.settingOf(row));
       if (body.change_detection !== undefined)
         changes.change_detection = body.change_detection === null ? null : JSON.stringify(body.change_detection);
+      if (body.target !== undefined) changes.target = body.target === null ? null : JSON.stringify(body.target);
+      // Another type or key: what it wrote names documents the new target does not identify by that key.
+      const forgetTarget =
+        body.target !== undefined && !sameTargetDocuments(fromJson<TargetIdentity | null>(row.target, null), body.target);
       await knex().transaction(async (trx) => {
         await trx(table()).where({ id: row.id }).update(changes);
         if (forget) await detection.forget(row.id, trx);
+        if (forgetTarget) await forgetTargetEntries(strapi, row.id, trx);
       });
       const updated = await this.get(row.id);
       if (!updated) throw new Error('the scraper disappeared while it was updated');
@@ -137,6 +146,8 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
         await trx(tableOf(strapi, UIDS.scraperRun)).where({ scraper_id: row.id }).delete();
         await getService(strapi, 'scraper-change-detection').forget(row.id, trx);
+        // The documents it wrote are the site's content: they stay.
+        await forgetTargetEntries(strapi, row.id, trx);
       });
     },
 
@@ -223,6 +234,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         selectors: fromJson<ScraperSelectors | null>(row.selectors, null),
         respect_robots_txt: row.respect_robots_txt === null || row.respect_robots_txt === undefined ? true : toBool(row.respect_robots_txt),
         change_detection: fromJson<ChangeDetectionSetting | null>(row.change_detection, null),
+        target: fromJson<ScraperTargetSetting | null>(row.target, null),
         status: row.status,
         next_run_at: nextRunAt(row.schedule),
         skipped_runs: row.skipped_ticks ?? 0,
@@ -233,6 +245,12 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
   };
 };
+
+type TargetIdentity = Pick<ScraperTargetSetting, 'type' | 'key'>;
+
+function sameTargetDocuments(before: TargetIdentity | null, after: TargetIdentity | null): boolean {
+  return before !== null && after !== null && before.type === after.type && before.key === after.key;
+}
 
 function scheduleId(id: number): string {
   return `scraper-${id}`;

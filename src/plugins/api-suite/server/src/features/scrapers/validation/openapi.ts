@@ -8,12 +8,16 @@ import * as answers from './responses';
 
 const scraperId = z.object({ id: idParam.meta({ description: "The scraper's id; another consumer's scraper is 404." }) });
 const tags = ['Scrapers'];
+const TARGET_NOTE =
+  "Only administrators may send `target` (403 `target_not_allowed` for anyone else); it is checked against the content type's attributes and the items' fields, and a fault is 422 `invalid_target` with the place in `details.path` (`target.type`, `target.key`, `target.fields.<attribute>`, `target.removed`).";
 
 export const scrapersApi: ApiDescription = {
   tags: [{ name: 'Scrapers', description: 'Registered crawlers of the caller, their runs and results, and run-event webhooks.' }],
   components: {
     ScraperSelectors: answers.scraperSelectors,
     ChangeDetection: answers.changeDetection,
+    ScraperTarget: answers.scraperTarget,
+    TargetReport: answers.targetReport,
     Scraper: answers.scraper,
     ScraperList: answers.scraperList,
     ScraperRun: answers.scraperRun,
@@ -31,6 +35,7 @@ export const scrapersApi: ApiDescription = {
       path: '/api/v1/scrapers',
       operationId: 'createScraper',
       summary: 'Register a scraper',
+      description: TARGET_NOTE,
       tags,
       security: 'write',
       body: { required: true, json: createScraperBody },
@@ -62,7 +67,7 @@ export const scrapersApi: ApiDescription = {
       path: '/api/v1/scrapers/{id}',
       operationId: 'updateScraper',
       summary: 'Change a scraper',
-      description: 'A changed `schedule` takes effect at once (removed when null).',
+      description: `A changed \`schedule\` takes effect at once (removed when null). ${TARGET_NOTE}`,
       tags,
       security: 'write',
       params: scraperId,

@@ -22,6 +22,33 @@ export interface ServerChecks {
   selectors(value: unknown): string[];
 }
 
+/** Where a scraper's items go: documents of one of the site's content types (docs/scrapers.md#writing-into-a-content-type). */
+export const TARGET_PUBLISH = ['draft', 'auto'] as const;
+export const TARGET_REMOVED = ['keep', 'unpublish', 'delete'] as const;
+
+/**
+ * The shape of a target; whether its type, attributes and item fields exist is checked against
+ * the site's schema and the scraper's selectors when it is saved (422 invalid_target).
+ */
+export const targetBody = z
+  .object({
+    type: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    key: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+    fields: z
+      .record(
+        z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+        z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters')
+      )
+      .refine((fields) => Object.keys(fields).length > 0, 'must map at least one attribute')
+      .refine((fields) => Object.keys(fields).length <= 100, 'must map at most 100 attributes'),
+    publish: z.enum(TARGET_PUBLISH).default('draft'),
+    removed: z.enum(TARGET_REMOVED).default('keep'),
+  })
+  .strict();
+
+export type ScraperTargetInput = z.input<typeof targetBody>;
+export type ScraperTargetSetting = z.output<typeof targetBody>;
+
 const CRON_MESSAGE = 'must be a cron expression of 5 fields (minute first) or 6 (second first)';
 
 /** The create, update and admin-create bodies; with `checks`, the server's, otherwise the browsers' view of them. */
@@ -58,6 +85,7 @@ export function scraperBodies(checks?: ServerChecks) {
       .object({ key: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional() })
       .strict()
       .nullable(),
+    target: targetBody.nullable(),
   };
 
   const createScraperBody = z
@@ -73,6 +101,8 @@ export function scraperBodies(checks?: ServerChecks) {
       selectors: fields.selectors.optional(),
       respect_robots_txt: fields.respect_robots_txt.optional(),
       change_detection: fields.change_detection.optional(),
+      // Administrators only (403 target_not_allowed for anyone else).
+      target: fields.target.optional(),
     })
     .strict();
 

@@ -33,6 +33,25 @@ export const changeDetection = z
       'Change detection: each completed run is compared, key by key, with the previous compared run. Results get `change`, runs `items_new`, `items_changed` and `items_removed`, and `results.changed` is published when something changed. Null turns it off; turning it off or changing the key starts afresh.',
   });
 
+export const scraperTarget = z
+  .object({
+    type: z.string().meta({ description: 'The content type written to, by uid (`api::listing.listing`).' }),
+    key: z.string().meta({ description: "The attribute whose value identifies an item's document; it is one of `fields`." }),
+    fields: z
+      .record(z.string(), z.string())
+      .meta({ description: '`{ "<attribute>": "<item field>" }`: which item field fills each attribute (the key\'s included).' }),
+    publish: z
+      .enum(['draft', 'auto'])
+      .meta({ description: '`draft`: new and changed items are drafts for an editor to publish; `auto`: they are published.' }),
+    removed: z.enum(['keep', 'unpublish', 'delete']).meta({
+      description: 'What a complete run does to documents this scraper created whose key it no longer collected.',
+    }),
+  })
+  .meta({
+    description:
+      "Where each run's items go: documents of one of the site's content types, written through the document service (administrators only). Null: results only.",
+  });
+
 export const scraper = z.object({
   id,
   name: z.string().min(1).max(200),
@@ -46,6 +65,7 @@ export const scraper = z.object({
   selectors: scraperSelectors.nullable(),
   respect_robots_txt: z.boolean(),
   change_detection: changeDetection.nullable(),
+  target: scraperTarget.nullable(),
   status: z.enum(['idle', 'running']).meta({ description: '`running` while a run is pending or running.' }),
   next_run_at: dateTime.nullable().meta({ description: 'The next tick of `schedule`; null without one.' }),
   skipped_runs: z.int().min(0).meta({ description: 'Scheduled ticks that found a run in progress and started nothing.' }),
@@ -56,6 +76,31 @@ export const scraper = z.object({
 export type Scraper = z.infer<typeof scraper>;
 
 export const runStatus = z.enum(['pending', 'running', 'completed', 'failed', 'stopped']);
+
+export const targetReport = z
+  .object({
+    created: z.int().min(0).meta({ description: 'Documents created.' }),
+    updated: z.int().min(0).meta({ description: 'Documents whose values changed, updated.' }),
+    unchanged: z.int().min(0).meta({ description: 'Items whose values had not changed since this scraper wrote them: nothing written.' }),
+    removed: z.int().min(0).meta({
+      description: 'Documents this scraper created whose key the run no longer collected, kept, unpublished or deleted as `removed` says.',
+    }),
+    failed: z
+      .array(
+        z.object({
+          key: z.string().nullable().meta({ description: "The item's key, as collected; null when it has none." }),
+          field: z
+            .string()
+            .nullable()
+            .meta({ description: 'The attribute that could not be written; null when the whole item was refused.' }),
+          reason: z.string(),
+        })
+      )
+      .meta({ description: 'Items not written, at most 100 listed; the others were written.' }),
+    failed_count: z.int().min(0).meta({ description: 'Items not written, all of them.' }),
+  })
+  .meta({ description: "What the run wrote into its scraper's target; null without a target." });
+export type TargetReport = z.infer<typeof targetReport>;
 
 export const scraperRun = z.object({
   id,
@@ -80,6 +125,7 @@ export const scraperRun = z.object({
     .min(0)
     .nullable()
     .meta({ description: 'Keys the previous compared run collected and this one did not; null as `items_new`.' }),
+  target_report: targetReport.nullable(),
   error: z
     .string()
     .nullable()
