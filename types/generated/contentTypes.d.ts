@@ -842,6 +842,7 @@ export interface PluginApiSuiteScraper extends Struct.CollectionTypeSchema {
     selectors: Schema.Attribute.Text;
     skipped_ticks: Schema.Attribute.Integer & Schema.Attribute.DefaultTo<0>;
     status: Schema.Attribute.Enumeration<['idle', 'running']> & Schema.Attribute.Required & Schema.Attribute.DefaultTo<'idle'>;
+    target: Schema.Attribute.JSON;
     updatedAt: Schema.Attribute.DateTime;
     updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> & Schema.Attribute.Private;
     url: Schema.Attribute.String &
@@ -930,6 +931,7 @@ export interface PluginApiSuiteScraperRun extends Struct.CollectionTypeSchema {
     status: Schema.Attribute.Enumeration<['pending', 'running', 'completed', 'failed', 'stopped']> &
       Schema.Attribute.Required &
       Schema.Attribute.DefaultTo<'pending'>;
+    target_report: Schema.Attribute.JSON;
     trigger: Schema.Attribute.Enumeration<['manual', 'schedule']> & Schema.Attribute.Required & Schema.Attribute.DefaultTo<'manual'>;
     updatedAt: Schema.Attribute.DateTime;
     updatedBy: Schema.Attribute.Relation<'oneToOne', 'admin::user'> & Schema.Attribute.Private;

@@ -332,6 +332,20 @@ describe('who may set a target, and what it may name', () => {
       .send({ ...body, target: { type: PAGE, key: 'slug', fields: PAGE_FIELDS, publish: 'auto' } });
     expect(created.status).toBe(201);
     expect(created.body.data.target).toMatchObject({ type: PAGE, publish: 'auto', removed: 'keep' });
+
+    // The consumer it was made for owns it, but its start URL and selectors decide what is published
+    // on the site: they may run it, not point it somewhere else.
+    const id = created.body.data.id as number;
+    const moved = await app
+      .request()
+      .patch(`/api/v1/scrapers/${id}`)
+      .set(as(consumer))
+      .send({ url: `${site.url}/elsewhere` });
+    expect(moved.status).toBe(403);
+    expect(moved.body.error).toMatchObject({ code: 'target_not_allowed' });
+    const kept = await app.request().get(`/api/v1/scrapers/${id}`).set(as(consumer));
+    expect(kept.body.url).toBe(`${site.url}/drafts`);
+    expect((await app.request().post(`/api/v1/scrapers/${id}/run`).set(as(consumer))).status).toBeLessThan(300);
   });
 
   it('checks a change of selectors against the target it keeps', async () => {

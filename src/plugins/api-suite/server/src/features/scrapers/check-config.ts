@@ -58,11 +58,19 @@ function checkChangeKey(selectors: ScraperSelectors | null, setting: ChangeDetec
 
 /**
  * Writing into the site's content is the site's staff's to decide: a body naming `target` (null
- * included) from anyone but an administrator is refused before anything else is looked at.
+ * included) from anyone but an administrator is refused before anything else is looked at, and
+ * so is any change to a scraper that has one (`current`): its start URL and selectors decide what
+ * is written into the site, so a consumer who owns it may run or delete it, not change it.
  */
-export function checkTargetAllowed(body: { target?: unknown }, caller: { isAdmin: boolean }): void {
-  if (body.target !== undefined && !caller.isAdmin)
+export function checkTargetAllowed(body: { target?: unknown }, caller: { isAdmin: boolean }, current?: ScraperRow): void {
+  if (caller.isAdmin) return;
+  if (body.target !== undefined)
     throw new ForbiddenError('target_not_allowed', "Only administrators may set a scraper's target (the site's content it writes into)");
+  if (current && fromJson<unknown>(current.target, null) !== null)
+    throw new ForbiddenError(
+      'target_not_allowed',
+      "This scraper writes into the site's content: only administrators may change it (you may still run or delete it)"
+    );
 }
 
 export function proxyPoolNames(strapi: Core.Strapi): string[] {

@@ -64,7 +64,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
 
     async update(ctx: Context) {
       const { row, body } = input(ctx, inputs.api.update);
-      checkTargetAllowed(body, consumerOf(ctx));
+      checkTargetAllowed(body, consumerOf(ctx), row);
       await checkConfig(body, row);
       ctx.body = scrapers().present(await scrapers().update(row, body));
     },
