@@ -19,4 +19,8 @@ module.exports = {
   // four against 98 s with two). Three, not four: at four, a wall-clock bound of the scraper rate
   // limiter's unit test (tests/unit/crawler.test.ts) was missed once in three CI runs on two cores.
   maxWorkers: 3,
+  // A worker runs file after file, each booting a Strapi of its own, and what a boot leaves behind
+  // adds up: in a 36-minute CI pass one worker reached its 4 GB heap and crashed (the file it was
+  // on failed). A worker past this much memory once a file ends is replaced by a fresh one.
+  workerIdleMemoryLimit: '1GB',
 };
