@@ -36,8 +36,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const upstream = net.connect(target.port, target.host);
     track(upstream);
     client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    // A side that closes has the other ended once what it sent is written (a server's last words,
+    // such as PostgreSQL's refusal of a connection, reach the client, which a destroy would drop
+    // and answer with a reset); a side that fails resets the other.
+    client.on('close', () => upstream.end());
+    upstream.on('close', () => client.end());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
