@@ -2,8 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
 import { dialectOf, tableOf } from '../../db';
 import { getService } from '../../utils';
-import type { AccountPart } from '../accounts/types';
-import type { ApiKey } from './validation/responses';
+import { everyPage, type AccountPart } from '../accounts/types';
 
 /** Keys read a page at a time for the export: a consumer may hold many. */
 const PAGE = 100;
@@ -33,12 +32,11 @@ export function keysAccountPart(strapi: Core.Strapi): AccountPart {
     name: 'keys',
     phase: 'access',
     async export({ userId }) {
-      const keys: ApiKey[] = [];
-      for (let page = 1; ; page += 1) {
+      const keys = await everyPage(async (page) => {
         const { data, total } = await getService(strapi, 'keys').list({ userId, page, limit: PAGE });
-        keys.push(...data);
-        if (data.length === 0 || keys.length >= total) return { keys };
-      }
+        return { items: data, total };
+      });
+      return { keys };
     },
     async prepareClosing({ userId }) {
       // Found through the user relation, which goes with the user row: read before anything changes.

@@ -73,3 +73,13 @@ export interface AccountPart {
    */
   prepareClosing?(holder: AccountHolder): Promise<PreparedClosing | null>;
 }
+
+/** Every item of a list a service reads a page at a time: page after page, until `total` or an empty page. */
+export async function everyPage<T>(read: (page: number) => Promise<{ items: T[]; total: number }>): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; ; page += 1) {
+    const { items, total } = await read(page);
+    all.push(...items);
+    if (items.length === 0 || all.length >= total) return all;
+  }
+}

@@ -2,8 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
 import { tableOf } from '../../db';
 import { getService } from '../../utils';
-import type { AccountPart } from '../accounts/types';
-import type { Scraper } from './validation/responses';
+import { everyPage, type AccountPart } from '../accounts/types';
 
 /** Scrapers read a page at a time for the export. */
 const PAGE = 100;
@@ -18,13 +17,12 @@ export function scrapersAccountPart(strapi: Core.Strapi): AccountPart {
     name: 'scrapers',
     phase: 'work',
     async export({ consumerId }) {
+      if (!consumerId) return { scrapers: [] };
       const service = getService(strapi, 'scrapers');
-      const scrapers: Scraper[] = [];
-      for (let page = 1; consumerId; page += 1) {
+      const scrapers = await everyPage(async (page) => {
         const { rows, total } = await service.list(consumerId, page, PAGE);
-        scrapers.push(...rows.map((row) => service.present(row)));
-        if (rows.length === 0 || scrapers.length >= total) break;
-      }
+        return { items: rows.map((row) => service.present(row)), total };
+      });
       return { scrapers };
     },
     async prepareClosing({ consumerId }) {

@@ -6,6 +6,7 @@ import { canonicalJson, combineHashes, contentHash, itemKeyHash, type ChangeDete
 import { getService } from '../../../utils';
 import type { RunOutcome, RunRow } from '../runs/rows';
 import type { ScraperRow } from './scrapers';
+import { runResults } from '../runs/results';
 
 export type Change = 'new' | 'changed' | 'unchanged';
 
@@ -74,31 +75,20 @@ const changeDetectionService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Key and hash every result of the run, in id order. */
     async prepare(runId: number, setting: ChangeDetectionSetting): Promise<PreparedRun> {
       const prepared: PreparedRun = { groups: new Map(), keyless: [] };
-      let lastId = 0;
-      for (;;) {
-        const rows = (await knex()(resultsTable())
-          .select('id', 'url', 'data')
-          .where({ run_id: runId })
-          .where('id', '>', lastId)
-          .orderBy('id', 'asc')
-          .limit(READ_BATCH)) as Array<{ id: number; url: string; data: unknown }>;
-        for (const row of rows) {
-          const item = { url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}) };
-          const key = itemKeyHash(item, setting);
-          if (key === null) {
-            prepared.keyless.push(row.id);
-            continue;
-          }
-          const group = prepared.groups.get(key);
-          const hash = contentHash(item.data);
-          if (group) {
-            group.hashes.push(hash);
-            group.ids.push(row.id);
-          } else prepared.groups.set(key, { hashes: [hash], ids: [row.id] });
+      for await (const item of runResults(strapi, runId, READ_BATCH)) {
+        const key = itemKeyHash(item, setting);
+        if (key === null) {
+          prepared.keyless.push(item.id);
+          continue;
         }
-        if (rows.length < READ_BATCH) return prepared;
-        lastId = rows[rows.length - 1].id;
+        const group = prepared.groups.get(key);
+        const hash = contentHash(item.data);
+        if (group) {
+          group.hashes.push(hash);
+          group.ids.push(item.id);
+        } else prepared.groups.set(key, { hashes: [hash], ids: [item.id] });
       }
+      return prepared;
     },
 
     /**

@@ -7,6 +7,7 @@ import type { ScraperRow } from '../services/scrapers';
 import type { ScraperSelectors } from '../validation';
 import type { ScraperTargetSetting } from '../validation/requests';
 import type { TargetReport } from '../validation/responses';
+import { runResults } from '../runs/results';
 import { itemFieldsOf, resolveTarget, type ResolvedTarget } from './check';
 import { coerceValue } from './coerce';
 import type { TargetEntry } from './entries';
@@ -153,21 +154,11 @@ function targetWriter(
 
     /** Every item of the run, in the order it was collected; false when the run was stopped midway. */
     async writeAll(signal: AbortSignal): Promise<boolean> {
-      let lastId = 0;
-      for (;;) {
-        const rows = (await knex()(tableOf(strapi, UIDS.scraperResult))
-          .select('id', 'url', 'data')
-          .where({ run_id: runId })
-          .where('id', '>', lastId)
-          .orderBy('id', 'asc')
-          .limit(READ_BATCH)) as Array<{ id: number; url: string; data: unknown }>;
-        for (const row of rows) {
-          if (signal.aborted) return false;
-          await writeItem({ url: row.url, data: fromJson<Record<string, unknown>>(row.data, {}) });
-        }
-        if (rows.length < READ_BATCH) return !signal.aborted;
-        lastId = rows[rows.length - 1].id;
+      for await (const item of runResults(strapi, runId, READ_BATCH)) {
+        if (signal.aborted) return false;
+        await writeItem(item);
       }
+      return !signal.aborted;
     },
 
     /** The documents this scraper created whose key this complete run did not collect, each once. */

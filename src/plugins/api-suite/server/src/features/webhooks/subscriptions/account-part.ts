@@ -2,8 +2,7 @@ import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { getService } from '../../../utils';
-import type { AccountPart } from '../../accounts/types';
-import type { Subscription } from '../validation/responses';
+import { everyPage, type AccountPart } from '../../accounts/types';
 
 /** Subscriptions read a page at a time for the export. */
 const PAGE = 100;
@@ -18,13 +17,12 @@ export function subscriptionsAccountPart(strapi: Core.Strapi): AccountPart {
     name: 'webhook-subscriptions',
     phase: 'work',
     async export({ consumerId }) {
+      if (!consumerId) return { webhook_subscriptions: [] };
       const service = getService(strapi, 'webhook-subscriptions');
-      const subscriptions: Subscription[] = [];
-      for (let page = 1; consumerId; page += 1) {
+      const subscriptions = await everyPage(async (page) => {
         const { rows, total } = await service.list(consumerId, page, PAGE);
-        subscriptions.push(...rows.map((row) => service.present(row)));
-        if (rows.length === 0 || subscriptions.length >= total) break;
-      }
+        return { items: rows.map((row) => service.present(row)), total };
+      });
       return { webhook_subscriptions: subscriptions };
     },
     async prepareClosing({ consumerId }) {
