@@ -28,32 +28,35 @@ export const inputGuard = (_config: unknown, { strapi }: { strapi: Core.Strapi }
     // By the API path: the site's REST prefix written as /api, in lower case (http/site-paths.ts).
     const apiPath = apiPathOf(strapi, ctx as Context);
     // The family of the route the request will reach, as the access guard finds it: Strapi's own
-    // and the site's routes (and paths nobody serves) answer as Strapi does.
-    const family: FamilyShape = (apiPath === undefined ? undefined : familyOf(ctx.method, ctx.path)) ?? {
-      ...STRAPI_FAMILY,
-      body: strapiErrorBody,
-    };
-    // Stripe's webhook verifies its raw body's signature: nothing to look into before it.
-    const refusal = family.accepts === 'raw' ? undefined : refusalOf(ctx as Context, family, apiPath);
+    // and the site's routes (and paths nobody serves) answer as Strapi does. Matched with the
+    // router only when a check needs it: a plain read (no query problem, no filters) needs none.
+    let found: FamilyShape | undefined;
+    const family = (): FamilyShape =>
+      (found ??= (apiPath === undefined ? undefined : familyOf(ctx.method, ctx.path)) ?? { ...STRAPI_FAMILY, body: strapiErrorBody });
+    const refusal = refusalOf(ctx as Context, family, apiPath);
     if (!refusal) return next();
     ctx.status = refusal.status;
-    ctx.body = family.body(refusal);
+    ctx.body = family().body(refusal);
   };
 };
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function refusalOf(ctx: Context, family: FamilyShape, apiPath: string | undefined): ApiError | undefined {
-  // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every route.
+function refusalOf(ctx: Context, familyOf: () => FamilyShape, apiPath: string | undefined): ApiError | undefined {
+  // PostgreSQL cannot compare with NUL either: a query parameter holding one is refused on every
+  // route but Stripe's webhook, which verifies its raw body's signature: nothing to look into before it.
   const inQuery = inputProblemAt(ctx.query);
-  if (inQuery !== undefined) return refusalFor(inQuery, family);
-  if (ctx.method === 'GET' && family.body === strapiErrorBody && apiPath?.startsWith('/api/')) {
-    const at = badFilterAt((ctx.query as Record<string, unknown>).filters);
+  if (inQuery !== undefined) return familyOf().accepts === 'raw' ? undefined : refusalFor(inQuery, familyOf());
+  const filters = (ctx.query as Record<string, unknown>).filters;
+  if (ctx.method === 'GET' && filters !== undefined && apiPath?.startsWith('/api/') && familyOf().body === strapiErrorBody) {
+    const at = badFilterAt(filters);
     return at === undefined
       ? undefined
       : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
   }
   if (!WRITES.has(ctx.method)) return undefined;
+  const family = familyOf();
+  if (family.accepts === 'raw') return undefined;
 
   const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
   if (hasBody) {
