@@ -31,6 +31,9 @@ function* files(dir) {
   }
 }
 
+/** Plugin paths a client may name outside a contract call: the OpenAPI document's, read as a document rather than an answer. */
+const OWN_PATHS = new Set(['/api/v1/openapi.json', '/api/v1/openapi.d.ts']);
+
 const problems = [];
 for (const file of files(path.join(PLUGIN, 'server', 'src'))) {
   const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
@@ -47,6 +50,12 @@ for (const client of CLIENTS) {
     if (!ALLOWED.has(name))
       problems.push(`${where(match.index)}: ${name} is an answer type written by hand (type it from shared/api-types.ts)`);
   }
+  // A contract's key starts with its method, so only a bare path matches; comments are blanked out first.
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (comment) => comment.replace(/[^\n]/g, ' '));
+  for (const match of code.matchAll(/(['"`])((?:\/api\/v1|\/api\/webhooks|\/api-suite)[^'"`]*)\1/g)) {
+    if (!OWN_PATHS.has(match[2]))
+      problems.push(`${where(match.index)}: ${match[2]} is a route's path written by hand: call it by its contract (shared/client.ts)`);
+  }
   for (const match of text.matchAll(/request<\{([^}]*)\}/g)) {
     const keys = [...match[1].matchAll(/(\w+)\??\s*:/g)].map((key) => key[1]);
     const own = keys.filter((key) => key !== 'data');
@@ -60,4 +69,4 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`structure: every server file is within ${LIMIT} lines; the browsers' clients type every answer from the server's schemas`);
+console.log(`structure: every server file is within ${LIMIT} lines; the browsers' clients call every route by its contract and type every answer from the server's schemas`);

@@ -1,3 +1,4 @@
+import { ROUTE_CONTRACT, type RouteContract } from '../../src/plugins/api-suite/server/src/contract/route';
 import { ROUTE_INPUT, type RouteInput } from '../../src/plugins/api-suite/server/src/http/input';
 import type { TestApp } from './app';
 
@@ -20,6 +21,8 @@ export interface MountedRoute {
   url: string;
   /** What `validate` reads for it (http/input.ts), if anything. */
   input: RouteInput | undefined;
+  /** The contract it was mounted from (contract/route.ts), if any. */
+  contract: RouteContract | undefined;
   /** The names of the middlewares its config lists (`plugin::api-suite.flat-errors`, …). */
   middlewares: string[];
 }
@@ -43,6 +46,7 @@ export function pluginRoutes(app: TestApp): MountedRoute[] {
           (middleware): middleware is { [ROUTE_INPUT]: RouteInput } => typeof middleware === 'function' && ROUTE_INPUT in middleware
         )?.[ROUTE_INPUT],
         middlewares: listed.filter((middleware): middleware is string => typeof middleware === 'string'),
+        contract: (route as TableRoute & { [ROUTE_CONTRACT]?: RouteContract })[ROUTE_CONTRACT],
       };
     })
   );

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../../src/plugins/api-suite/server/src/contract/openapi';
 import { scraper } from '../../../src/plugins/api-suite/server/src/features/scrapers/validation/responses';
-import { scrapersApi } from '../../../src/plugins/api-suite/server/src/features/scrapers/validation/openapi';
+import { scrapersApi } from '../../../src/plugins/api-suite/server/src/features/scrapers/validation/contracts';
 import { startApp, type TestApp } from '../../helpers/app';
 import { awayFromMinuteEdge, createPlan, issueKey, planId, type IssuedKey } from '../../helpers/keys';
 import {

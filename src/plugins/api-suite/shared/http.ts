@@ -1,8 +1,10 @@
 /**
  * The browsers' side of HTTP, shared by the admin panel and the consumer portal: one problem type
- * for a failed call, one reader of every error body the plugin's routes answer in, the query
- * builder and the page shape of every list.
+ * for a failed call, one reader of every error body the plugin's routes answer in, and the page
+ * shape of every list (the calls themselves go by their contracts: client.ts).
  */
+import type { z } from 'zod';
+import type { pageMeta } from '../server/src/contract/common';
 
 /** A failed call as the screens show it: the server's message, its code, and its messages per field. */
 export class ApiProblem extends Error {
@@ -19,19 +21,10 @@ export class ApiProblem extends Error {
   }
 }
 
-/** A page of a list, as every paged route answers it. */
+/** A page of a list, as every paged route answers it (`pageOf` in server/src/contract/common.ts), for screens that show any list. */
 export interface Page<T> {
   data: T[];
-  meta: { page: number; limit: number; total: number };
-}
-
-export type Query = Record<string, string | number | undefined>;
-
-/** `path?key=value…` with the parameters that are set (neither undefined nor empty). */
-export function pathWith(path: string, query: Query = {}): string {
-  const entries = Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '');
-  if (entries.length === 0) return path;
-  return `${path}?${new URLSearchParams(entries.map(([key, value]): [string, string] => [key, String(value)])).toString()}`;
+  meta: z.output<typeof pageMeta>;
 }
 
 export interface SendOptions {

@@ -1,8 +1,8 @@
 import { isFetchError, useFetchClient } from '@strapi/strapi/admin';
 import { useMemo } from 'react';
 import type * as Contract from '../../shared/api-types';
-import { pathWith, problemOf, type Page } from '../../shared/http';
-import { PLUGIN_ID } from './pluginId';
+import { contractClient, contractPath } from '../../shared/client';
+import { problemOf } from '../../shared/http';
 
 /**
  * The one typed client for the plugin's admin routes (`/api-suite/*`, server `routes.admin` of
@@ -91,120 +91,103 @@ export type OrderStatus = NonNullable<Contract.AdminOrdersQuery['status']>;
 
 export type OrderListing = Contract.OrderListing;
 
-const base = `/${PLUGIN_ID}`;
-
 export function useApiSuiteClient() {
-  const { get: fetchGet, post: fetchPost, put: fetchPut, del: fetchDel } = useFetchClient();
+  const { get, post, put, del } = useFetchClient();
   return useMemo(() => {
-    // The fetch client's FetchError carries the body: failures leave here as ApiProblems.
-    const get = failingWithProblems(fetchGet);
-    const post = failingWithProblems(fetchPost);
-    const put = failingWithProblems(fetchPut);
-    const del = failingWithProblems(fetchDel);
-    const data = async <T>(request: Promise<{ data: { data: T } }>): Promise<T> => (await request).data.data;
+    // Every admin route is called by its contract (shared/client.ts); the fetch client's FetchError
+    // carries the body, and failures leave here as ApiProblems.
+    const call = contractClient(async (method, path, body) => {
+      const sent = method === 'GET' ? get(path) : method === 'POST' ? post(path, body) : method === 'PUT' ? put(path, body) : del(path);
+      const response = await sent.catch((error: unknown) => Promise.reject(toProblem(error)));
+      return response.data;
+    });
     return {
-      getOverview: () => data<Overview>(get(`${base}/overview`)),
-      consumers: async (search: string): Promise<Page<Consumer>> =>
-        (await get<Page<Consumer>>(pathWith(`${base}/consumers`, { q: search, limit: 20 }))).data,
+      getOverview: async () => (await call('GET /api-suite/overview')).data,
+      consumers: (search: string) => call('GET /api-suite/consumers', { query: { q: search, limit: 20 } }),
 
       webhooks: {
-        subscriptions: async (page: number): Promise<Page<Subscription>> =>
-          (await get<Page<Subscription>>(pathWith(`${base}/webhooks/subscriptions`, { page, limit: 20 }))).data,
-        subscription: (id: string) => data<Subscription>(get(`${base}/webhooks/subscriptions/${id}`)),
-        setActive: (id: string, isActive: boolean) =>
-          data<Subscription>(
-            put(`${base}/webhooks/subscriptions/${id}`, { is_active: isActive } satisfies Contract.AdminSubscriptionUpdateInput)
-          ),
+        subscriptions: (page: number) => call('GET /api-suite/webhooks/subscriptions', { query: { page, limit: 20 } }),
+        subscription: async (id: string) => (await call('GET /api-suite/webhooks/subscriptions/{id}', { params: { id } })).data,
+        setActive: async (id: string, isActive: boolean) =>
+          (await call('PUT /api-suite/webhooks/subscriptions/{id}', { params: { id }, body: { is_active: isActive } })).data,
         /** Set a subscription's payload filter, or clear it (null); 422 invalid_filter where it cannot be applied to its types. */
-        setFilter: (id: string, filter: Record<string, unknown> | null) =>
-          data<Subscription>(put(`${base}/webhooks/subscriptions/${id}`, { filter } satisfies Contract.AdminSubscriptionUpdateInput)),
+        setFilter: async (id: string, filter: Record<string, unknown> | null) =>
+          (await call('PUT /api-suite/webhooks/subscriptions/{id}', { params: { id }, body: { filter } })).data,
         /** Whether a filter matches an event type's example (or a payload given). */
-        filterTest: (input: Contract.FilterTestInput) => data<Contract.FilterTestOutcome>(post(`${base}/webhooks/filter-test`, input)),
-        sendTest: (id: string) => data<TestOutcome>(post(`${base}/webhooks/subscriptions/${id}/test`)),
-        deliveries: async (id: string, page: number, status?: DeliveryStatus): Promise<Page<Delivery>> =>
-          (await get<Page<Delivery>>(pathWith(`${base}/webhooks/subscriptions/${id}/deliveries`, { page, limit: 20, status }))).data,
-        delivery: (id: string) => data<DeliveryDetail>(get(`${base}/webhooks/deliveries/${id}`)),
-        retry: (id: string) => data<Contract.RetryQueued>(post(`${base}/webhooks/deliveries/${id}/retry`)),
-        recover: (id: string, range: Contract.RecoverInput) =>
-          data<Contract.Recovered>(post(`${base}/webhooks/subscriptions/${id}/recover`, range)),
-        eventTypes: () => data<EventType[]>(get(`${base}/webhooks/event-types`)),
+        filterTest: async (input: Contract.FilterTestInput) => (await call('POST /api-suite/webhooks/filter-test', { body: input })).data,
+        sendTest: async (id: string) => (await call('POST /api-suite/webhooks/subscriptions/{id}/test', { params: { id } })).data,
+        deliveries: (id: string, page: number, status?: DeliveryStatus) =>
+          call('GET /api-suite/webhooks/subscriptions/{id}/deliveries', { params: { id }, query: { page, limit: 20, status } }),
+        delivery: async (id: string) => (await call('GET /api-suite/webhooks/deliveries/{id}', { params: { id } })).data,
+        retry: async (id: string) => (await call('POST /api-suite/webhooks/deliveries/{id}/retry', { params: { id } })).data,
+        recover: async (id: string, range: Contract.RecoverInput) =>
+          (await call('POST /api-suite/webhooks/subscriptions/{id}/recover', { params: { id }, body: range })).data,
+        eventTypes: async () => (await call('GET /api-suite/webhooks/event-types')).data,
         /** Publish one event by hand to every subscriber of its type (422 for a type the plugin alone publishes, or a payload that does not fit). */
-        publish: (event: Contract.PublishEventInput) => data<Contract.AdminPublished>(post(`${base}/webhooks/events`, event)),
-        updateEventType: (name: string, patch: Contract.EventTypeUpdateInput) =>
-          data<EventType>(put(`${base}/webhooks/event-types/${name}`, patch)),
+        publish: async (event: Contract.PublishEventInput) => (await call('POST /api-suite/webhooks/events', { body: event })).data,
+        updateEventType: async (name: string, patch: Contract.EventTypeUpdateInput) =>
+          (await call('PUT /api-suite/webhooks/event-types/{name}', { params: { name }, body: patch })).data,
       },
 
       scrapers: {
-        list: async (page: number): Promise<Page<Scraper>> =>
-          (await get<Page<Scraper>>(pathWith(`${base}/scrapers`, { page, limit: 20 }))).data,
-        options: () => data<Contract.ScraperOptions>(get(`${base}/scrapers/options`)),
-        get: (id: number) => data<Scraper>(get(`${base}/scrapers/${id}`)),
-        create: (input: LeftEmpty<Contract.AdminCreateScraperInput, 'user_id'>) => data<Scraper>(post(`${base}/scrapers`, input)),
-        update: (id: number, input: Contract.UpdateScraperInput) => data<Scraper>(put(`${base}/scrapers/${id}`, input)),
+        list: (page: number) => call('GET /api-suite/scrapers', { query: { page, limit: 20 } }),
+        options: async () => (await call('GET /api-suite/scrapers/options')).data,
+        get: async (id: number) => (await call('GET /api-suite/scrapers/{id}', { params: { id } })).data,
+        create: async (input: LeftEmpty<Contract.AdminCreateScraperInput, 'user_id'>) =>
+          (await call('POST /api-suite/scrapers', { body: input as Contract.AdminCreateScraperInput })).data,
+        update: async (id: number, input: Contract.UpdateScraperInput) =>
+          (await call('PUT /api-suite/scrapers/{id}', { params: { id }, body: input })).data,
         remove: async (id: number): Promise<void> => {
-          await del(`${base}/scrapers/${id}`);
+          await call('DELETE /api-suite/scrapers/{id}', { params: { id } });
         },
-        run: (id: number) => data<Contract.RunStarted>(post(`${base}/scrapers/${id}/run`)),
-        stop: (id: number) => data<Contract.RunStopped>(post(`${base}/scrapers/${id}/stop`)),
-        runs: async (id: number, page: number): Promise<Page<Run>> =>
-          (await get<Page<Run>>(pathWith(`${base}/scrapers/${id}/runs`, { page, limit: 10 }))).data,
+        run: async (id: number) => (await call('POST /api-suite/scrapers/{id}/run', { params: { id } })).data,
+        stop: async (id: number) => (await call('POST /api-suite/scrapers/{id}/stop', { params: { id } })).data,
+        runs: (id: number, page: number) => call('GET /api-suite/scrapers/{id}/runs', { params: { id }, query: { page, limit: 10 } }),
         /** `change` narrows to results with one of these changes (none: every result). */
-        results: async (id: number, runId: number, page: number, change: Change[] = []): Promise<Page<ScrapeResult>> =>
-          (
-            await get<Page<ScrapeResult>>(
-              pathWith(`${base}/scrapers/${id}/results`, {
-                run_id: runId,
-                page,
-                limit: 20,
-                change: change.length > 0 ? change.join(',') : undefined,
-              })
-            )
-          ).data,
+        results: (id: number, runId: number, page: number, change: Change[] = []) =>
+          call('GET /api-suite/scrapers/{id}/results', {
+            params: { id },
+            query: { run_id: runId, page, limit: 20, change: change.length > 0 ? change.join(',') : undefined },
+          }),
       },
 
       access: {
-        plans: () => data<Plan[]>(get(`${base}/access/plans`)),
-        createPlan: (input: PlanInput) => data<Plan>(post(`${base}/access/plans`, input)),
-        updatePlan: (id: number, input: Partial<PlanInput>) => data<Plan>(put(`${base}/access/plans/${id}`, input)),
-        keys: async (page: number): Promise<Page<ApiKey>> =>
-          (await get<Page<ApiKey>>(pathWith(`${base}/access/keys`, { page, limit: 20 }))).data,
-        issueKey: (input: IssueKeyInput) => data<IssuedKey>(post(`${base}/access/keys`, input)),
-        consumers: async (search: string, page: number): Promise<Page<PlanConsumer>> =>
-          (await get<Page<PlanConsumer>>(pathWith(`${base}/access/consumers`, { q: search || undefined, page, limit: 20 }))).data,
+        plans: async () => (await call('GET /api-suite/access/plans')).data,
+        createPlan: async (input: PlanInput) => (await call('POST /api-suite/access/plans', { body: input as Contract.PlanInput })).data,
+        updatePlan: async (id: number, input: Partial<PlanInput>) =>
+          (await call('PUT /api-suite/access/plans/{id}', { params: { id }, body: input as Contract.PlanInput })).data,
+        keys: (page: number) => call('GET /api-suite/access/keys', { query: { page, limit: 20 } }),
+        issueKey: async (input: IssueKeyInput) =>
+          (await call('POST /api-suite/access/keys', { body: input as Contract.IssueKeyInput })).data,
+        consumers: (search: string, page: number) =>
+          call('GET /api-suite/access/consumers', { query: { q: search || undefined, page, limit: 20 } }),
         /** Grant a consumer a plan, or take the grant back (null): their keys without a plan of their own follow it. */
-        grantPlan: (userId: number, planId: number | null) =>
-          data<Contract.ConsumerPlanAnswer>(
-            put(`${base}/access/consumers/${userId}/plan`, { plan_id: planId } satisfies Contract.GrantPlanInput)
-          ),
-        setKeyLimits: (id: number, input: Contract.KeyLimitsInput) => data<Contract.KeyWithLimits>(put(`${base}/access/keys/${id}`, input)),
+        grantPlan: async (userId: number, planId: number | null) =>
+          (await call('PUT /api-suite/access/consumers/{id}/plan', { params: { id: userId }, body: { plan_id: planId } })).data,
+        setKeyLimits: async (id: number, input: Contract.KeyLimitsInput) =>
+          (await call('PUT /api-suite/access/keys/{id}', { params: { id }, body: input })).data,
         revokeKey: async (id: number): Promise<void> => {
-          await del(`${base}/access/keys/${id}`);
+          await call('DELETE /api-suite/access/keys/{id}', { params: { id } });
         },
-        usage: (keyId?: number) => data<Usage>(get(pathWith(`${base}/access/usage`, { key_id: keyId }))),
+        usage: async (keyId?: number) => (await call('GET /api-suite/access/usage', { query: { key_id: keyId } })).data,
         /** The path of the usage stream (an SSE body read over fetch). */
-        usageStreamPath: (keyId?: number) => pathWith(`${base}/access/usage/stream`, { key_id: keyId }),
+        usageStreamPath: (keyId?: number) => contractPath('GET /api-suite/access/usage/stream', { query: { key_id: keyId } }),
       },
 
       billing: {
-        subscriptions: async (page: number, status?: BillingSubscriptionStatus): Promise<Contract.AdminBillingSubscriptionPage> =>
-          (await get<Contract.AdminBillingSubscriptionPage>(pathWith(`${base}/billing/subscriptions`, { page, limit: 20, status }))).data,
+        subscriptions: (page: number, status?: BillingSubscriptionStatus) =>
+          call('GET /api-suite/billing/subscriptions', { query: { page, limit: 20, status } }),
       },
 
       sales: {
-        report: () => data<SalesReport>(get(`${base}/sales/report`)),
-        orders: async (page: number, status?: OrderStatus): Promise<Page<OrderListing>> =>
-          (await get<Page<OrderListing>>(pathWith(`${base}/sales/orders`, { page, limit: 20, status }))).data,
+        report: async () => (await call('GET /api-suite/sales/report')).data,
+        orders: (page: number, status?: OrderStatus) => call('GET /api-suite/sales/orders', { query: { page, limit: 20, status } }),
       },
     };
-  }, [fetchGet, fetchPost, fetchPut, fetchDel]);
+  }, [get, post, put, del]);
 }
 
 export type ApiSuiteClient = ReturnType<typeof useApiSuiteClient>;
-
-/** A fetch client method that fails with an ApiProblem. */
-function failingWithProblems<F extends (...args: never[]) => Promise<unknown>>(method: F): F {
-  return ((...args: Parameters<F>) => method(...args).catch((error: unknown) => Promise.reject(toProblem(error)))) as F;
-}
 
 /** A FetchError carries the admin routes' error body (`{ error: { status, name, message, details.errors } }`). */
 function toProblem(error: unknown): unknown {

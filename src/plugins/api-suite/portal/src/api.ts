@@ -1,6 +1,6 @@
 import type * as Contract from '../../shared/api-types';
-import type { Page } from '../../shared/http';
-import { download, pathWith, request } from './http';
+import { contractClient, contractPath } from '../../shared/client';
+import { download, request } from './http';
 import type { OpenApiDocument } from './pages/Reference/document';
 
 /** The API's description and its TypeScript types, as the server serves them (both open to anyone). */
@@ -42,80 +42,73 @@ export type ScraperInput = Contract.CreateScraperInput;
 
 export const PAGE_SIZE = 10;
 
+/** Every call but Strapi's own sign-in goes by its route's contract (shared/client.ts): path, parts and answer typed from the server's. */
+const call = contractClient((method, path, body) => request(method, path, body));
+
 export const api = {
   signIn: (identifier: string, password: string) =>
     request<SignedIn>('POST', '/api/auth/local', { identifier, password }, { anonymous: true }),
   signUp: (username: string, email: string, password: string) =>
     request<SignedIn>('POST', '/api/auth/local/register', { username, email, password }, { anonymous: true }),
 
-  keys: (page: number) => request<Page<ApiKey>>('GET', pathWith('/api/v1/keys', { page, limit: PAGE_SIZE })),
-  createKey: (input: KeyInput) => request<{ data: NewApiKey }>('POST', '/api/v1/keys', input),
-  revokeKey: (id: number) => request<void>('DELETE', `/api/v1/keys/${id}`),
+  keys: (page: number) => call('GET /api/v1/keys', { query: { page, limit: PAGE_SIZE } }),
+  createKey: (input: KeyInput) => call('POST /api/v1/keys', { body: input }),
+  revokeKey: (id: number) => call('DELETE /api/v1/keys/{id}', { params: { id } }),
   rerollKey: (id: number, graceSeconds: number) =>
-    request<{ data: RerolledKey }>('POST', `/api/v1/keys/${id}/reroll`, { grace_seconds: graceSeconds } satisfies Contract.RerollInput),
+    call('POST /api/v1/keys/{id}/reroll', { params: { id }, body: { grace_seconds: graceSeconds } }),
 
   /** Everything the site holds about the signed-in consumer, saved as a JSON file. */
-  exportAccount: () => download('/api/v1/account/export', 'account-export.json'),
+  exportAccount: () => download(contractPath('GET /api/v1/account/export'), 'account-export.json'),
   /** Close the account (the password asked again); the session ends with it. */
-  deleteAccount: (password: string) => request<void>('DELETE', '/api/v1/account', { password } satisfies Contract.DeleteAccountInput),
+  deleteAccount: (password: string) => call('DELETE /api/v1/account', { body: { password } }),
 
-  plans: () => request<{ data: Plan[] }>('GET', '/api/v1/plans'),
-  usage: () => request<{ data: UsageReport }>('GET', '/api/v1/usage'),
+  plans: () => call('GET /api/v1/plans'),
+  usage: () => call('GET /api/v1/usage'),
   /** The live usage stream's path: the last hour by minute, a new figure every 2 seconds. */
   usageStreamPath: () =>
-    pathWith('/api/v1/usage/stream', { from: new Date(Date.now() - 3_600_000).toISOString(), granularity: 'minute', interval: 2 }),
+    contractPath('GET /api/v1/usage/stream', {
+      query: { from: new Date(Date.now() - 3_600_000).toISOString(), granularity: 'minute', interval: 2 },
+    }),
 
-  billingPlans: () => request<{ data: BillingPlan[] }>('GET', '/api/v1/billing/plans'),
-  billingSubscription: () => request<{ data: BillingSubscription }>('GET', '/api/v1/billing/subscription'),
+  billingPlans: () => call('GET /api/v1/billing/plans'),
+  billingSubscription: () => call('GET /api/v1/billing/subscription'),
   checkout: (planId: number, interval: BillingInterval = 'month') =>
-    request<Contract.CheckoutSession>('POST', '/api/v1/billing/checkout', {
-      plan_id: planId,
-      interval,
-    } satisfies Contract.CheckoutInput),
-  changePlan: (planId: number) =>
-    request<{ data: BillingSubscription }>('POST', '/api/v1/billing/change-plan', { plan_id: planId } satisfies Contract.PlanChoiceInput),
-  billingPortal: () => request<Contract.BillingPortalSession>('POST', '/api/v1/billing/portal'),
+    call('POST /api/v1/billing/checkout', { body: { plan_id: planId, interval } }),
+  changePlan: (planId: number) => call('POST /api/v1/billing/change-plan', { body: { plan_id: planId } }),
+  billingPortal: () => call('POST /api/v1/billing/portal'),
 
-  endpoints: (page: number) => request<Page<Subscription>>('GET', pathWith('/api/webhooks/subscriptions', { page, limit: PAGE_SIZE })),
-  endpoint: (id: string) => request<Subscription>('GET', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
-  createEndpoint: (input: EndpointInput) => request<Contract.SubscriptionCreated>('POST', '/api/webhooks/subscriptions', input),
+  endpoints: (page: number) => call('GET /api/webhooks/subscriptions', { query: { page, limit: PAGE_SIZE } }),
+  endpoint: (id: string) => call('GET /api/webhooks/subscriptions/{id}', { params: { id } }),
+  createEndpoint: (input: EndpointInput) => call('POST /api/webhooks/subscriptions', { body: input }),
   updateEndpoint: (id: string, patch: Contract.UpdateSubscriptionInput) =>
-    request<Subscription>('PATCH', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`, patch),
-  deleteEndpoint: (id: string) => request<void>('DELETE', `/api/webhooks/subscriptions/${encodeURIComponent(id)}`),
-  testEndpoint: (id: string) => request<TestOutcome>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/test`),
-  rotateSecret: (id: string) =>
-    request<Contract.SecretRotated>('POST', `/api/webhooks/subscriptions/${encodeURIComponent(id)}/rotate-secret`),
+    call('PATCH /api/webhooks/subscriptions/{id}', { params: { id }, body: patch }),
+  deleteEndpoint: (id: string) => call('DELETE /api/webhooks/subscriptions/{id}', { params: { id } }),
+  testEndpoint: (id: string) => call('POST /api/webhooks/subscriptions/{id}/test', { params: { id } }),
+  rotateSecret: (id: string) => call('POST /api/webhooks/subscriptions/{id}/rotate-secret', { params: { id } }),
   recover: (id: string, since: string, until?: string) =>
-    request<Contract.Recovered>(
-      'POST',
-      `/api/webhooks/subscriptions/${encodeURIComponent(id)}/recover`,
-      (until ? { since, until } : { since }) satisfies Contract.RecoverInput
-    ),
+    call('POST /api/webhooks/subscriptions/{id}/recover', { params: { id }, body: until ? { since, until } : { since } }),
   deliveries: (id: string, page: number, status?: DeliveryStatus) =>
-    request<Page<Delivery>>(
-      'GET',
-      pathWith(`/api/webhooks/subscriptions/${encodeURIComponent(id)}/deliveries`, { page, limit: PAGE_SIZE, status })
-    ),
-  delivery: (id: string) => request<DeliveryDetail>('GET', `/api/webhooks/deliveries/${encodeURIComponent(id)}`),
-  retryDelivery: (id: string) => request<Contract.RetryQueued>('POST', `/api/webhooks/deliveries/${encodeURIComponent(id)}/retry`),
-  eventTypes: () => request<{ data: EventType[] }>('GET', '/api/webhooks/event-types'),
+    call('GET /api/webhooks/subscriptions/{id}/deliveries', { params: { id }, query: { page, limit: PAGE_SIZE, status } }),
+  delivery: (id: string) => call('GET /api/webhooks/deliveries/{id}', { params: { id } }),
+  retryDelivery: (id: string) => call('POST /api/webhooks/deliveries/{id}/retry', { params: { id } }),
+  eventTypes: () => call('GET /api/webhooks/event-types'),
   /** Whether a payload filter matches an event type's example (422 invalid_filter where it cannot be applied to the type). */
-  filterTest: (input: Contract.FilterTestInput) => request<Contract.FilterTestOutcome>('POST', '/api/webhooks/filter-test', input),
+  filterTest: (input: Contract.FilterTestInput) => call('POST /api/webhooks/filter-test', { body: input }),
 
   /** The served OpenAPI document (open to anyone), read by the API reference page. */
   openApiDocument: () => request<OpenApiDocument>('GET', OPENAPI_JSON_PATH, undefined, { anonymous: true }),
 
-  scrapers: (page: number) => request<Page<Scraper>>('GET', pathWith('/api/v1/scrapers', { page, limit: PAGE_SIZE })),
-  scraper: (id: number) => request<Scraper>('GET', `/api/v1/scrapers/${id}`),
-  createScraper: (input: ScraperInput) => request<Scraper>('POST', '/api/v1/scrapers', input),
-  updateScraper: (id: number, patch: Contract.UpdateScraperInput) => request<Scraper>('PATCH', `/api/v1/scrapers/${id}`, patch),
-  deleteScraper: (id: number) => request<void>('DELETE', `/api/v1/scrapers/${id}`),
-  runScraper: (id: number) => request<Contract.RunStarted>('POST', `/api/v1/scrapers/${id}/run`),
-  stopScraper: (id: number) => request<Contract.RunStopped>('POST', `/api/v1/scrapers/${id}/stop`),
-  runs: (id: number, page: number) => request<Page<ScraperRun>>('GET', pathWith(`/api/v1/scrapers/${id}/runs`, { page, limit: PAGE_SIZE })),
+  scrapers: (page: number) => call('GET /api/v1/scrapers', { query: { page, limit: PAGE_SIZE } }),
+  scraper: (id: number) => call('GET /api/v1/scrapers/{id}', { params: { id } }),
+  createScraper: (input: ScraperInput) => call('POST /api/v1/scrapers', { body: input }),
+  updateScraper: (id: number, patch: Contract.UpdateScraperInput) => call('PATCH /api/v1/scrapers/{id}', { params: { id }, body: patch }),
+  deleteScraper: (id: number) => call('DELETE /api/v1/scrapers/{id}', { params: { id } }),
+  runScraper: (id: number) => call('POST /api/v1/scrapers/{id}/run', { params: { id } }),
+  stopScraper: (id: number) => call('POST /api/v1/scrapers/{id}/stop', { params: { id } }),
+  runs: (id: number, page: number) => call('GET /api/v1/scrapers/{id}/runs', { params: { id }, query: { page, limit: PAGE_SIZE } }),
   downloadResults: (id: number, runId: number, format: 'csv' | 'ndjson', change?: 'new,changed') =>
     download(
-      pathWith(`/api/v1/scrapers/${id}/results`, { run_id: runId, format, change }),
+      contractPath('GET /api/v1/scrapers/{id}/results', { params: { id }, query: { run_id: runId, format, change } }),
       `scraper-${id}-run-${runId}${change ? '-changes' : ''}.${format}`
     ),
 };

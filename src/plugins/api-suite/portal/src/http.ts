@@ -8,7 +8,7 @@ import { siteSettings } from './settings';
  * by the shared reader (`shared/http.ts`) into one ApiProblem with the fields the server named,
  * so forms show them beside their inputs.
  */
-export { ApiProblem, pathWith } from '../../shared/http';
+export { ApiProblem } from '../../shared/http';
 
 let token: string | null = null;
 let onUnauthorized: () => void = () => {};

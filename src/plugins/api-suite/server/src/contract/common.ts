@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ApiDescription, JsonObject, ResponseSpec, SharedResponse } from './openapi';
+import type { ApiDescription, JsonObject, ResponseSpec } from './openapi';
+import type { Responses } from './route';
 import { schemaRef, shared } from './openapi';
 
 /**
@@ -50,6 +51,9 @@ export type Consumer = z.infer<typeof consumer>;
 
 /** A page of `item`: `{ data: [item], meta: { page, limit, total } }`. */
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: pageMeta });
+
+/** An answer in Strapi's envelope, as the admin panel's routes send one thing: `{ data: … }`. */
+export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
 
 // One schema object per header: a component is named after its schema object.
 const count = () => z.int().min(0);
@@ -104,10 +108,11 @@ const requiredRateLimitHeaders: Record<string, JsonObject> = {
 };
 
 /** A success answer of a key-guarded route: the JSON body, with the rate-limit headers. */
-export const ok = (description: string, json: z.ZodType): ResponseSpec => ({ description, json, headers: rateLimitHeaders });
+export const ok = <J extends z.ZodType>(description: string, json: J) =>
+  ({ description, json, headers: rateLimitHeaders }) satisfies ResponseSpec;
 
 /** The refusals every protected route can answer, before its own. */
-export const guarded = (responses: Record<string, ResponseSpec | SharedResponse>): Record<string, ResponseSpec | SharedResponse> => ({
+export const guarded = <const R extends Responses>(responses: R) => ({
   ...responses,
   '401': shared('Unauthorized'),
   '403': shared('Forbidden'),
@@ -115,7 +120,7 @@ export const guarded = (responses: Record<string, ResponseSpec | SharedResponse>
 });
 
 /** The refusals of an account route: reachable on every plan and never counted, so never a 429. */
-export const account = (responses: Record<string, ResponseSpec | SharedResponse>): Record<string, ResponseSpec | SharedResponse> => ({
+export const account = <const R extends Responses>(responses: R) => ({
   ...responses,
   '401': shared('Unauthorized'),
   '403': shared('Forbidden'),

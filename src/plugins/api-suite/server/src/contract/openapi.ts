@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { HttpMethod, Json, JsonObject, ResponseSpec, RouteContract, SharedResponse } from './route';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas the routes validate with and answer
@@ -13,9 +14,7 @@ import { z } from 'zod';
  * any field the schema lacks). A schema named in `components` becomes a `$ref` wherever it appears.
  */
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+export type { HttpMethod, Json, JsonObject, ResponseSpec, SharedResponse, TextBody } from './route';
 
 /**
  * Who may call: no credential, any credential with the OAuth scope a key needs, or only the
@@ -23,37 +22,13 @@ export type JsonObject = { [key: string]: Json };
  */
 export type Security = 'open' | 'read' | 'write' | 'session';
 
-/** A body that is not JSON (a stream, CSV): described in words. */
-export interface TextBody {
-  text: string;
-}
-
-export interface ResponseSpec {
-  description: string;
-  /** `application/json` body. */
-  json?: z.ZodType;
-  /** Other media types (or JSON alongside them). */
-  content?: Record<string, z.ZodType | TextBody>;
-  /** Named headers of `components.headers`, or header objects written out. */
-  headers?: Record<string, JsonObject>;
-}
-
-/** A shared response of `components.responses`, by name. */
-export interface SharedResponse {
-  shared: string;
-}
-
-export interface Operation {
-  method: HttpMethod;
-  /** OpenAPI template: `/api/v1/scrapers/{id}`. */
-  path: string;
+/** A route of the public API as the document shows it: its contract (contract/route.ts) and its words. */
+export interface Operation extends RouteContract {
   operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly string[];
   security: Security;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
   /** Descriptions of path and query parameters, where the schema's own would say too little. */
   parameterDescriptions?: Record<string, string>;
   /**
@@ -61,9 +36,10 @@ export interface Operation {
    * `{ style: 'deepObject', explode: true }` for an object sent as `filters[title][$eq]=…`.
    */
   parameterStyles?: Record<string, { style: 'form' | 'deepObject'; explode?: boolean }>;
-  body?: { required: boolean; json?: z.ZodType; content?: Record<string, z.ZodType> };
-  responses: Record<string, ResponseSpec | SharedResponse>;
 }
+
+/** Names a feature's contracts of the public API (contract/route.ts), each with what the document says of it. */
+export const defineOperations = <const R extends Record<string, Operation>>(operations: R): R => operations;
 
 export interface ApiDescription {
   tags?: Array<{ name: string; description: string }>;

@@ -2,6 +2,7 @@ import type { FeatureRoute } from '../features/types';
 import { PLUGIN_ID } from '../constants';
 import { adminPermission } from '../../../shared/permissions';
 import { validate, type RouteInput } from './input';
+import { fromContract, routerPath, type RouteContract } from '../contract/route';
 
 /** The plugin's admin-panel permissions by name, as its admin routes check them (listed in shared/permissions.ts). */
 export const ADMIN_PERMISSIONS = {
@@ -19,27 +20,44 @@ export type AdminPermission = (typeof ADMIN_PERMISSIONS)[keyof typeof ADMIN_PERM
 
 type Method = FeatureRoute['method'];
 
+/** Where the admin panel's contracts are written to be: the plugin's admin routes are served at /api-suite. */
+const ADMIN_MOUNT = `/${PLUGIN_ID}`;
+
 /**
  * The route-config middlewares of every admin-panel route: refusals in Strapi's own error body
  * (the admin's fetch client reads it), then the route's `input` parsed for its handler. Policies
  * run before route middlewares, so a refused session or permission keeps Strapi's answer.
  */
-export function adminMiddlewares(input?: RouteInput): NonNullable<FeatureRoute['config']>['middlewares'] {
+function adminMiddlewares(input?: RouteInput): NonNullable<FeatureRoute['config']>['middlewares'] {
   return [`plugin::${PLUGIN_ID}.strapi-errors`, ...(input ? [validate(input)] : [])];
 }
 
 /**
- * An admin-panel route (reached at /api-suite/<path> with the admin session's JWT) open to
- * admin users holding every one of `actions`, taking `input` (see `validate`).
+ * An admin-panel route (reached at /api-suite/<path> with the admin session's JWT), mounted from
+ * its contract (contract/route.ts), open to admin users holding every one of `actions` (or, with
+ * `{ any }`, one of them), taking `input` (see `validate`).
  */
-export function adminRoute(method: Method, path: string, handler: string, actions: AdminPermission[], input?: RouteInput): FeatureRoute {
-  return {
-    method,
-    path,
-    handler,
-    config: {
-      policies: ['admin::isAuthenticatedAdmin', { name: 'admin::hasPermissions', config: { actions } }],
-      middlewares: adminMiddlewares(input),
+export function adminRoute(
+  contract: RouteContract,
+  handler: string,
+  actions: AdminPermission[] | { any: AdminPermission[] },
+  input?: RouteInput
+): FeatureRoute {
+  return fromContract(
+    {
+      method: contract.method.toUpperCase() as Method,
+      path: routerPath(contract, ADMIN_MOUNT),
+      handler,
+      config: {
+        policies: [
+          'admin::isAuthenticatedAdmin',
+          Array.isArray(actions)
+            ? { name: 'admin::hasPermissions', config: { actions } }
+            : { name: `plugin::${PLUGIN_ID}.has-any-permission`, config: { actions: actions.any } },
+        ],
+        middlewares: adminMiddlewares(input),
+      },
     },
-  };
+    contract
+  );
 }

@@ -4,6 +4,7 @@ import { PLUGIN_ID } from '../constants';
 import { familyShapeOf, type FamilyShape } from './errors';
 import { restPrefix } from './site-paths';
 import { validate, type RouteInput } from './input';
+import { fromContract, routerPath, type RouteContract } from '../contract/route';
 
 type Method = FeatureRoute['method'];
 
@@ -16,20 +17,28 @@ export type ErrorMiddleware = `plugin::${typeof PLUGIN_ID}.${string}`;
 export const errorsIn = (name: string): ErrorMiddleware => `plugin::${PLUGIN_ID}.${name}`;
 
 /**
- * The routes of one family under /api (prefix ''), with Strapi's own auth off. `guarded`: the
+ * The routes of one family under /api (prefix ''), with Strapi's own auth off, each mounted from
+ * its contract (contract/route.ts). `guarded`: the
  * access guard authenticates them (even on a site that did not enable the global middleware)
  * and answers its own refusals; the family's `errors` middleware comes after it, so it answers
  * what the handler and `validate` throw, never the guard's refusals.
  */
 export function apiRoutes(options: { errors: ErrorMiddleware; guarded: boolean }) {
   const head = options.guarded ? [`plugin::${PLUGIN_ID}.access-guard`, options.errors] : [options.errors];
-  return (method: Method, path: string, handler: string, input?: RouteInput): FeatureRoute => ({
-    method,
-    path,
-    handler,
-    config: { auth: false, prefix: '', middlewares: [...head, ...(input ? [validate(input)] : [])] },
-  });
+  return (contract: RouteContract, handler: string, input?: RouteInput): FeatureRoute =>
+    fromContract(
+      {
+        method: contract.method.toUpperCase() as Method,
+        path: routerPath(contract, API_MOUNT),
+        handler,
+        config: { auth: false, prefix: '', middlewares: [...head, ...(input ? [validate(input)] : [])] },
+      },
+      contract
+    );
 }
+
+/** Where the API's contracts are written to be (`/api/v1/…`); the site's REST prefix, when it has its own, stands for it. */
+const API_MOUNT = '/api';
 
 /** A route of Strapi's router as `router.match` gives it: its path as mounted (`/api/webhooks/subscriptions/:id`) and its methods. */
 interface RouterLayer {

@@ -7,6 +7,11 @@ import { ApiError } from './errors';
 /** Anything that turns raw input into a typed value or throws: a zod schema, or a function like `parseCheckout`. */
 export interface Parser<T = unknown> {
   parse(value: unknown): T;
+  /**
+   * For a parser that wraps its route contract's schema with a rule of the server's (how the first
+   * problem is worded, a code of its own), the schema it parses with: the contract names it.
+   */
+  of?: unknown;
 }
 
 /**

@@ -31,7 +31,7 @@ import staff from './services/staff';
 import usage from './services/usage';
 import { ACCESS_EVENTS } from './event-types';
 import { usagePurger } from './usage-rollups';
-import { accessApi } from './validation/openapi';
+import { accessApi } from './validation/contracts';
 import { keysAccountPart, usageAccountPart } from './account-parts';
 
 /** What this feature registers; `getService` knows each one's type from here. */

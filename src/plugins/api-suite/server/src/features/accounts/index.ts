@@ -5,7 +5,7 @@ import { contentApiRoutes } from './routes';
 import accountClosure from './services/account-closure';
 import accountParts from './services/account-parts';
 import accountExport from './services/account-export';
-import { accountsApi } from './validation/openapi';
+import { accountsApi } from './validation/contracts';
 
 /** What this feature registers; `getService` knows each one's type from here. */
 const services = { 'account-parts': accountParts, 'account-export': accountExport, 'account-closure': accountClosure };

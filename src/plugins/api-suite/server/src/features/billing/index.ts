@@ -11,7 +11,7 @@ import catalog from './services/catalog';
 import events from './services/events';
 import metering from './services/metering';
 import subscriptions from './services/subscriptions';
-import { billingApi } from './validation/openapi';
+import { billingApi } from './validation/contracts';
 import { billingAccountPart } from './account-part';
 
 const SWEEP_INTERVAL_MS = 60_000;

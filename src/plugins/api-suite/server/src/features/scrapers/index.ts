@@ -14,7 +14,7 @@ import { scraperResultsPurger } from './runs/purge-results';
 import changeDetection from './services/change-detection';
 import runs from './services/runs';
 import scrapers from './services/scrapers';
-import { scrapersApi } from './validation/openapi';
+import { scrapersApi } from './validation/contracts';
 import { scrapersAccountPart } from './account-part';
 
 /** What this feature registers; `getService` knows each one's type from here. */

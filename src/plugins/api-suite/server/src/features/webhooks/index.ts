@@ -18,7 +18,7 @@ import subscriptions from './services/subscriptions';
 import { subscribeEditorHooks } from './subscriptions/editor-hooks';
 import webhooks from './services/webhooks';
 import { warnOfUnknownPlans } from './subscriptions/cap';
-import { webhooksApi } from './validation/openapi';
+import { webhooksApi } from './validation/contracts';
 import { subscriptionsAccountPart } from './subscriptions/account-part';
 
 /** What this feature registers; `getService` knows each one's type from here. */

@@ -1,6 +1,8 @@
-import { ADMIN_PERMISSIONS, adminMiddlewares, adminRoute } from '../../../http/admin-routes';
+import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
 import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { adminAccessContracts } from '../validation/admin-contracts';
+import { accessContracts } from '../validation/contracts';
 import { inputs } from './inputs';
 
 /**
@@ -10,48 +12,39 @@ import { inputs } from './inputs';
 const route = apiRoutes({ guarded: true, errors: errorsIn('nested-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  route('POST', '/v1/keys', 'keys.create', inputs.createKey),
-  route('GET', '/v1/keys', 'keys.find', inputs.listKeys),
-  route('DELETE', '/v1/keys/:id', 'keys.revoke', inputs.revokeKey),
-  route('PATCH', '/v1/keys/:id', 'keys.update', inputs.updateKey),
-  route('POST', '/v1/keys/:id/reroll', 'keys.reroll', inputs.rerollKey),
-  route('GET', '/v1/usage', 'usage.summary', inputs.usage),
-  route('GET', '/v1/usage/stream', 'usage.stream', inputs.usageStream),
+  route(accessContracts.createKey, 'keys.create', inputs.createKey),
+  route(accessContracts.listKeys, 'keys.find', inputs.listKeys),
+  route(accessContracts.revokeKey, 'keys.revoke', inputs.revokeKey),
+  route(accessContracts.setKeyLimits, 'keys.update', inputs.updateKey),
+  route(accessContracts.rerollKey, 'keys.reroll', inputs.rerollKey),
+  route(accessContracts.getUsage, 'usage.summary', inputs.usage),
+  route(accessContracts.streamUsage, 'usage.stream', inputs.usageStream),
   // RFC 6749's error body, which its error middleware gives the guard's answers on this route too (middlewares/oauth-errors.ts).
-  apiRoutes({ guarded: true, errors: errorsIn('oauth-errors') })('POST', '/v1/oauth/token', 'oauth.token'),
-  route('GET', '/v1/plans', 'plans.find'),
-  route('PATCH', '/v1/consumers/:userId', 'consumers.update', inputs.updateConsumer),
+  apiRoutes({ guarded: true, errors: errorsIn('oauth-errors') })(accessContracts.issueToken, 'oauth.token'),
+  route(accessContracts.listPlans, 'plans.find'),
+  route(accessContracts.grantConsumerPlan, 'consumers.update', inputs.updateConsumer),
 ];
 
 const { accessRead: read, accessManage: manage } = ADMIN_PERMISSIONS;
 
 /** Mounted at /api-suite for the admin panel, behind its session and the plugin's admin permissions. */
 export const adminRoutes: FeatureRoute[] = [
-  adminRoute('GET', '/access/plans', 'admin-access.plans', [read]),
-  adminRoute('POST', '/access/plans', 'admin-access.createPlan', [manage], inputs.adminCreatePlan),
-  adminRoute('PUT', '/access/plans/:id', 'admin-access.updatePlan', [manage], inputs.adminUpdatePlan),
-  adminRoute('GET', '/access/keys', 'admin-access.keys', [read], inputs.adminKeys),
-  adminRoute('POST', '/access/keys', 'admin-access.issueKey', [manage], inputs.adminIssueKey),
-  adminRoute('PUT', '/access/keys/:id', 'admin-access.updateKey', [manage], inputs.adminUpdateKey),
-  adminRoute('DELETE', '/access/keys/:id', 'admin-access.revokeKey', [manage], inputs.adminRevokeKey),
-  adminRoute('GET', '/access/consumers', 'admin-access.planConsumers', [read], inputs.consumers),
-  adminRoute('PUT', '/access/consumers/:id/plan', 'admin-access.grantPlan', [manage], inputs.adminGrantPlan),
-  adminRoute('GET', '/access/usage', 'admin-access.usage', [read], inputs.adminUsage),
-  adminRoute('GET', '/access/usage/stream', 'admin-access.usageStream', [read], inputs.adminUsage),
-  {
-    method: 'GET',
-    path: '/consumers',
-    handler: 'admin-access.consumers',
-    config: {
-      policies: [
-        'admin::isAuthenticatedAdmin',
-        // Whoever may issue keys or create scrapers must be able to pick their owner.
-        {
-          name: 'plugin::api-suite.has-any-permission',
-          config: { actions: [manage, ADMIN_PERMISSIONS.scrapersManage, read, ADMIN_PERMISSIONS.scrapersRead] },
-        },
-      ],
-      middlewares: adminMiddlewares(inputs.consumers),
-    },
-  },
+  adminRoute(adminAccessContracts.plans, 'admin-access.plans', [read]),
+  adminRoute(adminAccessContracts.createPlan, 'admin-access.createPlan', [manage], inputs.adminCreatePlan),
+  adminRoute(adminAccessContracts.updatePlan, 'admin-access.updatePlan', [manage], inputs.adminUpdatePlan),
+  adminRoute(adminAccessContracts.keys, 'admin-access.keys', [read], inputs.adminKeys),
+  adminRoute(adminAccessContracts.issueKey, 'admin-access.issueKey', [manage], inputs.adminIssueKey),
+  adminRoute(adminAccessContracts.updateKey, 'admin-access.updateKey', [manage], inputs.adminUpdateKey),
+  adminRoute(adminAccessContracts.revokeKey, 'admin-access.revokeKey', [manage], inputs.adminRevokeKey),
+  adminRoute(adminAccessContracts.planConsumers, 'admin-access.planConsumers', [read], inputs.consumers),
+  adminRoute(adminAccessContracts.grantPlan, 'admin-access.grantPlan', [manage], inputs.adminGrantPlan),
+  adminRoute(adminAccessContracts.usage, 'admin-access.usage', [read], inputs.adminUsage),
+  adminRoute(adminAccessContracts.usageStream, 'admin-access.usageStream', [read], inputs.adminUsage),
+  // Whoever may issue keys or create scrapers must be able to pick their owner.
+  adminRoute(
+    adminAccessContracts.consumers,
+    'admin-access.consumers',
+    { any: [manage, ADMIN_PERMISSIONS.scrapersManage, read, ADMIN_PERMISSIONS.scrapersRead] },
+    inputs.consumers
+  ),
 ];

@@ -44,6 +44,12 @@ export type NewApiKey = z.infer<typeof newApiKey>;
 
 export const keyCreated = z.object({ data: newApiKey });
 
+/** Admin panel: a key issued by `POST /api-suite/access/keys`, as that route writes it: the key as listed (`revoked_at` included, null) with the key itself, shown once. */
+export const adminIssuedKey = newApiKey
+  .extend({ revoked_at: z.null().meta({ description: 'Always null: the key was just issued.' }) })
+  .meta({ description: 'A key an editor just issued. `key` is shown here and never again (only its SHA-256 hash is stored).' });
+export type AdminIssuedKey = z.infer<typeof adminIssuedKey>;
+
 export const rerolledKey = newApiKey
   .extend({
     replaces: id.meta({ description: 'The id of the key this one replaces.' }),

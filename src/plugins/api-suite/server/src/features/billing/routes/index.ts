@@ -1,20 +1,22 @@
 import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
 import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { adminBillingContracts } from '../validation/admin-contracts';
+import { billingContracts } from '../validation/contracts';
 import { inputs } from './inputs';
 
 /** Mounted at /api (prefix ''), authenticated by the access guard like the rest of /api/v1. */
 const route = apiRoutes({ guarded: true, errors: errorsIn('billing-errors') });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  route('GET', '/v1/billing/plans', 'billing.plans'),
-  route('POST', '/v1/billing/checkout', 'billing.checkout', inputs.checkout),
-  route('POST', '/v1/billing/change-plan', 'billing.changePlan', inputs.planChoice),
-  route('POST', '/v1/billing/portal', 'billing.portal'),
-  route('GET', '/v1/billing/subscription', 'billing.subscription'),
+  route(billingContracts.listBillingPlans, 'billing.plans'),
+  route(billingContracts.createBillingCheckout, 'billing.checkout', inputs.checkout),
+  route(billingContracts.changeBillingPlan, 'billing.changePlan', inputs.planChoice),
+  route(billingContracts.createBillingPortalSession, 'billing.portal'),
+  route(billingContracts.getBillingSubscription, 'billing.subscription'),
 ];
 
 /** Mounted at /api-suite for the admin panel's Sales page, behind its session and `sales.read`. */
 export const adminRoutes: FeatureRoute[] = [
-  adminRoute('GET', '/billing/subscriptions', 'admin-billing.subscriptions', [ADMIN_PERMISSIONS.salesRead], inputs.adminSubscriptions),
+  adminRoute(adminBillingContracts.subscriptions, 'admin-billing.subscriptions', [ADMIN_PERMISSIONS.salesRead], inputs.adminSubscriptions),
 ];

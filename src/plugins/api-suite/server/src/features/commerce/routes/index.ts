@@ -1,6 +1,8 @@
 import { ADMIN_PERMISSIONS, adminRoute } from '../../../http/admin-routes';
 import { apiRoutes, errorsIn } from '../../../http/api-routes';
 import type { FeatureRoute } from '../../types';
+import { adminCommerceContracts } from '../validation/admin-contracts';
+import { commerceContracts } from '../validation/contracts';
 import { inputs } from './inputs';
 
 /**
@@ -11,13 +13,13 @@ import { inputs } from './inputs';
 const open = (errors: string) => apiRoutes({ guarded: false, errors: errorsIn(errors) });
 
 export const contentApiRoutes: FeatureRoute[] = [
-  open('checkout-errors')('POST', '/checkout', 'checkout.create', inputs.checkout),
-  open('stripe-webhook-errors')('POST', '/webhook/stripe', 'stripe-webhook.receive'),
-  open('report-errors')('GET', '/reports/sales', 'reports.sales'),
+  open('checkout-errors')(commerceContracts.checkout, 'checkout.create', inputs.checkout),
+  open('stripe-webhook-errors')(commerceContracts.stripeWebhook, 'stripe-webhook.receive'),
+  open('report-errors')(commerceContracts.salesReport, 'reports.sales'),
 ];
 
 /** Mounted at /api-suite for the admin panel's Sales page, behind its session and `sales.read`. */
 export const adminRoutes: FeatureRoute[] = [
-  adminRoute('GET', '/sales/report', 'admin-sales.report', [ADMIN_PERMISSIONS.salesRead]),
-  adminRoute('GET', '/sales/orders', 'admin-sales.orders', [ADMIN_PERMISSIONS.salesRead], inputs.adminOrders),
+  adminRoute(adminCommerceContracts.report, 'admin-sales.report', [ADMIN_PERMISSIONS.salesRead]),
+  adminRoute(adminCommerceContracts.orders, 'admin-sales.orders', [ADMIN_PERMISSIONS.salesRead], inputs.adminOrders),
 ];

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ORDER_STATUSES } from '../content-types';
 import { REPORT_PERIODS, type ReportPeriod } from '.';
 
-/** What the commerce admin routes answer (`/api-suite/sales/*`): the one description behind the services' types and the admin's. */
+/** What the commerce routes answer (`/api/checkout`, `/api/webhook/stripe`, `/api/reports/sales`, and the admin's `/api-suite/sales/*`): the one description behind the services' types and the admin's. */
 
 const dateTime = z.iso.datetime();
-const reportPeriod = z.enum(Object.keys(REPORT_PERIODS) as [ReportPeriod, ...ReportPeriod[]]);
+export const reportPeriod = z.enum(Object.keys(REPORT_PERIODS) as [ReportPeriod, ...ReportPeriod[]]);
 
 /** The sales of one period: orders sold, their revenue and mean, in the shop's currency. */
 export const salesFigures = z.object({
@@ -37,6 +37,24 @@ export const orderListing = z.object({
   payment_id: z.string().nullable(),
 });
 export type OrderListing = z.infer<typeof orderListing>;
+
+/** `POST /api/checkout`: the order placed, and the Stripe Checkout page where the buyer pays for it. */
+export const checkoutResult = z.object({
+  orderId: z.uuid().meta({ description: "The order's id (a UUID, not its row id)." }),
+  paymentUrl: z.string().meta({ description: 'The Stripe Checkout Session to send the buyer to.' }),
+  total: z.number().min(0).meta({ description: "Σ price × quantity, in the shop's currency." }),
+});
+export type CheckoutResultAnswer = z.infer<typeof checkoutResult>;
+export const checkoutResponse = z.object({ data: checkoutResult });
+
+/** `POST /api/webhook/stripe`: every verified event, applied, repeated or ignored, is acknowledged. */
+export const stripeWebhookReceived = z.object({ received: z.literal(true) });
+
+/** The refusals of checkout and the sales report: one message per problem. */
+export const errorList = z.object({ errors: z.array(z.object({ message: z.string() })).min(1) });
+
+/** The Stripe webhook's refusals: `{ error: "<message>" }`. */
+export const errorMessage = z.object({ error: z.string() });
 
 /** A consumer's orders as the account export (`GET /api/v1/account/export`) shows them. */
 export const accountOrder = z.object({

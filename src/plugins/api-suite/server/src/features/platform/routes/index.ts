@@ -1,5 +1,9 @@
 import { apiRoutes, errorsIn } from '../../../http/api-routes';
+import { PLUGIN_ID } from '../../../constants';
+import { fromContract, routerPath } from '../../../contract/route';
 import type { FeatureRoute } from '../../types';
+import { adminPlatformContracts } from '../validation/admin-contracts';
+import { platformContracts } from '../validation/contracts';
 
 const openV1 = apiRoutes({ guarded: false, errors: errorsIn('nested-errors') });
 
@@ -12,15 +16,19 @@ export const contentApiRoutes: FeatureRoute[] = [
   },
   // Open to anyone (the access middleware lets this path through without credentials); in the
   // /api/v1 family, whose body the access guard answers in should it answer for them.
-  openV1('GET', '/v1/openapi.json', 'openapi.document'),
-  openV1('GET', '/v1/openapi.d.ts', 'openapi.typescript'),
+  openV1(platformContracts.getOpenApiDocument, 'openapi.document'),
+  openV1(platformContracts.getOpenApiTypes, 'openapi.typescript'),
 ];
 
 export const adminRoutes: FeatureRoute[] = [
-  {
-    method: 'GET',
-    path: '/overview',
-    handler: 'health.overview',
-    config: { policies: ['admin::isAuthenticatedAdmin'] },
-  },
+  // Any signed-in admin may read it: no plugin permission, so not `adminRoute` (which names one), and none of its middlewares.
+  fromContract(
+    {
+      method: 'GET',
+      path: routerPath(adminPlatformContracts.overview, `/${PLUGIN_ID}`),
+      handler: 'health.overview',
+      config: { policies: ['admin::isAuthenticatedAdmin'] },
+    },
+    adminPlatformContracts.overview
+  ),
 ];

@@ -17,3 +17,8 @@ export const overview = z.object({
   activity,
 });
 export type Overview = z.infer<typeof overview>;
+
+/** `GET /api/v1/openapi.json`: the OpenAPI document, described only as far as its head. */
+export const openApiDocument = z
+  .looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.looseObject({}) })
+  .meta({ description: 'This document.' });

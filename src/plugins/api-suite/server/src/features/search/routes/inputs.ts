@@ -9,6 +9,7 @@ import { InvalidError } from '../../../errors';
 export const inputs = {
   search: routeInput({
     query: {
+      of: searchQuery,
       parse(value: unknown) {
         const parsed = searchQuery.safeParse(value);
         if (!parsed.success) throw new InvalidError('validation_error', parsed.error.issues[0].message);

@@ -13,6 +13,7 @@ import {
   filterTestBody,
   listQuery,
   parsePublishBody,
+  publishBody,
   recoverBody,
   updateSubscriptionBody,
   uuidParam,
@@ -56,12 +57,15 @@ export const inputs = {
   create: routeInput({ before: requireConsumer, body: createSubscriptionBody }),
   find: routeInput({ before: requireConsumer, query: listQuery }),
   filterTest: routeInput({ before: requireConsumer, body: filterTestBody }),
-  publish: routeInput({ before: administratorsOnly('Only administrators may publish events'), body: { parse: parsePublishBody } }),
+  publish: routeInput({
+    before: administratorsOnly('Only administrators may publish events'),
+    body: { parse: parsePublishBody, of: publishBody },
+  }),
   api: { ...api, update: routeInput({ ...api.one, body: updateSubscriptionBody }) },
 
   adminSubscriptions: routeInput({ query: listQuery }),
   adminFilterTest: routeInput({ body: filterTestBody }),
-  adminPublish: routeInput({ body: { parse: parsePublishBody } }),
+  adminPublish: routeInput({ body: { parse: parsePublishBody, of: publishBody } }),
   admin: {
     ...admin,
     update: routeInput({ ...admin.one, body: adminSubscriptionUpdateBody }),
