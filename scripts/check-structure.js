@@ -69,4 +69,6 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`structure: every server file is within ${LIMIT} lines; the browsers' clients call every route by its contract and type every answer from the server's schemas`);
+console.log(
+  `structure: every server file is within ${LIMIT} lines; the browsers' clients call every route by its contract and type every answer from the server's schemas`
+);

@@ -12,7 +12,8 @@ import {
   withCondition,
   textWithCondition,
 } from '../../src/plugins/api-suite/shared/filter-editing';
-import { ApiProblem, asProblem, fieldError, pathWith, placedError, problemOf } from '../../src/plugins/api-suite/shared/http';
+import { contractClient, contractPath } from '../../src/plugins/api-suite/shared/client';
+import { ApiProblem, asProblem, fieldError, placedError, problemOf } from '../../src/plugins/api-suite/shared/http';
 import { formatNamedLines, parseHeaderLines, parseSelectorFields } from '../../src/plugins/api-suite/shared/named-lines';
 
 /** The browsers' shared layer (shared/): the input grammars, the error-body reader, and the browser-safe scraper schemas. */
@@ -115,9 +116,35 @@ describe('error bodies', () => {
   });
 });
 
-it('builds a query string of the parameters that are set', () => {
-  expect(pathWith('/api/v1/keys', { page: 2, limit: 10, status: undefined, q: '' })).toBe('/api/v1/keys?page=2&limit=10');
-  expect(pathWith('/api/v1/keys')).toBe('/api/v1/keys');
+describe('the typed client', () => {
+  it("sends a call by its contract's key: method, path with its params filled in, the query's set parameters, the body", async () => {
+    const sent: unknown[] = [];
+    const call = contractClient(async (method, path, body) => {
+      sent.push([method, path, body]);
+      return { data: [] };
+    });
+    await call('GET /api/v1/keys', { query: { page: 2, limit: 10 } });
+    await call('PATCH /api/webhooks/subscriptions/{id}', { params: { id: 'a b/c' }, body: { is_active: false } });
+    await call('GET /api-suite/scrapers/{id}/results', { params: { id: 3 }, query: { run_id: 9, change: '', page: undefined } });
+    expect(sent).toEqual([
+      ['GET', '/api/v1/keys?page=2&limit=10', undefined],
+      ['PATCH', '/api/webhooks/subscriptions/a%20b%2Fc', { is_active: false }],
+      ['GET', '/api-suite/scrapers/3/results?run_id=9', undefined],
+    ]);
+  });
+
+  it('gives the path of a route read another way (a download, a stream)', () => {
+    expect(contractPath('GET /api/v1/account/export')).toBe('/api/v1/account/export');
+    expect(contractPath('GET /api/v1/scrapers/{id}/results', { params: { id: 4 }, query: { run_id: 2, format: 'csv' } })).toBe(
+      '/api/v1/scrapers/4/results?run_id=2&format=csv'
+    );
+  });
+
+  it('refuses a path parameter left out rather than calling a wrong path', async () => {
+    const call = contractClient(async () => undefined);
+    // @ts-expect-error the contract names {id}
+    await expect(call('GET /api/v1/scrapers/{id}', { params: {} })).rejects.toThrow('no value for {id}');
+  });
 });
 
 describe('scraper request schemas', () => {

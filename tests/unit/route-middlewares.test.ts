@@ -122,7 +122,7 @@ describe('errorFamily', () => {
 describe('validate and input', () => {
   const schemas = routeInput({
     params: z.object({ id: z.coerce.number().int().positive() }),
-    notFound: 'Thing not found',
+    notFound: 'Thing',
     query: z.object({ page: z.coerce.number().default(1) }),
     body: z.object({ name: z.string() }).strict(),
   });

@@ -4,6 +4,7 @@ import { adminAuth } from '../../helpers/admin-users';
 import { administratorOf } from '../../helpers/keys';
 import { adminSession } from '../../helpers/users';
 import { ApiError, flatErrorBody, nestedErrorBody, strapiErrorBody } from '../../../src/plugins/api-suite/server/src/http/errors';
+import { NotFoundError } from '../../../src/plugins/api-suite/server/src/errors';
 import { MAX_ID } from '../../../src/plugins/api-suite/server/src/http/validation';
 import { pluginRoutes, type MountedRoute } from '../../helpers/route-table';
 
@@ -88,7 +89,7 @@ it('answers an unknown id with the route family’s 404 whatever the query and b
   const answers: Array<{ route: string; id: string; status: number; body: unknown }> = [];
   const expected: typeof answers = [];
   for (const route of named) {
-    const notFound = route.shape(new ApiError(404, 'not_found', route.input?.notFound ?? '(no notFound)'));
+    const notFound = route.shape(new NotFoundError(route.input?.notFound ?? '(no notFound)'));
     const urls = { unknown: withUnknownId(route), malformed: route.url.replace(/:(\w+)/g, 'not%20an%20id') };
     for (const [id, url] of Object.entries(urls)) {
       // A route whose params accept none of the unknown ids fails here: add one that fits to UNKNOWN_IDS.

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { ApiError } from './errors';
+import { BodyTooLargeError, MalformedBodyError } from './errors';
 
 /** The most a DELETE's body may hold: such a body confirms something (a password), it never carries content. */
 const LIMIT_BYTES = 16 * 1024;
@@ -17,7 +17,7 @@ export async function readDeleteBody(ctx: Context): Promise<void> {
   if (ctx.method !== 'DELETE' || ctx.req.readableEnded) return;
   const length = Number(ctx.get('content-length') || 0);
   if (length === 0 && ctx.get('transfer-encoding') === '') return;
-  const tooLarge = () => new ApiError(413, 'payload_too_large', 'The request body is too large');
+  const tooLarge = () => new BodyTooLargeError();
   if (length > LIMIT_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -31,6 +31,6 @@ export async function readDeleteBody(ctx: Context): Promise<void> {
   try {
     request.body = JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
+    throw new MalformedBodyError();
   }
 }

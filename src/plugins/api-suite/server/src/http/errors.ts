@@ -17,11 +17,63 @@ export class ApiError extends Error {
     readonly headers?: Record<string, string>
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = new.target.name;
+  }
+
+  /** The same refusal with what the route adds to it: the field it was about, or its rate-limit headers. */
+  with(extra: { details?: unknown; headers?: Record<string, string> }): this {
+    const copy = Object.create(Object.getPrototypeOf(this) as object, Object.getOwnPropertyDescriptors(this)) as this;
+    return Object.assign(copy, extra);
   }
 }
 
-export const notFound = (what: string) => new ApiError(404, 'not_found', `${what} not found`);
+/*
+ * The refusals of HTTP itself, whatever the route: each one small class, named by what went wrong
+ * (the features' own are beside them: `access/errors.ts`, `webhooks/errors.ts`, …; the kinds a
+ * one-off refusal takes are in ../errors.ts).
+ */
+
+/** The body could not be read: not JSON or form data, or cut short (400 `invalid_body`). */
+export class MalformedBodyError extends ApiError {
+  constructor(message = 'The request body is not valid JSON or form data') {
+    super(400, 'invalid_body', message);
+  }
+}
+
+/** The body is larger than the route takes (413 `payload_too_large`). */
+export class BodyTooLargeError extends ApiError {
+  constructor(message = 'The request body is too large') {
+    super(413, 'payload_too_large', message);
+  }
+}
+
+/** The body is compressed or encoded in a way the server does not read (415 `unsupported_encoding`). */
+export class UnsupportedEncodingError extends ApiError {
+  constructor() {
+    super(415, 'unsupported_encoding', 'The request body encoding is not supported');
+  }
+}
+
+/** A JSON route was sent something else (415 `unsupported_media_type`). */
+export class NotJsonError extends ApiError {
+  constructor() {
+    super(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
+  }
+}
+
+/** Fields that cannot be used as sent, each with its problem (400; `validation_error`, or the family's own code). */
+export class FieldsInvalidError extends ApiError {
+  constructor(fields: FieldProblem[], code = 'validation_error', message = summarizeFields(fields)) {
+    super(400, code, message, fields);
+  }
+}
+
+/** The database or Redis is away (503 `dependency_unavailable`, with `Retry-After`). */
+export class DependencyDownError extends ApiError {
+  constructor(message: string) {
+    super(503, 'dependency_unavailable', message, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+  }
+}
 
 /**
  * A fault of the database or Redis (../dependencies.ts) as the refusal it is answered with: 503
@@ -31,9 +83,7 @@ export function dependencyRefusal(caught: unknown): ApiError | undefined {
   const dependency = unavailableDependency(caught);
   if (!dependency) return undefined;
   const message = caught instanceof DependencyUnavailableError ? caught.message : unavailableMessage(dependency);
-  return new ApiError(503, 'dependency_unavailable', message, undefined, {
-    'Retry-After': String(RETRY_AFTER_SECONDS),
-  });
+  return new DependencyDownError(message);
 }
 
 /** `/api/v1/*` and the key middleware: `{ error: { code, message, details? } }`. */
@@ -43,8 +93,7 @@ export function nestedErrorBody(error: ApiError) {
 
 /** zod's issues as a 400 naming every field, never a 500. */
 export function fromZod(error: ZodError): ApiError {
-  const fields = fieldProblems(error);
-  return new ApiError(400, 'validation_error', summarizeFields(fields), fields);
+  return new FieldsInvalidError(fieldProblems(error));
 }
 
 /** zod's issues, each with its field's path (under `under`, for a value checked inside a larger body). */
@@ -179,14 +228,12 @@ export function bodyParserError(caught: unknown): ApiError | undefined {
   const error = caught as { type?: string; status?: number; name?: string } | undefined;
   // co-body throws JSON.parse's SyntaxError with status 400; raw-body errors carry a type.
   if ((error?.status === 400 && error.name === 'SyntaxError') || error?.type === 'entity.parse.failed') {
-    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON or form data');
+    return new MalformedBodyError();
   }
-  if (error?.type === 'entity.too.large') return new ApiError(413, 'payload_too_large', 'The request body is too large');
-  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
-    return new ApiError(415, 'unsupported_encoding', 'The request body encoding is not supported');
-  }
+  if (error?.type === 'entity.too.large') return new BodyTooLargeError();
+  if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') return new UnsupportedEncodingError();
   if (error?.type === 'request.size.invalid' || error?.type === 'request.aborted')
-    return new ApiError(400, 'invalid_body', 'The request body was incomplete');
+    return new MalformedBodyError('The request body was incomplete');
   return undefined;
 }
 

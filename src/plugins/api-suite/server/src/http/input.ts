@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ZodError } from 'zod';
 import { readDeleteBody } from './delete-body';
-import { ApiError } from './errors';
+import { NotFoundError } from '../errors';
 
 /** Anything that turns raw input into a typed value or throws: a zod schema, or a function like `parseCheckout`. */
 export interface Parser<T = unknown> {
@@ -27,7 +27,7 @@ export type Loader<P = never, R = unknown> = (ctx: Context, params: P) => Promis
  *
  * 1. `before`: the check of who may call (a shared key's 403 comes before anything else);
  * 2. `params`: the path's parameters; a route whose path names a row answers a bad id as a
- *    missing row, with `notFound` as that 404's message ("API key not found");
+ *    missing row, `notFound` naming what is missing ("API key": the 404 says "API key not found");
  * 3. `load`: the row the path names (or who the route acts for), found (or refused) before
  *    anything else is read, so a missing row is a 404 whatever the query and the body hold;
  * 4. `query`, then `body`: a bad one is a 400.
@@ -90,7 +90,7 @@ export function validate(schemas: RouteInput): Core.MiddlewareHandler & { [ROUTE
         values.params = schemas.params.parse(ctx.params ?? {});
       } catch (error) {
         if (schemas.notFound === undefined || !(error instanceof ZodError)) throw error;
-        throw new ApiError(404, 'not_found', schemas.notFound);
+        throw new NotFoundError(schemas.notFound);
       }
     }
     if (schemas.load) values.row = await (schemas.load as Loader<unknown>)(ctx, values.params);

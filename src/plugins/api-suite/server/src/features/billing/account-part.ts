@@ -3,11 +3,11 @@ import { errors } from '@strapi/utils';
 import Stripe from 'stripe';
 import { UIDS } from '../../constants';
 import { inCurrentTransaction, tableOf, toBool, toIso } from '../../db';
-import { ApiError } from '../../http/errors';
 import { getService } from '../../utils';
 import type { AccountPart, PreparedClosing } from '../accounts/types';
 import { isLive } from './services/subscriptions';
 import type { AccountBilling } from './validation/responses';
+import { PaymentProviderError } from './errors';
 
 /** Tries at cancelling a deleted user's Stripe subscription once the delete has committed, and the pause before the n-th retry (n × this). */
 const CANCEL_ATTEMPTS = 3;
@@ -95,11 +95,7 @@ export function billingAccountPart(strapi: Core.Strapi): AccountPart {
           await end();
         } catch (error) {
           if (!(error instanceof StripeCancellationError)) throw error;
-          throw new ApiError(
-            502,
-            'payment_provider_error',
-            'Stripe could not cancel your subscription, so nothing was deleted; try again in a moment'
-          );
+          throw new PaymentProviderError('Stripe could not cancel your subscription, so nothing was deleted; try again in a moment');
         }
       },
 

@@ -9,6 +9,7 @@ import { extractCredential } from '../services/access';
 import { contentGateOf, guardContent, type ContentGate } from './guard';
 import type { Ability } from './abilities';
 import { ownersOf } from './owners';
+import { InvalidApiKeyError, KeyRevokedError } from '../errors';
 
 /**
  * The site's content API sold through plans (docs/access.md#the-sites-content-api): the plugin's
@@ -52,14 +53,14 @@ export function registerContentStrategy(strapi: Core.Strapi): void {
     };
     try {
       if (keyLike) {
-        if (credential.kind === 'unknown-key') throw new ApiError(401, 'invalid_api_key', 'The API key is not valid');
+        if (credential.kind === 'unknown-key') throw new InvalidApiKeyError();
         const { entry, principal } = await access.identifyKey(credential as Parameters<typeof access.identifyKey>[0]);
         if (gate) {
           gate.counted.keyId = entry.id;
           gate.counted.userId = principal.userId;
         }
         const owner = await owners.of(principal.userId as number);
-        if (!owner) throw new ApiError(403, 'key_revoked', 'The API key has been revoked');
+        if (!owner) throw new KeyRevokedError();
         // Beyond its owner's role: Strapi's own 403 (the authorize step checks the scope).
         if (owner.ability.can(scope)) await govern(strapi, ctx, gate, principal, entry);
         (ctx.state as { user?: unknown }).user = owner.user;

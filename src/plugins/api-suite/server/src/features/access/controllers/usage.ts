@@ -7,9 +7,9 @@ import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/u
 import { inputs } from '../routes/inputs';
 import type { UsageQuery } from '../validation';
 import { consumerOf } from '../../../http/consumer';
-import { ApiError } from '../../../http/errors';
 import { InvalidError, NotFoundError } from '../../../errors';
 import { getConfig } from '../../../utils';
+import { TooManyStreamsError } from '../errors';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 
@@ -66,12 +66,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const limit = getConfig(strapi).access.maxUsageStreams;
       const release = caller.isAdmin ? undefined : await getService(strapi, 'usage').streams().acquire(caller.userId, limit);
       if (release === null) {
-        throw new ApiError(
-          429,
-          'too_many_streams',
-          `A consumer may hold ${limit} usage stream${limit === 1 ? '' : 's'} open at once and you have ${limit}: close one before opening another`,
-          { limit }
-        );
+        throw new TooManyStreamsError(limit);
       }
       try {
         streamEvents(ctx, {

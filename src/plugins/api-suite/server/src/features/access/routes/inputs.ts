@@ -28,7 +28,7 @@ const keyParams = z.object({ id: keyIdParam });
 const oneKey = (viewer: (ctx: Context) => KeyViewer) =>
   ({
     params: keyParams,
-    notFound: 'API key not found',
+    notFound: 'API key',
     load: (ctx: Context, params: { id: number }) => keyFor(strapi, params.id, viewer(ctx)),
   }) as const;
 
@@ -51,7 +51,7 @@ export const inputs = {
   updateConsumer: routeInput({
     before: administratorsOnly('Only administrators may grant plans'),
     params: z.object({ userId: userIdParam }),
-    notFound: 'Consumer not found',
+    notFound: 'Consumer',
     load: (_ctx: Context, params: { userId: number }) => consumerFor(strapi, params.userId),
     body: grantPlanBody,
   }),
@@ -59,14 +59,14 @@ export const inputs = {
   adminCreatePlan: routeInput({ body: planBody }),
   adminUpdatePlan: routeInput({
     params: z.object({ id: rowIdParam }),
-    notFound: 'Plan not found',
+    notFound: 'Plan',
     load: (_ctx: Context, params: { id: number }) => planFor(strapi, params.id),
     body: planUpdateBody,
   }),
   adminKeys: routeInput({ query: adminKeysQuery }),
   adminGrantPlan: routeInput({
     params: z.object({ id: userIdParam }),
-    notFound: 'Consumer not found',
+    notFound: 'Consumer',
     load: (_ctx: Context, params: { id: number }) => consumerFor(strapi, params.id),
     body: grantPlanBody,
   }),

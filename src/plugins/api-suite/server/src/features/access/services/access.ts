@@ -18,6 +18,7 @@ import type { QuotaTarget } from './consumer-plans';
 import { ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { startSpan, withSpan } from '../../observability/tracing/context';
 import type { AccessState, Principal, Scope } from '../../../http/principal';
+import { InvalidApiKeyError, KeyRevokedError, MethodNotAllowedError, QuotaExceededError, RateLimitedError } from '../errors';
 
 export type { AccessState, Principal };
 
@@ -111,7 +112,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         await next();
         if (ctx.status === 405 && (ctx.body === undefined || ctx.body === null || typeof ctx.body === 'string')) {
           // The router's own 405 is plain text: answered here, as one of the guard's own refusals (below), in JSON.
-          throw new ApiError(405, 'method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`);
+          throw new MethodNotAllowedError(ctx.method, ctx.path);
         }
       } catch (caught) {
         // Our own refusals, the body parser's (strapi::body runs inside this middleware), and a
@@ -152,7 +153,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
           'api_key_required',
           'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter'
         );
-      if (credential.kind === 'unknown-key') throw new UnauthenticatedError('invalid_api_key', 'The API key is not valid');
+      if (credential.kind === 'unknown-key') throw new InvalidApiKeyError();
       if (credential.kind === 'shared') {
         ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
         return;
@@ -181,19 +182,18 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       let tokenScopes: Scope[] | undefined;
       if (credential.kind === 'key') {
         entry = await getService(strapi, 'keys').findBySecret(credential.secret);
-        if (!entry) throw new UnauthenticatedError('invalid_api_key', 'The API key is not valid');
+        if (!entry) throw new InvalidApiKeyError();
       } else {
         const token = getService(strapi, 'oauth').verify(credential.token);
         if (!token) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
         entry = await getService(strapi, 'keys').findById(token.keyId);
-        if (!entry) throw new UnauthenticatedError('invalid_api_key', 'The API key behind this token no longer exists');
+        if (!entry) throw new InvalidApiKeyError('The API key behind this token no longer exists');
         tokenScopes = token.scopes;
       }
 
       const status = effectiveStatus(entry.status, entry.expiresAt);
       if (status === 'expired') throw new ForbiddenError('key_expired', 'The API key has expired');
-      if (status === 'revoked' || !entry.user || entry.user.blocked)
-        throw new ForbiddenError('key_revoked', 'The API key has been revoked');
+      if (status === 'revoked' || !entry.user || entry.user.blocked) throw new KeyRevokedError();
 
       const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
       const principal: Principal = {
@@ -223,7 +223,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       const quota = getService(strapi, 'usage').quota();
       const standing = async () => rateLimitHeaders(await quota.peek(target.pool, target.limits));
       const refuse = async (error: ApiError): Promise<never> => {
-        throw new ApiError(error.status, error.code, error.message, undefined, await standing());
+        throw error.with({ headers: await standing() });
       };
 
       const apiPath = apiPathOf(strapi, ctx) ?? ctx.path;
@@ -273,10 +273,10 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         headers['X-Overage'] = 'true';
       }
       if (decision.refusedBy === 'minute') {
-        throw new ApiError(429, 'rate_limited', `Rate limit of ${limits.perMinute} requests a minute exceeded`, undefined, headers);
+        throw new RateLimitedError(limits.perMinute, headers);
       }
       if (decision.refusedBy === 'month') {
-        throw new ApiError(429, 'monthly_quota_exceeded', `Monthly quota of ${limits.perMonth} requests exceeded`, undefined, headers);
+        throw new QuotaExceededError(limits.perMonth, headers);
       }
       return headers;
     },

@@ -3,7 +3,7 @@ import { ownersOf } from '../content-api/owners';
 import type { Redis } from 'ioredis';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
-import { ApiError, notFound } from '../../../http/errors';
+import { NotFoundError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
 import { generateApiKey, generateClientId, hashApiKey, keyPrefixOf, safeEqual } from '../credentials';
 import { assertBelowKeyCap, keyCapOf } from '../key-cap';
@@ -19,6 +19,7 @@ import {
   type KeyRow,
   type PublicKey,
 } from '../key-rows';
+import { KeyNotActiveError } from '../errors';
 
 export { effectiveStatus, type KeyEntry, type KeyLimits, type KeyRow, type KeyStatus, type PublicKey, type Scope } from '../key-rows';
 
@@ -186,7 +187,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const row = (await strapi.db
         .query(UIDS.apiKey)
         .findOne({ where: { id }, populate: { user: { select: ['id'] }, plan: { select: ['id'] } } })) as KeyRow | null;
-      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw notFound('API key');
+      if (!row || (!caller.isAdmin && row.user?.id !== caller.userId)) throw new NotFoundError('API key');
       return row;
     },
 
@@ -239,11 +240,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
       const { id } = row;
       const expiresAt = row.expires_at ? new Date(row.expires_at) : null;
       if (effectiveStatus(row.status, expiresAt ? expiresAt.getTime() : null) !== 'active' || row.replaced_by) {
-        throw new ApiError(
-          409,
-          'key_not_active',
-          row.replaced_by ? `The key was already rerolled: key ${row.replaced_by} replaces it` : 'Only an active key can be rerolled'
-        );
+        throw new KeyNotActiveError(row.replaced_by ?? null);
       }
       const graceEnd = new Date(Date.now() + graceSeconds * 1000);
       const oldExpiresAt = expiresAt && expiresAt < graceEnd ? expiresAt : graceEnd;
@@ -269,7 +266,7 @@ const keysService = ({ strapi }: { strapi: Core.Strapi }) => {
           .where({ id })
           .whereNull('replaced_by')
           .update({ replaced_by: created.id, expires_at: oldExpiresAt });
-        if (claimed !== 1) throw new ApiError(409, 'key_not_active', 'The key was already rerolled');
+        if (claimed !== 1) throw new KeyNotActiveError(null, 'The key was already rerolled');
         // The key's own limits go with it.
         if (row.requests_per_minute != null || row.requests_per_month != null) {
           await strapi.db.query(UIDS.apiKey).update({

@@ -1,11 +1,11 @@
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { UIDS } from '../../../constants';
-import { ApiError } from '../../../http/errors';
 import { InvalidError, UnauthenticatedError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
 import { createPasswordAttempts, sharedPasswordAttempts } from '../password-attempts';
 import type { ClosingAccount, Later, PreparedClosing } from '../types';
+import { TooManyAttemptsError } from '../errors';
 
 /** Wrong passwords allowed per user within the window before the next is refused with 429. */
 const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };
@@ -106,9 +106,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
     async closeOwn(userId: number, password: string): Promise<void> {
       const wait = await shared.reserve(userId);
       if (wait > 0) {
-        throw new ApiError(429, 'too_many_attempts', `Too many wrong passwords: try again in ${wait} seconds`, undefined, {
-          'Retry-After': String(wait),
-        });
+        throw new TooManyAttemptsError(wait);
       }
       const stored = (await strapi.db.query(UIDS.user).findOne({ where: { id: userId }, select: ['id', 'password'] })) as {
         password?: string | null;

@@ -1,11 +1,12 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import Stripe from 'stripe';
-import { ApiError, errorFamily, nestedErrorBody } from '../../../http/errors';
+import { errorFamily, nestedErrorBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
 import { buyerOf, ensureBillingReady } from '../buyer';
+import { PaymentProviderError } from '../errors';
 
 /**
  * `plugin::api-suite.billing-errors`, the billing routes' error middleware: the `/api/v1` body,
@@ -15,7 +16,7 @@ import { buyerOf, ensureBillingReady } from '../buyer';
 export const billingErrors = errorFamily(nestedErrorBody, (error, strapi) => {
   if (!(error instanceof Stripe.errors.StripeError)) throw error;
   strapi.log.error(`[api-suite] billing: Stripe answered ${error.statusCode ?? 'nothing'} (${error.type}): ${error.message}`);
-  return new ApiError(502, 'payment_provider_error', 'Stripe could not complete the request; try again in a moment');
+  return new PaymentProviderError();
 });
 
 /**

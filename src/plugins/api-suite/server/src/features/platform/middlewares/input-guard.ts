@@ -1,7 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { routeFamilies } from '../../../http/api-routes';
-import { ApiError, STRAPI_FAMILY, strapiErrorBody, type FamilyShape } from '../../../http/errors';
+import { FieldsInvalidError, NotJsonError, STRAPI_FAMILY, strapiErrorBody, type ApiError, type FamilyShape } from '../../../http/errors';
+import { NestedFilterOperatorError, NotJsonOrFormError } from '../errors';
 import { apiPathOf } from '../../../http/site-paths';
 import { badFilterAt, inputProblemAt, MAX_NESTING, type InputProblem } from './hostile-input';
 
@@ -50,9 +51,7 @@ function refusalOf(ctx: Context, familyOf: () => FamilyShape, apiPath: string | 
   const filters = (ctx.query as Record<string, unknown>).filters;
   if (ctx.method === 'GET' && filters !== undefined && apiPath?.startsWith('/api/') && familyOf().body === strapiErrorBody) {
     const at = badFilterAt(filters);
-    return at === undefined
-      ? undefined
-      : new ApiError(400, 'ValidationError', `Invalid filter at filters${at}: an operator takes a value, not more operators`);
+    return at === undefined ? undefined : new NestedFilterOperatorError(at);
   }
   if (!WRITES.has(ctx.method)) return undefined;
   const family = familyOf();
@@ -63,10 +62,10 @@ function refusalOf(ctx: Context, familyOf: () => FamilyShape, apiPath: string | 
     // users-permissions' /api/auth/* routes take JSON or a form too.
     const accepts = apiPath?.startsWith('/api/auth/') === true ? 'json-or-form' : (family.accepts ?? 'json');
     if (accepts === 'json-or-form' && !ctx.request.is('json', 'urlencoded')) {
-      return new ApiError(400, validationCodeOf(family), 'Send the body as JSON (Content-Type: application/json) or as a form');
+      return new NotJsonOrFormError(validationCodeOf(family));
     }
     if (accepts === 'json' && !ctx.request.is('json')) {
-      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with Content-Type: application/json');
+      return new NotJsonError();
     }
   }
   const inBody = inputProblemAt((ctx.request as { body?: unknown }).body);
@@ -85,5 +84,5 @@ function refusalFor(problem: InputProblem, family: FamilyShape): ApiError {
     problem.kind === 'character'
       ? 'must not hold NUL characters or unpaired surrogates'
       : `must not be nested more than ${MAX_NESTING} levels deep`;
-  return new ApiError(400, validationCodeOf(family), `${field}: ${message}`, [{ field, message }]);
+  return new FieldsInvalidError([{ field, message }], validationCodeOf(family));
 }

@@ -26,12 +26,12 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       await checkScraperConfig(strapi, body, current);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'endpoint_not_allowed') {
-        throw new ApiError(error.status, error.code, error.message, [{ field: 'url', message: error.message }]);
+        throw error.with({ details: [{ field: 'url', message: error.message }] });
       }
       // The form shows a target's fault under the part of the target it names.
       if (error instanceof ApiError && error.code === 'invalid_target') {
         const { path } = error.details as { path: string };
-        throw new ApiError(error.status, error.code, error.message, [{ field: path, message: error.message }]);
+        throw error.with({ details: [{ field: path, message: error.message }] });
       }
       throw error;
     }

@@ -16,7 +16,7 @@ function onOneScraper(viewer: (ctx: Context) => Viewer, before?: (ctx: Context) 
   const one = {
     before,
     params: scraperParams,
-    notFound: 'Scraper not found',
+    notFound: 'Scraper',
     load: (ctx: Context, params: { id: number }) => scraperFor(strapi, params.id, viewer(ctx)),
   } as const;
   return {
@@ -27,7 +27,7 @@ function onOneScraper(viewer: (ctx: Context) => Viewer, before?: (ctx: Context) 
     runOne: routeInput({
       before,
       params: runParams,
-      notFound: 'Scraper not found',
+      notFound: 'Scraper',
       load: (ctx: Context, params: { id: number; runId: number | null }) => runFor(strapi, params, viewer(ctx)),
     }),
   };

@@ -7,7 +7,7 @@ import { publishableByHand } from '../events/registry';
 import type { parsePublishBody } from '../validation';
 import type { AdminPublished, FilterTestOutcome } from '../validation/responses';
 import { input } from '../../../http/input';
-import { ApiError } from '../../../http/errors';
+import { BodyTooLargeError } from '../../../http/errors';
 import type { OneSubscriptionInputs } from '../routes/inputs';
 import { ConflictError, UnprocessableError } from '../../../errors';
 import { checkAgainst, compileOrRefuse } from '../subscriptions/filters';
@@ -29,11 +29,7 @@ export async function tryFilter(
   body: { filter: Record<string, unknown>; type: string; payload?: Record<string, unknown> }
 ): Promise<FilterTestOutcome> {
   if (body.payload !== undefined && Buffer.byteLength(JSON.stringify(body.payload)) > MAX_FILTER_TEST_PAYLOAD_BYTES) {
-    throw new ApiError(
-      413,
-      'payload_too_large',
-      `A payload to try a filter on is at most ${MAX_FILTER_TEST_PAYLOAD_BYTES / 1024} KB of JSON`
-    );
+    throw new BodyTooLargeError(`A payload to try a filter on is at most ${MAX_FILTER_TEST_PAYLOAD_BYTES / 1024} KB of JSON`);
   }
   const type = await getService(strapi, 'webhook-event-types').activeType(body.type);
   if (!type)

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, tableOf, toBool, updateReturning } from '../../../db';
-import { ApiError } from '../../../http/errors';
 import type { JobDefinition } from '../../../jobs';
 import { getService } from '../../../utils';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, packSends, sendOf, SENDS_PER_JOB } from './jobs';
@@ -10,6 +9,7 @@ import type { SubscriptionRow } from '../services/subscriptions';
 import type { Recorder } from './recorder';
 import type { Parking } from './requeue';
 import type { DeliveryJobData, DeliveryRow } from './types';
+import { SubscriptionDisabledError } from '../errors';
 
 /**
  * Recover (Svix's "recover failed messages since"): every failed or cancelled delivery of one
@@ -27,11 +27,7 @@ import type { DeliveryJobData, DeliveryRow } from './types';
 export function createRecoverFailed(strapi: Core.Strapi, recorder: Recorder, parking: Parking) {
   return async function recoverFailed(subscription: Pick<SubscriptionRow, 'id' | 'is_active'>, since: Date, until: Date): Promise<number> {
     if (!toBool(subscription.is_active)) {
-      throw new ApiError(
-        409,
-        'subscription_disabled',
-        'The subscription is disabled: re-enable it (is_active: true) before recovering its deliveries'
-      );
+      throw new SubscriptionDisabledError();
     }
     // Failures still in the recorder's buffer are written first, or they would be missed, or
     // written over the pending state afterwards.

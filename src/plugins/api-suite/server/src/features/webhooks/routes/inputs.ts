@@ -26,7 +26,7 @@ function onOneSubscription(viewer: (ctx: Context) => Viewer, before?: (ctx: Cont
   const one = {
     before,
     params: byId,
-    notFound: 'Subscription not found',
+    notFound: 'Subscription',
     load: (ctx: Context, params: { id: string }) => subscriptionFor(strapi, params.id, viewer(ctx)),
   } as const;
   return {
@@ -36,7 +36,7 @@ function onOneSubscription(viewer: (ctx: Context) => Viewer, before?: (ctx: Cont
     delivery: routeInput({
       before,
       params: byId,
-      notFound: 'Delivery not found',
+      notFound: 'Delivery',
       load: (ctx: Context, params: { id: string }) => deliveryFor(strapi, params.id, viewer(ctx)),
     }),
   };
@@ -71,7 +71,7 @@ export const inputs = {
     update: routeInput({ ...admin.one, body: adminSubscriptionUpdateBody }),
     eventType: routeInput({
       params: z.object({ name: eventTypeNameParam }),
-      notFound: 'Event type not found',
+      notFound: 'Event type',
       load: (_ctx: Context, params: { name: string }) => eventTypeFor(strapi, params.name),
       body: eventTypeUpdateBody,
     }),
