@@ -9,6 +9,8 @@ import reportsController, { reportErrors } from './controllers/reports';
 import stripeWebhookController, { stripeWebhookErrors } from './controllers/stripe-webhook';
 import { commerceBody } from './middlewares/commerce-body';
 import { registerOrderEvents } from './events/order-events';
+import { productEventAdapter } from './events/product-events';
+import { adaptContentEvents } from '../content/events/adapters';
 import { COMMERCE_EVENTS } from './events/event-types';
 import { adminRoutes, contentApiRoutes } from './routes';
 import checkout from './services/checkout';
@@ -30,6 +32,8 @@ const feature: FeatureModule = {
   name: 'commerce',
   register({ strapi }) {
     registerOrderEvents(strapi);
+    // Products announce their changes, the stock checkout takes included, in the events the feed's subscribers know.
+    adaptContentEvents(strapi, productEventAdapter);
     getService(strapi, 'webhook-event-types').define(COMMERCE_EVENTS);
     getService(strapi, 'retention').add(stripeEventsPurger(strapi));
     getService(strapi, 'account-parts').add(ordersAccountPart(strapi));

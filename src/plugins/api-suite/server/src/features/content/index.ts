@@ -1,5 +1,7 @@
 import type { FeatureModule } from '../types';
 import { getService } from '../../utils';
+import { adaptContentEvents } from './events/adapters';
+import { articleEventAdapter } from './events/article-events';
 import { contentEventDefinitions } from './events/definitions';
 import { keepDraftsPrivate } from './drafts/enforce';
 import { answerDraftRefusals } from './drafts/refusal';
@@ -23,6 +25,8 @@ const feature: FeatureModule = {
     registerOutboxTable(strapi);
     // Before the site's own document-service middlewares, which may rewrite the filters it checks.
     checkContentQueries(strapi);
+    // The demo's articles keep events of their own; the adapters are read once every feature has added its own.
+    adaptContentEvents(strapi, articleEventAdapter);
     // Read once every plugin has registered: another plugin's register may still add attributes.
     getService(strapi, 'webhook-event-types').define(() => contentEventDefinitions(strapi));
     // Their content API (Strapi's REST routes) in the OpenAPI document: read when the document is first built.

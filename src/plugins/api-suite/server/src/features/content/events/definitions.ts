@@ -1,9 +1,8 @@
 import type { Core } from '@strapi/strapi';
-import { getConfig } from '../../../utils';
 import type { EventDefinition } from '../../webhooks/events/registry';
 import { documentSchema, exampleDocument, sourceOf } from '../schema';
 import { watchedTypes, type WatchedType } from '../watched';
-import { ARTICLE_EVENTS, PRODUCT_EVENTS } from './seed-types';
+import { contentEventAdapters } from './adapters';
 
 /**
  * The event definitions of the site's content types, read from their Strapi schemas once every
@@ -13,10 +12,10 @@ import { ARTICLE_EVENTS, PRODUCT_EVENTS } from './seed-types';
  */
 export function contentEventDefinitions(strapi: Core.Strapi): EventDefinition[] {
   const source = sourceOf(strapi);
-  const { article, product } = getConfig(strapi).contentTypes;
+  const adapterOf = contentEventAdapters(strapi);
   return watchedTypes(strapi).flatMap((type) => {
-    if (type.uid === article) return ARTICLE_EVENTS;
-    if (type.uid === product) return PRODUCT_EVENTS;
+    const adapter = adapterOf(type.uid);
+    if (adapter) return adapter.definitions;
     const schema = documentSchema(source, type.uid, type.depth);
     const example = exampleDocument(source, type.uid, type.depth);
     return actionsOf(type).map(({ action, description }) => ({

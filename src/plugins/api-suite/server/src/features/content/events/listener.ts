@@ -1,14 +1,13 @@
 import type { Core, UID } from '@strapi/strapi';
-import { getConfig } from '../../../utils';
 import type { ChangeParams, ContentChange, ContentListener } from '../../platform/services/content-changes';
-import type { PublishableEvent, WebhookEvent } from '../../webhooks/services/webhooks';
+import type { WebhookEvent } from '../../webhooks/services/webhooks';
 import { sourceOf, type SchemaSource } from '../schema';
 import { watchedTypes, type WatchedType } from '../watched';
 import { outboxStore } from '../outbox/store';
 import { outboxRelay, type OutboxRelay } from '../outbox/relay';
 import { capturedOf, prepareEntries, type CapturedVersion, type GenericEvent } from './prepare';
 import { readForAudience } from './versions';
-import { ARTICLE_FIELDS, PRODUCT_FIELDS, articlePayload, productPayload } from './seed-types';
+import { contentEventAdapters } from './adapters';
 
 /**
  * The site's content changes as webhook events (docs/webhooks.md#the-sites-own-content), whatever
@@ -23,8 +22,8 @@ import { ARTICLE_FIELDS, PRODUCT_FIELDS, articlePayload, productPayload } from '
  * content API shows it to the audience that may receive it (docs/webhooks.md#drafts-and-audiences):
  * events about drafts alone go to the site's staff; what the public may see is read as the
  * public reads it. A deletion or an unpublish carries the version that went, read inside its
- * transaction before it went. Articles and products keep their own events and payloads
- * (seed-types.ts).
+ * transaction before it went. A type with an adapter of its own (adapters.ts: the demo's
+ * articles and products) announces its events through it instead.
  */
 const LISTENER = 'webhooks: content events';
 
@@ -36,13 +35,13 @@ export interface ContentEvents {
 export function contentEvents(strapi: Core.Strapi): ContentEvents | undefined {
   const types = new Map(watchedTypes(strapi).map((type) => [type.uid, type]));
   if (types.size === 0) return undefined;
-  const { article, product } = getConfig(strapi).contentTypes;
+  const adapterOf = contentEventAdapters(strapi);
   const source = sourceOf(strapi);
   const store = outboxStore(strapi);
 
   const eventsOf = ({ change }: { change: ContentChange }) => {
-    if (change.uid === article) return { seeded: articleEvents(change) as WebhookEvent[], generic: [], captured: [] };
-    if (change.uid === product) return { seeded: productEvents(change) as WebhookEvent[], generic: [], captured: [] };
+    const adapter = adapterOf(change.uid);
+    if (adapter) return { seeded: adapter.events(change) as WebhookEvent[], generic: [], captured: [] };
     const type = types.get(change.uid);
     const generic: GenericEvent[] = type ? actionsOf(type, change).map((event) => ({ type, ...event })) : [];
     return { seeded: [], generic, captured: capturedOf(change, LISTENER) };
@@ -52,10 +51,10 @@ export function contentEvents(strapi: Core.Strapi): ContentEvents | undefined {
   const listener: ContentListener = {
     name: LISTENER,
     watches: (uid) => types.has(uid),
-    fields: (uid) => (uid === article ? ARTICLE_FIELDS : uid === product ? PRODUCT_FIELDS : undefined),
+    fields: (uid) => adapterOf(uid)?.fields,
     async capture(uid, action, params) {
       const type = types.get(uid);
-      if (!type || uid === article || uid === product || !params.documentId) return undefined;
+      if (!type || adapterOf(uid) || !params.documentId) return undefined;
       if (action === 'delete') return captureGoing(strapi, source, type, params, 'delete');
       if (action === 'unpublish' && type.draftAndPublish) return captureGoing(strapi, source, type, params, 'unpublish');
       return undefined;
@@ -128,30 +127,4 @@ async function deletedLocales(strapi: Core.Strapi, locale: string | string[] | u
   if (typeof locale === 'string') return [locale];
   const locales = strapi.plugin('i18n')?.service('locales') as { getDefaultLocale(): Promise<string> } | undefined;
   return locales ? [await locales.getDefaultLocale()] : undefined;
-}
-
-/** article.created or .updated, .published when its status became published, .unpublished when it stopped being, .deleted. */
-function articleEvents({ action, before, after }: ContentChange): PublishableEvent[] {
-  if (action === 'delete') return before ? [{ type: 'article.deleted', payload: articlePayload(before) }] : [];
-  if (!after) return [];
-  const created = action === 'create' || action === 'clone';
-  const payload = articlePayload(after);
-  const events: PublishableEvent[] = [{ type: created ? 'article.created' : 'article.updated', payload }];
-  if (after.status === 'published' && before?.status !== 'published') events.push({ type: 'article.published', payload });
-  if (!created && before?.status === 'published' && after.status !== 'published') events.push({ type: 'article.unpublished', payload });
-  return events;
-}
-
-/** product.created; product.updated on any other change, a deletion included (`deleted: true`), which is also product.deleted. */
-function productEvents({ action, before, after }: ContentChange): PublishableEvent[] {
-  if (action === 'delete') {
-    if (!before) return [];
-    const payload = { ...productPayload(before), deleted: true };
-    return [
-      { type: 'product.updated', payload },
-      { type: 'product.deleted', payload },
-    ];
-  }
-  if (!after) return [];
-  return [{ type: action === 'create' || action === 'clone' ? 'product.created' : 'product.updated', payload: productPayload(after) }];
 }
