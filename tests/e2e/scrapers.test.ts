@@ -150,3 +150,69 @@ it('shows a run in progress and stops it', async () => {
   await page.getByTestId('run-progress').waitFor({ state: 'detached' });
   await page.getByTestId('run-row').first().getByText('Stopped').waitFor();
 }, 90_000);
+
+it("maps a content type's attributes to the items' fields, and the Content Manager shows the drafts with the run that wrote them", async () => {
+  const { page } = browser;
+  await openPluginPage(page, app.url, '/scrapers', 'Scrapers');
+  await page.getByRole('button', { name: 'New scraper' }).first().click();
+  const dialog = page.getByRole('dialog');
+  const owner = dialog.getByRole('combobox', { name: /Consumer/ });
+  await owner.click();
+  await owner.fill(alice.username);
+  await page.getByRole('option', { name: new RegExp(alice.username) }).click();
+  await dialog.locator('input[name="name"]').fill('Site pages');
+  await dialog.locator('input[name="url"]').fill(`${site.url}/`);
+  await dialog.locator('input[name="selectors.item"]').fill('.product');
+  await dialog.locator('textarea[name="selectors.fields"]').fill('title: .name\nlink: a.link@href');
+
+  // The site's collection types are offered; choosing Page offers its attributes, each filled by an item field.
+  await dialog.getByRole('combobox', { name: 'Content type' }).click();
+  await page.getByRole('option', { name: 'Page', exact: true }).click();
+  // title is filled by the item field of its name, and becomes the key; body is filled by hand.
+  await dialog.getByRole('combobox', { name: 'Key' }).getByText('title').waitFor();
+  await dialog.getByRole('combobox', { name: 'body (richtext)' }).click();
+  // Only the items' fields are offered.
+  await waitForCount(page.getByRole('option'), 4);
+  await page.getByRole('option', { name: 'link', exact: true }).click();
+  await screenshot(page, 'scrapers-target-form');
+  await dialog.getByRole('button', { name: 'Create scraper' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  await page.getByRole('heading', { name: 'Site pages', level: 1 }).waitFor();
+  await page.getByRole('button', { name: 'Run now' }).click();
+  const writes = page.getByTestId('write-row');
+  await waitForCount(writes, 3);
+  await waitForCount(page.locator('[data-testid="write-row"][data-action="created"]'), 3);
+  await page.getByTestId('run-row').first().getByText('Completed').waitFor();
+  await page.getByRole('button', { name: 'Run now' }).waitFor();
+  await page.getByTestId('target').getByText('api::page.page, keyed by title; As drafts, for an editor to publish').waitFor();
+  await page.getByTestId('write-row').first().scrollIntoViewIfNeeded();
+  await screenshot(page, 'scrapers-target-writes');
+
+  // The drafts wait for an editor, and say where they came from.
+  const drafts = (await app.strapi
+    .documents('api::page.page')
+    .findMany({ filters: { title: { $in: ['A', 'B', 'C'] } } })) as unknown as Array<{
+    title: string;
+    body: string | null;
+    publishedAt: string | null;
+  }>;
+  expect(drafts.map((doc) => [doc.title, doc.body, doc.publishedAt]).sort()).toEqual([
+    ['A', `${site.url}/items/a`, null],
+    ['B', `${site.url}/items/b`, null],
+    ['C', 'https://shop.example/c', null],
+  ]);
+  await writes
+    .filter({ has: page.getByText('A', { exact: true }) })
+    .getByRole('link', { name: 'Open in the Content Manager' })
+    .click();
+  const panel = page.getByTestId('written-by');
+  await panel.getByText('Created by').waitFor();
+  await panel.getByRole('link', { name: 'Site pages' }).waitFor();
+  await panel.getByRole('link', { name: /Run #\d+/ }).waitFor();
+  await screenshot(page, 'scrapers-target-content-manager');
+  // Its run link leads back to the run's page, with the run's entries.
+  await panel.getByRole('link', { name: /Run #\d+/ }).click();
+  await page.getByRole('heading', { name: 'Site pages', level: 1 }).waitFor();
+  await waitForCount(page.getByTestId('write-row'), 3);
+}, 150_000);

@@ -106,7 +106,7 @@ async function targetScraper(path: string, target: Record<string, unknown>, sele
   return response.body.id as number;
 }
 
-async function runToEnd(scraperId: number): Promise<{ status: string; target_report: Report | null; error: string | null }> {
+async function runToEnd(scraperId: number): Promise<{ id: number; status: string; target_report: Report | null; error: string | null }> {
   const started = await app.request().post(`/api/v1/scrapers/${scraperId}/run`).set(as(admin));
   expect(started.status).toBe(202);
   const run = await eventually(
@@ -171,7 +171,7 @@ describe('a scraper writing into a content type', () => {
       ['rv-c', 'Three'],
     ]);
     const id = await targetScraper('/review', { type: PAGE, key: 'slug', fields: PAGE_FIELDS, removed: 'unpublish' });
-    await runToEnd(id);
+    const first = await runToEnd(id);
     const [a, b, c] = await pages(['rv-a', 'rv-b', 'rv-c'], 'draft');
     // An editor publishes two of them.
     await app.strapi.documents(PAGE).publish({ documentId: b.documentId });
@@ -201,6 +201,41 @@ describe('a scraper writing into a content type', () => {
     expect((await pages(['rv-c'], 'draft')).map((doc) => doc.documentId)).toEqual([c.documentId]);
     const fourth = await runToEnd(id);
     expect(countOf(fourth.target_report)).toMatchObject({ unchanged: 2, removed: 0 });
+
+    // What editors see: each run's page lists what it wrote, and a document names the run that last wrote it.
+    const panel = { Authorization: `Bearer ${(await adminSession(app)).token}` };
+    const writesOf = async (run: { id: number }) => {
+      const response = await app.request().get(`/api-suite/scrapers/${id}/runs/${run.id}/writes`).set(panel);
+      expect(response.status).toBe(200);
+      return (response.body.data as Array<{ action: string; item_key: string; document_id: string; content_type: string }>).map((write) => [
+        write.action,
+        write.item_key,
+        write.document_id,
+        write.content_type,
+      ]);
+    };
+    expect(await writesOf(first)).toEqual([
+      ['created', 'rv-a', a.documentId, PAGE],
+      ['created', 'rv-b', b.documentId, PAGE],
+      ['created', 'rv-c', c.documentId, PAGE],
+    ]);
+    expect(await writesOf(second)).toEqual([['updated', 'rv-b', b.documentId, PAGE]]);
+    expect(await writesOf(third)).toEqual([['unpublished', 'rv-c', c.documentId, PAGE]]);
+    expect(await writesOf(fourth)).toEqual([]);
+    const writtenBy = async (documentId: string) =>
+      (await app.request().get('/api-suite/scrapers/written-by').query({ type: PAGE, document_id: documentId }).set(panel).expect(200)).body
+        .data;
+    expect(await writtenBy(a.documentId)).toEqual({
+      scraper: { id, name: 'listing' },
+      run_id: first.id,
+      action: 'created',
+      written_at: expect.any(String),
+    });
+    expect(await writtenBy(b.documentId)).toMatchObject({ run_id: second.id, action: 'updated' });
+    expect(await writtenBy(c.documentId)).toMatchObject({ run_id: third.id, action: 'unpublished' });
+    expect(await writtenBy('nobody-wrote-this')).toBeNull();
+    // Another run's id under this scraper is no run of it.
+    expect((await app.request().get(`/api-suite/scrapers/${id}/runs/999999/writes`).set(panel)).status).toBe(404);
   });
 
   it('deletes a gone document with removed: "delete", and a run killed midway leaves no duplicate', async () => {

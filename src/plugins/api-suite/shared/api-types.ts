@@ -50,6 +50,7 @@ export type {
   ScraperOptions,
   ScraperResult,
   ScraperRun,
+  TargetWrite,
 } from '../server/src/features/scrapers/validation/responses';
 export type {
   AdminEventType,

@@ -50,6 +50,9 @@ export type Scraper = Contract.AdminScraper;
 export type ScraperInput = Contract.CreateScraperInput;
 
 export type ScrapeResult = Contract.ScraperResult;
+export type TargetWrite = Contract.TargetWrite;
+export type TargetType = Contract.ScraperOptions['target_types'][number];
+export type ScraperTarget = NonNullable<Contract.Scraper['target']>;
 
 /* Access ---------------------------------------------------------------------------------- */
 
@@ -143,6 +146,12 @@ export function useApiSuiteClient() {
         run: async (id: number) => (await call('POST /api-suite/scrapers/{id}/run', { params: { id } })).data,
         stop: async (id: number) => (await call('POST /api-suite/scrapers/{id}/stop', { params: { id } })).data,
         runs: (id: number, page: number) => call('GET /api-suite/scrapers/{id}/runs', { params: { id }, query: { page, limit: 10 } }),
+        /** The documents a run wrote into its scraper's target, with how (created, updated, unpublished, deleted). */
+        runWrites: (id: number, runId: number, page: number) =>
+          call('GET /api-suite/scrapers/{id}/runs/{runId}/writes', { params: { id, runId }, query: { page, limit: 20 } }),
+        /** The scraper and run that last wrote a document of the site, or null. */
+        writtenBy: async (type: string, documentId: string) =>
+          (await call('GET /api-suite/scrapers/written-by', { query: { type, document_id: documentId } })).data,
         /** `change` narrows to results with one of these changes (none: every result). */
         results: (id: number, runId: number, page: number, change: Change[] = []) =>
           call('GET /api-suite/scrapers/{id}/results', {

@@ -3,6 +3,7 @@ import { PLUGIN_ID } from './pluginId';
 import { PluginIcon } from './components/PluginIcon';
 import { MENU_PERMISSIONS } from './permissions';
 import { INJECT_COLUMN_IN_TABLE, shortenListColumns } from './content-manager/listColumns';
+import { WrittenByPanel, type EditViewPanel } from './content-manager/WrittenByPanel';
 
 interface AdminApp {
   addMenuLink(link: {
@@ -16,6 +17,7 @@ interface AdminApp {
   }): void;
   registerPlugin(plugin: { id: string; name: string }): void;
   registerHook(name: string, hook: typeof shortenListColumns): void;
+  getPlugin(id: 'content-manager'): { apis: unknown } | undefined;
 }
 
 export default {
@@ -31,8 +33,11 @@ export default {
   },
 
   // The Content Manager's hooks exist once every plugin has registered.
-  bootstrap(app: Pick<AdminApp, 'registerHook'>) {
+  bootstrap(app: Pick<AdminApp, 'registerHook' | 'getPlugin'>) {
     app.registerHook(INJECT_COLUMN_IN_TABLE, shortenListColumns);
+    // The edit view's side panel naming the scraper that last wrote a document.
+    const apis = app.getPlugin('content-manager')?.apis as { addEditViewSidePanel?(panels: EditViewPanel[]): void } | undefined;
+    apis?.addEditViewSidePanel?.([WrittenByPanel]);
   },
 
   async registerTrads({ locales }: { locales: string[] }) {

@@ -20,6 +20,7 @@ export const UIDS = {
   scraperResult: 'plugin::api-suite.scraper-result',
   scraperItemState: 'plugin::api-suite.scraper-item-state',
   scraperTargetEntry: 'plugin::api-suite.scraper-target-entry',
+  scraperTargetWrite: 'plugin::api-suite.scraper-target-write',
   order: 'plugin::api-suite.order',
   stripeEvent: 'plugin::api-suite.stripe-event',
   billingCustomer: 'plugin::api-suite.billing-customer',

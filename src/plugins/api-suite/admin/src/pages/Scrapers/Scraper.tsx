@@ -3,7 +3,7 @@ import { Pencil, Play, Stop, Trash } from '@strapi/icons';
 import { ConfirmDialog } from '@strapi/strapi/admin';
 import { Dialog } from '@strapi/design-system';
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useApiSuiteClient, type Run } from '../../api';
 import { DetailGrid, DetailItem, DetailPage, DetailPending, DetailSection } from '../../components/DetailPage';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -13,8 +13,9 @@ import { useLoad } from '../../hooks/useLoad';
 import { useFormat, useT } from '../../utils/useT';
 import { ResultsTable } from './components/ResultsTable';
 import { RunsTable } from './components/RunsTable';
+import { WritesTable } from './components/WritesTable';
 import { ScraperFormModal } from './components/ScraperFormModal';
-import { useProxyPools } from './hooks/useProxyPools';
+import { useScraperOptions } from './hooks/useScraperOptions';
 
 /** While a run is going, its counts are read every second (the worker saves them every second). */
 const PROGRESS_MS = 1_000;
@@ -27,11 +28,14 @@ export function ScraperPage() {
   const format = useFormat();
   const navigate = useNavigate();
   const client = useApiSuiteClient();
-  const proxyPools = useProxyPools();
+  const options = useScraperOptions();
   const { canManage } = useFeaturePermissions('scrapers');
   const [running, setRunning] = useState(false);
   const scraper = useLoad(() => client.scrapers.get(id), [client, id], { refreshMs: running ? PROGRESS_MS : null });
-  const [selectedRun, setSelectedRun] = useState<number | null>(null);
+  // A link may name the run to show (`?run=12`, from the Content Manager's "written by" panel).
+  const [searchParams] = useSearchParams();
+  const linkedRun = Number(searchParams.get('run'));
+  const [selectedRun, setSelectedRun] = useState<number | null>(Number.isInteger(linkedRun) && linkedRun > 0 ? linkedRun : null);
   const [editing, setEditing] = useState(false);
   const { run, busy } = useAction();
 
@@ -152,11 +156,27 @@ export function ScraperPage() {
                 : t('scrapers.changeDetection.off')}
             </Typography>
           </DetailItem>
+          <DetailItem label={t('scrapers.target.title')}>
+            <Typography data-testid="target">
+              {data.target
+                ? t('scrapers.target.summary', {
+                    type: data.target.type,
+                    key: data.target.key,
+                    publish: t(`scrapers.target.publish.${data.target.publish}`),
+                  })
+                : t('scrapers.target.none')}
+            </Typography>
+          </DetailItem>
         </DetailGrid>
         {latest && (latest.status === 'running' || latest.status === 'pending') && <RunProgress run={latest} maxPages={data.max_pages} />}
         <DetailSection title={t('scrapers.runs')}>
           <RunsTable scraperId={id} version={runsVersion} selected={shownRun} onSelect={setSelectedRun} canRun={canManage} />
         </DetailSection>
+        {shownRun !== null && data.target && (
+          <DetailSection title={t('scrapers.writes', { run: shownRun, type: data.target.type })}>
+            <WritesTable scraperId={id} runId={shownRun} version={runsVersion} />
+          </DetailSection>
+        )}
         {shownRun !== null && (
           <DetailSection title={t('scrapers.results', { run: shownRun })}>
             <ResultsTable
@@ -172,7 +192,7 @@ export function ScraperPage() {
       {editing && (
         <ScraperFormModal
           scraper={data}
-          proxyPools={proxyPools}
+          options={options}
           onClose={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);

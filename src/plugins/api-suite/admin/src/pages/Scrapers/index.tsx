@@ -10,7 +10,7 @@ import { useFeaturePermissions } from '../../hooks/useFeaturePermissions';
 import { useLoad } from '../../hooks/useLoad';
 import { useFormat, useT } from '../../utils/useT';
 import { ScraperFormModal } from './components/ScraperFormModal';
-import { useProxyPools } from './hooks/useProxyPools';
+import { useScraperOptions } from './hooks/useScraperOptions';
 import { CellText } from '../../components/CellText';
 import { PagedTable, TextCell } from '../../components/DataTable';
 
@@ -23,7 +23,7 @@ export function ScrapersPage() {
   const navigate = useNavigate();
   const client = useApiSuiteClient();
   const { canManage } = useFeaturePermissions('scrapers');
-  const proxyPools = useProxyPools();
+  const options = useScraperOptions();
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [live, setLive] = useState(false);
@@ -82,7 +82,7 @@ export function ScrapersPage() {
         />
         {creating && (
           <ScraperFormModal
-            proxyPools={proxyPools}
+            options={options}
             onClose={() => setCreating(false)}
             onSaved={(scraper) => {
               setCreating(false);

@@ -1,6 +1,8 @@
 import { Box, Flex, Grid, NumberInput, SingleSelect, SingleSelectOption, Textarea, Typography } from '@strapi/design-system';
 import { useState } from 'react';
 import { useApiSuiteClient, type Scraper, type ScraperInput } from '../../../api';
+import type { ScraperFormOptions } from '../hooks/useScraperOptions';
+import { TargetFields, targetInput, targetState, type TargetState } from './TargetFields';
 import { FormField, FormModal, OnOffToggle, TextValueInput, isGeneralProblem } from '../../../components/FormModal';
 import { UserPicker } from '../../../components/UserPicker';
 import { useAction } from '../../../hooks/useAction';
@@ -27,6 +29,7 @@ interface FormState {
   headers: string;
   change_detection: boolean;
   change_key: string;
+  target: TargetState;
 }
 
 /**
@@ -36,12 +39,12 @@ interface FormState {
  */
 export function ScraperFormModal({
   scraper,
-  proxyPools,
+  options,
   onClose,
   onSaved,
 }: {
   scraper?: Scraper;
-  proxyPools: string[];
+  options: ScraperFormOptions;
   onClose: () => void;
   onSaved: (scraper: Scraper) => void;
 }) {
@@ -51,6 +54,8 @@ export function ScraperFormModal({
   const [form, setForm] = useState<FormState>(() => initial(scraper));
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((previous) => ({ ...previous, [key]: value }));
   const error = (field: string) => fieldError(problem, field);
+  const { proxyPools, targetTypes } = options;
+  const itemFields = itemFieldsOf(form);
 
   const save = async () => {
     const input = toInput(form);
@@ -177,6 +182,7 @@ export function ScraperFormModal({
             onValueChange={(value) => set('change_key', value)}
           />
         </FormField>
+        <TargetFields value={form.target} types={targetTypes} itemFields={itemFields} onChange={(target) => set('target', target)} />
         <FormField col={12} name="headers" label={t('scrapers.field.headers')} hint={t('scrapers.field.headersHint')}>
           <Textarea
             value={form.headers}
@@ -206,6 +212,7 @@ function initial(scraper?: Scraper): FormState {
     headers: scraper ? formatNamedLines(scraper.headers) : '',
     change_detection: Boolean(scraper?.change_detection),
     change_key: scraper?.change_detection?.key ?? '',
+    target: targetState(scraper?.target),
   };
 }
 
@@ -226,5 +233,13 @@ function toInput(form: FormState): ScraperInput {
     selectors: hasSelectors ? { ...(form.item.trim() === '' ? {} : { item: form.item.trim() }), fields } : null,
     // An empty key field means the item's URL, which the server takes as no key at all.
     change_detection: form.change_detection ? (form.change_key.trim() === '' ? {} : { key: form.change_key.trim() }) : null,
+    target: targetInput(form.target),
   };
+}
+
+/** The fields an item will have, as the server reads them: the selectors' fields, or `title` without selectors; `url` always. */
+function itemFieldsOf(form: FormState): string[] {
+  const fields = Object.keys(parseSelectorFields(form.fields));
+  const hasSelectors = form.item.trim() !== '' || fields.length > 0;
+  return [...new Set([...(hasSelectors ? fields : ['title']), 'url'])];
 }

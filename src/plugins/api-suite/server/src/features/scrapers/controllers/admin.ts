@@ -10,6 +10,8 @@ import { checkScraperConfig, proxyPoolNames } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { resultsPage, scraperActions } from './actions';
+import { targetWrites } from '../target/writes';
+import { targetTypesOf } from '../target/check';
 import { InvalidError } from '../../../errors';
 
 /**
@@ -58,9 +60,22 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       ctx.body = { data: await present(rows), meta: { page: query.page, limit: query.limit, total } };
     },
 
-    /** What the form offers: the configured proxy pools. */
+    /** The documents a run wrote into its scraper's target, with how. */
+    async runWrites(ctx: Context) {
+      const { row, query } = input(ctx, inputs.admin.runWrites);
+      const { rows, total } = await targetWrites(strapi).ofRun(row.run.id, query.page, query.limit);
+      ctx.body = { data: rows, meta: { page: query.page, limit: query.limit, total } };
+    },
+
+    /** Which scraper and run last wrote a document: the Content Manager's edit view shows it. */
+    async writtenBy(ctx: Context) {
+      const { query } = input(ctx, inputs.adminWrittenBy);
+      ctx.body = { data: await targetWrites(strapi).lastOf(query.type, query.document_id) };
+    },
+
+    /** What the form offers: the configured proxy pools, and the content types a scraper may write into. */
     async options(ctx: Context) {
-      ctx.body = { data: { proxy_pools: proxyPoolNames(strapi) } };
+      ctx.body = { data: { proxy_pools: proxyPoolNames(strapi), target_types: targetTypesOf(strapi) } };
     },
 
     async findOne(ctx: Context) {

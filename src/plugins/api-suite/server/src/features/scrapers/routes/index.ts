@@ -29,6 +29,8 @@ const { scrapersRead: read, scrapersManage: manage } = ADMIN_PERMISSIONS;
 export const adminRoutes: FeatureRoute[] = [
   adminRoute(adminScraperContracts.find, 'admin-scrapers.find', [read], inputs.adminFind),
   adminRoute(adminScraperContracts.options, 'admin-scrapers.options', [read]),
+  // Before /scrapers/:id, which would take its name for an id.
+  adminRoute(adminScraperContracts.writtenBy, 'admin-scrapers.writtenBy', [read], inputs.adminWrittenBy),
   adminRoute(adminScraperContracts.create, 'admin-scrapers.create', [manage], inputs.adminCreate),
   adminRoute(adminScraperContracts.findOne, 'admin-scrapers.findOne', [read], inputs.admin.one),
   adminRoute(adminScraperContracts.update, 'admin-scrapers.update', [manage], inputs.admin.update),
@@ -37,5 +39,6 @@ export const adminRoutes: FeatureRoute[] = [
   adminRoute(adminScraperContracts.stop, 'admin-scrapers.stop', [manage], inputs.admin.one),
   adminRoute(adminScraperContracts.runs, 'admin-scrapers.runs', [read], inputs.admin.runs),
   adminRoute(adminScraperContracts.runOne, 'admin-scrapers.runOne', [read], inputs.admin.runOne),
+  adminRoute(adminScraperContracts.runWrites, 'admin-scrapers.runWrites', [read], inputs.admin.runWrites),
   adminRoute(adminScraperContracts.results, 'admin-scrapers.results', [read], inputs.admin.results),
 ];

@@ -5,7 +5,15 @@ import { consumerOf, requireConsumer, type Viewer } from '../../../http/consumer
 import { routeInput } from '../../../http/input';
 import { rowIdParam } from '../../../http/validation';
 import { runFor, scraperFor } from '../reach';
-import { adminCreateScraperBody, createScraperBody, listQuery, resultsQuery, runEventsWebhookBody, updateScraperBody } from '../validation';
+import {
+  adminCreateScraperBody,
+  createScraperBody,
+  listQuery,
+  resultsQuery,
+  runEventsWebhookBody,
+  updateScraperBody,
+  writtenByQuery,
+} from '../validation';
 
 const scraperParams = z.object({ id: rowIdParam });
 // A run id that is no id is a missing run (404 Run), once the scraper is found.
@@ -19,17 +27,19 @@ function onOneScraper(viewer: (ctx: Context) => Viewer, before?: (ctx: Context) 
     notFound: 'Scraper',
     load: (ctx: Context, params: { id: number }) => scraperFor(strapi, params.id, viewer(ctx)),
   } as const;
+  const run = {
+    before,
+    params: runParams,
+    notFound: 'Scraper',
+    load: (ctx: Context, params: { id: number; runId: number | null }) => runFor(strapi, params, viewer(ctx)),
+  } as const;
   return {
     one: routeInput(one),
     update: routeInput({ ...one, body: updateScraperBody }),
     runs: routeInput({ ...one, query: listQuery }),
     results: routeInput({ ...one, query: resultsQuery }),
-    runOne: routeInput({
-      before,
-      params: runParams,
-      notFound: 'Scraper',
-      load: (ctx: Context, params: { id: number; runId: number | null }) => runFor(strapi, params, viewer(ctx)),
-    }),
+    runOne: routeInput(run),
+    runWrites: routeInput({ ...run, query: listQuery }),
   };
 }
 
@@ -48,5 +58,6 @@ export const inputs = {
 
   adminFind: routeInput({ query: listQuery }),
   adminCreate: routeInput({ body: adminCreateScraperBody }),
+  adminWrittenBy: routeInput({ query: writtenByQuery }),
   admin: onOneScraper(() => ALL_CONSUMERS),
 };

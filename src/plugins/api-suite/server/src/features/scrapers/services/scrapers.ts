@@ -148,6 +148,7 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         await getService(strapi, 'scraper-change-detection').forget(row.id, trx);
         // The documents it wrote are the site's content: they stay.
         await forgetTargetEntries(strapi, row.id, trx);
+        await trx(tableOf(strapi, UIDS.scraperTargetWrite)).where({ scraper_id: row.id }).delete();
       });
     },
 

@@ -107,6 +107,51 @@ function fillable(
   return { name, field, scalar: kind.scalar, type: kind.type, values: kind.values, required: attribute.required === true };
 }
 
+/**
+ * The content types a target may name, with the attributes an item can fill, for the admin
+ * panel's form: the site's own collection types (`api::…`), each attribute with whether it may
+ * be the key and whether a created document needs it. What the form offers is what `resolveTarget`
+ * accepts; the server still checks what is sent.
+ */
+export function targetTypesOf(strapi: Core.Strapi): TargetType[] {
+  const source = sourceOf(strapi);
+  const types = Object.keys(strapi.contentTypes as object).filter((uid) => uid.startsWith('api::'));
+  return types.flatMap((uid) => {
+    const schema = source.contentType(uid);
+    if (!schema || schema.kind !== 'collectionType') return [];
+    const attributes = Object.entries(schema.attributes).flatMap(([name, attribute]) => {
+      if (SYSTEM_FIELDS.has(name)) return [];
+      const kind = classify(source, attribute);
+      if (!kind || kind.kind !== 'scalar' || !FILLABLE.has(kind.scalar)) return [];
+      return [
+        {
+          name,
+          type: kind.type,
+          key_allowed: !NOT_A_KEY.has(kind.scalar),
+          required: attribute.required === true && attribute.default === undefined,
+        },
+      ];
+    });
+    if (attributes.length === 0) return [];
+    return [
+      {
+        uid,
+        name: schema.info.displayName ?? schema.info.singularName,
+        draft_and_publish: schema.options?.draftAndPublish === true,
+        attributes,
+      },
+    ];
+  });
+}
+
+/** A content type as the form offers it (`targetTypesOf`). */
+export interface TargetType {
+  uid: string;
+  name: string;
+  draft_and_publish: boolean;
+  attributes: Array<{ name: string; type: string; key_allowed: boolean; required: boolean }>;
+}
+
 const KIND_NAMES: Record<Exclude<AttributeKind['kind'], 'scalar'>, string> = {
   relation: 'a relation',
   media: 'a media attribute',

@@ -33,7 +33,39 @@ export const targetEntryTables: DatabaseModel[] = [
     },
     indexes: [{ name: 'api_suite_scraper_target_entries_key', columns: ['scraper_id', 'key_hash'], type: 'unique' }],
   },
+  {
+    // What each run wrote, for editors: a run's page lists it, and the Content Manager shows who last wrote a document.
+    uid: UIDS.scraperTargetWrite,
+    singularName: 'scraper-target-write',
+    tableName: 'api_suite_scraper_target_writes',
+    attributes: {
+      id: { type: 'increments' },
+      scraper_id: { type: 'integer' },
+      run_id: { type: 'integer' },
+      content_type: { type: 'string' },
+      document_id: { type: 'string' },
+      item_key: { type: 'text' },
+      // created, updated, unpublished or deleted
+      action: { type: 'string' },
+      written_at: { type: 'datetime' },
+    },
+    indexes: [
+      { name: 'api_suite_scraper_target_writes_run', columns: ['run_id', 'id'] },
+      { name: 'api_suite_scraper_target_writes_document', columns: ['document_id'] },
+    ],
+  },
 ];
+
+/** One document a run wrote, and how. */
+export interface TargetWrite {
+  scraper_id: number;
+  run_id: number;
+  content_type: string;
+  document_id: string;
+  item_key: string | null;
+  action: 'created' | 'updated' | 'unpublished' | 'deleted';
+  written_at: Date;
+}
 
 export interface TargetEntry {
   id: number;

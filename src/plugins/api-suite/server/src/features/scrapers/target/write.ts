@@ -1,6 +1,6 @@
 import type { Core, UID } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { fromJson, tableOf, toBool } from '../../../db';
+import { fromJson, insertChunked, tableOf, toBool } from '../../../db';
 import { unavailableDependency } from '../../../dependencies';
 import { contentHash } from '../content-hash';
 import type { ScraperRow } from '../services/scrapers';
@@ -10,10 +10,12 @@ import type { TargetReport } from '../validation/responses';
 import { runResults } from '../runs/results';
 import { itemFieldsOf, resolveTarget, type ResolvedTarget } from './check';
 import { coerceValue } from './coerce';
-import type { TargetEntry } from './entries';
+import type { TargetEntry, TargetWrite } from './entries';
 
 /** Results read a page at a time. */
 const READ_BATCH = 200;
+/** What the run wrote is logged this many documents at a time. */
+const LOG_BATCH = 100;
 /** Failed items listed in a run's report; `failed_count` counts them all. */
 const LISTED_FAILURES = 100;
 
@@ -59,6 +61,7 @@ export async function writeTarget(
       // Items of a page that failed are missing, not gone; and a run that found no item at all more
       // likely met a page whose layout changed than a site that emptied: neither removes anything.
       if (complete && crawl.pagesFailed === 0 && writer.collected() > 0) await writer.removeGone();
+      await writer.flushLog();
     });
   }
   await strapi.db
@@ -82,6 +85,26 @@ function targetWriter(
   const { setting, draftAndPublish } = target;
   const publishing = draftAndPublish && setting.publish === 'auto' ? ({ status: 'published' } as const) : {};
   const seen = new Set<string>();
+  let log: TargetWrite[] = [];
+  const flushLog = async (): Promise<void> => {
+    const rows = log;
+    log = [];
+    if (rows.length > 0)
+      await insertChunked(knex(), tableOf(strapi, UIDS.scraperTargetWrite), rows as unknown as Array<Record<string, unknown>>);
+  };
+  /** Logs a document written, for the run's page and the Content Manager; in batches. */
+  const wrote = async (documentId: string, itemKey: string | null, action: TargetWrite['action']): Promise<void> => {
+    log.push({
+      scraper_id: scraperId,
+      run_id: runId,
+      content_type: setting.type,
+      document_id: documentId,
+      item_key: itemKey,
+      action,
+      written_at: new Date(),
+    });
+    if (log.length >= LOG_BATCH) await flushLog();
+  };
 
   const entryOf = async (keyHash: string) =>
     ((await entries().where({ scraper_id: scraperId, key_hash: keyHash }).first()) as TargetEntry | undefined) ?? null;
@@ -134,6 +157,7 @@ function targetWriter(
         const created = (await documents().create({ data, ...publishing } as never)) as { documentId: string };
         await record(keyHash, itemKey, { document_id: created.documentId, content_hash: hash, owned: true });
         report.created += 1;
+        await wrote(created.documentId, itemKey, 'created');
       } else if (entry?.document_id === found.documentId && entry.content_hash === hash) {
         await record(keyHash, itemKey, {});
         report.unchanged += 1;
@@ -141,6 +165,7 @@ function targetWriter(
         await documents().update({ documentId: found.documentId, data, ...publishing } as never);
         await record(keyHash, itemKey, { document_id: found.documentId, content_hash: hash, owned: entry ? toBool(entry.owned) : false });
         report.updated += 1;
+        await wrote(found.documentId, itemKey, 'updated');
       }
     } catch (error) {
       if (unavailableDependency(error)) throw error;
@@ -151,6 +176,9 @@ function targetWriter(
   return {
     /** Keys this run collected so far. */
     collected: () => seen.size,
+
+    /** What is left of the log of writes, once the run has written everything. */
+    flushLog,
 
     /** Every item of the run, in the order it was collected; false when the run was stopped midway. */
     async writeAll(signal: AbortSignal): Promise<boolean> {
@@ -184,6 +212,8 @@ function targetWriter(
               .update({ removed_run_id: runId, ...forget });
           }
           report.removed += 1;
+          // A document kept as it was is not written; the report still counts it as gone.
+          if (setting.removed !== 'keep') await wrote(documentId, entry.item_key, setting.removed === 'delete' ? 'deleted' : 'unpublished');
         } catch (error) {
           if (unavailableDependency(error)) throw error;
           fail({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dataOf, pageOf } from '../../../contract/common';
 import { defineContracts } from '../../../contract/route';
-import { adminCreateScraperBody, idParam, listQuery, resultsQuery, updateScraperBody } from './index';
+import { adminCreateScraperBody, idParam, listQuery, resultsQuery, updateScraperBody, writtenByQuery } from './index';
 import * as answers from './responses';
 
 /** The admin panel's scraper routes (`/api-suite/scrapers*`): every consumer's scrapers, their runs and results. */
@@ -118,6 +118,30 @@ export const adminScraperContracts = defineContracts({
     responses: {
       '200': { description: 'The run.', json: dataOf(answers.scraperRun) },
       '404': { description: 'No such scraper, or no such run of it.' },
+    },
+  },
+  runWrites: {
+    method: 'get',
+    path: '/api-suite/scrapers/{id}/runs/{runId}/writes',
+    params: runId,
+    query: listQuery,
+    responses: {
+      '200': {
+        description:
+          "A page of the documents the run created, changed, unpublished or deleted in its scraper's target, in the order written.",
+        json: pageOf(answers.targetWrite),
+      },
+      '400': badQuery,
+      '404': { description: 'No such scraper, or no such run of it.' },
+    },
+  },
+  writtenBy: {
+    method: 'get',
+    path: '/api-suite/scrapers/written-by',
+    query: writtenByQuery,
+    responses: {
+      '200': { description: 'The scraper and run that last wrote the document, or null.', json: dataOf(answers.writtenBy) },
+      '400': { description: 'No `type` or `document_id` (`validation_error`).' },
     },
   },
   results: {

@@ -46,6 +46,12 @@ export const resultsQuery = z.object({
 
 export const idParam = rowIdParam;
 
+/** Admin panel: which scraper last wrote one document of the site. */
+export const writtenByQuery = z.object({
+  type: z.string().min(1).max(200),
+  document_id: z.string().min(1).max(100),
+});
+
 export const runEventsWebhookBody = createSubscriptionBody
   .omit({ endpoint_url: true, events: true })
   .extend({ url: createSubscriptionBody.shape.endpoint_url, events: createSubscriptionBody.shape.events.optional() })

@@ -102,6 +102,27 @@ export const targetReport = z
   .meta({ description: "What the run wrote into its scraper's target; null without a target." });
 export type TargetReport = z.infer<typeof targetReport>;
 
+/** A document a run wrote into its scraper's target, for the admin panel. */
+export const targetWrite = z.object({
+  content_type: z.string().meta({ description: 'The content type written, such as `api::listing.listing`.' }),
+  document_id: z.string(),
+  item_key: z.string().nullable().meta({ description: "The item's key, as written." }),
+  action: z.enum(['created', 'updated', 'unpublished', 'deleted']),
+  written_at: dateTime,
+});
+export type TargetWrite = z.infer<typeof targetWrite>;
+
+/** Who last wrote a document of the site: a scraper and its run, or null when no scraper has. */
+export const writtenBy = z
+  .object({
+    scraper: z.object({ id, name: z.string() }),
+    run_id: id,
+    action: targetWrite.shape.action,
+    written_at: dateTime,
+  })
+  .nullable();
+export type WrittenBy = z.infer<typeof writtenBy>;
+
 export const scraperRun = z.object({
   id,
   scraper_id: id,
@@ -166,7 +187,27 @@ export const adminScraper = scraper.extend({ owner: consumer.nullable(), latest_
 export type AdminScraper = z.infer<typeof adminScraper>;
 
 /** Admin panel: `GET /api-suite/scrapers/options`, what a scraper's form offers. */
-export const scraperOptions = z.object({ proxy_pools: z.array(z.string()) });
+/** A content type a scraper may write into, as the admin panel's form offers it. */
+export const targetType = z.object({
+  uid: z.string(),
+  name: z.string(),
+  draft_and_publish: z.boolean(),
+  attributes: z.array(
+    z.object({
+      name: z.string(),
+      type: z.string().meta({ description: "Strapi's attribute type (`string`, `richtext`, `decimal`…)." }),
+      key_allowed: z.boolean().meta({ description: "Whether it can be the key that finds an item's document." }),
+      required: z.boolean().meta({ description: 'Whether a created document needs it (required, with no default).' }),
+    })
+  ),
+});
+
+export const scraperOptions = z.object({
+  proxy_pools: z.array(z.string()),
+  target_types: z
+    .array(targetType)
+    .meta({ description: "The site's collection types a scraper may write into, with the attributes an item can fill." }),
+});
 export type ScraperOptions = z.infer<typeof scraperOptions>;
 
 export const runEventsWebhook = z
