@@ -10,6 +10,7 @@ import type { TargetReport } from '../validation/responses';
 import { runResults } from '../runs/results';
 import { itemFieldsOf, resolveTarget, type ResolvedTarget } from './check';
 import { coerceValue } from './coerce';
+import { documentsByKey } from './lookup';
 import type { TargetEntry, TargetWrite } from './entries';
 
 /** Results read a page at a time. */
@@ -20,6 +21,16 @@ const LOG_BATCH = 100;
 const LISTED_FAILURES = 100;
 
 type Failure = TargetReport['failed'][number];
+
+/** An item ready to write: its key, and its values brought to their attributes' kinds. */
+interface Prepared {
+  keyHash: string;
+  itemKey: string;
+  keyValue: unknown;
+  data: Record<string, unknown>;
+  /** Of `data`: what the scraper wrote last is compared with it. */
+  hash: string;
+}
 
 /**
  * Write a run's items into its scraper's target (docs/scrapers.md#writing-into-a-content-type),
@@ -106,8 +117,6 @@ function targetWriter(
     if (log.length >= LOG_BATCH) await flushLog();
   };
 
-  const entryOf = async (keyHash: string) =>
-    ((await entries().where({ scraper_id: scraperId, key_hash: keyHash }).first()) as TargetEntry | undefined) ?? null;
   const touch = (keyHash: string) => entries().where({ scraper_id: scraperId, key_hash: keyHash }).update({ last_run_id: runId });
   const record = async (keyHash: string, itemKey: string, changes: Partial<TargetEntry>) => {
     const row = { scraper_id: scraperId, key_hash: keyHash, item_key: itemKey, last_run_id: runId, removed_run_id: null, ...changes };
@@ -117,17 +126,17 @@ function targetWriter(
       .merge(Object.keys(row).filter((column) => column !== 'scraper_id' && column !== 'key_hash'));
   };
 
-  /** One item: its document created, updated or left alone; or the reason it was not written. */
-  const writeItem = async (item: { url: string; data: Record<string, unknown> }): Promise<void> => {
+  /** One item's key and values brought to their attributes' kinds; null when it is not written (reported). */
+  const prepare = async (item: { url: string; data: Record<string, unknown> }): Promise<Prepared | null> => {
     const valueOf = (field: string) => (field === 'url' && !Object.hasOwn(item.data, 'url') ? item.url : item.data[field]);
     const rawKey = valueOf(target.key.field);
     const shownKey = rawKey === null || rawKey === undefined || typeof rawKey === 'object' ? null : String(rawKey).trim() || null;
     const key = coerceValue({ ...target.key, required: true }, rawKey);
-    if (!key.ok) return fail({ key: shownKey, field: target.key.name, reason: key.reason });
+    if (!key.ok) return reported({ key: shownKey, field: target.key.name, reason: key.reason });
     const keyHash = contentHash(key.value);
     const itemKey = String(key.value);
     if (seen.has(keyHash)) {
-      return fail({
+      return reported({
         key: itemKey,
         field: target.key.name,
         reason: 'an earlier item of this run has the same key, and was written instead',
@@ -141,36 +150,66 @@ function targetWriter(
       if (!value.ok) {
         // Still collected: its document is not gone.
         await touch(keyHash);
-        return fail({ key: itemKey, field: attribute.name, reason: value.reason });
+        return reported({ key: itemKey, field: attribute.name, reason: value.reason });
       }
       data[attribute.name] = value.value;
     }
-    const hash = contentHash(data);
+    return { keyHash, itemKey, keyValue: key.value, data, hash: contentHash(data) };
+  };
+  const reported = (failure: Failure): null => {
+    fail(failure);
+    return null;
+  };
 
-    try {
-      const entry = await entryOf(keyHash);
-      const filters = { [target.key.name]: { $eq: key.value } };
-      const found = (await documents().findFirst({ filters } as never)) as { documentId: string } | null;
-      if (!found) {
-        // Owned before it exists: a run killed between the two takes the document up by its key next time.
-        await record(keyHash, itemKey, { document_id: null, content_hash: null, owned: true });
-        const created = (await documents().create({ data, ...publishing } as never)) as { documentId: string };
-        await record(keyHash, itemKey, { document_id: created.documentId, content_hash: hash, owned: true });
-        report.created += 1;
-        await wrote(created.documentId, itemKey, 'created');
-      } else if (entry?.document_id === found.documentId && entry.content_hash === hash) {
-        await record(keyHash, itemKey, {});
-        report.unchanged += 1;
-      } else {
-        await documents().update({ documentId: found.documentId, data, ...publishing } as never);
-        await record(keyHash, itemKey, { document_id: found.documentId, content_hash: hash, owned: entry ? toBool(entry.owned) : false });
-        report.updated += 1;
-        await wrote(found.documentId, itemKey, 'updated');
+  /**
+   * A batch of prepared items: what the scraper wrote for their keys read in one query, their
+   * documents found in one (`documentsByKey`), then each created, updated or left alone; the
+   * unchanged ones marked collected in one statement.
+   */
+  const writeBatch = async (batch: Prepared[]): Promise<void> => {
+    if (batch.length === 0) return;
+    const rows = (await entries()
+      .where({ scraper_id: scraperId })
+      .whereIn(
+        'key_hash',
+        batch.map((item) => item.keyHash)
+      )
+      .select('*')) as TargetEntry[];
+    const entryBy = new Map(rows.map((row) => [row.key_hash, row]));
+    const found = await documentsByKey(
+      documents(),
+      target.key,
+      batch.map((item) => item.keyValue)
+    );
+    const unchanged: string[] = [];
+    for (const item of batch) {
+      const { keyHash, itemKey, data, hash } = item;
+      try {
+        const entry = entryBy.get(keyHash) ?? null;
+        const documentId = await found(item.keyValue);
+        if (!documentId) {
+          // Owned before it exists: a run killed between the two takes the document up by its key next time.
+          await record(keyHash, itemKey, { document_id: null, content_hash: null, owned: true });
+          const created = (await documents().create({ data, ...publishing } as never)) as { documentId: string };
+          await record(keyHash, itemKey, { document_id: created.documentId, content_hash: hash, owned: true });
+          report.created += 1;
+          await wrote(created.documentId, itemKey, 'created');
+        } else if (entry?.document_id === documentId && entry.content_hash === hash) {
+          unchanged.push(keyHash);
+          report.unchanged += 1;
+        } else {
+          await documents().update({ documentId, data, ...publishing } as never);
+          await record(keyHash, itemKey, { document_id: documentId, content_hash: hash, owned: entry ? toBool(entry.owned) : false });
+          report.updated += 1;
+          await wrote(documentId, itemKey, 'updated');
+        }
+      } catch (error) {
+        if (unavailableDependency(error)) throw error;
+        fail({ key: itemKey, ...refusalOf(error) });
       }
-    } catch (error) {
-      if (unavailableDependency(error)) throw error;
-      fail({ key: itemKey, ...refusalOf(error) });
     }
+    if (unchanged.length > 0)
+      await entries().where({ scraper_id: scraperId }).whereIn('key_hash', unchanged).update({ last_run_id: runId, removed_run_id: null });
   };
 
   return {
@@ -182,10 +221,18 @@ function targetWriter(
 
     /** Every item of the run, in the order it was collected; false when the run was stopped midway. */
     async writeAll(signal: AbortSignal): Promise<boolean> {
+      let batch: Prepared[] = [];
       for await (const item of runResults(strapi, runId, READ_BATCH)) {
         if (signal.aborted) return false;
-        await writeItem(item);
+        const prepared = await prepare(item);
+        if (prepared) batch.push(prepared);
+        if (batch.length >= READ_BATCH) {
+          await writeBatch(batch);
+          batch = [];
+        }
       }
+      if (signal.aborted) return false;
+      await writeBatch(batch);
       return !signal.aborted;
     },
 
