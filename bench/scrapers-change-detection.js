@@ -20,7 +20,7 @@
  */
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
-const { benchEnv, compile, seedUser, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
+const { benchEnv, compile, seedUser, serve, progress, parseArgs, median, apiClient, runScraperToEnd } = require('./lib/app');
 
 main().catch((error) => {
   process.stderr.write(`${error.stack || error}\n`);
@@ -43,7 +43,7 @@ async function main() {
     progress('seeding a user');
     const jwt = await seedUser(env);
     server = await serve(env);
-    const api = client(server.url, jwt);
+    const api = apiClient(server.url, jwt);
     const common = {
       url: `${shop.url}/`,
       follow_links: true,
@@ -58,13 +58,13 @@ async function main() {
     };
 
     progress(`warming up: one run of each arm (${total} items), which also gives the on arm its first state`);
-    for (const id of Object.values(arms)) await runOnce({ api, server, shop, scraperId: id, total });
+    for (const id of Object.values(arms)) await runScraperToEnd({ api, server, lastAnswerAt: shop.lastAnswerAt, scraperId: id, total });
 
     const figures = { off: [], on: [] };
     for (let round = 1; round <= rounds; round += 1) {
       const made = shop.churn(churn);
       for (const arm of round % 2 === 1 ? ['off', 'on'] : ['on', 'off']) {
-        const result = await runOnce({ api, server, shop, scraperId: arms[arm], total });
+        const result = await runScraperToEnd({ api, server, lastAnswerAt: shop.lastAnswerAt, scraperId: arms[arm], total });
         const counts = [result.run.items_new, result.run.items_changed, result.run.items_removed];
         const expected = arm === 'on' ? [made.added, made.changed, made.removed] : [null, null, null];
         if (JSON.stringify(counts) !== JSON.stringify(expected))
@@ -111,29 +111,6 @@ async function main() {
   process.exit(0);
 }
 
-/** One run to its end: the app's CPU per item over it, and the tail from the site's last answer to finished_at. */
-async function runOnce({ api, server, shop, scraperId, total }) {
-  const cpuBefore = cpuMs(server.pid);
-  const started = (await api.call('POST', `/api/v1/scrapers/${scraperId}/run`, undefined, 202)).body;
-  let run;
-  const deadline = Date.now() + 300_000;
-  while (!run) {
-    if (Date.now() > deadline) throw new Error(`run ${started.run_id} not finished after 5 minutes`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const current = (await api.call('GET', `/api/v1/scrapers/${scraperId}/runs/${started.run_id}`, undefined, 200)).body;
-    if (['completed', 'failed', 'stopped'].includes(current.status)) run = current;
-  }
-  const cpu = cpuMs(server.pid) - cpuBefore;
-  if (run.status !== 'completed' || run.items_collected !== total)
-    throw new Error(`run ${run.id}: ${JSON.stringify(run)}; expected completed with ${total} items`);
-  return {
-    run,
-    cpu_us_per_item: round1((cpu * 1000) / total),
-    tail_ms: Math.round(Date.parse(run.finished_at) - (performance.timeOrigin + shop.lastAnswerAt())),
-    run_ms: Date.parse(run.finished_at) - Date.parse(run.started_at),
-  };
-}
-
 /** A start page linking to every page; each page lists `items` products of the current catalogue. */
 async function startShop({ pages, items }) {
   let next = 0;
@@ -174,22 +151,6 @@ async function startShop({ pages, items }) {
       return { added: removed, changed, removed };
     },
     close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
-function client(url, jwt) {
-  return {
-    async call(method, route, body, expected) {
-      const response = await fetch(url + route, {
-        method,
-        headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      if (expected !== undefined && response.status !== expected)
-        throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
   };
 }
 

@@ -24,7 +24,18 @@
  */
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
-const { benchEnv, compile, withStrapi, seedAdministrator, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
+const {
+  benchEnv,
+  compile,
+  withStrapi,
+  seedAdministrator,
+  serve,
+  progress,
+  parseArgs,
+  median,
+  apiClient,
+  runScraperToEnd,
+} = require('./lib/app');
 
 main().catch((error) => {
   process.stderr.write(`${error.stack || error}\n`);
@@ -46,7 +57,7 @@ async function main() {
     progress('seeding an administrator (only administrators may give a scraper a target)');
     const { jwt } = await withStrapi(env, (strapi) => seedAdministrator(strapi));
     server = await serve(env);
-    const api = client(server.url, jwt);
+    const api = apiClient(server.url, jwt);
     const common = {
       url: `${shop.url}/`,
       follow_links: true,
@@ -66,8 +77,14 @@ async function main() {
       const order = round % 2 === 1 ? ['results', 'create'] : ['create', 'results'];
       const measured = {};
       for (const arm of order)
-        measured[arm] = await runOnce({ api, server, shop, scraperId: arm === 'results' ? results : writing, total });
-      measured.again = await runOnce({ api, server, shop, scraperId: writing, total });
+        measured[arm] = await runScraperToEnd({
+          api,
+          server,
+          lastAnswerAt: shop.lastAnswerAt,
+          scraperId: arm === 'results' ? results : writing,
+          total,
+        });
+      measured.again = await runScraperToEnd({ api, server, lastAnswerAt: shop.lastAnswerAt, scraperId: writing, total });
       check(measured, total);
       if (round === 0) continue;
       for (const arm of Object.keys(figures)) figures[arm].push(measured[arm]);
@@ -117,29 +134,6 @@ function check(measured, total) {
     throw new Error(`again: ${JSON.stringify(again)}`);
 }
 
-/** One run to its end: its time, the app's CPU per item over it, and the tail from the site's last answer to finished_at. */
-async function runOnce({ api, server, shop, scraperId, total }) {
-  const cpuBefore = cpuMs(server.pid);
-  const started = (await api.call('POST', `/api/v1/scrapers/${scraperId}/run`, undefined, 202)).body;
-  let run;
-  const deadline = Date.now() + 600_000;
-  while (!run) {
-    if (Date.now() > deadline) throw new Error(`run ${started.run_id} not finished after 10 minutes`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const current = (await api.call('GET', `/api/v1/scrapers/${scraperId}/runs/${started.run_id}`, undefined, 200)).body;
-    if (['completed', 'failed', 'stopped'].includes(current.status)) run = current;
-  }
-  const cpu = cpuMs(server.pid) - cpuBefore;
-  if (run.status !== 'completed' || run.items_collected !== total)
-    throw new Error(`run ${run.id}: ${JSON.stringify(run)}; expected completed with ${total} items`);
-  return {
-    run,
-    cpu_us_per_item: Math.round((cpu * 1000) / total),
-    tail_ms: Math.round(Date.parse(run.finished_at) - (performance.timeOrigin + shop.lastAnswerAt())),
-    run_ms: Date.parse(run.finished_at) - Date.parse(run.started_at),
-  };
-}
-
 /** A start page linking to every page; each page lists `items` products of the current catalogue. */
 async function startShop({ pages, items }) {
   let generation = 0;
@@ -177,22 +171,6 @@ async function startShop({ pages, items }) {
       }));
     },
     close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
-function client(url, jwt) {
-  return {
-    async call(method, route, body, expected) {
-      const response = await fetch(url + route, {
-        method,
-        headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      if (expected !== undefined && response.status !== expected)
-        throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
-    },
   };
 }
 

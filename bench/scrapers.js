@@ -8,7 +8,7 @@
  * are measured at the same place. Each round, in alternating order:
  *   plugin:   the app in its own process (sqlite, in-process jobs); POST /api/v1/scrapers/:id/run
  *             of a scraper with follow_links, rate_limit 100 (the maximum) and max_pages = --pages;
- *             /status polled every 250 ms until the run ends. Checked: the run completed, every
+ *             the run polled every 250 ms until the run ends. Checked: the run completed, every
  *             page was fetched exactly once, pages x items results were stored.
  *   baseline: the same crawl by a minimal crawler (undici + cheerio + robots-parser, the same
  *             selectors, the same 100 req/s spacing, the same 4 requests at a time, results written
@@ -31,7 +31,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { fork } = require('node:child_process');
 const { performance } = require('node:perf_hooks');
-const { benchEnv, compile, seedUser, serve, progress, parseArgs, median, cpuMs } = require('./lib/app');
+const { benchEnv, compile, seedUser, serve, progress, parseArgs, median, cpuMs, apiClient } = require('./lib/app');
 
 const RATE_LIMIT = 100;
 /** The plugin's crawler runs 4 requests at a time (crawl()'s default; crawlFor() passes none). */
@@ -71,7 +71,7 @@ async function main() {
     const jwt = await seedUser(env);
 
     server = await serve(env);
-    const api = client(server.url, jwt);
+    const api = apiClient(server.url, jwt);
     const create = async (body) => (await api.call('POST', '/api/v1/scrapers', body, 201)).body;
     const common = { rate_limit: RATE_LIMIT, follow_links: true, selectors: SELECTORS, respect_robots_txt: true };
     const shop = await create({ name: 'bench', url: `${site.url}/p/0`, max_pages: pages, ...common });
@@ -290,23 +290,6 @@ function checkHits(label, hits, pages) {
 
 /* ------------------------------------------------------------------ the plugin */
 
-function client(url, jwt) {
-  return {
-    async call(method, route, body, expected) {
-      const response = await fetch(url + route, {
-        method,
-        headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await response.text();
-      if (expected !== undefined && response.status !== expected)
-        throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
-      const json = response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined;
-      return { status: response.status, headers: response.headers, body: json ?? text };
-    },
-  };
-}
-
 async function pluginCrawl({ api, server, site, scraperId, pages, items }) {
   const label = `plugin run of scraper ${scraperId}`;
   const mark = site.hits.length;
@@ -319,8 +302,8 @@ async function pluginCrawl({ api, server, site, scraperId, pages, items }) {
   while (!run) {
     if (Date.now() > deadline) throw new Error(`${label}: still not finished after 10 minutes`);
     await sleep(250);
-    const status = (await api.call('GET', `/api/v1/scrapers/${scraperId}/status`, undefined, 200)).body;
-    if (status.last_run?.id === started.run_id && TERMINAL.includes(status.status)) run = status.last_run;
+    const current = (await api.call('GET', `/api/v1/scrapers/${scraperId}/runs/${started.run_id}`, undefined, 200)).body;
+    if (TERMINAL.includes(current.status)) run = current;
   }
   const cpuAfter = cpuMs(server.pid);
   const expected = pages * items;

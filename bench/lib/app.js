@@ -247,6 +247,9 @@ async function seedUser(env) {
   return withStrapi(env, async (strapi) => {
     const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'authenticated' } });
     const user = await createBenchUser(strapi, role.id);
+    // The private endpoints (scrapers, webhook subscriptions) are in the paid plans only: the bench's consumer is on enterprise.
+    const enterprise = await strapi.db.query('plugin::api-suite.plan').findOne({ where: { name: 'enterprise' } });
+    if (enterprise) await strapi.plugin('api-suite').service('consumer-plans').grant(user.id, enterprise.id);
     return strapi.plugin('users-permissions').service('jwt').issue({ id: user.id });
   });
 }
@@ -258,8 +261,59 @@ function round(value, digits = 1) {
   return Math.round(value * factor) / factor;
 }
 
+/**
+ * The benches' client of the app's API, as a consumer's code calls it: a JWT as Bearer, JSON in
+ * and out; `expected` makes any other status a failure naming the answer.
+ */
+function apiClient(url, jwt) {
+  return {
+    async call(method, route, body, expected) {
+      const response = await fetch(url + route, {
+        method,
+        headers: { authorization: `Bearer ${jwt}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      if (expected !== undefined && response.status !== expected)
+        throw new Error(`${method} ${route} answered ${response.status}, not ${expected}: ${text.slice(0, 500)}`);
+      const json = response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : undefined;
+      return { status: response.status, headers: response.headers, body: json ?? text };
+    },
+  };
+}
+
+/**
+ * A scraper's run started and polled (every 100 ms) to its end: the run, its time, the app's CPU
+ * per item over it, and the tail from the site's last answer (`lastAnswerAt`, performance time)
+ * to the run's finished_at. Fails unless the run completed with `total` items.
+ */
+async function runScraperToEnd({ api, server, lastAnswerAt, scraperId, total, timeoutMs = 600_000 }) {
+  const { performance } = require('node:perf_hooks');
+  const cpuBefore = cpuMs(server.pid);
+  const started = (await api.call('POST', `/api/v1/scrapers/${scraperId}/run`, undefined, 202)).body;
+  let run;
+  const deadline = Date.now() + timeoutMs;
+  while (!run) {
+    if (Date.now() > deadline) throw new Error(`run ${started.run_id} not finished after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const current = (await api.call('GET', `/api/v1/scrapers/${scraperId}/runs/${started.run_id}`, undefined, 200)).body;
+    if (['completed', 'failed', 'stopped'].includes(current.status)) run = current;
+  }
+  const cpu = cpuMs(server.pid) - cpuBefore;
+  if (run.status !== 'completed' || run.items_collected !== total)
+    throw new Error(`run ${run.id}: ${JSON.stringify(run)}; expected completed with ${total} items`);
+  return {
+    run,
+    cpu_us_per_item: Math.round((cpu * 10_000) / total) / 10,
+    tail_ms: Math.round(Date.parse(run.finished_at) - (performance.timeOrigin + lastAnswerAt())),
+    run_ms: Date.parse(run.finished_at) - Date.parse(run.started_at),
+  };
+}
+
 module.exports = {
   APP_DIR,
+  apiClient,
+  runScraperToEnd,
   benchEnv,
   compile,
   withStrapi,
