@@ -227,6 +227,10 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
 
       const controller = new AbortController();
       active.set(runId, controller);
+      // Stopped, or deleted with its scraper, between its claim and now: a stop looks for the run
+      // here, and found nothing yet. Read again now that it would find it, so no page is fetched.
+      const still = await this.get(runId);
+      if (still?.status !== 'running') controller.abort(new Error('stopped'));
       const recording = recordRun(strapi, { runId, scraperId: scraper.id, controller, pagesFetched });
       const progress = recording.progress;
 
@@ -321,6 +325,14 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       });
       // Counted once it is recorded, by the call that ended it (a stop that came first counts it).
       if (endedHere) runsEnded.inc({ status: outcome.status });
+    },
+
+    /** Abort these runs' crawls, on whichever instance runs them (their rows already say why). */
+    async abort(runIds: number[]): Promise<void> {
+      for (const runId of runIds) {
+        abortLocally(runId);
+        await getService(strapi, 'platform').broadcast(channel(), String(runId));
+      }
     },
 
     /** Stop the scraper's pending or running run; null when nothing runs. */

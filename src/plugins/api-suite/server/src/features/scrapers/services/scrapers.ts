@@ -135,8 +135,9 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** Stops its run, drops its schedule, and deletes it with its runs and results. */
     async remove(row: ScraperRow): Promise<void> {
       await this.unschedule(row.id);
-      await getService(strapi, 'scraper-runs').stopActive(row.id, 'the scraper was deleted');
-      await knex().transaction(async (trx) => {
+      const runs = getService(strapi, 'scraper-runs');
+      await runs.stopActive(row.id, 'the scraper was deleted');
+      const started = await knex().transaction(async (trx) => {
         // The scraper first: a schedule tick starting a run at this moment claims the scraper's row
         // (`runs.begin`), so it either committed its run before this delete, and the runs' delete
         // below takes it, or waits for this transaction and finds no scraper. Deleted last, a run
@@ -144,12 +145,20 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         // scraper ran every second).
         await trx(table()).where({ id: row.id }).delete();
         await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
+        // A tick that fired before the unschedule may have begun a run since the stop.
+        const live = (await trx(tableOf(strapi, UIDS.scraperRun))
+          .where({ scraper_id: row.id })
+          .whereIn('status', ['pending', 'running'])
+          .select('id')) as Array<{ id: number }>;
         await trx(tableOf(strapi, UIDS.scraperRun)).where({ scraper_id: row.id }).delete();
         await getService(strapi, 'scraper-change-detection').forget(row.id, trx);
         // The documents it wrote are the site's content: they stay.
         await forgetTargetEntries(strapi, row.id, trx);
         await trx(tableOf(strapi, UIDS.scraperTargetWrite)).where({ scraper_id: row.id }).delete();
+        return live.map(({ id }) => id);
       });
+      // Its crawl, if it got that far, ends before the delete is answered.
+      await runs.abort(started);
     },
 
     /**
