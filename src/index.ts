@@ -4,6 +4,7 @@ import type { ContentManagerViewsService } from './plugins/api-suite/server/src/
 import { contentManagerViews } from './bootstrap/content-manager-views';
 import { seedDemoConsumer } from './bootstrap/demo-consumer';
 import { seedDemoData } from './bootstrap/demo-data';
+import { seedDemoScraper } from './bootstrap/demo-scraper';
 import { grantPublicReadOnce } from './bootstrap/public-permissions';
 import { articlesApi } from './api/article/validation/openapi';
 import { enforceVisibility } from './lib/visibility';
@@ -23,6 +24,7 @@ export default {
     if (shouldSeedDemoData()) {
       await seedDemoData(strapi);
       await seedDemoConsumer(strapi);
+      seedDemoScraper(strapi);
     }
   },
 };

@@ -180,3 +180,37 @@ it('8. tries a route in the browser: API reference → GET /api/v1/articles → 
   await answer.getByTestId('try-header-x-ratelimit-limit').waitFor();
   await answer.getByTestId('try-body').waitFor();
 }, 60_000);
+
+it('9. sees a scraper fill a collection: Content Manager → Page lists the guides as drafts; one names the scraper and run that wrote it', async () => {
+  const { page } = browser;
+  // The demo's run started when the app began to listen: it has ended by now, or soon.
+  const scraper = (await app.strapi.db
+    .query('plugin::api-suite.scraper')
+    .findOne({ where: { name: 'Guides from the demo site' }, select: ['id'] })) as { id: number } | null;
+  expect(scraper).not.toBeNull();
+  const run = await eventually(
+    async () => {
+      const found = (await app.strapi.db
+        .query('plugin::api-suite.scraper-run')
+        .findOne({ where: { scraper_id: scraper?.id }, select: ['status', 'error', 'items_collected'] })) as {
+        status: string;
+      } | null;
+      return found && found.status !== 'pending' && found.status !== 'running' ? found : undefined;
+    },
+    30_000,
+    "the demo scraper's run ended"
+  );
+  expect(run).toMatchObject({ status: 'completed', items_collected: 4 });
+
+  await page.goto(`${app.url}/admin`);
+  await page.getByRole('link', { name: 'Content Manager' }).first().click();
+  await page.getByRole('navigation').filter({ hasText: 'Collection Types' }).getByRole('link', { name: 'Page', exact: true }).click();
+  await page.getByRole('heading', { name: 'Page', level: 1 }).waitFor();
+  for (const title of ['Verifying a webhook signature', 'Choosing a plan', 'Replaying failed deliveries', 'Rotating an API key'])
+    await page.getByText(title, { exact: true }).waitFor();
+  await page.getByText('Verifying a webhook signature', { exact: true }).click();
+  const panel = page.getByTestId('written-by');
+  await panel.getByText('Created by').waitFor();
+  await panel.getByRole('link', { name: 'Guides from the demo site' }).waitFor();
+  await panel.getByRole('link', { name: /Run #\d+/ }).waitFor();
+}, 90_000);
