@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { getConfig } from '../../utils';
 import { fromJson } from '../../db';
-import { checkEndpoint } from '../webhooks/subscriptions/create';
+import { checkEndpoint } from '../platform/endpoint-check';
 import type { ScraperSelectors } from './validation';
 import type { ChangeDetectionSetting } from './content-hash';
 import type { ScraperRow } from './services/scrapers';

@@ -4,7 +4,6 @@ import type { Context } from 'koa';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { consumerOf } from '../../../http/consumer';
-import { createSubscription } from '../../webhooks/subscriptions/create';
 import { checkScraperConfig, checkTargetAllowed } from '../check-config';
 import { presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
@@ -99,13 +98,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const caller = consumerOf(ctx);
       const { url, events = [...RUN_EVENTS], ...rest } = input(ctx, inputs.runEventsWebhook).body;
       // The same creation path as POST /api/webhooks/subscriptions, limited to run events.
-      const { row, secret } = await createSubscription(
-        strapi,
-        caller,
-        { ...rest, endpoint_url: url, events },
-        { allowedEvents: RUN_EVENTS }
-      );
-      const view = getService(strapi, 'webhook-subscriptions').present(row);
+      const subscriptions = getService(strapi, 'webhook-subscriptions');
+      const { row, secret } = await subscriptions.subscribe(caller, { ...rest, endpoint_url: url, events }, { allowedEvents: RUN_EVENTS });
+      const view = subscriptions.present(row);
       ctx.status = 201;
       ctx.body = { id: view.id, url: view.endpoint_url, events: view.events, secret, created_at: view.created_at };
     },

@@ -8,7 +8,8 @@ import { createSecretBox, type SecretBox } from '../secret-box';
 import { generateSecret, ROTATION_WINDOW_MS } from '../signing';
 import { patternsOf } from '../events/catalog';
 import { compiledFilters, type Subscriber } from '../subscriptions/filters';
-import { assertBelowCap, type SubscriptionCap } from '../subscriptions/cap';
+import { assertBelowCap, type SubscriptionCap, type SubscriptionCreator } from '../subscriptions/cap';
+import { createSubscription } from '../subscriptions/create';
 import type { Subscription } from '../validation/responses';
 import {
   DEFAULT_TIMEOUT_SECONDS,
@@ -143,6 +144,11 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** One consumer's subscriptions, or every consumer's with `ALL_CONSUMERS`, newest first. */
+    /** Made by another feature's route for its caller (scrapers' `POST /api/v1/webhooks`): `POST /api/webhooks/subscriptions`'s checks, cap and test event, events within `allowedEvents`. */
+    subscribe(creator: SubscriptionCreator, input: SubscriptionInput, options: { allowedEvents?: readonly string[] } = {}) {
+      return createSubscription(strapi, creator, input, options);
+    },
+
     async list(owner: Owner, page: number, limit: number): Promise<{ rows: SubscriptionRow[]; total: number }> {
       return pageOwned<SubscriptionRow>(() => knex()(table()), owner, page, limit);
     },

@@ -1,9 +1,9 @@
 import type { TestEventData } from '../events/catalog';
 import type { Core } from '@strapi/strapi';
-import { EndpointNotAllowedError } from '../../../outbound';
 import { getService } from '../../../utils';
 import { TEST_EVENT_TYPE } from '../events/catalog';
-import type { SubscriptionInput, SubscriptionRow } from '../services/subscriptions';
+import type { SubscriptionInput, SubscriptionRow } from './rows';
+import { checkEndpoint } from '../../platform/endpoint-check';
 import { UnprocessableError } from '../../../errors';
 import { checkFilter } from './filters';
 import { capOf, type SubscriptionCreator } from './cap';
@@ -70,21 +70,6 @@ export async function checkAudience(strapi: Core.Strapi, consumerId: string, eve
     `${staffOnly.join(', ')} ${staffOnly.length === 1 ? 'is' : 'are'} about drafts and sent to the site's staff only: subscribe to the published events instead`,
     { invalid_events: staffOnly }
   );
-}
-
-/** Refuse addresses OUTBOUND_ALLOW_PRIVATE forbids; a name that does not resolve yet is accepted (deliveries will say). */
-export async function checkEndpoint(strapi: Core.Strapi, url: string | undefined): Promise<void> {
-  if (url === undefined) return;
-  try {
-    await getService(strapi, 'platform').outbound().assertAllowed(url);
-  } catch (error) {
-    if (error instanceof EndpointNotAllowedError) {
-      throw new UnprocessableError(
-        'endpoint_not_allowed',
-        `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`
-      );
-    }
-  }
 }
 
 export function testPayload(row: SubscriptionRow): TestEventData {
