@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
- * Part of `npm run lint`, two rules of the codebase's shape (docs/architecture.md#layout):
+ * Part of `npm run lint`, three rules of the codebase's shape (docs/architecture.md#layout):
  *
  * - No server file of the plugin grows past 400 lines. A file that long has taken on a second
  *   concern; split it by concern before adding more.
+ * - No refusal is thrown as a bare kind (`new InvalidError(…)`, `new ConflictError(…)`, …): each is
+ *   a small class named by what went wrong (`ScraperAlreadyRunningError`), in its feature's
+ *   `errors.ts`, extending the kind that gives its status.
  * - The browsers' clients (`admin/src/api.ts`, `portal/src/api.ts`) declare no answer type of their
  *   own: every answer is typed from the server's zod schemas through `shared/api-types.ts`. An
  *   object type written there (`interface`, `type X = { … }`, or `request<{ … }>` with a field other
@@ -34,10 +37,20 @@ function* files(dir) {
 /** Plugin paths a client may name outside a contract call: the OpenAPI document's, read as a document rather than an answer. */
 const OWN_PATHS = new Set(['/api/v1/openapi.json', '/api/v1/openapi.d.ts']);
 
+/** The kinds of refusal in server/src/errors.ts: bases of the named refusals, never thrown themselves. */
+const KIND = /\bnew (InvalidError|UnauthenticatedError|ForbiddenError|ConflictError|UnprocessableError|FailedError|UnavailableError)\(/g;
+
 const problems = [];
 for (const file of files(path.join(PLUGIN, 'server', 'src'))) {
-  const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+  const text = fs.readFileSync(file, 'utf8');
+  const lines = text.split('\n').length - 1;
   if (lines > LIMIT) problems.push(`${path.relative(ROOT, file)}: ${lines} lines, over ${LIMIT} (split it by concern)`);
+  for (const match of text.matchAll(KIND)) {
+    const line = text.slice(0, match.index).split('\n').length;
+    problems.push(
+      `${path.relative(ROOT, file)}:${line}: new ${match[1]}: name the refusal by what went wrong (a class in the feature's errors.ts that extends ${match[1]})`
+    );
+  }
 }
 
 for (const client of CLIENTS) {
@@ -70,5 +83,5 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  `structure: every server file is within ${LIMIT} lines; the browsers' clients call every route by its contract and type every answer from the server's schemas`
+  `structure: every server file is within ${LIMIT} lines and names its refusals; the browsers' clients call every route by its contract and type every answer from the server's schemas`
 );

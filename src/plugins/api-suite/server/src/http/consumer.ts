@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../constants';
 import type { AccessState, Principal } from './principal';
-import { ForbiddenError, UnauthenticatedError } from '../errors';
+import { AdministratorsOnlyError, ApiKeyRequiredError, ConsumerRequiredError, SessionRequiredError } from './errors';
 
 /**
  * A principal that acts for a consumer: a user, with the consumer id their resources (webhook
@@ -18,12 +18,8 @@ function actsForConsumer(principal: Principal): principal is Consumer {
 export function consumerOf(ctx: Context): Consumer {
   const state = ctx.state.apiSuite as AccessState | undefined;
   const principal = state?.principal;
-  if (!principal) throw new UnauthenticatedError('api_key_required', 'An API key is required');
-  if (!actsForConsumer(principal))
-    throw new ForbiddenError(
-      'consumer_required',
-      'This route acts for a consumer: use an API key, an OAuth token or a user JWT, not the shared key'
-    );
+  if (!principal) throw new ApiKeyRequiredError();
+  if (!actsForConsumer(principal)) throw new ConsumerRequiredError();
   return principal;
 }
 
@@ -34,7 +30,7 @@ export const requireConsumer = (ctx: Context): void => void consumerOf(ctx);
 export const administratorsOnly =
   (message: string) =>
   (ctx: Context): void => {
-    if (!consumerOf(ctx).isAdmin) throw new ForbiddenError('forbidden', message);
+    if (!consumerOf(ctx).isAdmin) throw new AdministratorsOnlyError(message);
   };
 
 /**
@@ -42,11 +38,7 @@ export const administratorsOnly =
  * a program's key or OAuth token: what reads everything held about a person or closes their account.
  */
 export const requireSession = (ctx: Context): void => {
-  if (consumerOf(ctx).kind !== 'user')
-    throw new ForbiddenError(
-      'session_required',
-      "This route needs the consumer's own sign-in: send the JWT from POST /api/auth/local as a Bearer token, not an API key or an OAuth token"
-    );
+  if (consumerOf(ctx).kind !== 'user') throw new SessionRequiredError();
 };
 
 /** Whose resources a request may reach: a consumer's own (an administrator's, every one), or every one for the admin panel. */

@@ -75,6 +75,38 @@ export class DependencyDownError extends ApiError {
   }
 }
 
+/** A route that needs a credential, called without one (401 `api_key_required`); the key middleware says how to send one. */
+export class ApiKeyRequiredError extends ApiError {
+  constructor(message = 'An API key is required') {
+    super(401, 'api_key_required', message);
+  }
+}
+
+/** A route that acts for a consumer, called with the shared key (403 `consumer_required`). */
+export class ConsumerRequiredError extends ApiError {
+  constructor() {
+    super(403, 'consumer_required', 'This route acts for a consumer: use an API key, an OAuth token or a user JWT, not the shared key');
+  }
+}
+
+/** Something only administrators may do, asked by a consumer who is not one (403 `forbidden`, in the route's words). */
+export class AdministratorsOnlyError extends ApiError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
+
+/** A route that needs the consumer's own sign-in, called with an API key or OAuth token (403 `session_required`). */
+export class SessionRequiredError extends ApiError {
+  constructor() {
+    super(
+      403,
+      'session_required',
+      "This route needs the consumer's own sign-in: send the JWT from POST /api/auth/local as a Bearer token, not an API key or an OAuth token"
+    );
+  }
+}
+
 /**
  * A fault of the database or Redis (../dependencies.ts) as the refusal it is answered with: 503
  * `dependency_unavailable` with `Retry-After`, in the route's own shape; undefined for any other fault.

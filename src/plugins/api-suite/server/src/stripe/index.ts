@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import Stripe from 'stripe';
 import { getConfig } from '../utils';
-import { InvalidError } from '../errors';
+import { InvalidPayloadError, InvalidSignatureError, MissingSignatureError } from './errors';
 
 /** One line of a Checkout Session: a product at its captured unit price (an order's item). */
 export interface CheckoutLine {
@@ -95,15 +95,14 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
     verify(raw: Buffer, signature: string | undefined): Stripe.Event {
       const secret = settings().stripeWebhookSecret;
       if (!secret) throw new StripeUnavailableError('STRIPE_WEBHOOK_SECRET is not set');
-      if (!signature) throw new InvalidError('missing_signature', 'Missing Stripe-Signature header');
+      if (!signature) throw new MissingSignatureError();
       let event: Stripe.Event;
       try {
         event = Stripe.webhooks.constructEvent(raw, signature, secret);
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeSignatureVerificationError)
-          throw new InvalidError('invalid_signature', 'Invalid Stripe signature');
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new InvalidSignatureError();
         // A verified body that is not JSON: not something Stripe sends.
-        if (error instanceof SyntaxError) throw new InvalidError('invalid_payload', 'Invalid payload');
+        if (error instanceof SyntaxError) throw new InvalidPayloadError();
         throw error;
       }
       // Signed is not the same as well formed: every handler reads `data.object` of an event with an id and a type.
@@ -114,7 +113,7 @@ const stripeService = ({ strapi }: { strapi: Core.Strapi }) => {
         typeof shape.data?.object !== 'object' ||
         shape.data.object === null
       ) {
-        throw new InvalidError('invalid_payload', 'Invalid payload: a Stripe event has an id, a type and data.object');
+        throw new InvalidPayloadError('Invalid payload: a Stripe event has an id, a type and data.object');
       }
       return event;
     },

@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../constants';
 import { dialectOf, lockKey, type Knex } from '../../db';
-import { ConflictError } from '../../errors';
 import { getConfig } from '../../utils';
+import { TooManyKeysError } from './errors';
 
 /**
  * How many live API keys one consumer may hold (docs/access.md#keys-and-plans): `access.maxKeys`
@@ -42,16 +42,5 @@ export async function assertBelowKeyCap(
       ...(options.ending === undefined ? {} : { id: { $ne: options.ending } }),
     },
   });
-  if (held >= limit) throw tooManyKeys(limit, held, options.reroll === true);
-}
-
-function tooManyKeys(limit: number, held: number, reroll: boolean): ConflictError {
-  const way = reroll
-    ? 'revoke a key you no longer need (DELETE /api/v1/keys/{id}), or reroll with grace_seconds 0 so the old key ends at once'
-    : 'revoke a key you no longer need (DELETE /api/v1/keys/{id}) first';
-  return new ConflictError(
-    'too_many_keys',
-    `A consumer may hold ${limit} live API key${limit === 1 ? '' : 's'} and you have ${held}: ${way}`,
-    { limit }
-  );
+  if (held >= limit) throw new TooManyKeysError(limit, held, options.reroll === true);
 }

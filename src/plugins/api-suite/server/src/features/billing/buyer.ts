@@ -1,8 +1,8 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
-import { UnavailableError } from '../../errors';
 import { consumerOf } from '../../http/consumer';
 import { getService } from '../../utils';
+import { BillingNotConfiguredError } from './errors';
 import type { Buyer } from './services/account';
 
 /**
@@ -11,7 +11,7 @@ import type { Buyer } from './services/account';
  */
 export function ensureBillingReady(strapi: Core.Strapi): void {
   const status = getService(strapi, 'billing-catalog').status();
-  if (!status.ready) throw new UnavailableError('billing_not_configured', 'Billing is not available on this site');
+  if (!status.ready) throw new BillingNotConfiguredError();
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
-import { UnprocessableError } from '../../errors';
 import { EndpointNotAllowedError } from '../../outbound';
 import { getService } from '../../utils';
+import { EndpointRefusedError } from './errors';
 
 /**
  * 422 endpoint_not_allowed for an address the outbound guard forbids (OUTBOUND_ALLOW_PRIVATE):
@@ -14,10 +14,7 @@ export async function checkEndpoint(strapi: Core.Strapi, url: string | undefined
     await getService(strapi, 'platform').outbound().assertAllowed(url);
   } catch (error) {
     if (error instanceof EndpointNotAllowedError) {
-      throw new UnprocessableError(
-        'endpoint_not_allowed',
-        `${new URL(url).host} resolves to a loopback, private or otherwise reserved address, which this server does not deliver to`
-      );
+      throw new EndpointRefusedError(new URL(url).host);
     }
   }
 }

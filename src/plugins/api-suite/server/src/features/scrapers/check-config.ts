@@ -5,7 +5,7 @@ import { checkEndpoint } from '../platform/endpoint-check';
 import type { ScraperSelectors } from './validation';
 import type { ChangeDetectionSetting } from './content-hash';
 import type { ScraperRow } from './services/scrapers';
-import { ForbiddenError, InvalidError } from '../../errors';
+import { InvalidChangeKeyError, TargetNotAllowedError, UnknownProxyPoolError } from './errors';
 import type { ScraperTargetSetting } from './validation/requests';
 import { itemFieldsOf, resolveTarget } from './target/check';
 
@@ -36,12 +36,7 @@ export async function checkScraperConfig(
   if (target) resolveTarget(strapi, target, itemFieldsOf(selectors));
   if (body.proxy_pool) {
     const pools = proxyPoolNames(strapi);
-    if (!pools.includes(body.proxy_pool)) {
-      const known = pools.length === 0 ? 'no proxy pool is configured' : `configured pools: ${pools.join(', ')}`;
-      throw new InvalidError('validation_error', `proxy_pool: must name a configured proxy pool (${known})`, [
-        { field: 'proxy_pool', message: `must name a configured proxy pool (${known})` },
-      ]);
-    }
+    if (!pools.includes(body.proxy_pool)) throw new UnknownProxyPoolError(pools);
   }
   await checkEndpoint(strapi, body.url);
 }
@@ -52,8 +47,7 @@ function checkChangeKey(selectors: ScraperSelectors | null, setting: ChangeDetec
   if (key === undefined) return;
   const fields = selectors ? Object.keys(selectors.fields) : ['url', 'title'];
   if (fields.includes(key)) return;
-  const message = `must be one of the items' fields (${fields.join(', ')})`;
-  throw new InvalidError('validation_error', `change_detection.key: ${message}`, [{ field: 'change_detection.key', message }]);
+  throw new InvalidChangeKeyError(fields);
 }
 
 /**
@@ -65,10 +59,9 @@ function checkChangeKey(selectors: ScraperSelectors | null, setting: ChangeDetec
 export function checkTargetAllowed(body: { target?: unknown }, caller: { isAdmin: boolean }, current?: ScraperRow): void {
   if (caller.isAdmin) return;
   if (body.target !== undefined)
-    throw new ForbiddenError('target_not_allowed', "Only administrators may set a scraper's target (the site's content it writes into)");
+    throw new TargetNotAllowedError("Only administrators may set a scraper's target (the site's content it writes into)");
   if (current && fromJson<unknown>(current.target, null) !== null)
-    throw new ForbiddenError(
-      'target_not_allowed',
+    throw new TargetNotAllowedError(
       "This scraper writes into the site's content: only administrators may change it (you may still run or delete it)"
     );
 }

@@ -9,7 +9,8 @@ import type { AdminUsage } from '../validation/responses';
 import { describeConsumers } from '../plan-holdings';
 import { adminKeyList } from '../admin-key-list';
 import { inputs } from '../routes/inputs';
-import { ConflictError, InvalidError, NotFoundError } from '../../../errors';
+import { NotFoundError } from '../../../errors';
+import { NoSuchUserOrPlanError, PlanNameTakenError, YearlyPriceInvalidError } from '../errors';
 
 /** The live chart's window: the last hour, a point a minute. */
 const USAGE_WINDOW_MS = 3_600_000;
@@ -27,18 +28,14 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
     if (name === undefined) return;
     const existing = await plans().findByName(name);
     if (existing && existing.id !== exceptId) {
-      throw new ConflictError('name_taken', `A plan named "${name}" already exists`, [
-        { field: 'name', message: 'is already the name of another plan' },
-      ]);
+      throw new PlanNameTakenError(name);
     }
   };
 
   /** A yearly price needs a monthly one: the plans service's rule, with the field named for the admin panel's form. */
   const assertYearlyPriced = async (body: { price_monthly?: number; price_yearly?: number | null }, id?: number) => {
     const problem = await plans().yearlyPriceProblem(body, id);
-    if (problem) {
-      throw new InvalidError('validation_error', `price_yearly: ${problem}`, [{ field: 'price_yearly', message: problem }]);
-    }
+    if (problem) throw new YearlyPriceInvalidError(problem);
   };
 
   const usage = async (keyId: number | undefined): Promise<AdminUsage> => {
@@ -95,9 +92,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
       const { row, body } = input(ctx, inputs.adminGrantPlan);
       const { userId } = row;
       if (body.plan_id !== null && !(await plans().exists(body.plan_id))) {
-        throw new InvalidError('validation_error', 'plan_id: must be an existing plan', [
-          { field: 'plan_id', message: 'must be an existing plan' },
-        ]);
+        throw new NoSuchUserOrPlanError(['plan_id']);
       }
       ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(userId, body.plan_id) };
     },
@@ -114,13 +109,10 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async issueKey(ctx: Context) {
       const { body } = input(ctx, inputs.adminIssueKey);
-      const problems: Array<{ field: string; message: string }> = [];
-      if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0)
-        problems.push({ field: 'user_id', message: 'must be an existing user' });
-      if (body.plan_id !== undefined && !(await plans().exists(body.plan_id)))
-        problems.push({ field: 'plan_id', message: 'must be an existing plan' });
-      if (problems.length > 0)
-        throw new InvalidError('validation_error', problems.map((problem) => `${problem.field}: ${problem.message}`).join('; '), problems);
+      const missing: Array<'user_id' | 'plan_id'> = [];
+      if ((await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) missing.push('user_id');
+      if (body.plan_id !== undefined && !(await plans().exists(body.plan_id))) missing.push('plan_id');
+      if (missing.length > 0) throw new NoSuchUserOrPlanError(missing);
       const issued = await keys().issue({
         userId: body.user_id,
         planId: body.plan_id,

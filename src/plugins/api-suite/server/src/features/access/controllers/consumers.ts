@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
-import { UnprocessableError } from '../../../errors';
+import { UnknownPlanError } from '../errors';
 
 export default ({ strapi }: { strapi: Core.Strapi }) => ({
   /**
@@ -15,9 +15,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const { row, body } = input(ctx, inputs.updateConsumer);
     const { userId } = row;
     if (body.plan_id !== null && !(await getService(strapi, 'plans').exists(body.plan_id))) {
-      throw new UnprocessableError('unknown_plan', `Plan ${body.plan_id} does not exist`, [
-        { field: 'plan_id', message: 'must be an existing plan' },
-      ]);
+      throw new UnknownPlanError(body.plan_id, [{ field: 'plan_id', message: 'must be an existing plan' }]);
     }
     ctx.body = { data: await getService(strapi, 'consumer-plans').grantAndDescribe(userId, body.plan_id) };
   },

@@ -5,10 +5,11 @@ import { UIDS } from '../../../constants';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
 import { consumerOf } from '../../../http/consumer';
+import { AdministratorsOnlyError } from '../../../http/errors';
 import type { PublicKey } from '../services/keys';
 import type { NewApiKey } from '../validation/responses';
-import { ForbiddenError, UnprocessableError } from '../../../errors';
 import { keyCapOf } from '../key-cap';
+import { InsufficientScopeError, UnknownPlanError, UnknownUserError } from '../errors';
 
 /** A key just made (issued or rerolled), as the API answers it (docs/access.md): the key itself once, never `revoked_at`. */
 function newKeyBody(issued: PublicKey & { key: string }): NewApiKey {
@@ -32,17 +33,17 @@ export default ({ strapi }: { strapi: Core.Strapi }) => ({
     const caller = consumerOf(ctx);
     const { body } = input(ctx, inputs.createKey);
     if ((body.plan_id !== undefined || body.user_id !== undefined) && !caller.isAdmin) {
-      throw new ForbiddenError('forbidden', 'Only administrators may choose plan_id or user_id');
+      throw new AdministratorsOnlyError('Only administrators may choose plan_id or user_id');
     }
     const scopes = body.scopes ?? ['read'];
     // A key or token cannot mint a key stronger than itself.
     const missing = scopes.filter((scope) => !caller.scopes.includes(scope));
-    if (missing.length > 0) throw new ForbiddenError('insufficient_scope', `The credential in use lacks the scope ${missing.join(', ')}`);
+    if (missing.length > 0) throw new InsufficientScopeError(`The credential in use lacks the scope ${missing.join(', ')}`);
     if (body.plan_id !== undefined && !(await getService(strapi, 'plans').exists(body.plan_id))) {
-      throw new UnprocessableError('unknown_plan', `Plan ${body.plan_id} does not exist`);
+      throw new UnknownPlanError(body.plan_id);
     }
     if (body.user_id !== undefined && (await strapi.db.query(UIDS.user).count({ where: { id: body.user_id } })) === 0) {
-      throw new UnprocessableError('unknown_user', `User ${body.user_id} does not exist`);
+      throw new UnknownUserError(body.user_id);
     }
     const issued = await getService(strapi, 'keys').issue(
       {

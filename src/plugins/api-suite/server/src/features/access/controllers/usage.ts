@@ -7,9 +7,9 @@ import { MAX_SERIES_POINTS, seriesLength, type UsageReport } from '../services/u
 import { inputs } from '../routes/inputs';
 import type { UsageQuery } from '../validation';
 import { consumerOf } from '../../../http/consumer';
-import { InvalidError, NotFoundError } from '../../../errors';
+import { NotFoundError } from '../../../errors';
 import { getConfig } from '../../../utils';
-import { TooManyStreamsError } from '../errors';
+import { TooManyStreamsError, UsageRangeReversedError, UsageRangeTooFineError } from '../errors';
 
 const DEFAULT_RANGE_MS = 24 * 3_600_000;
 
@@ -22,14 +22,9 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
   const report = async (ctx: Context, query: UsageQuery): Promise<UsageReport> => {
     const to = query.to ? new Date(query.to) : new Date();
     const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_RANGE_MS);
-    if (from.getTime() >= to.getTime())
-      throw new InvalidError('validation_error', 'from must be before to', [{ field: 'from', message: 'must be before to' }]);
+    if (from.getTime() >= to.getTime()) throw new UsageRangeReversedError();
     if (seriesLength(from, to, query.granularity) > MAX_SERIES_POINTS) {
-      throw new InvalidError(
-        'validation_error',
-        `the range holds more than ${MAX_SERIES_POINTS} ${query.granularity}s; use a coarser granularity`,
-        [{ field: 'granularity', message: 'too fine for the range' }]
-      );
+      throw new UsageRangeTooFineError(query.granularity, MAX_SERIES_POINTS);
     }
     const caller = consumerOf(ctx);
     const usage = getService(strapi, 'usage');

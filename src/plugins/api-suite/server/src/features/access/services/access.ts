@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
-import { ApiError, bodyParserError, dependencyRefusal, faultStatus, nestedErrorBody } from '../../../http/errors';
+import { ApiError, ApiKeyRequiredError, bodyParserError, dependencyRefusal, faultStatus, nestedErrorBody } from '../../../http/errors';
 import { routeFamilies } from '../../../http/api-routes';
 import { apiPathOf, configuredApiPath, restPrefix } from '../../../http/site-paths';
 import { getConfig, getService } from '../../../utils';
@@ -15,10 +15,19 @@ import { guardContent } from '../content-api/guard';
 import { publicContentRoutes } from '../content-api/public-routes';
 import { effectiveStatus, type KeyEntry } from './keys';
 import type { QuotaTarget } from './consumer-plans';
-import { ForbiddenError, UnauthenticatedError } from '../../../errors';
 import { startSpan, withSpan } from '../../observability/tracing/context';
 import type { AccessState, Principal, Scope } from '../../../http/principal';
-import { InvalidApiKeyError, KeyRevokedError, MethodNotAllowedError, QuotaExceededError, RateLimitedError } from '../errors';
+import {
+  EndpointNotInPlanError,
+  InsufficientScopeError,
+  InvalidApiKeyError,
+  InvalidTokenError,
+  KeyExpiredError,
+  KeyRevokedError,
+  MethodNotAllowedError,
+  QuotaExceededError,
+  RateLimitedError,
+} from '../errors';
 
 export type { AccessState, Principal };
 
@@ -149,10 +158,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       }
       const credential = extractCredential(ctx, config().sharedKey);
       if (!credential)
-        throw new UnauthenticatedError(
-          'api_key_required',
-          'An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter'
-        );
+        throw new ApiKeyRequiredError('An API key is required: send it as X-API-Key, as a Bearer token or as the api_key parameter');
       if (credential.kind === 'unknown-key') throw new InvalidApiKeyError();
       if (credential.kind === 'shared') {
         ctx.state.apiSuite = { principal: SHARED_PRINCIPAL } satisfies AccessState;
@@ -185,14 +191,14 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
         if (!entry) throw new InvalidApiKeyError();
       } else {
         const token = getService(strapi, 'oauth').verify(credential.token);
-        if (!token) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
+        if (!token) throw new InvalidTokenError();
         entry = await getService(strapi, 'keys').findById(token.keyId);
         if (!entry) throw new InvalidApiKeyError('The API key behind this token no longer exists');
         tokenScopes = token.scopes;
       }
 
       const status = effectiveStatus(entry.status, entry.expiresAt);
-      if (status === 'expired') throw new ForbiddenError('key_expired', 'The API key has expired');
+      if (status === 'expired') throw new KeyExpiredError();
       if (status === 'revoked' || !entry.user || entry.user.blocked) throw new KeyRevokedError();
 
       const scopes = tokenScopes ? tokenScopes.filter((scope) => entry.scopes.includes(scope)) : entry.scopes;
@@ -213,7 +219,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async govern(ctx: Context, principal: Principal, counted: Counted, key: KeyEntry | null): Promise<void> {
       const needed: Scope = ctx.method === 'GET' || ctx.method === 'HEAD' ? 'read' : 'write';
-      const scopeRefusal = () => new ForbiddenError('insufficient_scope', `This request needs the "${needed}" scope`);
+      const scopeRefusal = () => new InsufficientScopeError(`This request needs the "${needed}" scope`);
       if (principal.isAdmin || principal.userId === null) {
         if (!principal.scopes.includes(needed)) throw scopeRefusal();
         return;
@@ -236,9 +242,7 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       // A JWT's requests are recorded from here: they are plan-governed, like a key's.
       counted.userId = principal.userId;
       if (!target.plan.allows(ctx.method, apiPath)) {
-        await refuse(
-          new ForbiddenError('endpoint_not_in_plan', `${ctx.method} ${ctx.path} is not included in the ${target.plan.name} plan`)
-        );
+        await refuse(new EndpointNotInPlanError(ctx.method, ctx.path, target.plan.name));
       }
       if (!principal.scopes.includes(needed)) await refuse(scopeRefusal());
       ctx.set(await this.consume(target, counted, principal, key));
@@ -286,13 +290,13 @@ const accessService = ({ strapi }: { strapi: Core.Strapi }) => {
       try {
         id = await verifyJwt(token);
       } catch {
-        throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
+        throw new InvalidTokenError();
       }
       const user =
         typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id))
           ? await getService(strapi, 'consumers').find(Number(id))
           : null;
-      if (!user || user.blocked) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
+      if (!user || user.blocked) throw new InvalidTokenError();
       return {
         kind: 'user',
         userId: user.id,

@@ -1,11 +1,10 @@
 import type { Core } from '@strapi/strapi';
 import type { Context, Next } from 'koa';
 import { UIDS } from '../../../constants';
-import { InvalidError, UnauthenticatedError } from '../../../errors';
 import { getConfig, getService } from '../../../utils';
 import { createPasswordAttempts, sharedPasswordAttempts } from '../password-attempts';
 import type { ClosingAccount, Later, PreparedClosing } from '../types';
-import { TooManyAttemptsError } from '../errors';
+import { TooManyAttemptsError, UserGoneError, WrongPasswordError } from '../errors';
 
 /** Wrong passwords allowed per user within the window before the next is refused with 429. */
 const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 15 * 60_000 };
@@ -111,7 +110,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
       const stored = (await strapi.db.query(UIDS.user).findOne({ where: { id: userId }, select: ['id', 'password'] })) as {
         password?: string | null;
       } | null;
-      if (!stored) throw new UnauthenticatedError('invalid_token', 'The access token is not valid or has expired');
+      if (!stored) throw new UserGoneError();
       const users = strapi.plugin('users-permissions').service('user') as {
         validatePassword(password: string, hash: string): Promise<boolean>;
         remove(params: { id: number }): Promise<unknown>;
@@ -120,7 +119,7 @@ const accountClosureService = ({ strapi }: { strapi: Core.Strapi }) => {
       const valid =
         typeof stored.password === 'string' && stored.password !== '' && (await users.validatePassword(password, stored.password));
       // A wrong password stays counted (reserved above); the right one forgets the others.
-      if (!valid) throw new InvalidError('invalid_password', 'The password is not correct');
+      if (!valid) throw new WrongPasswordError();
       await shared.succeeded(userId);
       const under = ownClosings.get(userId);
       if (under) return under;

@@ -8,7 +8,14 @@ import { trialDaysOf, yearlyPriceOf, type PlanRow } from '../../access/services/
 import type { BillingPlan, BillingSubscription } from '../validation/responses';
 import { isSellable, type PlanPrices } from './catalog';
 import { isLive, type BillingInterval, type SubscriptionRow } from './subscriptions';
-import { ConflictError, InvalidError, UnavailableError } from '../../../errors';
+import {
+  AlreadySubscribedError,
+  BillingNotConfiguredError,
+  IntervalNotOfferedError,
+  InvalidPlanError,
+  NoCustomerError,
+  NoSubscriptionError,
+} from '../errors';
 
 /** Who is buying: the consumer behind the request. */
 export interface Buyer {
@@ -42,29 +49,27 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
   /** A plan the consumer may buy: it exists, is not the default, and costs something. */
   const sellablePlan = async (planId: number): Promise<PlanRow> => {
     const plan = await planRow(planId);
-    if (!plan) throw new InvalidError('invalid_plan', `Plan ${planId} does not exist`);
-    if (plan.is_default)
-      throw new InvalidError('invalid_plan', `Plan ${planId} is the default plan, which every consumer has without buying it`);
-    if (!isSellable(plan)) throw new InvalidError('invalid_plan', `Plan ${planId} is not for sale (it has no monthly price)`);
+    if (!plan) throw new InvalidPlanError(planId);
+    if (plan.is_default) throw new InvalidPlanError(planId, 'is the default plan, which every consumer has without buying it');
+    if (!isSellable(plan)) throw new InvalidPlanError(planId, 'is not for sale (it has no monthly price)');
     return plan;
   };
 
   /** A yearly purchase needs a yearly price: refused with the plan's id and what it offers. */
   const assertOffered = (plan: PlanRow, interval: BillingInterval) => {
-    if (interval === 'year' && yearlyPriceOf(plan) === null)
-      throw new InvalidError('interval_not_offered', `Plan ${plan.id} has no yearly price: it is sold monthly only`);
+    if (interval === 'year' && yearlyPriceOf(plan) === null) throw new IntervalNotOfferedError(plan.id);
   };
 
   const pricesOf = async (planId: number) => {
     const prices = await getService(strapi, 'billing-catalog').pricesOf(planId);
-    if (!prices) throw new UnavailableError('billing_not_configured', 'The plan is not provisioned in Stripe yet');
+    if (!prices) throw new BillingNotConfiguredError('The plan is not provisioned in Stripe yet');
     return prices;
   };
 
   /** The flat price of the interval bought; a yearly price not provisioned yet is Stripe not being ready. */
   const flatPriceOf = (prices: PlanPrices, interval: BillingInterval): string => {
     if (interval === 'month') return prices.flat;
-    if (!prices.yearly) throw new UnavailableError('billing_not_configured', "The plan's yearly price is not provisioned in Stripe yet");
+    if (!prices.yearly) throw new BillingNotConfiguredError("The plan's yearly price is not provisioned in Stripe yet");
     return prices.yearly;
   };
 
@@ -199,10 +204,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
       assertOffered(plan, interval);
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
       if (current && isLive(current.status)) {
-        throw new ConflictError(
-          'already_subscribed',
-          'You already have a subscription: change its plan with POST /api/v1/billing/change-plan'
-        );
+        throw new AlreadySubscribedError();
       }
       const prices = await pricesOf(plan.id);
       const flat = flatPriceOf(prices, interval);
@@ -240,10 +242,9 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
      */
     async changePlan(buyer: Buyer, planId: number): Promise<BillingSubscription> {
       const current = await getService(strapi, 'billing-subscriptions').find(buyer.consumerId);
-      if (!current || !isLive(current.status))
-        throw new ConflictError('no_subscription', 'You have no subscription: buy a plan with POST /api/v1/billing/checkout');
+      if (!current || !isLive(current.status)) throw new NoSubscriptionError();
       const target = await planRow(planId);
-      if (!target) throw new InvalidError('invalid_plan', `Plan ${planId} does not exist`);
+      if (!target) throw new InvalidPlanError(planId);
 
       let updated: Stripe.Subscription;
       if (toBool(target.is_default)) {
@@ -276,8 +277,7 @@ const billingAccountService = ({ strapi }: { strapi: Core.Strapi }) => {
     /** A Stripe Billing Portal session: cards, invoices, cancellation. */
     async portal(buyer: Buyer): Promise<{ url: string }> {
       const customer = await service.customerOf(buyer.consumerId);
-      if (!customer)
-        throw new ConflictError('no_customer', 'You have not bought anything yet: buy a plan with POST /api/v1/billing/checkout');
+      if (!customer) throw new NoCustomerError();
       const session = await stripe().billingPortal.sessions.create({ customer, return_url: returnUrl() });
       return { url: session.url };
     },

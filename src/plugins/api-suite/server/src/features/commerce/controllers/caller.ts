@@ -2,7 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { getService } from '../../../utils';
 import type { Principal } from '../../access/services/access';
-import { UnauthenticatedError } from '../../../errors';
+import { UserTokenRequiredError } from '../errors';
 
 /**
  * The users-permissions user behind `Authorization: Bearer <jwt>` (checkout and the reports take
@@ -10,8 +10,7 @@ import { UnauthenticatedError } from '../../../errors';
  */
 export async function userOf(strapi: Core.Strapi, ctx: Context): Promise<Principal & { userId: number }> {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
-  if (!bearer)
-    throw new UnauthenticatedError('unauthenticated', 'Authentication required: send a user token as Authorization: Bearer <jwt>');
+  if (!bearer) throw new UserTokenRequiredError();
   const principal = await getService(strapi, 'access').userFromJwt(bearer[1]);
   return principal as Principal & { userId: number };
 }

@@ -4,12 +4,12 @@ import { errorFamily, errorListBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { input } from '../../../http/input';
 import { inputs } from '../routes/inputs';
-import { FailedError } from '../../../errors';
+import { CheckoutFailedError } from '../errors';
 
 /** `plugin::api-suite.checkout-errors`: `{ errors: [{ message }] }`, a fault included ("Checkout failed", logged). */
 export const checkoutErrors = errorFamily(errorListBody, (error, strapi) => {
   strapi.log.error(`[api-suite] checkout failed: ${(error as Error).stack ?? String(error)}`);
-  return new FailedError('checkout_failed', 'Checkout failed');
+  return new CheckoutFailedError();
 });
 
 /** `POST /api/checkout` (docs/commerce.md#checkout): 200 `{ data: { orderId, paymentUrl, total } }`. */

@@ -4,7 +4,7 @@ import { errorFamily, errorMessageBody } from '../../../http/errors';
 import { getService } from '../../../utils';
 import { rawBodyOf } from '../middlewares/commerce-body';
 import { StripeUnavailableError } from '../../../stripe';
-import { FailedError } from '../../../errors';
+import { EventNotProcessedError, RawBodyUnavailableError, StripeNotConfiguredError } from '../errors';
 
 /**
  * `plugin::api-suite.stripe-webhook-errors`: `{ error: "<message>" }`. An event that could not be
@@ -14,7 +14,7 @@ export const stripeWebhookErrors = errorFamily(
   errorMessageBody,
   (error, strapi) => {
     strapi.log.error(`[api-suite] stripe: event not processed: ${(error as Error).stack ?? String(error)}`);
-    return new FailedError('event_not_processed', 'Event not processed');
+    return new EventNotProcessedError();
   },
   { accepts: 'raw' }
 );
@@ -37,7 +37,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         strapi.log.error(
           "[api-suite] stripe: the raw request body is not available, so no signature can be checked. Add 'plugin::api-suite.commerce-body' just before 'strapi::body' in config/middlewares.ts"
         );
-        throw new FailedError('raw_body_unavailable', 'Webhook receiver misconfigured');
+        throw new RawBodyUnavailableError();
       }
       let event;
       try {
@@ -46,7 +46,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         received.inc({ type: 'unknown', outcome: 'refused' });
         if (!(error instanceof StripeUnavailableError)) throw error;
         strapi.log.error(`[api-suite] stripe: webhook refused, ${error.message}`);
-        throw new FailedError('stripe_not_configured', 'Webhook receiver misconfigured');
+        throw new StripeNotConfiguredError();
       }
       // Subscription-mode sessions, subscriptions and invoices are billing's; payment-mode sessions are orders'.
       const billing = getService(strapi, 'billing-events');

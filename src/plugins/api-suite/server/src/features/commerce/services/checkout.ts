@@ -2,13 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Core, UID } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
 import { dialectOf, lockKey, tableOf, type Knex } from '../../../db';
-import { ApiError } from '../../../http/errors';
 import { documentId } from '../../../random';
 import { getConfig, getService } from '../../../utils';
 import type { CheckoutInput } from '../validation';
 import { inLockOrder, mergeLines, type Announcement, type Order, type OrderItem } from './orders';
 import { toMinorUnits } from '../../../stripe';
-import { ConflictError, FailedError, InvalidError } from '../../../errors';
+import { CheckoutFailedError, InsufficientStockError, TooManyHeldError, TotalTooLargeError, UnknownProductsError } from '../errors';
 
 export interface CheckoutResult {
   orderId: string;
@@ -18,8 +17,6 @@ export interface CheckoutResult {
 
 /** Stripe's largest amount for a Checkout Session in a two-decimal currency: 999,999.99. */
 export const MAX_TOTAL_MINOR = 99_999_999;
-
-const CHECKOUT_FAILED = 'Checkout failed';
 
 interface ProductRow {
   id: number;
@@ -73,8 +70,8 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       const still = (await trx(table)
         .where({ id: line.product_id, ...conditions })
         .first('id')) as { id: number } | undefined;
-      if (!still) throw unknownProducts([line.product_id]);
-      throw new ConflictError('insufficient_stock', `Not enough stock for "${line.name}"`);
+      if (!still) throw new UnknownProductsError([line.product_id]);
+      throw new InsufficientStockError([line.name]);
     }
   };
 
@@ -92,10 +89,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       select: ['id', 'items'],
     })) as Array<{ id: number; items: unknown }>;
     if (open.length >= maxOpenCheckouts) {
-      throw new ConflictError(
-        'too_many_held',
-        `You already have ${open.length} unpaid checkouts: pay for one or let it expire before starting another`
-      );
+      throw new TooManyHeldError(`You already have ${open.length} unpaid checkouts: pay for one or let it expire before starting another`);
     }
     const held = new Map<number, number>();
     for (const order of open) {
@@ -103,8 +97,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
     }
     const over = items.filter((item) => (held.get(item.product_id) ?? 0) + item.quantity > maxHeldUnits);
     if (over.length > 0) {
-      throw new ConflictError(
-        'too_many_held',
+      throw new TooManyHeldError(
         over
           .map(
             (item) =>
@@ -122,7 +115,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
 
       const unknown = input.items.map((item, index) => ({ index, id: item.product_id })).filter((item) => !products.has(item.id));
       if (unknown.length > 0)
-        throw unknownProducts(
+        throw new UnknownProductsError(
           unknown.map((item) => item.id),
           unknown.map((item) => item.index)
         );
@@ -134,21 +127,19 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
       // What the shelf shows now; the reservation below decides for good under concurrency.
       const short = items.filter((item) => Number(products.get(item.product_id)?.stock ?? 0) < item.quantity);
       if (short.length > 0) {
-        throw new ConflictError(
-          'insufficient_stock',
-          short.map((item) => `Not enough stock for "${item.name}"`).join('; '),
-          short.map((item) => `Not enough stock for "${item.name}"`)
+        throw new InsufficientStockError(
+          short.map((item) => item.name),
+          { itemised: true }
         );
       }
       const totalMinor = items.reduce((sum, item) => sum + toMinorUnits(item.price) * item.quantity, 0);
-      if (totalMinor > MAX_TOTAL_MINOR)
-        throw new InvalidError('total_too_large', `The order total exceeds ${(MAX_TOTAL_MINOR / 100).toFixed(2)}`);
+      if (totalMinor > MAX_TOTAL_MINOR) throw new TotalTooLargeError(MAX_TOTAL_MINOR);
       const total = totalMinor / 100;
 
       const stripe = getService(strapi, 'stripe');
       if (!stripe.configured()) {
         strapi.log.error('[api-suite] checkout: STRIPE_SECRET_KEY is not set, so no payment session can be made; nothing was reserved');
-        throw new FailedError('checkout_failed', CHECKOUT_FAILED);
+        throw new CheckoutFailedError();
       }
 
       const { currency } = getConfig(strapi).commerce;
@@ -203,7 +194,7 @@ const checkoutService = ({ strapi }: { strapi: Core.Strapi }) => {
           `[api-suite] checkout: no Stripe session for order ${order.uuid}, cancelled and its stock returned: ${(error as Error).message}`
         );
         await this.abandon(order.uuid);
-        throw new FailedError('checkout_failed', CHECKOUT_FAILED);
+        throw new CheckoutFailedError();
       }
       try {
         await strapi.db.connection(tableOf(strapi, UIDS.order)).where({ id: order.id }).update({ stripe_session_id: session.id });
@@ -239,14 +230,6 @@ const HOLD_LOCK = 0x43484b; // "CHK"
 function orderItems(value: unknown): Array<{ product_id: number; quantity: number }> {
   const list = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   return Array.isArray(list) ? (list as Array<{ product_id: number; quantity: number }>) : [];
-}
-
-function unknownProducts(ids: number[], indexes?: number[]): ApiError {
-  const details = ids.map((id, position) => ({
-    field: indexes ? `items.${indexes[position]}.product_id` : 'items',
-    message: `product ${id} does not exist or is not for sale`,
-  }));
-  return new InvalidError('validation_error', details.map((detail) => `${detail.field}: ${detail.message}`).join('; '), details);
 }
 
 export type CheckoutService = ReturnType<typeof checkoutService>;

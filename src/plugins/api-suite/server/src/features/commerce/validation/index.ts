@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_ID, pageLimit, pageNumber } from '../../../http/validation';
 import { ORDER_STATUSES } from '../content-types';
-import { InvalidError } from '../../../errors';
+import { CartEmptyError } from '../errors';
 
 /** Bodies and queries of the commerce routes (docs/commerce.md), validated at the edge. */
 export const MAX_QUANTITY = 1000;
@@ -45,7 +45,7 @@ export type CheckoutInput = z.infer<typeof checkoutBody>;
 export function parseCheckout(body: unknown): CheckoutInput {
   const items = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { items?: unknown }).items : undefined;
   if (items === undefined || items === null || (Array.isArray(items) && items.length === 0)) {
-    throw new InvalidError('cart_empty', 'Cart is empty');
+    throw new CartEmptyError();
   }
   return checkoutBody.parse(body);
 }

@@ -5,7 +5,7 @@ import { AlreadyRunningError, presentRun } from '../services/runs';
 import type { ScraperRow } from '../services/scrapers';
 import { input, type Input } from '../../../http/input';
 import type { OneScraperInputs } from '../routes/inputs';
-import { ConflictError } from '../../../errors';
+import { ScraperAlreadyRunningError, ScraperNotRunningError } from '../errors';
 
 /** How one face of the API shows a scraper's runs: the inputs its routes load the scraper with, how a scraper is named in a refusal, and how an answer is wrapped. */
 interface Face {
@@ -49,14 +49,14 @@ export function scraperActions(strapi: Core.Strapi, face: Face) {
         ctx.body = face.view({ run_id: run.id, status: 'started' });
       } catch (error) {
         if (!(error instanceof AlreadyRunningError)) throw error;
-        throw new ConflictError('already_running', `${face.name(row)} is already running${error.runId ? ` (run ${error.runId})` : ''}`);
+        throw new ScraperAlreadyRunningError(face.name(row), error.runId);
       }
     },
 
     async stop(ctx: Context) {
       const row = scraperOf(ctx);
       const run = await runs().stopActive(row.id);
-      if (!run) throw new ConflictError('not_running', `${face.name(row)} is not running`);
+      if (!run) throw new ScraperNotRunningError(face.name(row));
       ctx.body = face.view({ run_id: run.id, status: 'stopped' });
     },
 

@@ -12,7 +12,7 @@ import type { ScraperRow } from '../services/scrapers';
 import { resultsPage, scraperActions } from './actions';
 import { targetWrites } from '../target/writes';
 import { targetTypesOf } from '../target/check';
-import { InvalidError } from '../../../errors';
+import { UnknownOwnerError } from '../errors';
 
 /**
  * `/api-suite/scrapers/*` for the admin panel: every consumer's scrapers, created for a chosen
@@ -89,10 +89,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         id: number;
         consumer_id: string | null;
       } | null;
-      if (!owner?.consumer_id)
-        throw new InvalidError('validation_error', 'user_id: must be an existing user', [
-          { field: 'user_id', message: 'must be an existing user' },
-        ]);
+      if (!owner?.consumer_id) throw new UnknownOwnerError();
       await checkConfig(body);
       const [view] = await present([await scrapers().create(owner.consumer_id, body)]);
       ctx.status = 201;

@@ -1,5 +1,5 @@
 import type { Core } from '@strapi/strapi';
-import { UnprocessableError } from '../../../errors';
+import { InvalidTargetError } from '../errors';
 import { classify, SYSTEM_FIELDS, type AttributeKind, type ScalarKind } from '../../content/schema/attributes';
 import { sourceOf } from '../../content/schema';
 import type { ContentTypeSchema } from '../../content/watched';
@@ -159,6 +159,6 @@ const KIND_NAMES: Record<Exclude<AttributeKind['kind'], 'scalar'>, string> = {
   zone: 'a dynamic zone',
 };
 
-function invalid(path: string, message: string): UnprocessableError {
-  return new UnprocessableError('invalid_target', `${path}: ${message}`, { path });
+function invalid(path: string, message: string): InvalidTargetError {
+  return new InvalidTargetError(path, message);
 }

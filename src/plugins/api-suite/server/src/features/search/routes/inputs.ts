@@ -1,6 +1,6 @@
 import { routeInput } from '../../../http/input';
 import { searchQuery } from '../validation';
-import { InvalidError } from '../../../errors';
+import { SearchQueryInvalidError } from '../errors';
 
 /**
  * What `GET /api/search` takes (http/input.ts). A bad query answers its first problem alone:
@@ -12,7 +12,7 @@ export const inputs = {
       of: searchQuery,
       parse(value: unknown) {
         const parsed = searchQuery.safeParse(value);
-        if (!parsed.success) throw new InvalidError('validation_error', parsed.error.issues[0].message);
+        if (!parsed.success) throw new SearchQueryInvalidError(parsed.error.issues[0].message);
         return parsed.data;
       },
     },

@@ -2,14 +2,13 @@ import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { toBool } from '../../../db';
 import { getService } from '../../../utils';
-import { summarizeFields } from '../../../http/errors';
 import { publishableByHand } from '../events/registry';
 import type { parsePublishBody } from '../validation';
 import type { AdminPublished, FilterTestOutcome } from '../validation/responses';
 import { input } from '../../../http/input';
 import { BodyTooLargeError } from '../../../http/errors';
 import type { OneSubscriptionInputs } from '../routes/inputs';
-import { ConflictError, UnprocessableError } from '../../../errors';
+import { InvalidEventsError, InvalidPayloadError, SubscriptionInactiveError } from '../errors';
 import { checkAgainst, compileOrRefuse } from '../subscriptions/filters';
 
 /**
@@ -32,8 +31,7 @@ export async function tryFilter(
     throw new BodyTooLargeError(`A payload to try a filter on is at most ${MAX_FILTER_TEST_PAYLOAD_BYTES / 1024} KB of JSON`);
   }
   const type = await getService(strapi, 'webhook-event-types').activeType(body.type);
-  if (!type)
-    throw new UnprocessableError('invalid_events', `Unknown or inactive event type: ${body.type}`, { invalid_events: [body.type] });
+  if (!type) throw new InvalidEventsError([body.type], `Unknown or inactive event type: ${body.type}`);
   const filter = compileOrRefuse(body.filter);
   checkAgainst(filter, [{ name: type.name, schema: type.schema }]);
   return { matches: filter.test(body.payload ?? type.example_payload), type: type.name };
@@ -49,7 +47,7 @@ export async function publishByHand(strapi: Core.Strapi, { batch, events }: Retu
   const unknown = await types.unknown(events.map((event) => event.type));
   if (unknown.length > 0) {
     const names = [...new Set(unknown)];
-    throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${names.join(', ')}`, { invalid_events: names });
+    throw new InvalidEventsError(names, `Unknown or inactive event types: ${names.join(', ')}`);
   }
   // Sent by the plugin to the one consumer they are about: by hand they would reach every subscriber of the type.
   const single = [...new Set(events.map((event) => event.type))].filter((type) => {
@@ -57,15 +55,13 @@ export async function publishByHand(strapi: Core.Strapi, { batch, events }: Retu
     return definition !== undefined && !publishableByHand(definition);
   });
   if (single.length > 0) {
-    throw new UnprocessableError('invalid_events', `Only the plugin publishes ${single.join(', ')}, to the one consumer concerned`, {
-      invalid_events: single,
-    });
+    throw new InvalidEventsError(single, `Only the plugin publishes ${single.join(', ')}, to the one consumer concerned`);
   }
   // Every delivered payload of a type fits its schema in the event catalog, published by an administrator too.
   const problems = events.flatMap((event, index) =>
     types.payloadProblems(event.type, event.payload, batch ? `events.${index}.payload` : 'payload')
   );
-  if (problems.length > 0) throw new UnprocessableError('invalid_payload', summarizeFields(problems.slice(0, 20)), { details: problems });
+  if (problems.length > 0) throw new InvalidPayloadError(problems);
   // Each payload was just checked against its type's schema; an administrator reaches every subscriber of a type.
   const published = await getService(strapi, 'webhooks').publishChecked(events, { anyAudience: true });
   const deliveries = published.reduce((sum, result) => sum + result.deliveries, 0);
@@ -106,7 +102,7 @@ export function deliveryActions(strapi: Core.Strapi, face: Face) {
 
     async retry(ctx: Context) {
       const { delivery, subscription } = input(ctx, face.inputs.delivery).row;
-      if (!toBool(subscription.is_active)) throw new ConflictError('subscription_inactive', face.inactive);
+      if (!toBool(subscription.is_active)) throw new SubscriptionInactiveError(face.inactive);
       await deliveries().retry(delivery);
       ctx.status = 202;
       ctx.body = face.view({ delivery_id: delivery.uuid, status: 'queued' });

@@ -1,7 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import type { Context } from 'koa';
 import { ALL_CONSUMERS } from '../../../constants';
-import { summarizeFields } from '../../../http/errors';
 import { input } from '../../../http/input';
 import { getService } from '../../../utils';
 import { inputs } from '../routes/inputs';
@@ -11,7 +10,8 @@ import { sendTestEvent } from '../delivery/test-event';
 import { checkFilter } from '../subscriptions/filters';
 import { eventsOf } from '../subscriptions/rows';
 import { deliveryActions, publishByHand, tryFilter } from './actions';
-import { InvalidError, NotFoundError } from '../../../errors';
+import { NotFoundError } from '../../../errors';
+import { InvalidExamplePayloadError } from '../errors';
 
 /**
  * `/api-suite/webhooks/*` for the admin panel: every consumer's subscriptions, their deliveries
@@ -83,7 +83,7 @@ export default ({ strapi }: { strapi: Core.Strapi }) => {
         body.example_payload !== undefined
           ? getService(strapi, 'webhook-event-types').payloadProblems(type.name, body.example_payload, 'example_payload')
           : [];
-      if (problems.length > 0) throw new InvalidError('validation_error', summarizeFields(problems), problems);
+      if (problems.length > 0) throw new InvalidExamplePayloadError(problems);
       // Null only when it went in the meantime.
       const updated = await getService(strapi, 'webhook-event-types').update(type.name, body);
       if (!updated) throw new NotFoundError('Event type');

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { maxSubscriptionsOf } from '../config';
 import { dialectOf, lockKey, type Knex } from '../../../db';
-import { ConflictError } from '../../../errors';
+import { TooManySubscriptionsError } from '../errors';
 import { getConfig, getService } from '../../../utils';
 
 /**
@@ -48,7 +48,7 @@ export async function assertBelowCap(
   await lockKey(trx, dialectOf(strapi), CAP_LOCK_CLASS, consumerId);
   const [row] = (await trx(table).where({ consumer_id: consumerId }).count({ count: '*' })) as Array<{ count: number | string }>;
   const held = Number(row?.count ?? 0);
-  if (held >= cap.limit) throw tooManySubscriptions(cap, held);
+  if (held >= cap.limit) throw new TooManySubscriptionsError(cap.plan, cap.limit, held);
 }
 
 /**
@@ -66,13 +66,4 @@ export async function warnOfUnknownPlans(strapi: Core.Strapi): Promise<void> {
     `[api-suite] webhooks: WEBHOOK_MAX_SUBSCRIPTIONS_BY_PLAN (webhooks.maxSubscriptions.plans) names ${unknown.map((name) => `"${name}"`).join(', ')}, ` +
       `which no plan is called (a typo, or a plan renamed since): that cap applies to no one, and every plan it does not name gets WEBHOOK_MAX_SUBSCRIPTIONS (${fallback})`
   );
-}
-
-function tooManySubscriptions(cap: SubscriptionCap, held: number): ConflictError {
-  const message =
-    cap.limit === 0
-      ? `The ${cap.plan} plan includes no webhook subscriptions: move to a plan that does to create one`
-      : `The ${cap.plan} plan allows ${cap.limit} webhook subscription${cap.limit === 1 ? '' : 's'} and you have ${held}: ` +
-        'delete one you no longer need (DELETE /api/webhooks/subscriptions/{id}) or move to a plan that allows more';
-  return new ConflictError('too_many_subscriptions', message, { limit: cap.limit });
 }

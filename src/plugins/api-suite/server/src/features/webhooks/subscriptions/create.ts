@@ -4,7 +4,7 @@ import { getService } from '../../../utils';
 import { TEST_EVENT_TYPE } from '../events/catalog';
 import type { SubscriptionInput, SubscriptionRow } from './rows';
 import { checkEndpoint } from '../../platform/endpoint-check';
-import { UnprocessableError } from '../../../errors';
+import { InvalidEventsError } from '../errors';
 import { checkFilter } from './filters';
 import { capOf, type SubscriptionCreator } from './cap';
 
@@ -51,7 +51,7 @@ export async function checkEvents(strapi: Core.Strapi, events: string[] | undefi
   }
   const unknown = events.filter((event) => refused.has(event));
   if (unknown.length > 0) {
-    throw new UnprocessableError('invalid_events', `Unknown or inactive event types: ${unknown.join(', ')}`, { invalid_events: unknown });
+    throw new InvalidEventsError(unknown, `Unknown or inactive event types: ${unknown.join(', ')}`);
   }
 }
 
@@ -65,10 +65,9 @@ export async function checkAudience(strapi: Core.Strapi, consumerId: string, eve
   const types = getService(strapi, 'webhook-event-types');
   const staffOnly = events.filter((event) => types.definition(event)?.audience === 'staff');
   if (staffOnly.length === 0 || (await getService(strapi, 'staff').isStaffConsumer(consumerId))) return;
-  throw new UnprocessableError(
-    'invalid_events',
-    `${staffOnly.join(', ')} ${staffOnly.length === 1 ? 'is' : 'are'} about drafts and sent to the site's staff only: subscribe to the published events instead`,
-    { invalid_events: staffOnly }
+  throw new InvalidEventsError(
+    staffOnly,
+    `${staffOnly.join(', ')} ${staffOnly.length === 1 ? 'is' : 'are'} about drafts and sent to the site's staff only: subscribe to the published events instead`
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Core } from '@strapi/strapi';
 import { compileFilter, filterProblem, FilterProblem, type CompiledFilter, type NamedSchema } from '../../../../../shared/filters';
 import { fromJson } from '../../../db';
-import { UnprocessableError } from '../../../errors';
+import { InvalidFilterError } from '../errors';
 import { getService } from '../../../utils';
 
 /**
@@ -51,9 +51,8 @@ export function compiledFilters(onBroken: (id: number, error: string) => void) {
 }
 
 /** 422 invalid_filter at the place of the fault, as `filter.<keys>`. */
-export function invalidFilter(problem: FilterProblem): UnprocessableError {
-  const path = ['filter', ...problem.path].join('.');
-  return new UnprocessableError('invalid_filter', `The filter cannot be applied at ${path}: ${problem.message}`, { path });
+export function invalidFilter(problem: FilterProblem): InvalidFilterError {
+  return new InvalidFilterError(['filter', ...problem.path].join('.'), problem.message);
 }
 
 /** Compile a filter, refusing it as the API does (422 invalid_filter) when it cannot be applied. */
