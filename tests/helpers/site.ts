@@ -35,9 +35,9 @@ const product = (name: string, href: string) =>
  *   /hang        never answers
  *   /fail        500
  *   /formulas    products whose names a spreadsheet would run as formulas (not linked from anywhere)
- *   /crawl/<any> product L after 1.5 s, one path per scraper so hits tell runs apart (not linked from anywhere)
+ *   /crawl/<any> product L after 1.5 s (`crawlMs`), one path per scraper so hits tell runs apart (not linked from anywhere)
  */
-export async function startSite(): Promise<TestSite> {
+export async function startSite({ crawlMs = LONG_PAGE_MS }: { crawlMs?: number } = {}): Promise<TestSite> {
   const hits: SiteHit[] = [];
   const pages: Record<string, string> = {
     '/': page(
@@ -88,7 +88,7 @@ export async function startSite(): Promise<TestSite> {
       res.end(html);
     };
     if (path === '/slow') setTimeout(send, 300);
-    else if (path.startsWith('/crawl/')) setTimeout(send, LONG_PAGE_MS);
+    else if (path.startsWith('/crawl/')) setTimeout(send, crawlMs);
     else send();
   });
   const sockets = new Set<import('node:net').Socket>();

@@ -18,11 +18,18 @@ let bob: TestUser;
 let other: Instance | undefined;
 
 const CAP = 2;
+/**
+ * How long a run's one page takes: long enough that starting five runs one request after another
+ * ends before the first two complete, even on a loaded machine (in CI, with 1.5 s, Alice's first
+ * runs completed before Bob's had been started, and the run meant to be stopped while it waited
+ * had its turn first).
+ */
+const CRAWL_MS = 5_000;
 /** A waiting run's job is deferred for 500 ms at a time: within four such turns a stopped one would have come back. */
 const STOPPED_JOB_RETURNS_MS = 2_000;
 
 beforeAll(async () => {
-  site = await startSite();
+  site = await startSite({ crawlMs: CRAWL_MS });
   app = await startApp({ env: { SCRAPER_CONCURRENCY: '3' } });
   if (redisUrl) other = await startInstance(app);
   alice = await registerUser(app, { plan: 'enterprise' });
