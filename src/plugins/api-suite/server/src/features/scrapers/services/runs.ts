@@ -343,9 +343,8 @@ const runsService = ({ strapi }: { strapi: Core.Strapi }) => {
       if (!scraper || !runId) return null;
       const before = await this.get(runId);
       await this.finish(runId, scraperId, { status: 'stopped', error: reason ?? null });
-      abortLocally(runId);
       // Another process running it hears this at once, or, with Redis away, through the run's heartbeat within a second.
-      await getService(strapi, 'platform').broadcast(channel(), String(runId));
+      await this.abort([runId]);
       const run = await this.get(runId);
       // A run that never began gets its event here; a running one sends it as it winds down.
       if (run && before?.status === 'pending') await publish(scraper, 'run.stopped', run, runPayload(run));
