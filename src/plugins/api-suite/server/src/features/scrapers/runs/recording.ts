@@ -1,6 +1,6 @@
 import type { Core } from '@strapi/strapi';
 import { UIDS } from '../../../constants';
-import { insertChunked, tableOf } from '../../../db';
+import { dialectOf, forUpdate, insertChunked, tableOf } from '../../../db';
 import { documentId } from '../../../random';
 import type { CrawlCallbacks } from './crawl';
 import type { RunStatus } from './rows';
@@ -31,10 +31,18 @@ export function recordRun(
   const progress = { items: 0, pages: 0, failed: 0 };
   let buffer: Array<Record<string, unknown>> = [];
 
+  // Written only while the run's row exists, holding it: a scraper deleted meanwhile (its consumer's
+  // account closed, say) takes its runs' rows before its results, so it either waits for these to
+  // commit and deletes them too, or has committed and they are dropped. The stop it broadcasts may
+  // reach the instance running this crawl only after that delete.
   const flush = async (): Promise<void> => {
     const rows = buffer;
     buffer = [];
-    if (rows.length > 0) await insertChunked(knex(), resultsTable(), rows);
+    if (rows.length === 0) return;
+    await knex().transaction(async (trx) => {
+      const alive = await forUpdate(trx(runsTable()).where({ id: runId }), dialectOf(strapi)).first('id');
+      if (alive) await insertChunked(trx, resultsTable(), rows);
+    });
   };
 
   const heartbeat = setInterval(() => {

@@ -144,13 +144,15 @@ const scrapersService = ({ strapi }: { strapi: Core.Strapi }) => {
         // begun between the two deletes outlived its scraper (seen in CI, closing an account whose
         // scraper ran every second).
         await trx(table()).where({ id: row.id }).delete();
-        await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
         // A tick that fired before the unschedule may have begun a run since the stop.
         const live = (await trx(tableOf(strapi, UIDS.scraperRun))
           .where({ scraper_id: row.id })
           .whereIn('status', ['pending', 'running'])
           .select('id')) as Array<{ id: number }>;
+        // Runs before results: a crawl still winding down on another instance writes its results
+        // holding its run's row (`runs/recording.ts`), so this waits for that write and takes it.
         await trx(tableOf(strapi, UIDS.scraperRun)).where({ scraper_id: row.id }).delete();
+        await trx(tableOf(strapi, UIDS.scraperResult)).where({ scraper_id: row.id }).delete();
         await getService(strapi, 'scraper-change-detection').forget(row.id, trx);
         // The documents it wrote are the site's content: they stay.
         await forgetTargetEntries(strapi, row.id, trx);
