@@ -3,8 +3,6 @@ import { util as undiciUtil, type Dispatcher } from 'undici';
 import { OutboundTimeoutError } from './errors';
 import type { OutboundRequest, OutboundResponse } from './types';
 
-export type Exchanged = Omit<OutboundResponse, 'durationMs'>;
-
 /**
  * One request through undici's dispatch interface: the response is read by callbacks, with no
  * stream, abort controller or promise per chunk, since a webhook delivery makes thousands of these
@@ -18,14 +16,15 @@ export function exchange(
   url: URL,
   req: OutboundRequest,
   settings: { signal: AbortSignal | undefined; timeoutMs: number; maxResponseBytes: number; userAgent: string }
-): Promise<Exchanged> {
+): Promise<OutboundResponse> {
+  const { origin, path } = partsOf(url);
   return new Promise((resolve, reject) => {
-    const handler = new ExchangeHandler(url.origin, settings, resolve, reject);
+    const handler = new ExchangeHandler(origin, settings, resolve, reject);
     try {
       dispatcher.dispatch(
         {
-          origin: url.origin,
-          path: `${url.pathname}${url.search}`,
+          origin,
+          path,
           method: (req.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
           headers: requestHeaders(url, req.headers, settings.userAgent),
           body: req.body ?? null,
@@ -41,6 +40,47 @@ export function exchange(
   });
 }
 
+/**
+ * A URL's origin and path, worked out once per URL object: its getters build new strings on each
+ * read, and a webhook endpoint's parsed URL is shared by all its deliveries (`urls.ts`).
+ */
+const parts = new WeakMap<URL, { origin: string; path: string }>();
+function partsOf(url: URL): { origin: string; path: string } {
+  let found = parts.get(url);
+  if (!found) {
+    found = { origin: url.origin, path: `${url.pathname}${url.search}` };
+    parts.set(url, found);
+  }
+  return found;
+}
+
+/**
+ * The response's headers, parsed from undici's raw list the first time they are read: a webhook
+ * delivery reads none of them unless it was refused with a Retry-After.
+ */
+class LazyHeaders {
+  private parsed: OutboundResponse['headers'] | undefined;
+  constructor(private readonly raw: Buffer[]) {}
+  get(): OutboundResponse['headers'] {
+    this.parsed ??= undiciUtil.parseHeaders(this.raw) as OutboundResponse['headers'];
+    return this.parsed;
+  }
+}
+
+/** What `exchange` resolves with; `headers` is parsed when first read, `durationMs` set by the caller that timed it. */
+class ExchangeResult implements OutboundResponse {
+  durationMs = 0;
+  constructor(
+    readonly status: number,
+    private readonly rawHeaders: LazyHeaders | undefined,
+    readonly body: string,
+    readonly truncated: boolean
+  ) {}
+  get headers(): OutboundResponse['headers'] {
+    return this.rawHeaders ? this.rawHeaders.get() : {};
+  }
+}
+
 /** undici's callbacks for one exchange, as one object (not a closure per callback: one request, one allocation). */
 class ExchangeHandler implements Dispatcher.DispatchHandler {
   private settled = false;
@@ -48,7 +88,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private abortRequest: ((err?: Error) => void) | undefined;
   private abortedWith: Error | undefined;
   private status = 0;
-  private headers: OutboundResponse['headers'] = {};
+  private headers: LazyHeaders | undefined;
   private readonly body: CappedText;
   private readonly timer: NodeJS.Timeout;
   private readonly signal: AbortSignal | undefined;
@@ -57,7 +97,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   constructor(
     origin: string,
     settings: { signal: AbortSignal | undefined; timeoutMs: number; maxResponseBytes: number },
-    private readonly resolve: (value: Exchanged) => void,
+    private readonly resolve: (value: OutboundResponse) => void,
     private readonly reject: (error: unknown) => void
   ) {
     this.body = new CappedText(settings.maxResponseBytes);
@@ -70,7 +110,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     }
   }
 
-  finish(err: unknown, result?: Exchanged): void {
+  finish(err: unknown, result?: OutboundResponse): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
@@ -95,7 +135,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     // 1xx answers come before the real one.
     if (statusCode < 200) return true;
     this.status = statusCode;
-    this.headers = undiciUtil.parseHeaders(rawHeaders) as OutboundResponse['headers'];
+    this.headers = new LazyHeaders(rawHeaders);
     return true;
   }
 
@@ -106,7 +146,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onComplete(): void {
     this.completed = true;
-    const result: Exchanged = { status: this.status, headers: this.headers, body: this.body.text(), truncated: this.body.truncated };
+    const result = new ExchangeResult(this.status, this.headers, this.body.text(), this.body.truncated);
     // undici hands the finished socket back to the pool one event-loop turn after this call
     // (client-h1 onMessageComplete -> setImmediate, queued just after it returns). Settling in
     // a later immediate lets that go first: otherwise a caller that sends its next request

@@ -71,8 +71,9 @@ export function createOutbound(options: OutboundOptions): Outbound {
       if (callerSignal?.aborted) throw callerSignal.reason;
       const started = performance.now();
       try {
-        const exchanged = await exchange(dispatcher, url, req, { signal: callerSignal, timeoutMs, maxResponseBytes, userAgent });
-        return { ...exchanged, durationMs: Math.round(performance.now() - started) };
+        const response = await exchange(dispatcher, url, req, { signal: callerSignal, timeoutMs, maxResponseBytes, userAgent });
+        response.durationMs = Math.round(performance.now() - started);
+        return response;
       } catch (err) {
         throw normalizeError(err, url.origin, timeoutMs, connectTimeoutMs);
       }

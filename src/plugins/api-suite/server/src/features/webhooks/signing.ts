@@ -49,17 +49,12 @@ export interface SigningSecrets {
 }
 
 /** The `webhook-signature` header: the current secret's signature, then the old one's while the rotation window lasts. */
-export function signatureHeader(
-  secrets: SigningSecrets,
-  webhookId: string,
-  timestampSeconds: number,
-  body: string,
-  now = new Date()
-): string {
-  const signatures = [sign(secrets.current, webhookId, timestampSeconds, body)];
+export function signatureHeader(secrets: SigningSecrets, webhookId: string, timestampSeconds: number, body: string, now?: Date): string {
+  const current = sign(secrets.current, webhookId, timestampSeconds, body);
   const previous = secrets.previous;
-  if (previous && now.getTime() - previous.rotatedAt.getTime() < ROTATION_WINDOW_MS) {
-    signatures.push(sign(previous.secret, webhookId, timestampSeconds, body));
-  }
-  return signatures.join(' ');
+  if (!previous) return current;
+  const at = now ? now.getTime() : Date.now();
+  return at - previous.rotatedAt.getTime() < ROTATION_WINDOW_MS
+    ? `${current} ${sign(previous.secret, webhookId, timestampSeconds, body)}`
+    : current;
 }

@@ -216,7 +216,7 @@ export function createWorker(
     async deliver(read: DeliveryTarget | null, send: DeliverySend, release: () => void): Promise<void> {
       try {
         // What the job read may be stale by now: the send may have waited for its slot.
-        const target = read && (await subscriptions().current(read.id));
+        const target = read && (subscriptions().cachedTarget(read.id) ?? (await subscriptions().current(read.id)));
         if (!target || !target.isActive) {
           // Deleted or disabled since the event was published: nothing more is sent.
           recorder.state({

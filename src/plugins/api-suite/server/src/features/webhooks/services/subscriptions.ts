@@ -233,9 +233,7 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
     },
 
     /** The API's view of a subscription: never a secret (`subscriptions/rows.ts`). */
-    present(row: SubscriptionRow): Subscription {
-      return presentSubscription(row);
-    },
+    present: (row: SubscriptionRow): Subscription => presentSubscription(row),
 
     /** The worker's view of subscriptions, cached (null for one that no longer exists): the cached ones, and the others in one query. */
     async targets(ids: number[]): Promise<Map<number, DeliveryTarget | null>> {
@@ -244,9 +242,9 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
       const found = new Map<number, DeliveryTarget | null>();
       const missing: number[] = [];
       for (const id of ids) {
-        const cached = targets.get(id);
-        if (cached && cached.until > now) found.set(id, cached.target);
-        else missing.push(id);
+        const cached = this.cachedTarget(id);
+        if (cached === undefined) missing.push(id);
+        else found.set(id, cached);
       }
       for (let start = 0; start < missing.length; start += 500) {
         const part = missing.slice(start, start + 500);
@@ -270,18 +268,22 @@ const subscriptionsService = ({ strapi }: { strapi: Core.Strapi }) => {
      * slot when its subscription is deleted or disabled is cancelled rather than made.
      */
     current(id: number): Promise<DeliveryTarget | null> {
-      const cached = targets.get(id);
-      if (cached && cached.until > Date.now()) return Promise.resolve(cached.target);
+      const cached = this.cachedTarget(id);
+      if (cached !== undefined) return Promise.resolve(cached);
       const under = reading.get(id);
       if (under && under.generation === generation) return under.target;
       const target = this.targets([id]).then((found) => found.get(id) ?? null);
       const entry = { generation, target };
       reading.set(id, entry);
-      const done = () => {
-        if (reading.get(id) === entry) reading.delete(id);
-      };
+      const done = () => void (reading.get(id) === entry && reading.delete(id));
       target.then(done, done);
       return target;
+    },
+
+    /** `current`'s answer when it is cached (no promise, no wait for a turn), else undefined. */
+    cachedTarget(id: number): DeliveryTarget | null | undefined {
+      const cached = targets.get(id);
+      return cached && cached.until > Date.now() ? cached.target : undefined;
     },
 
     toTarget(row: SubscriptionRow): DeliveryTarget {
