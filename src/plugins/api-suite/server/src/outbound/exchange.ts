@@ -55,29 +55,22 @@ function partsOf(url: URL): { origin: string; path: string } {
 }
 
 /**
- * The response's headers, parsed from undici's raw list the first time they are read: a webhook
- * delivery reads none of them unless it was refused with a Retry-After.
+ * What `exchange` resolves with. `headers` is parsed from undici's raw list the first time it is
+ * read (a webhook delivery reads none unless it was refused with a Retry-After); `durationMs` is
+ * set by the caller that timed it.
  */
-class LazyHeaders {
-  private parsed: OutboundResponse['headers'] | undefined;
-  constructor(private readonly raw: Buffer[]) {}
-  get(): OutboundResponse['headers'] {
-    this.parsed ??= undiciUtil.parseHeaders(this.raw) as OutboundResponse['headers'];
-    return this.parsed;
-  }
-}
-
-/** What `exchange` resolves with; `headers` is parsed when first read, `durationMs` set by the caller that timed it. */
 class ExchangeResult implements OutboundResponse {
   durationMs = 0;
+  private parsed: OutboundResponse['headers'] | undefined;
   constructor(
     readonly status: number,
-    private readonly rawHeaders: LazyHeaders | undefined,
+    private readonly rawHeaders: Buffer[] | undefined,
     readonly body: string,
     readonly truncated: boolean
   ) {}
   get headers(): OutboundResponse['headers'] {
-    return this.rawHeaders ? this.rawHeaders.get() : {};
+    this.parsed ??= this.rawHeaders ? (undiciUtil.parseHeaders(this.rawHeaders) as OutboundResponse['headers']) : {};
+    return this.parsed;
   }
 }
 
@@ -88,7 +81,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private abortRequest: ((err?: Error) => void) | undefined;
   private abortedWith: Error | undefined;
   private status = 0;
-  private headers: LazyHeaders | undefined;
+  private rawHeaders: Buffer[] | undefined;
   private readonly body: CappedText;
   private readonly timer: NodeJS.Timeout;
   private readonly signal: AbortSignal | undefined;
@@ -135,7 +128,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     // 1xx answers come before the real one.
     if (statusCode < 200) return true;
     this.status = statusCode;
-    this.headers = new LazyHeaders(rawHeaders);
+    this.rawHeaders = rawHeaders;
     return true;
   }
 
@@ -146,7 +139,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onComplete(): void {
     this.completed = true;
-    const result = new ExchangeResult(this.status, this.headers, this.body.text(), this.body.truncated);
+    const result = new ExchangeResult(this.status, this.rawHeaders, this.body.text(), this.body.truncated);
     // undici hands the finished socket back to the pool one event-loop turn after this call
     // (client-h1 onMessageComplete -> setImmediate, queued just after it returns). Settling in
     // a later immediate lets that go first: otherwise a caller that sends its next request
