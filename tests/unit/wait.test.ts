@@ -22,40 +22,66 @@ describe('eventually', () => {
   });
 
   it('fails after its timeout, saying what it waited for and how things stood', async () => {
-    let seen = 0;
-    await expect(
-      eventually(
+    jest.useFakeTimers();
+    try {
+      let seen = 0;
+      const waiting = eventually(
         async () => {
           seen += 1;
           return undefined;
         },
         100,
         () => `the answer (polled ${seen > 1 ? 'often' : 'once'})`
-      )
-    ).rejects.toThrow('the answer (polled often) not met within 100 ms');
+      );
+      const failed = expect(waiting).rejects.toThrow('the answer (polled often) not met within 100 ms');
+      await jest.advanceTimersByTimeAsync(100 + 2 * POLL_MS);
+      await failed;
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 
+// On jest's fake clock (Date.now included): the figures are the helpers', not a loaded machine's.
 describe('quietFor', () => {
-  it('returns the value when it held still for the whole period', async () => {
-    const started = Date.now();
-    expect(await quietFor(100, () => ({ count: 1 }))).toEqual({ count: 1 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('returns the value when it held still for the whole period, and not before', async () => {
+    let settled = false;
+    const quiet = quietFor(100, () => ({ count: 1 })).finally(() => (settled = true));
+    await jest.advanceTimersByTimeAsync(99);
+    expect(settled).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(quiet).resolves.toEqual({ count: 1 });
   });
 
   it('fails as soon as the value changes, naming it', async () => {
     let count = 0;
-    setTimeout(() => (count += 1), 30);
-    const started = Date.now();
-    await expect(quietFor(2_000, () => count, 'deliveries')).rejects.toThrow('deliveries changed during a 2000 ms quiet period: 0 → 1');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    let settled = false;
+    const quiet = quietFor(2_000, () => count, 'deliveries').finally(() => (settled = true));
+    const failed = expect(quiet).rejects.toThrow('deliveries changed during a 2000 ms quiet period: 0 → 1');
+    await jest.advanceTimersByTimeAsync(POLL_MS);
+    expect(settled).toBe(false);
+    count += 1;
+    // The next look sees it: one poll later, not at the end of the 2 s period.
+    await jest.advanceTimersByTimeAsync(POLL_MS);
+    expect(settled).toBe(true);
+    await failed;
   });
 });
 
 describe('timePasses', () => {
-  it('lets the time pass', async () => {
-    const started = Date.now();
-    await timePasses(50);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(49);
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('lets the time pass, and no less', async () => {
+    let passed = false;
+    const waiting = timePasses(50).then(() => (passed = true));
+    await jest.advanceTimersByTimeAsync(49);
+    expect(passed).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await waiting;
+    expect(passed).toBe(true);
   });
 });
