@@ -7,7 +7,10 @@ import { performance } from 'node:perf_hooks';
  * machine cannot make a timing decision come out differently.
  */
 export interface Clock {
-  /** Milliseconds on a monotonic scale (not the wall clock: only differences mean anything). */
+  /**
+   * Milliseconds: on a monotonic scale for `systemClock` (only differences mean anything), since
+   * the epoch for `wallClock` (times another process reads too).
+   */
   now(): number;
   /** Runs `run` once `ms` have passed; the handle does not keep the process alive. */
   setTimeout(run: () => void, ms: number): ClockTimer;
@@ -30,3 +33,9 @@ export const systemClock: Clock = {
     if (timer !== undefined) clearTimeout(timer as unknown as NodeJS.Timeout);
   },
 };
+
+/**
+ * The same timers on the wall clock (`Date.now()`), for times written down for other processes to
+ * read: the slot time a throttled delivery's job carries, booked by whichever instance paced it.
+ */
+export const wallClock: Clock = { ...systemClock, now: () => Date.now() };

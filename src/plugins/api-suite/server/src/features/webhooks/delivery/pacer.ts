@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { wallClock, type Clock } from '../../../clock';
 import { getConfig, getService } from '../../../utils';
 import type { DeliveryTarget } from '../services/subscriptions';
 import { deferSends, lotsBySecond } from './deferral';
@@ -22,7 +23,7 @@ const EARLY_MS = 250;
  * The pacer puts the sends of subscriptions with a `rate_limit` on their slots (see throttle.ts).
  * A send that already holds a slot carries `slotAt` and is not booked again.
  */
-export function createPacer(strapi: Core.Strapi) {
+export function createPacer(strapi: Core.Strapi, clock: Clock = wallClock) {
   let book: SlotBook | undefined;
   const slots = () => (book ??= createSlotBook(getService(strapi, 'platform').redis(), getConfig(strapi).jobs.prefix));
 
@@ -41,7 +42,7 @@ export function createPacer(strapi: Core.Strapi) {
       const deferred: Array<{ send: DeliverySend; waitMs: number }> = [];
       for (const [subscription, group] of limited) {
         const waits = await slots().reserve(subscription, targets.get(subscription)?.rateLimit as number, group.length);
-        const now = Date.now();
+        const now = clock.now();
         group.forEach((send, n) => {
           const slotted = { ...send, slotAt: now + waits[n] };
           if (waits[n] < PACE_WINDOW_MS) ready.push(slotted);
@@ -62,6 +63,24 @@ export function createPacer(strapi: Core.Strapi) {
       await slots().forget(subscriptionId);
     },
   };
+}
+
+/**
+ * Make each send at its slot time on `clock` (the wall clock the pacer stamped it by): those due
+ * (or carrying none) go at once, together; each of the others waits for its own. A clock that ran
+ * late (a stalled event loop) lets the overdue go together when it wakes: the booking spaced the
+ * slots, and the endpoint's limit counts them by when they were booked. The outcomes of every
+ * `make`, in no particular order.
+ */
+export function atSlotTimes<R>(sends: DeliverySend[], clock: Clock, make: (sends: DeliverySend[]) => Promise<R[]>): Promise<R[]> {
+  const now = clock.now();
+  const due = sends.filter((send) => send.slotAt === undefined || send.slotAt <= now);
+  const later = sends
+    .filter((send) => send.slotAt !== undefined && send.slotAt > now)
+    .map((send) =>
+      new Promise<void>((resolve) => clock.setTimeout(resolve, (send.slotAt as number) - clock.now())).then(() => make([send]))
+    );
+  return Promise.all([make(due), ...later]).then((lists) => lists.flat());
 }
 
 /** The list under `key`, made on first use. */

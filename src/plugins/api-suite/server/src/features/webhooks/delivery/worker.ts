@@ -1,4 +1,5 @@
 import type { Core } from '@strapi/strapi';
+import { wallClock, type Clock } from '../../../clock';
 import { UIDS } from '../../../constants';
 import { tableOf } from '../../../db';
 import { unavailableDependency } from '../../../dependencies';
@@ -13,7 +14,7 @@ import type { createFailurePolicy } from './failure-policy';
 import { DELIVER_JOB, DELIVERY_QUEUE, jobOptions, keyOf, packSends, unpackSends } from './jobs';
 import { deliveryMetrics, type DeliveryMetrics } from './metrics';
 import { createRequestSlots, shareOfSend } from './request-slots';
-import type { createPacer } from './pacer';
+import { atSlotTimes, type createPacer } from './pacer';
 import type { Recorder } from './recorder';
 import { FINAL_STATUSES, type AttemptOutcome, type DeliveryJobData, type DeliverySend, type DeliveryStatus } from './types';
 
@@ -33,7 +34,9 @@ export function createWorker(
   recorder: Recorder,
   policy: ReturnType<typeof createFailurePolicy>,
   pacer: ReturnType<typeof createPacer>,
-  parking: Parking
+  parking: Parking,
+  /** The wall clock, which slot times and the sweep's overdue line are read on. */
+  clock: Clock = wallClock
 ) {
   const knex = () => strapi.db.connection;
   const deliveries = () => tableOf(strapi, UIDS.webhookDelivery);
@@ -110,7 +113,7 @@ export function createWorker(
       if (!jobs().available()) return 0;
       const counts = await jobs().counts(DELIVERY_QUEUE);
       if (counts.waiting > 0) return 0;
-      return worker.recover(new Date(Date.now() - SWEEP_OVERDUE_MS));
+      return worker.recover(new Date(clock.now() - SWEEP_OVERDUE_MS));
     },
 
     /**
@@ -151,18 +154,9 @@ export function createWorker(
       }
       const deliver = (send: DeliverySend, release: () => void) => worker.deliver(targets.get(send.subscription) ?? null, send, release);
       const endpointOf = (send: DeliverySend) => shareOfSend(send, targets);
-      const now = Date.now();
-      const ready = made.filter((send) => send.slotAt === undefined || send.slotAt <= now);
       // A throttled send waits for its slot time before it takes a request slot. Slot times are on
       // the booking process's clock: instances of one site are expected to keep theirs in step (NTP).
-      const later = made
-        .filter((send) => send.slotAt !== undefined && send.slotAt > now)
-        .map((send) =>
-          new Promise((resolve) => setTimeout(resolve, (send.slotAt as number) - Date.now())).then(() =>
-            slots.each([send], endpointOf, deliver)
-          )
-        );
-      const failures = (await Promise.all([slots.each(ready, endpointOf, deliver), ...later])).flat();
+      const failures = await atSlotTimes(made, clock, (due) => slots.each(due, endpointOf, deliver));
       if (failures.length > 0) {
         throw new Error(
           `${failures.length} of ${made.length} deliveries could not be recorded: ${(failures[0] as Error)?.message ?? failures[0]}`,
@@ -255,7 +249,7 @@ export function createWorker(
       outcome: AttemptOutcome,
       options: { retry: boolean }
     ): DeliveryStatus | Promise<DeliveryStatus> {
-      const now = new Date();
+      const now = new Date(clock.now());
       recorder.attempt({
         delivery_uuid: data.delivery,
         attempt: data.attempt,
