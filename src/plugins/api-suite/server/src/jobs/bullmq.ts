@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job as BullJob, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import {
-  assertValidCronSchedule,
-  assertValidJobId,
-  assertValidJobOptions,
-  assertValidQueueName,
   concurrencyOf,
-  assertValidScheduleId,
   consoleLogger,
   JobsClosedError,
   DeferJobError,
@@ -22,6 +17,7 @@ import {
   type ProcessOptions,
   type StoreRestored,
 } from './types';
+import { withInputChecks } from './checked';
 
 /**
  * The jobs port on BullMQ: queues live in Redis under `prefix`, so every Strapi instance pointed
@@ -132,13 +128,11 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
     if (queueConnection) await release(queueConnection);
   }
 
-  return {
+  return withInputChecks({
     driver: 'bullmq',
 
     async enqueue<TData>(queueName: string, name: string, data: TData, jobOptions?: JobOptions): Promise<string> {
       ensureOpen();
-      assertValidQueueName(queueName);
-      assertValidJobOptions(jobOptions);
       const queue = getQueue(queueName);
       const id = jobOptions?.jobId ?? randomUUID();
       if (jobOptions?.jobId !== undefined) await releaseFinishedIds(queue, [id]);
@@ -148,8 +142,6 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
 
     async enqueueBulk<TData>(queueName: string, jobs: JobDefinition<TData>[], bulkOptions?: BulkOptions): Promise<string[]> {
       ensureOpen();
-      assertValidQueueName(queueName);
-      for (const job of jobs) assertValidJobOptions(job.options);
       if (jobs.length === 0) return [];
       const queue = getQueue(queueName);
       const ids = jobs.map((job) => job.options?.jobId ?? randomUUID());
@@ -161,7 +153,6 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
 
     process<TData>(queueName: string, handler: JobHandler<TData>, processOptions?: ProcessOptions): void {
       ensureOpen();
-      assertValidQueueName(queueName);
       const concurrency = concurrencyOf(processOptions);
       if (workers.has(queueName)) throw new Error(`queue "${queueName}" already has a handler in this process`);
       const worker = new Worker<unknown, void>(
@@ -189,8 +180,6 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
 
     async cancel(queueName: string, jobId: string): Promise<boolean> {
       ensureOpen();
-      assertValidQueueName(queueName);
-      assertValidJobId(jobId);
       const queue = getQueue(queueName);
       const state: string = await queue.getJobState(jobId);
       if (!CANCELLABLE_STATES.has(state)) return false;
@@ -200,9 +189,6 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
 
     async schedule(queueName: string, scheduleId: string, cronSchedule: CronSchedule): Promise<void> {
       ensureOpen();
-      assertValidQueueName(queueName);
-      assertValidScheduleId(scheduleId);
-      assertValidCronSchedule(cronSchedule);
       const { cron, timezone, name, data } = cronSchedule;
       await getQueue(queueName).upsertJobScheduler(
         scheduleId,
@@ -213,14 +199,11 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
 
     async unschedule(queueName: string, scheduleId: string): Promise<boolean> {
       ensureOpen();
-      assertValidQueueName(queueName);
-      assertValidScheduleId(scheduleId);
       return getQueue(queueName).removeJobScheduler(scheduleId);
     },
 
     async counts(queueName: string): Promise<{ waiting: number; delayed: number; active: number }> {
       ensureOpen();
-      assertValidQueueName(queueName);
       const counts = await getQueue(queueName).getJobCounts('waiting', 'paused', 'prioritized', 'delayed', 'active');
       return {
         waiting: (counts.waiting ?? 0) + (counts.paused ?? 0) + (counts.prioritized ?? 0),
@@ -248,7 +231,7 @@ export function createBullmqJobs(options: { redisUrl: string; prefix: string; lo
       closing ??= closeAll(timeoutMs);
       return closing;
     },
-  };
+  });
 }
 
 /**

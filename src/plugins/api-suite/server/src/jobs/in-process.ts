@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { schedule as scheduleCron, type ScheduledTask } from 'node-cron';
 import {
-  assertValidCronSchedule,
-  assertValidJobId,
-  assertValidJobOptions,
-  assertValidQueueName,
   concurrencyOf,
-  assertValidScheduleId,
   consoleLogger,
   DeferJobError,
   JobsClosedError,
@@ -20,6 +15,7 @@ import {
   type Logger,
   type ProcessOptions,
 } from './types';
+import { withInputChecks } from './checked';
 
 /**
  * The jobs port inside this process: nothing to run beside Strapi, nothing survives a restart.
@@ -140,13 +136,11 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
     else state.waiting.push(job);
   }
 
-  return {
+  return withInputChecks({
     driver: 'in-process',
 
     async enqueue<TData>(queue: string, name: string, data: TData, jobOptions?: JobOptions): Promise<string> {
       ensureOpen();
-      assertValidQueueName(queue);
-      assertValidJobOptions(jobOptions);
       const state = queueState(queue);
       const id = add(state, name, asStored(data), jobOptions);
       pump(state);
@@ -155,9 +149,6 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
 
     async enqueueBulk<TData>(queue: string, jobs: JobDefinition<TData>[]): Promise<string[]> {
       ensureOpen();
-      assertValidQueueName(queue);
-      // Check everything first so that a bad definition enqueues nothing, like addBulk's one transaction.
-      for (const job of jobs) assertValidJobOptions(job.options);
       const stored = jobs.map((job) => ({ job, data: asStored(job.data) }));
       const state = queueState(queue);
       const ids = stored.map(({ job, data }) => add(state, job.name, data, job.options));
@@ -167,7 +158,6 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
 
     process<TData>(queue: string, handler: JobHandler<TData>, processOptions?: ProcessOptions): void {
       ensureOpen();
-      assertValidQueueName(queue);
       const concurrency = concurrencyOf(processOptions);
       const state = queueState(queue);
       if (state.handler) throw new Error(`queue "${queue}" already has a handler in this process`);
@@ -178,8 +168,6 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
 
     async cancel(queue: string, jobId: string): Promise<boolean> {
       ensureOpen();
-      assertValidQueueName(queue);
-      assertValidJobId(jobId);
       const state = queues.get(queue);
       if (!state) return false;
       const delayed = state.delayed.get(jobId);
@@ -198,9 +186,6 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
 
     async schedule(queue: string, scheduleId: string, cronSchedule: CronSchedule): Promise<void> {
       ensureOpen();
-      assertValidQueueName(queue);
-      assertValidScheduleId(scheduleId);
-      assertValidCronSchedule(cronSchedule);
       const state = queueState(queue);
       const previous = state.crons.get(scheduleId);
       let lastTickId: string | undefined;
@@ -228,8 +213,6 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
 
     async unschedule(queue: string, scheduleId: string): Promise<boolean> {
       ensureOpen();
-      assertValidQueueName(queue);
-      assertValidScheduleId(scheduleId);
       const crons = queues.get(queue)?.crons;
       const task = crons?.get(scheduleId);
       if (!crons || !task) return false;
@@ -240,7 +223,6 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
 
     async counts(queue: string): Promise<{ waiting: number; delayed: number; active: number }> {
       ensureOpen();
-      assertValidQueueName(queue);
       const state = queues.get(queue);
       if (!state) return { waiting: 0, delayed: 0, active: 0 };
       return { waiting: state.waiting.length, delayed: state.delayed.size, active: state.active.size };
@@ -262,7 +244,7 @@ export function createInProcessJobs(options: { logger?: Logger } = {}): JobsPort
       closing ??= closeAll(timeoutMs);
       return closing;
     },
-  };
+  });
 
   async function closeAll(timeoutMs: number): Promise<void> {
     closed = true;

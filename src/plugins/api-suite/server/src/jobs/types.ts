@@ -177,8 +177,8 @@ export class InvalidJobIdError extends Error {
 }
 
 /*
- * Input checks shared by both drivers, so that they accept and reject exactly the same input: a
- * feature tested on the in-process driver must not start failing in production on BullMQ.
+ * Input checks, put in front of both drivers by `withInputChecks` (checked.ts), so that they accept
+ * and reject exactly the same input.
  */
 
 export function assertValidJobId(jobId: string): void {

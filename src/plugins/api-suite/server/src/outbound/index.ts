@@ -18,14 +18,7 @@ import { parseHttpUrl } from './urls';
 
 export { EndpointNotAllowedError, isForbiddenAddress } from './address-guard';
 export { InvalidUrlError, OutboundTimeoutError } from './errors';
-export {
-  OUTBOUND_DEFAULTS,
-  type LookupAll,
-  type Outbound,
-  type OutboundOptions,
-  type OutboundRequest,
-  type OutboundResponse,
-} from './types';
+export * from './types';
 
 /**
  * The plugin's single outbound HTTP client. Every connection it opens is checked against

@@ -1,14 +1,4 @@
-import {
-  QuotaCounterClosedError,
-  checkLimits,
-  checkPool,
-  decision,
-  increment,
-  minuteWindow,
-  monthWindow,
-  refusal,
-  type QuotaCounter,
-} from './windows';
+import { checkCall, decision, increment, minuteWindow, monthWindow, refusal, type QuotaCounter, type QuotaLimits } from './windows';
 
 /** The counter of one process (no Redis): see index.ts. */
 export function createMemoryQuotaCounter(): QuotaCounter {
@@ -32,32 +22,23 @@ export function createMemoryQuotaCounter(): QuotaCounter {
     }
   };
 
-  const read = (pool: string, now: Date) => {
+  /** The pool's windows now, what it has used of them, and which limit (if any) a further request would pass. */
+  const read = (pool: string, limits: QuotaLimits, now: Date) => {
     const minute = minuteWindow(now);
     const month = monthWindow(now);
     prune(minute.id, month.id);
-    return {
-      minute,
-      month,
-      minuteUsed: minutes.get(minute.id)?.get(pool) ?? 0,
-      monthUsed: months.get(month.id)?.get(pool) ?? 0,
-    };
-  };
-
-  const ensureOpen = (): void => {
-    if (closed) throw new QuotaCounterClosedError();
+    const minuteUsed = minutes.get(minute.id)?.get(pool) ?? 0;
+    const monthUsed = months.get(month.id)?.get(pool) ?? 0;
+    return { minute, month, minuteUsed, monthUsed, refusedBy: refusal(minuteUsed, monthUsed, limits) };
   };
 
   return {
     async consume(pool, limits, now = new Date()) {
-      ensureOpen();
-      checkPool(pool);
-      checkLimits(limits);
+      checkCall(closed, [pool], limits);
       // No await between the read and the write: the event loop makes this check-and-increment atomic.
-      const state = read(pool, now);
-      const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
-      if (refusedBy !== null) {
-        return decision(false, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
+      const state = read(pool, limits, now);
+      if (state.refusedBy !== null) {
+        return decision(false, state.refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
       }
       const minuteUsed = increment(minutes, state.minute.id, pool);
       const monthUsed = increment(months, state.month.id, pool);
@@ -65,17 +46,13 @@ export function createMemoryQuotaCounter(): QuotaCounter {
     },
 
     async peek(pool, limits, now = new Date()) {
-      ensureOpen();
-      checkPool(pool);
-      checkLimits(limits);
-      const state = read(pool, now);
-      const refusedBy = refusal(state.minuteUsed, state.monthUsed, limits);
-      return decision(refusedBy === null, refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
+      checkCall(closed, [pool], limits);
+      const state = read(pool, limits, now);
+      return decision(state.refusedBy === null, state.refusedBy, limits, state.minute, state.month, state.minuteUsed, state.monthUsed);
     },
 
     async monthUsed(pools, now = new Date()) {
-      ensureOpen();
-      pools.forEach(checkPool);
+      checkCall(closed, pools);
       const month = monthWindow(now);
       const bucket = months.get(month.id);
       return new Map(pools.map((pool) => [pool, bucket?.get(pool) ?? 0]));

@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
 import { DependencyUnavailableError, followRedis, unavailableDependency } from '../../../dependencies';
 import {
-  QuotaCounterClosedError,
   UNLIMITED,
-  checkLimits,
-  checkPool,
+  checkCall,
   decision,
   minuteWindow,
   monthWindow,
@@ -80,15 +78,9 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string;
     };
   };
 
-  const ensureOpen = (): void => {
-    if (closed) throw new QuotaCounterClosedError();
-  };
-
   return {
     async consume(pool, limits, now = new Date()) {
-      ensureOpen();
-      checkPool(pool);
-      checkLimits(limits);
+      checkCall(closed, [pool], limits);
       const k = keys(pool, now);
       const nowSeconds = Math.floor(timeOf(now) / 1000);
       // The month key outlives its month by a day so a usage report run just after midnight on the
@@ -123,9 +115,7 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string;
     },
 
     async peek(pool, limits, now = new Date()) {
-      ensureOpen();
-      checkPool(pool);
-      checkLimits(limits);
+      checkCall(closed, [pool], limits);
       const k = keys(pool, now);
       if (!redisAway()) {
         try {
@@ -147,8 +137,7 @@ export function createRedisQuotaCounter(options: { redis: Redis; prefix: string;
     },
 
     async monthUsed(pools, now = new Date()) {
-      ensureOpen();
-      pools.forEach(checkPool);
+      checkCall(closed, pools);
       if (pools.length === 0) return new Map();
       const month = monthWindow(now);
       if (!redisAway()) {

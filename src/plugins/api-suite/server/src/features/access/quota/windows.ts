@@ -120,7 +120,7 @@ export function increment(buckets: Map<string, Map<string, number>>, windowId: s
 
 // A NaN or fractional limit would make every comparison false and silently allow everything,
 // so bad plan data fails loudly instead.
-export function checkLimits(limits: QuotaLimits): void {
+function checkLimits(limits: QuotaLimits): void {
   if (!Number.isSafeInteger(limits.perMinute) || limits.perMinute < 0) {
     throw new RangeError(`perMinute must be a non-negative integer, got ${String(limits.perMinute)}`);
   }
@@ -132,8 +132,15 @@ export function checkLimits(limits: QuotaLimits): void {
 // The pool becomes part of a Redis key; anything but lowercase words and numbers joined by colons could make a
 // counter no lookup finds again (or reach into another pool's keys with a glob).
 const POOL_PATTERN = /^[a-z]+(?::[a-z0-9]+)+$/;
-export function checkPool(pool: string): void {
+function checkPool(pool: string): void {
   if (!POOL_PATTERN.test(pool)) throw new RangeError(`a quota pool is written like "consumer:12:plan:3", got ${JSON.stringify(pool)}`);
+}
+
+/** What every counter call checks first, in both counters: the counter is still open, and the pools and limits are well formed. */
+export function checkCall(closed: boolean, pools: string[], limits?: QuotaLimits): void {
+  if (closed) throw new QuotaCounterClosedError();
+  pools.forEach(checkPool);
+  if (limits) checkLimits(limits);
 }
 
 export function timeOf(now: Date): number {

@@ -126,39 +126,29 @@ const billingCatalogService = ({ strapi }: { strapi: Core.Strapi }) => {
       productId = product.id;
     }
 
-    const amount = toMinorUnits(Number(plan.price_monthly));
-    const flatId = await ensurePrice(
-      plan,
-      'flat',
-      flat,
-      {
-        currency,
-        unit_amount: amount,
-        product: productId,
-        nickname: `${plan.name} monthly`,
-        recurring: { interval: 'month', usage_type: 'licensed' },
-      },
-      (price) => price.unit_amount === amount && price.currency === currency && price.recurring?.interval === 'month'
-    );
+    // Flat (licensed) prices on the one Product: monthly always, and yearly when the plan has a yearly price.
+    const product = productId;
+    const flatPrice = (kind: 'flat' | 'flat-yearly', existing: Stripe.Price | undefined, amount: number, interval: 'month' | 'year') =>
+      ensurePrice(
+        plan,
+        kind,
+        existing,
+        {
+          currency,
+          unit_amount: amount,
+          product,
+          nickname: `${plan.name} ${interval === 'month' ? 'monthly' : 'yearly'}`,
+          recurring: { interval, usage_type: 'licensed' },
+        },
+        (price) => price.unit_amount === amount && price.currency === currency && price.recurring?.interval === interval
+      );
+    const flatId = await flatPrice('flat', flat, toMinorUnits(Number(plan.price_monthly)), 'month');
 
-    // The same Product, a second flat Price billed once a year; without a yearly price any earlier one is archived.
+    // Without a yearly price any earlier one is archived.
     const yearlyPrice = yearlyPriceOf(plan);
     let yearlyId: string | null = null;
     if (yearlyPrice !== null) {
-      const yearlyAmount = toMinorUnits(yearlyPrice);
-      yearlyId = await ensurePrice(
-        plan,
-        'flat-yearly',
-        yearly,
-        {
-          currency,
-          unit_amount: yearlyAmount,
-          product: productId,
-          nickname: `${plan.name} yearly`,
-          recurring: { interval: 'year', usage_type: 'licensed' },
-        },
-        (price) => price.unit_amount === yearlyAmount && price.currency === currency && price.recurring?.interval === 'year'
-      );
+      yearlyId = await flatPrice('flat-yearly', yearly, toMinorUnits(yearlyPrice), 'year');
     } else if (yearly) {
       await stripe().prices.update(yearly.id, { active: false });
     }

@@ -22,6 +22,12 @@ const CACHE_TTL_MS = 5_000;
 const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
   let cached: { types: Map<string, EventType>; until: number } | undefined;
   const table = () => tableOf(strapi, UIDS.webhookEventType);
+  /** The stored rows, in name order: every one, or the one called `name`. */
+  const rowsOf = async (name?: string): Promise<Array<Record<string, unknown>>> => {
+    const query = strapi.db.connection(table()).select('name', 'description', 'example_payload', 'is_active');
+    if (name !== undefined) query.where({ name });
+    return (await query.orderBy('name', 'asc')) as Array<Record<string, unknown>>;
+  };
   const registry = new EventRegistry((message) => strapi.log.warn(`[api-suite] webhooks: ${message}`));
   registry.define(WEBHOOK_EVENTS);
   const schemaOf = (name: string) => registry.jsonSchema(name);
@@ -41,9 +47,8 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
 
   const active = async (): Promise<Map<string, EventType>> => {
     if (cached && cached.until > Date.now()) return cached.types;
-    const rows = await strapi.db.connection(table()).select('name', 'description', 'example_payload', 'is_active').orderBy('name', 'asc');
     const types = new Map<string, EventType>();
-    for (const row of rows as Array<Record<string, unknown>>) {
+    for (const row of await rowsOf()) {
       // A stored type nobody defines any more (a content type removed from the site or from
       // `webhooks.contentTypes`) is kept with its editor's changes, but not offered.
       if (!toBool(row.is_active) || !registry.has(String(row.name))) continue;
@@ -129,21 +134,13 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
 
     /** Every type, switched off ones included, for the admin panel. */
     async listAll(): Promise<Array<AdminEventType>> {
-      const rows = (await strapi.db
-        .connection(table())
-        .select('name', 'description', 'example_payload', 'is_active')
-        .orderBy('name', 'asc')) as Array<Record<string, unknown>>;
-      return rows.filter((row) => registry.has(String(row.name))).map(present);
+      return (await rowsOf()).filter((row) => registry.has(String(row.name))).map(present);
     },
 
     /** One type as the admin panel lists it (switched off or not), or null: none by that name, or one nobody defines any more. */
     async get(name: string): Promise<AdminEventType | null> {
       if (!registry.has(name)) return null;
-      const row = (await strapi.db
-        .connection(table())
-        .select('name', 'description', 'example_payload', 'is_active')
-        .where({ name })
-        .first()) as Record<string, unknown> | undefined;
+      const [row] = await rowsOf(name);
       return row ? present(row) : null;
     },
 
@@ -156,11 +153,7 @@ const eventTypesService = ({ strapi }: { strapi: Core.Strapi }) => {
       const updated = await strapi.db.connection(table()).where({ name }).update(changes);
       this.forget();
       if (updated === 0) return null;
-      const row = (await strapi.db
-        .connection(table())
-        .select('name', 'description', 'example_payload', 'is_active')
-        .where({ name })
-        .first()) as Record<string, unknown> | undefined;
+      const [row] = await rowsOf(name);
       return row ? present(row) : null;
     },
 
